@@ -1,0 +1,127 @@
+// Compiles a validated policy into indexes by scope and facet, so resolution
+// looks up a handful of small buckets whatever the policy's size (never a scan).
+
+import type { ActionClass } from '../model/classes.js';
+import type { Autonomy } from '../model/decision.js';
+import type { Policy, Rule } from '../model/policy.js';
+import { allRules } from '../model/policy.js';
+import { commandPrefixWords } from '../document/command-text.js';
+import type { CompiledConstraints } from './constraints.js';
+import { compileConstraints } from './constraints.js';
+
+export interface CompiledRule {
+  readonly rule: Rule;
+  readonly order: number;
+  readonly constrained: boolean;
+  /** Words of a command rule's prefix (G13); 0 for class rules. */
+  readonly prefixLength: number;
+  readonly restrictive: boolean;
+  readonly advisory: boolean;
+  readonly hard: boolean;
+  readonly constraints: CompiledConstraints | null;
+  readonly expiresAtMs: number | null;
+}
+
+export interface ScopeBucket {
+  readonly classes: Map<ActionClass, CompiledRule[]>;
+  /** Command rules by their first word (a basename, or a path as written). */
+  readonly commands: Map<string, CompiledRule[]>;
+}
+
+export interface CompiledLayer {
+  readonly scopes: ReadonlyMap<string, ScopeBucket>;
+  /** Whether any advisory rule exists, so the shadow resolution can be skipped when none does. */
+  readonly hasAdvisory: boolean;
+}
+
+export interface NetEntry {
+  readonly entry: string;
+  readonly words: readonly string[];
+}
+
+export interface CompiledPolicy {
+  readonly policy: Policy;
+  readonly layer: CompiledLayer;
+  readonly nets: ReadonlyMap<string, readonly NetEntry[]>;
+  readonly autonomy: ReadonlyMap<string, Autonomy>;
+}
+
+/** Strictness for ordering within a bucket: hard deny, soft deny, prompt, allow. */
+export function rank(rule: CompiledRule): number {
+  switch (rule.rule.decision) {
+    case 'deny':
+      return rule.hard ? 3 : 2;
+    case 'prompt':
+      return 1;
+    case 'allow':
+      return 0;
+  }
+}
+
+/** Specificity first (longer prefix, constrained), then strictness, then document order. */
+export function compareRules(a: CompiledRule, b: CompiledRule): number {
+  return (
+    b.prefixLength - a.prefixLength ||
+    Number(b.constrained) - Number(a.constrained) ||
+    rank(b) - rank(a) ||
+    a.order - b.order
+  );
+}
+
+function compileRule(rule: Rule, order: number): CompiledRule {
+  const constraints = rule.when === undefined ? null : compileConstraints(rule.when);
+  return {
+    rule,
+    order,
+    constrained: constraints !== null,
+    prefixLength: rule.commandWords?.length ?? 0,
+    restrictive: rule.decision !== 'allow',
+    advisory: rule.enforcement === 'advisory',
+    // An advisory rule is resolved as hard in the shadow resolution (G25).
+    hard: rule.enforcement !== 'soft',
+    constraints,
+    expiresAtMs: rule.expiresAtMs ?? null,
+  };
+}
+
+export function compileLayer(rules: readonly Rule[]): CompiledLayer {
+  const scopes = new Map<string, ScopeBucket>();
+  let hasAdvisory = false;
+  rules.forEach((rule, order) => {
+    const compiled = compileRule(rule, order);
+    if (compiled.advisory) hasAdvisory = true;
+    let bucket = scopes.get(rule.scope);
+    if (bucket === undefined) {
+      bucket = { classes: new Map(), commands: new Map() };
+      scopes.set(rule.scope, bucket);
+    }
+    const map: Map<string, CompiledRule[]> =
+      rule.action !== undefined ? bucket.classes : bucket.commands;
+    const key = rule.action ?? (rule.commandWords?.[0] as string);
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [compiled]);
+    else list.push(compiled);
+  });
+  for (const bucket of scopes.values()) {
+    for (const list of bucket.classes.values()) list.sort(compareRules);
+    for (const list of bucket.commands.values()) list.sort(compareRules);
+  }
+  return { scopes, hasAdvisory };
+}
+
+export function compilePolicy(policy: Policy): CompiledPolicy {
+  const nets = new Map<string, NetEntry[]>();
+  for (const [name, mode] of Object.entries(policy.modes)) {
+    const entries: NetEntry[] = [];
+    for (const entry of mode.commandNet) {
+      const words = commandPrefixWords(entry);
+      if (Array.isArray(words)) entries.push({ entry, words });
+    }
+    nets.set(name, entries);
+  }
+  const autonomy = new Map<string, Autonomy>();
+  for (const [id, space] of Object.entries(policy.spaces)) {
+    if (space.autonomy !== undefined) autonomy.set(id, space.autonomy);
+  }
+  return { policy, layer: compileLayer(allRules(policy)), nets, autonomy };
+}

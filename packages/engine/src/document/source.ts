@@ -1,0 +1,28 @@
+// Policy and request text (YAML or JSON) to plain values. YAML is read with the
+// 1.2 core schema, so timestamps stay strings and a missing zone is seen (E4).
+
+import { parseDocument } from 'yaml';
+import type { Issue, Result } from '../model/issue.js';
+import { issue } from '../model/issue.js';
+
+export function parseText(text: string): Result<unknown> {
+  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const issues: Issue[] = doc.errors.map((error) => {
+      const where = error.linePos?.[0];
+      const at = where === undefined ? '' : `line ${where.line}, column ${where.col}: `;
+      return issue('syntax', '', `${at}${firstLine(error.message)}`);
+    });
+    return { ok: false, issues };
+  }
+  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  if (value === null || value === undefined) {
+    return { ok: false, issues: [issue('syntax', '', 'the document is empty')] };
+  }
+  return { ok: true, value };
+}
+
+function firstLine(message: string): string {
+  const line = message.split('\n')[0] ?? message;
+  return line.charAt(0).toLowerCase() + line.slice(1).replace(/\.$/, '');
+}

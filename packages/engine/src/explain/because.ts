@@ -1,0 +1,68 @@
+// The condition behind a facet's result, in words (G19): which attribute, which
+// request value, which patterns.
+
+import type { Condition } from '../compile/constraints.js';
+import type { Resolution } from '../resolve/chain.js';
+
+const SINGULAR: Record<string, string> = {
+  paths: 'path',
+  refs: 'ref',
+  hosts: 'host',
+  commands: 'command',
+  maxCount: 'count',
+  maxCents: 'cents',
+};
+
+function patternsOf(resolution: Resolution, key: Condition['key']): string {
+  const when = resolution.rule?.rule.when;
+  const value = when?.[key];
+  if (Array.isArray(value)) return `[${value.join(', ')}]`;
+  return String(value);
+}
+
+function conditionText(condition: Condition, resolution: Resolution, restrictive: boolean): string {
+  const key = condition.key;
+  if (condition.status === 'unknown') {
+    const asked = key === 'maxCount' ? 'count' : key === 'maxCents' ? 'cents' : key;
+    return `${asked} unknown: the request does not say its ${asked}`;
+  }
+  const patterns = patternsOf(resolution, key);
+  if (key === 'maxCount' || key === 'maxCents') {
+    const name = SINGULAR[key] as string;
+    return restrictive
+      ? `${name} ${condition.value ?? ''} exceeds ${key} ${patterns}`
+      : `${name} ${condition.value ?? ''} is within ${key} ${patterns}`;
+  }
+  if (restrictive)
+    return `${SINGULAR[key] ?? key} \`${condition.value ?? ''}\` matches ${key} ${patterns}`;
+  const values = condition.values ?? [];
+  if (values.length === 0) return `no ${key}: nothing lies outside ${key} ${patterns}`;
+  return `${key} [${values.join(', ')}] lie within ${key} ${patterns}`;
+}
+
+/** The `because` of a facet entry, or undefined when there is nothing to add. */
+export function because(
+  resolution: Resolution,
+  unparseableReason: string | undefined,
+): string | undefined {
+  if (resolution.via === 'unparseable') {
+    return `the command cannot be read with confidence${unparseableReason === undefined ? '' : `: ${unparseableReason}`}`;
+  }
+  const rule = resolution.rule;
+  if (rule === null) return undefined;
+  const prefix =
+    rule.rule.command === undefined
+      ? ''
+      : `command starts with \`${rule.rule.commandWords?.join(' ') ?? rule.rule.command}\``;
+  if (resolution.via === 'escalation') {
+    if (resolution.byTokens) {
+      return `\`${rule.rule.commandWords?.join(' ') ?? ''}\` may run inside a command that cannot be read with confidence`;
+    }
+    return resolution.conditions
+      .map((c) => conditionText(c, resolution, rule.restrictive))
+      .join('; ');
+  }
+  const parts = resolution.conditions.map((c) => conditionText(c, resolution, rule.restrictive));
+  if (prefix !== '') parts.unshift(prefix);
+  return parts.length === 0 ? undefined : parts.join(' and ');
+}

@@ -1,0 +1,70 @@
+// The decision's reason in one line (G19, contracts §3): it names the deciding
+// rule, its scope and, for a constraint, the attribute and request value.
+
+import type { Autonomy } from '../model/decision.js';
+import type { ActionRequest } from '../model/request.js';
+import type { DecisionResult } from '../model/result.js';
+import type { FacetOutcome, NetHit } from '../resolve/decide.js';
+import { because } from './because.js';
+
+export interface ReasonInput {
+  readonly result: Omit<DecisionResult, 'reason'>;
+  readonly outcomes: readonly FacetOutcome[];
+  readonly namedBy: FacetOutcome | null;
+  readonly net: NetHit | null;
+  readonly autonomy: Autonomy | null;
+  readonly request: ActionRequest;
+}
+
+function facetSentence(outcome: FacetOutcome): string {
+  const shown = outcome.shown;
+  const name = `\`${outcome.facet.name}\``;
+  const who = `rule \`${shown.ruleName ?? ''}\` in ${shown.scope ?? ''}`;
+  switch (shown.via) {
+    case 'default':
+      return `${name} (built-in default: ${shown.decision ?? ''})`;
+    case 'unparseable':
+      return `${name} cannot be read with confidence (${outcome.unparseableReason ?? 'unparseable'})`;
+    case 'escalation':
+      return `${name}: ${because(shown, undefined) ?? 'an argument is unknown'}, so ${who} cannot be verified`;
+    case 'rule': {
+      const text = because(shown, undefined);
+      return text === undefined ? `${name} by ${who}` : `${name}: ${text} of ${who}`;
+    }
+  }
+}
+
+export function renderReason(input: ReasonInput): string {
+  const { result, outcomes, namedBy, net, autonomy, request } = input;
+  const space = `\`${request.space ?? ''}\``;
+  if (net !== null) {
+    return `denied: \`${net.command}\` matches \`${net.entry}\` of the command net of mode \`${net.mode}\` (final, not overridable)`;
+  }
+  if (autonomy === 'proposeOnly') {
+    return `denied: space ${space} is set to proposeOnly: agents there propose and do not act`;
+  }
+  if (result.decision === 'allow') {
+    if (result.rule === 'autonomy:actFreely') {
+      const approved = outcomes.filter((o) => o.preApproved).map((o) => `\`${o.facet.name}\``);
+      return `allowed: space ${space} is set to actFreely, which pre-approves the prompt of ${approved.join(', ')} without asking anyone`;
+    }
+    return namedBy === null ? 'allowed' : `allowed: ${facetSentence(namedBy)}`;
+  }
+  if (result.decision === 'deny') {
+    if (namedBy === null) return 'denied';
+    const kept = namedBy.keptDeny
+      ? ` (space ${space} is set to actFreely, which does not pre-approve what cannot be verified)`
+      : '';
+    const lead = namedBy.keptDeny
+      ? `denied: rule \`${result.rule}\` in ${result.scope} would deny \`${namedBy.facet.name}\` and ${because(namedBy.shown, undefined) ?? 'an argument is unknown'}`
+      : `denied: ${facetSentence(namedBy)}`;
+    const soft = result.overridable ? ' (soft: an overrider may override it with a reason)' : '';
+    return `${lead}${kept}${soft}`;
+  }
+  const asking = outcomes.filter((o) => o.final === 'prompt').map(facetSentence);
+  const tail =
+    result.outcome === 'ask'
+      ? 'waiting for an approver'
+      : 'no approver is connected, so it is denied (fail-closed)';
+  return `needs approval: ${asking.join('; ')}; ${tail}`;
+}

@@ -1,0 +1,39 @@
+// Warden's decision engine: policy documents in, decisions out. Pure: no IO,
+// no clock, no environment; every fact is an argument (see README).
+
+export type { ActionClass, ActionClassInfo } from './model/classes.js';
+export { ACTION_CLASSES, classInfo, defaultDecision, isActionClass } from './model/classes.js';
+export type { Autonomy, Decision, Enforcement, Outcome } from './model/decision.js';
+export { AUTONOMY_LEVELS, DECISIONS, ENFORCEMENTS, stricter } from './model/decision.js';
+export type { Issue, IssueCode, Result } from './model/issue.js';
+export type {
+  Constraints,
+  ModeSettings,
+  Origin,
+  Policy,
+  PolicyKind,
+  Rule,
+  SpaceSettings,
+} from './model/policy.js';
+export { allRules } from './model/policy.js';
+export type { ActionRequest, RequestArgs } from './model/request.js';
+export type { AdvisoryHit, DecisionResult, FacetEntry, ManagedSource } from './model/result.js';
+
+export { parseText } from './document/source.js';
+export { validatePolicy } from './document/policy.js';
+export { checkRequestAgainstPolicy, validateRequest } from './document/request.js';
+
+export type { CompiledPolicy } from './compile/compile.js';
+export { compilePolicy } from './compile/compile.js';
+
+export type { DecideInput, Explained, FacetOutcome, NetHit } from './resolve/decide.js';
+export { decide, explainDecision } from './resolve/decide.js';
+
+export type { ClassifierTable, PrefixEntry, WrapperEntry } from './classify/table.js';
+export { DEFAULT_TABLE } from './classify/table.js';
+export type { CommandAnalysis } from './classify/analyze.js';
+export { analyzeCommand } from './classify/analyze.js';
+
+export { parseTimestamp } from './util/time.js';
+export { canonicalJson } from './util/canonical-json.js';
+export { sha256Hex } from './util/hash.js';

@@ -1,0 +1,78 @@
+// Command prefixes at word boundaries (G13) and the mode's command net (E35).
+// A program given by path counts as its basename for restrictive rules; an
+// allow applies only to the bare name or a standard system path (G14c, E27).
+
+export interface ProgramInfo {
+  /** The program word as written, e.g. `git` or `/usr/bin/git`. */
+  readonly written: string;
+  readonly basename: string;
+  /** Given without any path. */
+  readonly bare: boolean;
+  /** Given by a path in one of the standard system folders. */
+  readonly systemPath: boolean;
+}
+
+/** A parsed simple command as rules see it: word values, and whether each is exact. */
+export interface CommandWords {
+  readonly values: readonly string[];
+  readonly matchable: readonly boolean[];
+  readonly program: ProgramInfo;
+}
+
+export function programInfo(written: string, systemPaths: readonly string[]): ProgramInfo {
+  const slash = written.lastIndexOf('/');
+  if (slash < 0) return { written, basename: written, bare: true, systemPath: false };
+  const dir = written.slice(0, slash) || '/';
+  return {
+    written,
+    basename: written.slice(slash + 1),
+    bare: false,
+    systemPath: systemPaths.includes(dir),
+  };
+}
+
+/** Whether the rule's words are a word-boundary prefix of the command (G13). */
+export function prefixMatches(
+  ruleWords: readonly string[],
+  command: CommandWords,
+  permissive: boolean,
+): boolean {
+  if (ruleWords.length === 0 || ruleWords.length > command.values.length) return false;
+  const first = ruleWords[0] as string;
+  const program = command.program;
+  if (first.includes('/')) {
+    if (first !== program.written) return false;
+  } else if (permissive) {
+    if (program.basename !== first || !(program.bare || program.systemPath)) return false;
+  } else if (program.basename !== first) {
+    return false;
+  }
+  for (let i = 1; i < ruleWords.length; i++) {
+    if (!command.matchable[i] || command.values[i] !== ruleWords[i]) return false;
+  }
+  return true;
+}
+
+function isOption(word: string): boolean {
+  return word.length > 1 && word.startsWith('-');
+}
+
+/**
+ * E35: the entry's non-option words are a word-boundary prefix of the
+ * command's non-option words, and its option words occur anywhere in it.
+ */
+export function netEntryMatches(entryWords: readonly string[], command: CommandWords): boolean {
+  const values = command.values.map((value, index) =>
+    index === 0 ? command.program.basename : value,
+  );
+  const entryPlain = entryWords.filter((word) => !isOption(word));
+  const entryOptions = entryWords.filter(isOption);
+  const plain = values.filter((value, index) => command.matchable[index] && !isOption(value));
+  if (entryPlain.length > plain.length) return false;
+  for (let i = 0; i < entryPlain.length; i++) {
+    if (plain[i] !== entryPlain[i]) return false;
+  }
+  return entryOptions.every((option) =>
+    values.some((value, index) => command.matchable[index] && value === option),
+  );
+}

@@ -1,0 +1,217 @@
+// Resolves one facet through the scope chain (G8–G13, G16–G18, E6–E8, E23,
+// E34, E37, E39): the narrowest scope with a matching rule decides; within it
+// specificity, then strictness; an escalation alone does not stop the chain.
+
+import type { CompiledLayer, CompiledRule, ScopeBucket } from '../compile/compile.js';
+import { compareRules, rank } from '../compile/compile.js';
+import type { Condition } from '../compile/constraints.js';
+import { evaluate } from '../compile/constraints.js';
+import { defaultDecision } from '../model/classes.js';
+import type { Decision } from '../model/decision.js';
+import { prefixMatches } from '../match/commands.js';
+import { occursInOrder } from '../shell/render.js';
+import type { Facet } from './facets.js';
+
+export type Via = 'rule' | 'default' | 'unparseable' | 'escalation';
+
+export interface Resolution {
+  readonly decision: Decision | null;
+  readonly rule: CompiledRule | null;
+  /** A rule id, `default:<class>`, or `unparseable`. */
+  readonly ruleName: string | null;
+  readonly scope: string | null;
+  readonly via: Via;
+  /** What held (for an applied rule) or was unknown (for an escalation). */
+  readonly conditions: readonly Condition[];
+  /** The escalation came from the tokens of an unparseable command (E23). */
+  readonly byTokens: boolean;
+  /** When the decision is deny. */
+  readonly enforcement: 'soft' | 'hard' | null;
+  /** The strongest deny rule that escalated on this chain: it survives `actFreely` (E17b). */
+  readonly escalatedDeny: 'soft' | 'hard' | null;
+  /** That rule and its scope, to name the denial when the dial keeps it. */
+  readonly escalatedDenyBy: { readonly rule: CompiledRule; readonly scope: string } | null;
+}
+
+export const NO_OPINION: Resolution = {
+  decision: null,
+  rule: null,
+  ruleName: null,
+  scope: null,
+  via: 'rule',
+  conditions: [],
+  byTokens: false,
+  enforcement: null,
+  escalatedDeny: null,
+  escalatedDenyBy: null,
+};
+
+interface Candidate {
+  readonly rule: CompiledRule;
+  readonly escalates: boolean;
+  readonly conditions: readonly Condition[];
+  readonly byTokens: boolean;
+}
+
+export interface ChainContext {
+  readonly at: number;
+  /** Include advisory rules, resolved as hard (the shadow resolution of G25). */
+  readonly shadow: boolean;
+  /** Tokens of the whole command line, for unparseable facets (E23, E35). */
+  readonly tokens: () => readonly string[];
+}
+
+function alive(rule: CompiledRule, ctx: ChainContext): boolean {
+  return (rule.expiresAtMs === null || ctx.at < rule.expiresAtMs) && (ctx.shadow || !rule.advisory);
+}
+
+function consider(rule: CompiledRule, facet: Facet, out: Candidate[]): void {
+  const evaluation = evaluate(rule.constraints, facet.args, rule.restrictive);
+  if (evaluation.verdict === 'fails') return;
+  out.push({
+    rule,
+    escalates: evaluation.verdict === 'escalates',
+    conditions: evaluation.conditions,
+    byTokens: false,
+  });
+}
+
+function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): Candidate[] {
+  const out: Candidate[] = [];
+  switch (facet.kind) {
+    case 'class': {
+      for (const rule of bucket.classes.get(facet.cls) ?? []) {
+        if (alive(rule, ctx)) consider(rule, facet, out);
+      }
+      return out;
+    }
+    case 'command': {
+      const program = facet.words.program;
+      const lists = [bucket.commands.get(program.basename)];
+      if (!program.bare) lists.push(bucket.commands.get(program.written));
+      const rules = lists.flatMap((list) => list ?? []);
+      if (lists.filter((list) => list !== undefined).length > 1) rules.sort(compareRules);
+      for (const rule of rules) {
+        if (!alive(rule, ctx)) continue;
+        if (prefixMatches(rule.rule.commandWords ?? [], facet.words, !rule.restrictive))
+          consider(rule, facet, out);
+      }
+      return out;
+    }
+    case 'raw': {
+      // An allow never applies to a command that cannot be read (G14b, E34).
+      const tokens = ctx.tokens();
+      const keys = new Set(tokens);
+      if (facet.leading !== null) {
+        keys.add(facet.leading.program.basename);
+        keys.add(facet.leading.program.written);
+      }
+      const rules = new Set<CompiledRule>();
+      for (const key of keys) for (const rule of bucket.commands.get(key) ?? []) rules.add(rule);
+      for (const rule of [...rules].sort(compareRules)) {
+        if (!rule.restrictive || !alive(rule, ctx)) continue;
+        const words = rule.rule.commandWords ?? [];
+        if (facet.leading !== null && prefixMatches(words, facet.leading, false))
+          consider(rule, facet, out);
+        else if (occursInOrder(words, tokens))
+          out.push({ rule, escalates: true, conditions: [], byTokens: true });
+      }
+      return out;
+    }
+  }
+}
+
+function fromRule(candidate: Candidate, scopePrefix: string): Resolution {
+  const { rule } = candidate;
+  return {
+    decision: candidate.escalates ? 'prompt' : rule.rule.decision,
+    rule,
+    ruleName: rule.rule.id,
+    scope: `${scopePrefix}${rule.rule.scope}`,
+    via: candidate.escalates ? 'escalation' : 'rule',
+    conditions: candidate.conditions,
+    byTokens: candidate.byTokens,
+    enforcement:
+      !candidate.escalates && rule.rule.decision === 'deny' ? (rule.hard ? 'hard' : 'soft') : null,
+    escalatedDeny: null,
+    escalatedDenyBy: null,
+  };
+}
+
+function strongest(a: 'soft' | 'hard' | null, b: 'soft' | 'hard' | null): 'soft' | 'hard' | null {
+  if (a === 'hard' || b === 'hard') return 'hard';
+  return a ?? b;
+}
+
+/**
+ * Walks `chain` (narrowest first). `fallback` is what decides when no scope
+ * does: the built-in default, the unparseable prompt, or no opinion.
+ */
+export function resolveChain(
+  layer: CompiledLayer,
+  facet: Facet,
+  chain: readonly string[],
+  ctx: ChainContext,
+  scopePrefix: string,
+  fallback: Resolution,
+): Resolution {
+  const escalations: Candidate[] = [];
+  let decided: Candidate | null = null;
+  for (const scope of chain) {
+    const bucket = layer.scopes.get(scope);
+    if (bucket === undefined) continue;
+    const found = candidates(bucket, facet, ctx);
+    if (found.length === 0) continue;
+    const applied = found.filter((c) => !c.escalates);
+    escalations.push(...found.filter((c) => c.escalates));
+    if (applied.length === 0) continue; // E37: an escalation alone does not stop the chain
+    if (applied.length === found.length) {
+      decided = applied[0] as Candidate; // specificity, then strictness (the bucket's order)
+    } else {
+      // E8: with an escalation in the scope, the strictest rule applying as written meets it.
+      decided = applied.reduce((best, c) => (rank(c.rule) > rank(best.rule) ? c : best));
+    }
+    break;
+  }
+  const base = decided === null ? fallback : fromRule(decided, scopePrefix);
+  if (escalations.length === 0) return base;
+
+  let escalatedDeny: 'soft' | 'hard' | null = null;
+  let escalatedDenyBy: Resolution['escalatedDenyBy'] = null;
+  for (const c of escalations) {
+    if (c.rule.rule.decision !== 'deny') continue;
+    const strength = c.rule.hard ? 'hard' : 'soft';
+    if (escalatedDenyBy === null || (strength === 'hard' && escalatedDeny !== 'hard')) {
+      escalatedDenyBy = { rule: c.rule, scope: `${scopePrefix}${c.rule.rule.scope}` };
+    }
+    escalatedDeny = strongest(escalatedDeny, strength);
+  }
+  if (base.decision === 'deny') {
+    // E39: an escalated hard deny meeting a wider soft deny makes the denial hard.
+    const enforcement = strongest(base.enforcement, escalatedDeny === 'hard' ? 'hard' : null);
+    return { ...base, enforcement, escalatedDeny, escalatedDenyBy };
+  }
+  return { ...fromRule(escalations[0] as Candidate, scopePrefix), escalatedDeny, escalatedDenyBy };
+}
+
+export function defaultResolution(facet: Facet): Resolution {
+  if (facet.kind === 'class') {
+    return {
+      ...NO_OPINION,
+      decision: defaultDecision(facet.cls),
+      ruleName: `default:${facet.cls}`,
+      scope: 'default',
+      via: 'default',
+    };
+  }
+  if (facet.kind === 'raw') {
+    return {
+      ...NO_OPINION,
+      decision: 'prompt',
+      ruleName: 'unparseable',
+      scope: 'default',
+      via: 'unparseable',
+    };
+  }
+  return NO_OPINION;
+}

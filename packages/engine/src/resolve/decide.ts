@@ -1,0 +1,330 @@
+// The decision (G3, G21, G22, G25–G32, E15–E22, E28, E33): every facet
+// resolved on its own, merged strictest with the managed layer, then the
+// mode's command net and the autonomy dial. Pure: the clock, the approver's
+// presence and the policies are arguments.
+
+import type { Unit } from '../classify/analyze.js';
+import { DEFAULT_TABLE } from '../classify/table.js';
+import type { ClassifierTable } from '../classify/table.js';
+import type { CompiledPolicy } from '../compile/compile.js';
+import type { Autonomy, Decision, Outcome } from '../model/decision.js';
+import { strictness } from '../model/decision.js';
+import type { ActionRequest } from '../model/request.js';
+import type { AdvisoryHit, DecisionResult, FacetEntry, ManagedSource } from '../model/result.js';
+import { netEntryMatches } from '../match/commands.js';
+import { occursInOrder, rawTokens } from '../shell/render.js';
+import { because } from '../explain/because.js';
+import { renderReason } from '../explain/reason.js';
+import type { ChainContext, Resolution } from './chain.js';
+import { NO_OPINION, defaultResolution, resolveChain } from './chain.js';
+import type { Facet } from './facets.js';
+import { prepareRequest } from './facets.js';
+
+export interface DecideInput {
+  readonly policy: CompiledPolicy;
+  /** The managed layer (G28), or null/absent when none is loaded. */
+  readonly managed?: CompiledPolicy | null;
+  readonly managedSource?: ManagedSource;
+  /** A request that passed `validateRequest` and `checkRequestAgainstPolicy`. */
+  readonly request: ActionRequest;
+  /** The current time in epoch milliseconds. */
+  readonly at: number;
+  /** Whether an approver holds a live channel right now (G22). */
+  readonly approverConnected: boolean;
+  readonly classifier?: ClassifierTable;
+}
+
+/** One facet's journey, kept for the reason and for callers that need more than the JSON. */
+export interface FacetOutcome {
+  readonly facet: Facet;
+  readonly own: Resolution;
+  readonly managed: Resolution | null;
+  /** The entry shown in `facets`: the managed result when it is at least as strict (E28, E33). */
+  readonly shown: Resolution;
+  /** Before the dial. */
+  readonly decision: Decision | null;
+  /** After the dial. */
+  readonly final: Decision | null;
+  readonly enforcement: 'soft' | 'hard' | null;
+  /** `actFreely` turned this facet's prompt into allow. */
+  readonly preApproved: boolean;
+  /** `actFreely` kept an escalated deny a deny (E17b). */
+  readonly keptDeny: boolean;
+  readonly unparseableReason?: string;
+}
+
+export interface NetHit {
+  readonly mode: string;
+  readonly entry: string;
+  readonly command: string;
+}
+
+export interface Explained {
+  readonly result: DecisionResult;
+  readonly facets: readonly FacetOutcome[];
+  readonly net: NetHit | null;
+  readonly autonomy: Autonomy | null;
+}
+
+function strongest(a: 'soft' | 'hard' | null, b: 'soft' | 'hard' | null): 'soft' | 'hard' | null {
+  if (a === 'hard' || b === 'hard') return 'hard';
+  return a ?? b;
+}
+
+function entryOf(
+  name: string,
+  resolution: Resolution,
+  unparseableReason: string | undefined,
+): FacetEntry {
+  if (resolution.decision === null) return { facet: name, decision: null };
+  const text = because(resolution, unparseableReason);
+  return {
+    facet: name,
+    decision: resolution.decision,
+    scope: resolution.scope ?? 'default',
+    rule: resolution.ruleName ?? '',
+    ...(text !== undefined ? { because: text } : {}),
+  };
+}
+
+function merge(own: Resolution, managed: Resolution | null): Resolution {
+  if (managed === null || managed.decision === null) return own;
+  if (own.decision !== null && strictness(managed.decision) < strictness(own.decision)) return own;
+  return managed;
+}
+
+function findNetHit(
+  policy: CompiledPolicy,
+  request: ActionRequest,
+  units: readonly Unit[],
+): NetHit | null {
+  if (request.mode === undefined || request.command === undefined) return null;
+  const entries = policy.nets.get(request.mode) ?? [];
+  if (entries.length === 0) return null;
+  let raw = false;
+  for (const unit of units) {
+    if (unit.kind === 'raw') raw = true;
+    if (unit.kind !== 'command') continue;
+    for (const entry of entries) {
+      if (netEntryMatches(entry.words, unit.words))
+        return { mode: request.mode, entry: entry.entry, command: unit.name };
+    }
+  }
+  if (!raw) return null;
+  // E14: for a command that cannot be read, the entry's words occurring in order is enough.
+  const tokens = rawTokens(request.command);
+  for (const entry of entries) {
+    if (occursInOrder(entry.words, tokens))
+      return { mode: request.mode, entry: entry.entry, command: request.command };
+  }
+  return null;
+}
+
+export function explainDecision(input: DecideInput): Explained {
+  const { policy, request } = input;
+  const managed = input.managed ?? null;
+  const prepared = prepareRequest(request, input.classifier ?? DEFAULT_TABLE);
+  const units = prepared.analysis?.units ?? [];
+  const unparseable = new Map<string, string>();
+  for (const unit of units) {
+    if (unit.kind === 'raw' && !unit.inner) unparseable.set(`command:${unit.name}`, unit.reason);
+  }
+
+  const managedChain: string[] = [];
+  if (request.space !== undefined) managedChain.push(`space:${request.space}`);
+  managedChain.push(`agent:${request.agent}`, 'workspace');
+  const ownChain =
+    request.mode === undefined ? managedChain : [...managedChain, `mode:${request.mode}`];
+
+  let tokens: readonly string[] | null = null;
+  const tokensOf = (): readonly string[] => (tokens ??= rawTokens(request.command ?? ''));
+  const ctx: ChainContext = { at: input.at, shadow: false, tokens: tokensOf };
+  const shadowCtx: ChainContext = { ...ctx, shadow: true };
+
+  const autonomy =
+    request.space === undefined ? null : (policy.autonomy.get(request.space) ?? null);
+  const actFreely = autonomy === 'actFreely';
+
+  const outcomes: FacetOutcome[] = [];
+  const advisories: AdvisoryHit[] = [];
+  for (const facet of prepared.facets) {
+    const own = resolveChain(policy.layer, facet, ownChain, ctx, '', defaultResolution(facet));
+    const man =
+      managed === null
+        ? null
+        : resolveChain(managed.layer, facet, managedChain, ctx, 'managed:', NO_OPINION);
+    const shown = merge(own, man);
+    const decision = shown.decision;
+    let enforcement: 'soft' | 'hard' | null = null;
+    if (decision === 'deny') {
+      enforcement = strongest(
+        own.decision === 'deny' ? own.enforcement : null,
+        man?.decision === 'deny' ? man.enforcement : null,
+      );
+    }
+    let final = decision;
+    let preApproved = false;
+    let keptDeny = false;
+    if (actFreely && decision === 'prompt') {
+      const escalatedDeny = strongest(own.escalatedDeny, man?.escalatedDeny ?? null);
+      if (escalatedDeny !== null) {
+        final = 'deny';
+        enforcement = escalatedDeny;
+        keptDeny = true;
+      } else if (man?.decision !== 'prompt' && facet.kind !== 'raw') {
+        final = 'allow';
+        preApproved = true;
+      }
+    }
+    const reason = unparseable.get(facet.name);
+    outcomes.push({
+      facet,
+      own,
+      managed: man,
+      shown,
+      decision,
+      final,
+      enforcement,
+      preApproved,
+      keptDeny,
+      ...(reason !== undefined ? { unparseableReason: reason } : {}),
+    });
+
+    if (policy.layer.hasAdvisory || managed?.layer.hasAdvisory === true) {
+      const shadowOwn = resolveChain(
+        policy.layer,
+        facet,
+        ownChain,
+        shadowCtx,
+        '',
+        defaultResolution(facet),
+      );
+      const shadowMan =
+        managed === null
+          ? null
+          : resolveChain(managed.layer, facet, managedChain, shadowCtx, 'managed:', NO_OPINION);
+      const shadow = merge(shadowOwn, shadowMan);
+      if (
+        shadow.decision !== null &&
+        shadow.decision !== decision &&
+        shadow.rule?.advisory === true
+      ) {
+        advisories.push({ rule: shadow.rule.rule.id, facet: facet.name, wouldBe: shadow.decision });
+      }
+    }
+  }
+
+  const facets: FacetEntry[] = outcomes.map((o) =>
+    entryOf(o.facet.name, o.shown, o.unparseableReason),
+  );
+  const prompts = outcomes.filter((o) => o.decision === 'prompt').map((o) => o.facet.name);
+  const net = findNetHit(policy, request, units);
+  const spaceScope = `space:${request.space ?? ''}`;
+
+  let decision: Decision;
+  let rule: string;
+  let scope: string;
+  let enforcement: 'soft' | 'hard' | null = null;
+  let namedBy: FacetOutcome | null = null;
+  if (net !== null || autonomy === 'proposeOnly') {
+    decision = 'deny';
+    enforcement = 'hard';
+    if (net !== null) {
+      rule = `modeNet:${net.mode}`;
+      scope = `mode:${net.mode}`;
+      facets.push({
+        facet: 'modeNet',
+        decision: 'deny',
+        rule,
+        scope,
+        because: `\`${net.command}\` matches \`${net.entry}\``,
+      });
+    } else {
+      rule = 'autonomy:proposeOnly';
+      scope = spaceScope;
+    }
+    if (autonomy === 'proposeOnly') {
+      facets.push({
+        facet: 'autonomy',
+        decision: 'deny',
+        rule: 'autonomy:proposeOnly',
+        scope: spaceScope,
+      });
+    }
+  } else {
+    decision = 'allow';
+    for (const o of outcomes) {
+      if (o.final !== null && strictness(o.final) > strictness(decision)) decision = o.final;
+    }
+    const preApproved = outcomes.some((o) => o.preApproved);
+    if (decision === 'allow' && preApproved) {
+      rule = 'autonomy:actFreely';
+      scope = spaceScope;
+    } else {
+      const candidates = outcomes.filter((o) => o.final === decision);
+      namedBy =
+        (decision === 'deny' ? candidates.find((o) => o.enforcement === 'hard') : undefined) ??
+        candidates[0] ??
+        null;
+      const name = namedBy === null ? null : nameOf(namedBy);
+      rule = name?.rule ?? 'default';
+      scope = name?.scope ?? 'default';
+      if (decision === 'deny') {
+        enforcement = outcomes.some((o) => o.final === 'deny' && o.enforcement === 'hard')
+          ? 'hard'
+          : 'soft';
+      }
+    }
+    if (preApproved) {
+      facets.push({
+        facet: 'autonomy',
+        decision: 'allow',
+        rule: 'autonomy:actFreely',
+        scope: spaceScope,
+      });
+    }
+  }
+
+  const outcome: Outcome =
+    decision === 'prompt' ? (input.approverConnected ? 'ask' : 'deny') : decision;
+  const managedEntries =
+    managed === null
+      ? null
+      : outcomes
+          .filter((o) => o.managed !== null && o.managed.decision !== null)
+          .map((o) => entryOf(o.facet.name, o.managed as Resolution, o.unparseableReason));
+  const partial = {
+    decision,
+    outcome,
+    rule,
+    scope,
+    enforcement,
+    overridable: decision === 'deny' && enforcement === 'soft',
+    prompts,
+    facets,
+    managed: managedEntries,
+    managedSource: input.managedSource ?? null,
+    advisories,
+  };
+  const reason = renderReason({ result: partial, outcomes, namedBy, net, autonomy, request });
+  return { result: { ...partial, reason }, facets: outcomes, net, autonomy };
+}
+
+/** The rule and scope a facet's final decision names (E22). */
+function nameOf(outcome: FacetOutcome): { rule: string; scope: string } {
+  if (outcome.keptDeny) {
+    const own = outcome.own.escalatedDenyBy;
+    const managed = outcome.managed?.escalatedDenyBy ?? null;
+    const by =
+      own !== null && (managed === null || outcome.own.escalatedDeny === outcome.enforcement)
+        ? own
+        : managed;
+    if (by !== null) return { rule: by.rule.rule.id, scope: by.scope };
+  }
+  return { rule: outcome.shown.ruleName ?? 'default', scope: outcome.shown.scope ?? 'default' };
+}
+
+/** The decision for a request: the engine's one question, answered (G3). */
+export function decide(input: DecideInput): DecisionResult {
+  return explainDecision(input).result;
+}
