@@ -37,3 +37,11 @@ export { analyzeCommand } from './classify/analyze.js';
 export { parseTimestamp } from './util/time.js';
 export { canonicalJson } from './util/canonical-json.js';
 export { sha256Hex } from './util/hash.js';
+
+export { describeRule } from './explain/sentences.js';
+export type { ClassPermission, Enumeration, EnumerateInput, RuleRef } from './explain/enumerate.js';
+export { enumerate } from './explain/enumerate.js';
+export type { LintWarning, WarningCode } from './validate/lint.js';
+export { lintPolicy } from './validate/lint.js';
+export { extendClassifier } from './classify/config.js';
+export { EXTRACTOR_DESCRIPTIONS } from './classify/programs.js';

@@ -134,7 +134,7 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
           issue(
             'conflict',
             key,
-            `a managed policy applies to every workspace and holds no \`${key}\`${key === 'workspace' ? ' (a workspace policy names its workspace)' : ''}`,
+            `a managed policy applies to every workspace and holds no \`${key}\`${key === 'workspace' ? '' : `: a policy with \`${key}\` is a workspace policy and names its \`workspace\``}`,
           ),
         );
       }

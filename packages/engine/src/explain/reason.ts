@@ -48,7 +48,12 @@ export function renderReason(input: ReasonInput): string {
       const approved = outcomes.filter((o) => o.preApproved).map((o) => `\`${o.facet.name}\``);
       return `allowed: space ${space} is set to actFreely, which pre-approves the prompt of ${approved.join(', ')} without asking anyone`;
     }
-    return namedBy === null ? 'allowed' : `allowed: ${facetSentence(namedBy)}`;
+    if (namedBy === null) return 'allowed';
+    // Name the deciding facet first, then every other facet a rule allowed.
+    const others = outcomes.filter(
+      (o) => o !== namedBy && o.final === 'allow' && o.shown.via === 'rule',
+    );
+    return `allowed: ${[namedBy, ...others].map(facetSentence).join('; ')}`;
   }
   if (result.decision === 'deny') {
     if (namedBy === null) return 'denied';

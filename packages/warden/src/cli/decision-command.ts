@@ -1,0 +1,168 @@
+// `warden explain` (the what-if check, G38) and `warden check` (the same
+// answer as an exit code, for hooks and scripts).
+
+import type { ActionRequest, DecideInput, DecisionResult } from '@warden/engine';
+import {
+  checkRequestAgainstPolicy,
+  explainDecision,
+  parseTimestamp,
+  validateRequest,
+} from '@warden/engine';
+import type { InputIssue } from '../policy/load.js';
+import { chooseManaged, loadClassifier, loadPolicyFile, loadRequest } from '../policy/load.js';
+import type { Io } from './io.js';
+import { EXIT, Exit, fail, printJson, usage } from './io.js';
+import { renderDecision } from './render-decision.js';
+
+export interface DecisionOptions {
+  readonly policy?: string;
+  readonly managed?: string;
+  readonly request?: string;
+  readonly agent?: string;
+  readonly space?: string;
+  readonly mode?: string;
+  readonly action?: string[];
+  readonly command?: string;
+  readonly worktree?: string;
+  readonly approver?: string;
+  readonly at?: string;
+  readonly classifier?: string;
+  readonly json?: boolean;
+}
+
+/** Reads `--at`; a timestamp without a zone is a usage error (E31). */
+export function readAt(io: Io, json: boolean, at: string | undefined): number {
+  if (at === undefined) return io.now();
+  const parsed = parseTimestamp(at);
+  if (typeof parsed === 'number') return parsed;
+  return usage(io, json, '--at', parsed.problem);
+}
+
+function readApprover(io: Io, json: boolean, approver: string | undefined): boolean {
+  if (approver === undefined || approver === 'none') return false;
+  if (approver === 'connected') return true;
+  return usage(
+    io,
+    json,
+    '--approver',
+    `unknown approver \`${approver}\`: use \`connected\` or \`none\``,
+  );
+}
+
+function requestFromFlags(io: Io, options: DecisionOptions, workspace: string): ActionRequest {
+  const json = options.json === true;
+  if (options.agent === undefined) {
+    return usage(
+      io,
+      json,
+      '--request',
+      'give a request with `--request FILE` (or `-` for stdin), or describe one with `--agent` and `--action`/`--command`',
+    );
+  }
+  const raw: Record<string, unknown> = { workspace, agent: options.agent };
+  if (options.space !== undefined) raw.space = options.space;
+  if (options.mode !== undefined) raw.mode = options.mode;
+  if (options.action !== undefined) raw.actions = options.action;
+  if (options.command !== undefined) raw.command = options.command;
+  if (options.worktree !== undefined) raw.worktree = options.worktree;
+  const result = validateRequest(raw);
+  if (!result.ok)
+    return fail(
+      io,
+      json,
+      result.issues.map((i) => ({ ...i, path: flagFor(i.path) })),
+    );
+  return result.value;
+}
+
+function flagFor(path: string): string {
+  if (path.startsWith('actions')) return '--action';
+  if (path === '') return '--action';
+  return `--${path}`;
+}
+
+export function prepareDecision(
+  io: Io,
+  options: DecisionOptions,
+): DecideInput & { readonly policyFile: string } {
+  const json = options.json === true;
+  if (options.policy === undefined) return usage(io, json, '--policy', 'missing `--policy FILE`');
+  const describedByFlags = [
+    options.agent,
+    options.space,
+    options.mode,
+    options.action,
+    options.command,
+    options.worktree,
+  ].some((v) => v !== undefined);
+  if (options.request !== undefined && describedByFlags) {
+    return usage(
+      io,
+      json,
+      '--request',
+      'give the request either with `--request` or with `--agent`/`--action`/`--command`, not both',
+    );
+  }
+  const at = readAt(io, json, options.at);
+  const approverConnected = readApprover(io, json, options.approver);
+  if (options.request === '-' && options.policy === '-') {
+    return usage(io, json, '--request', 'only one of `--policy` and `--request` can read stdin');
+  }
+
+  const issues: InputIssue[] = [];
+  const policy = loadPolicyFile(options.policy, 'workspace', io.stdin);
+  if (!policy.ok) issues.push(...policy.issues);
+  const choice = chooseManaged(options.managed, io.env);
+  const managed = choice.file === null ? null : loadPolicyFile(choice.file, 'managed', io.stdin);
+  if (managed !== null && !managed.ok) {
+    const via = choice.source === 'env' ? ' (named by WARDEN_MANAGED_POLICY)' : '';
+    issues.push(...managed.issues.map((i) => ({ ...i, message: `${i.message}${via}` })));
+  }
+  const classifier = loadClassifier(options.classifier, io.stdin);
+  if (!classifier.ok) issues.push(...classifier.issues);
+  let request: ActionRequest | null = null;
+  if (options.request !== undefined) {
+    const loaded = loadRequest(options.request, io.stdin);
+    if (loaded.ok) request = loaded.value;
+    else issues.push(...loaded.issues);
+  }
+  if (issues.length > 0 || !policy.ok || !classifier.ok) return fail(io, json, issues);
+  request ??= requestFromFlags(io, options, policy.value.policy.workspace ?? '');
+  const mismatch = checkRequestAgainstPolicy(request, policy.value.policy);
+  if (mismatch.length > 0)
+    return fail(
+      io,
+      json,
+      mismatch.map((i) => ({ ...i, file: options.request ?? 'request' })),
+    );
+  return {
+    policyFile: policy.value.file,
+    policy: policy.value.compiled,
+    managed: managed !== null && managed.ok ? managed.value.compiled : null,
+    managedSource: choice.source,
+    request,
+    at,
+    approverConnected,
+    classifier: classifier.value,
+  };
+}
+
+export function runExplain(io: Io, options: DecisionOptions): void {
+  const input = prepareDecision(io, options);
+  const explained = explainDecision(input);
+  if (options.json === true) printJson(io, explained.result);
+  else io.out(renderDecision(explained, input, io.color));
+}
+
+export function exitCodeFor(result: DecisionResult): number {
+  return result.outcome === 'allow' ? EXIT.ok : result.outcome === 'ask' ? EXIT.ask : EXIT.deny;
+}
+
+export function runCheck(io: Io, options: DecisionOptions): void {
+  const input = prepareDecision(io, options);
+  const result = explainDecision(input).result;
+  if (options.json === true) printJson(io, result);
+  else io.out(`${result.outcome}: ${result.reason}\n`);
+  const code = exitCodeFor(result);
+  if (code !== EXIT.ok) throw new Exit(code);
+}

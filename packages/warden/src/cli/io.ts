@@ -1,0 +1,87 @@
+// The CLI's connection to the outside: streams, environment, clock. Passing it
+// in lets tests run commands in-process and read exactly what a user sees.
+
+import { readFileSync } from 'node:fs';
+import type { InputIssue } from '../policy/load.js';
+
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly stdin: () => string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now: () => number;
+  /** Whether to use colour on standard output. */
+  readonly color: boolean;
+}
+
+export function processIo(): Io {
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    stdin: () => readFileSync(0, 'utf8'),
+    env: process.env,
+    now: () => Date.now(),
+    color:
+      process.stdout.isTTY === true &&
+      process.env.NO_COLOR === undefined &&
+      process.env.TERM !== 'dumb',
+  };
+}
+
+/** Exit codes (contracts §4). */
+export const EXIT = { ok: 0, usage: 1, deny: 3, ask: 4 } as const;
+
+/** Thrown to stop a command with an exit code after its output was written. */
+export class Exit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+    this.name = 'Exit';
+  }
+}
+
+export function printJson(io: Io, value: unknown): void {
+  io.out(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Prints problems as `{ "errors": [...] }` (with --json) or one per line, then stops with exit 1. */
+export function fail(io: Io, json: boolean, issues: readonly InputIssue[]): never {
+  if (json) {
+    printJson(io, {
+      errors: issues.map((i) => ({
+        ...(i.file !== undefined ? { file: i.file } : {}),
+        path: i.path,
+        message: i.message,
+      })),
+    });
+  } else {
+    for (const i of issues) {
+      const where = [i.file, i.path].filter((part) => part !== undefined && part !== '').join(': ');
+      io.err(`error: ${where === '' ? '' : `${where}: `}${i.message}\n`);
+    }
+  }
+  throw new Exit(EXIT.usage);
+}
+
+export function usage(io: Io, json: boolean, path: string, message: string): never {
+  return fail(io, json, [{ code: 'invalid_value', path, message }]);
+}
+
+export interface Style {
+  readonly bold: (text: string) => string;
+  readonly dim: (text: string) => string;
+  readonly red: (text: string) => string;
+  readonly green: (text: string) => string;
+  readonly yellow: (text: string) => string;
+}
+
+export function style(enabled: boolean): Style {
+  const wrap = (open: number, close: number) => (text: string) =>
+    enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+  };
+}

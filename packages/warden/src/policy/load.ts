@@ -1,0 +1,118 @@
+// Reads policy, request and classifier files for the CLI and adapters, and
+// picks the managed layer: an explicit `--managed` file, else
+// WARDEN_MANAGED_POLICY (G29).
+
+import { readFileSync } from 'node:fs';
+import type {
+  ActionRequest,
+  ClassifierTable,
+  CompiledPolicy,
+  Issue,
+  ManagedSource,
+  Policy,
+  PolicyKind,
+  Result,
+} from '@warden/engine';
+import {
+  DEFAULT_TABLE,
+  compilePolicy,
+  extendClassifier,
+  parseText,
+  validatePolicy,
+  validateRequest,
+} from '@warden/engine';
+
+/** A problem found in a named input (a file, stdin or a flag). */
+export interface InputIssue extends Issue {
+  readonly file?: string;
+}
+
+export type Loaded<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly issues: readonly InputIssue[] };
+
+export function readInput(file: string, stdin: () => string): Loaded<string> {
+  try {
+    return { ok: true, value: file === '-' ? stdin() : readFileSync(file, 'utf8') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message =
+      code === 'ENOENT'
+        ? `no such file \`${file}\``
+        : code === 'EISDIR'
+          ? `\`${file}\` is a folder, not a file`
+          : `cannot read \`${file}\`: ${(error as Error).message}`;
+    return { ok: false, issues: [{ code: 'syntax', path: '', message, file }] };
+  }
+}
+
+function withFile<T>(result: Result<T>, file: string): Loaded<T> {
+  return result.ok ? result : { ok: false, issues: result.issues.map((i) => ({ ...i, file })) };
+}
+
+export interface LoadedPolicy {
+  readonly file: string;
+  readonly policy: Policy;
+  readonly compiled: CompiledPolicy;
+}
+
+export function loadPolicyFile(
+  file: string,
+  kind: PolicyKind | 'auto',
+  stdin: () => string,
+): Loaded<LoadedPolicy> {
+  const text = readInput(file, stdin);
+  if (!text.ok) return text;
+  const parsed = withFile(parseText(text.value), file);
+  if (!parsed.ok) return parsed;
+  const chosen = kind === 'auto' ? kindOf(parsed.value) : kind;
+  const validated = withFile(validatePolicy(parsed.value, chosen), file);
+  if (!validated.ok) return validated;
+  return {
+    ok: true,
+    value: { file, policy: validated.value, compiled: compilePolicy(validated.value) },
+  };
+}
+
+/** A document that names no `workspace` is a managed policy, which omits it. */
+function kindOf(value: unknown): PolicyKind {
+  return typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !('workspace' in value)
+    ? 'managed'
+    : 'workspace';
+}
+
+export function loadRequest(file: string, stdin: () => string): Loaded<ActionRequest> {
+  const text = readInput(file, stdin);
+  if (!text.ok) return text;
+  const parsed = withFile(parseText(text.value), file);
+  if (!parsed.ok) return parsed;
+  return withFile(validateRequest(parsed.value), file);
+}
+
+export function loadClassifier(
+  file: string | undefined,
+  stdin: () => string,
+): Loaded<ClassifierTable> {
+  if (file === undefined) return { ok: true, value: DEFAULT_TABLE };
+  const text = readInput(file, stdin);
+  if (!text.ok) return text;
+  const parsed = withFile(parseText(text.value), file);
+  if (!parsed.ok) return parsed;
+  return withFile(extendClassifier(DEFAULT_TABLE, parsed.value), file);
+}
+
+export interface ManagedChoice {
+  readonly file: string | null;
+  readonly source: ManagedSource;
+}
+
+/** An explicit `--managed FILE` wins over WARDEN_MANAGED_POLICY (contracts §4). */
+export function chooseManaged(flag: string | undefined, env: NodeJS.ProcessEnv): ManagedChoice {
+  if (flag !== undefined) return { file: flag, source: 'flag' };
+  const fromEnv = env.WARDEN_MANAGED_POLICY;
+  if (fromEnv !== undefined && fromEnv !== '') return { file: fromEnv, source: 'env' };
+  return { file: null, source: null };
+}
