@@ -19,7 +19,6 @@ export { allRules } from './model/policy.js';
 export type { ActionRequest, RequestArgs } from './model/request.js';
 export type { AdvisoryHit, DecisionResult, FacetEntry, ManagedSource } from './model/result.js';
 
-export { parseText } from './document/source.js';
 export { validatePolicy } from './document/policy.js';
 export { checkRequestAgainstPolicy, validateRequest } from './document/request.js';
 

@@ -101,18 +101,52 @@ export function analyzeCommand(
   return { text, units: walker.units };
 }
 
+interface Prefix {
+  readonly words: readonly string[];
+  readonly entry: ClassifierTable['commands'][number];
+}
+
+const PREFIXES = new WeakMap<ClassifierTable, ReadonlyMap<string, readonly Prefix[]>>();
+
+/** The table's command prefixes by their first word, built once per table. */
+function prefixesOf(table: ClassifierTable): ReadonlyMap<string, readonly Prefix[]> {
+  let index = PREFIXES.get(table);
+  if (index === undefined) {
+    const built = new Map<string, Prefix[]>();
+    for (const entry of table.commands) {
+      const words = entry.command.split(/\s+/).filter(Boolean);
+      const first = words[0];
+      if (first === undefined) continue;
+      const list = built.get(first);
+      if (list === undefined) built.set(first, [{ words, entry }]);
+      else list.push({ words, entry });
+    }
+    index = built;
+    PREFIXES.set(table, index);
+  }
+  return index;
+}
+
 class Walker {
   units: Unit[] = [];
-  private readonly prefixes: { words: string[]; entry: ClassifierTable['commands'][number] }[];
+  private readonly prefixes: ReadonlyMap<string, readonly Prefix[]>;
 
   constructor(
     private readonly table: ClassifierTable,
     private readonly worktree: string | null,
   ) {
-    this.prefixes = table.commands.map((entry) => ({
-      words: entry.command.split(/\s+/).filter(Boolean),
-      entry,
-    }));
+    this.prefixes = prefixesOf(table);
+  }
+
+  /** Classes the table's command prefixes give these words. */
+  private prefixEffects(words: CommandWords): Effect[] {
+    const effects: Effect[] = [];
+    for (const prefix of this.prefixes.get(words.program.basename) ?? []) {
+      if (netEntryMatches(prefix.words, words)) {
+        for (const cls of prefix.entry.classes) effects.push(effect(cls));
+      }
+    }
+    return effects;
   }
 
   reset(): void {
@@ -241,7 +275,9 @@ class Walker {
       if (!program.literal) return { kind: 'raw', reason: 'the command name is computed' };
       const base = programInfo(program.value, this.table.systemPaths).basename;
       if (base === 'eval') return { kind: 'raw', reason: '`eval` runs computed text' };
-      const entry = this.table.wrappers[base];
+      const entry = Object.hasOwn(this.table.wrappers, base)
+        ? this.table.wrappers[base]
+        : undefined;
       if (entry === undefined)
         return { kind: 'program', words: current, cwd: currentCwd, blur: blurred, inShell };
       const result = unwrap(base, current, entry, currentCwd);
@@ -338,7 +374,9 @@ class Walker {
   } {
     const program = resolved.words[0] as Word;
     const base = programInfo(program.value, this.table.systemPaths).basename;
-    const extractorName = this.table.programs[base];
+    const extractorName = Object.hasOwn(this.table.programs, base)
+      ? this.table.programs[base]
+      : undefined;
     const ctx: ExtractContext = { cwd: resolved.cwd, worktree: this.worktree };
     if (extractorName === undefined) return { effects: [] };
     const extraction = EXTRACTOR_FUNCTIONS[extractorName](resolved.words, ctx);
@@ -366,13 +404,11 @@ class Walker {
     blur: boolean,
   ): void {
     const commandWords = this.commandWords(words);
-    const effects: Effect[] = [...extracted];
-    for (const prefix of this.prefixes) {
-      if (netEntryMatches(prefix.words, commandWords)) {
-        for (const cls of prefix.entry.classes) effects.push(effect(cls));
-      }
-    }
-    effects.push(effect('processSpawn'));
+    const effects: Effect[] = [
+      ...extracted,
+      ...this.prefixEffects(commandWords),
+      effect('processSpawn'),
+    ];
     const final = (blur ? effects.map(blurArgs) : effects).sort(
       (a, b) => CLASS_ORDER[a.cls] - CLASS_ORDER[b.cls],
     );
@@ -402,11 +438,7 @@ class Walker {
         leadingWords = this.commandWords(resolved.words);
         const outcome = this.extract({ ...resolved, blur: true });
         if (outcome.unparseable === undefined) effects = outcome.effects.map(blurArgs);
-        for (const prefix of this.prefixes) {
-          if (netEntryMatches(prefix.words, leadingWords)) {
-            for (const cls of prefix.entry.classes) effects.push(effect(cls));
-          }
-        }
+        effects.push(...this.prefixEffects(leadingWords));
       }
     }
     effects.push(effect('processSpawn'));

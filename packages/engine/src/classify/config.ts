@@ -70,7 +70,10 @@ export function extendClassifier(base: ClassifierTable, value: unknown): Result<
     });
     if (isAllClasses(classes)) commands.push({ command: entry.command, classes });
   });
-  const programs: Record<string, ExtractorName> = { ...base.programs };
+  const programs: Record<string, ExtractorName> = Object.assign(
+    Object.create(null) as object,
+    base.programs,
+  );
   for (const [program, extractor] of Object.entries(config.programs ?? {})) {
     if ((EXTRACTORS as readonly string[]).includes(extractor))
       programs[program] = extractor as ExtractorName;
@@ -83,7 +86,10 @@ export function extendClassifier(base: ClassifierTable, value: unknown): Result<
         ),
       );
   }
-  const wrappers: Record<string, WrapperEntry> = { ...base.wrappers };
+  const wrappers: Record<string, WrapperEntry> = Object.assign(
+    Object.create(null) as object,
+    base.wrappers,
+  );
   for (const [name, entry] of Object.entries(config.wrappers ?? {})) {
     const { describe, ...rest } = entry;
     wrappers[name] = {

@@ -36,6 +36,27 @@ function literalWord(text: string): Word {
   };
 }
 
+interface OptionSets {
+  readonly flags: ReadonlySet<string>;
+  readonly values: ReadonlySet<string>;
+  readonly optional: ReadonlySet<string>;
+}
+
+const SETS = new WeakMap<OptionSpec, OptionSets>();
+
+function setsOf(spec: OptionSpec): OptionSets {
+  let sets = SETS.get(spec);
+  if (sets === undefined) {
+    sets = {
+      flags: new Set(spec.flags ?? []),
+      values: new Set(spec.values ?? []),
+      optional: new Set(spec.optionalValues ?? []),
+    };
+    SETS.set(spec, sets);
+  }
+  return sets;
+}
+
 /** Scans options from `start` until the first operand or `--`. */
 export function scanOptions(
   words: readonly Word[],
@@ -43,9 +64,7 @@ export function scanOptions(
   spec: OptionSpec,
   settings: ScanSettings = {},
 ): OptionScan {
-  const flags = new Set(spec.flags ?? []);
-  const values = new Set(spec.values ?? []);
-  const optional = new Set(spec.optionalValues ?? []);
+  const { flags, values, optional } = setsOf(spec);
   const seen: SeenOption[] = [];
   let i = start;
   while (i < words.length) {

@@ -7,7 +7,7 @@ import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext } from './effects.js';
 import { effect, joinPath, wordPath, writeEffects } from './effects.js';
 import { operandsAndOptions, scanOptions } from './options.js';
-import type { ExtractorName } from './table.js';
+import type { ExtractorName, OptionSpec } from './table.js';
 
 export interface Extraction {
   readonly effects: Effect[];
@@ -32,26 +32,7 @@ function pathsOf(operands: readonly Word[], ctx: ExtractContext): string[] | nul
 }
 
 const rm: Extractor = (words, ctx) => {
-  const { operands, seen } = operandsAndOptions(words, 1, {
-    flags: [
-      '-f',
-      '-i',
-      '-I',
-      '-r',
-      '-R',
-      '-d',
-      '-v',
-      '--force',
-      '--recursive',
-      '--dir',
-      '--verbose',
-      '--one-file-system',
-      '--no-preserve-root',
-      '--preserve-root',
-      '--interactive',
-    ],
-    optionalValues: ['--interactive', '--preserve-root'],
-  });
+  const { operands, seen } = operandsAndOptions(words, 1, RM_OPTIONS);
   const recursive = seen.some((o) => ['-r', '-R', '--recursive'].includes(o.name));
   const paths = pathsOf(operands, ctx);
   const count = paths === null || recursive ? null : paths.length;
@@ -59,7 +40,7 @@ const rm: Extractor = (words, ctx) => {
 };
 
 const unlink: Extractor = (words, ctx) => {
-  const { operands } = operandsAndOptions(words, 1, {});
+  const { operands } = operandsAndOptions(words, 1, NO_OPTIONS);
   const paths = pathsOf(operands, ctx);
   return {
     effects: [effect('fileDelete', { paths, count: paths === null ? null : paths.length })],
@@ -67,9 +48,7 @@ const unlink: Extractor = (words, ctx) => {
 };
 
 const rmdir: Extractor = (words, ctx) => {
-  const { operands, seen } = operandsAndOptions(words, 1, {
-    flags: ['-p', '--parents', '-v', '--verbose', '--ignore-fail-on-non-empty'],
-  });
+  const { operands, seen } = operandsAndOptions(words, 1, RMDIR_OPTIONS);
   const paths = pathsOf(operands, ctx);
   const parents = seen.some((o) => o.name === '-p' || o.name === '--parents');
   return {
@@ -80,37 +59,13 @@ const rmdir: Extractor = (words, ctx) => {
 };
 
 const tee: Extractor = (words, ctx) => {
-  const { operands } = operandsAndOptions(words, 1, {
-    flags: ['-a', '--append', '-i', '--ignore-interrupts', '-p'],
-    optionalValues: ['--output-error'],
-  });
+  const { operands } = operandsAndOptions(words, 1, TEE_OPTIONS);
   return { effects: writeEffects(operands, ctx) };
 };
 
 /** `cp`, `mv`, `install`: the destination may lie outside the worktree. */
 const copy: Extractor = (words, ctx) => {
-  const { operands, seen } = operandsAndOptions(words, 1, {
-    values: [
-      '-t',
-      '--target-directory',
-      '-S',
-      '--suffix',
-      '-m',
-      '--mode',
-      '-o',
-      '--owner',
-      '-g',
-      '--group',
-    ],
-    optionalValues: [
-      '--backup',
-      '--preserve',
-      '--no-preserve',
-      '--reflink',
-      '--sparse',
-      '--update',
-    ],
-  });
+  const { operands, seen } = operandsAndOptions(words, 1, COPY_OPTIONS);
   const target = seen.find((o) => o.name === '-t' || o.name === '--target-directory');
   if (target !== undefined)
     return { effects: target.value === null ? [] : writeEffects([target.value], ctx) };
@@ -120,10 +75,7 @@ const copy: Extractor = (words, ctx) => {
 
 /** `touch`, `mkdir`: every operand is written. */
 const touch: Extractor = (words, ctx) => {
-  const { operands } = operandsAndOptions(words, 1, {
-    values: ['-d', '--date', '-r', '--reference', '-t', '-m', '--mode', '--context'],
-    optionalValues: ['--time'],
-  });
+  const { operands } = operandsAndOptions(words, 1, TOUCH_OPTIONS);
   return { effects: writeEffects(operands, ctx) };
 };
 
@@ -137,7 +89,7 @@ export function changeDir(cwd: string | null, dir: Word | null | undefined): str
 }
 
 const cd: Extractor = (words, ctx) => {
-  const { operands } = operandsAndOptions(words, 1, { flags: ['-L', '-P', '-e', '-@'] });
+  const { operands } = operandsAndOptions(words, 1, CD_OPTIONS);
   return { effects: [], cwd: operands.length === 1 ? changeDir(ctx.cwd, operands[0]) : null };
 };
 
@@ -287,43 +239,13 @@ const git: Extractor = (words, ctx) => {
     case 'commit':
       return { effects: [effect('gitCommit')] };
     case 'clean': {
-      const { operands, seen } = operandsAndOptions(rest, 1, {
-        flags: [
-          '-d',
-          '-f',
-          '--force',
-          '-i',
-          '--interactive',
-          '-n',
-          '--dry-run',
-          '-q',
-          '--quiet',
-          '-x',
-          '-X',
-        ],
-        values: ['-e', '--exclude'],
-      });
+      const { operands, seen } = operandsAndOptions(rest, 1, GIT_CLEAN_OPTIONS);
       if (seen.some((o) => o.name === '-n' || o.name === '--dry-run')) return NONE;
       const paths = operands.length === 0 ? null : pathsOf(operands, gitCtx);
       return { effects: [effect('fileDelete', { paths, count: null })] };
     }
     case 'rm': {
-      const { operands, seen } = operandsAndOptions(rest, 1, {
-        flags: [
-          '-f',
-          '--force',
-          '-n',
-          '--dry-run',
-          '-r',
-          '--cached',
-          '--ignore-unmatch',
-          '-q',
-          '--quiet',
-          '--sparse',
-        ],
-        values: ['--pathspec-from-file'],
-        optionalValues: ['--pathspec-file-nul'],
-      });
+      const { operands, seen } = operandsAndOptions(rest, 1, GIT_RM_OPTIONS);
       if (seen.some((o) => ['--cached', '-n', '--dry-run'].includes(o.name))) return NONE;
       const globbed = operands.some((o) => /[*?[]/.test(o.value));
       const paths =
@@ -341,38 +263,7 @@ const git: Extractor = (words, ctx) => {
     case 'fetch':
     case 'pull':
     case 'ls-remote': {
-      const { operands, seen } = operandsAndOptions(rest, 1, {
-        values: [
-          '-b',
-          '--branch',
-          '-o',
-          '--origin',
-          '-u',
-          '--upload-pack',
-          '--reference',
-          '--reference-if-able',
-          '--separate-git-dir',
-          '--depth',
-          '--shallow-since',
-          '--shallow-exclude',
-          '-c',
-          '--config',
-          '--server-option',
-          '-j',
-          '--jobs',
-          '--filter',
-          '--template',
-          '--bundle-uri',
-          '--ref-format',
-          '--deepen',
-          '--negotiation-tip',
-          '--refmap',
-          '-X',
-          '--strategy-option',
-          '-s',
-          '--strategy',
-        ],
-      });
+      const { operands, seen } = operandsAndOptions(rest, 1, GIT_REMOTE_OPTIONS);
       if (seen.some((o) => o.name === '--all' || o.name === '--multiple')) {
         return { effects: [effect('networkEgress', { hosts: null })] };
       }
@@ -391,9 +282,7 @@ const git: Extractor = (words, ctx) => {
 };
 
 const gh: Extractor = (words) => {
-  const { operands } = operandsAndOptions(words, 1, {
-    values: ['-R', '--repo', '--hostname'],
-  });
+  const { operands } = operandsAndOptions(words, 1, GH_OPTIONS);
   const [group, action] = operands;
   if (group === undefined || !group.literal) return NONE;
   if (group.value !== 'pr') return NONE;
@@ -483,9 +372,7 @@ const CURL_VALUES = [
 ];
 
 const curl: Extractor = (words) => {
-  const { operands, seen } = operandsAndOptions(words, 1, {
-    values: [...CURL_VALUES, '-x', '--proxy', '--url', '-K', '--config'],
-  });
+  const { operands, seen } = operandsAndOptions(words, 1, CURL_OPTIONS);
   if (seen.some((o) => o.name === '-K' || o.name === '--config')) {
     return { effects: [effect('networkEgress', { hosts: null })] };
   }
@@ -499,50 +386,7 @@ const curl: Extractor = (words) => {
 };
 
 const wget: Extractor = (words) => {
-  const { operands, seen } = operandsAndOptions(words, 1, {
-    values: [
-      '-O',
-      '--output-document',
-      '-o',
-      '--output-file',
-      '-a',
-      '--append-output',
-      '-P',
-      '--directory-prefix',
-      '-t',
-      '--tries',
-      '-T',
-      '--timeout',
-      '-U',
-      '--user-agent',
-      '--header',
-      '--post-data',
-      '--post-file',
-      '--user',
-      '--password',
-      '-e',
-      '--execute',
-      '-l',
-      '--level',
-      '-w',
-      '--wait',
-      '-Q',
-      '--quota',
-      '--limit-rate',
-      '-A',
-      '--accept',
-      '-R',
-      '--reject',
-      '-D',
-      '--domains',
-      '-B',
-      '--base',
-      '--method',
-      '--body-data',
-      '--body-file',
-    ],
-    optionalValues: [],
-  });
+  const { operands, seen } = operandsAndOptions(words, 1, WGET_OPTIONS);
   if (seen.some((o) => ['-i', '--input-file', '-e', '--execute'].includes(o.name))) {
     return { effects: [effect('networkEgress', { hosts: null })] };
   }
@@ -559,6 +403,170 @@ function hostsOf(sources: readonly (Word | null)[]): string[] | null {
   }
   return hosts;
 }
+
+// Option tables, one per program (kept as constants so their lookups are built once).
+const RM_OPTIONS: OptionSpec = {
+  flags: [
+    '-f',
+    '-i',
+    '-I',
+    '-r',
+    '-R',
+    '-d',
+    '-v',
+    '--force',
+    '--recursive',
+    '--dir',
+    '--verbose',
+    '--one-file-system',
+    '--no-preserve-root',
+    '--preserve-root',
+    '--interactive',
+  ],
+  optionalValues: ['--interactive', '--preserve-root'],
+};
+const NO_OPTIONS: OptionSpec = {};
+const RMDIR_OPTIONS: OptionSpec = {
+  flags: ['-p', '--parents', '-v', '--verbose', '--ignore-fail-on-non-empty'],
+};
+const TEE_OPTIONS: OptionSpec = {
+  flags: ['-a', '--append', '-i', '--ignore-interrupts', '-p'],
+  optionalValues: ['--output-error'],
+};
+const COPY_OPTIONS: OptionSpec = {
+  values: [
+    '-t',
+    '--target-directory',
+    '-S',
+    '--suffix',
+    '-m',
+    '--mode',
+    '-o',
+    '--owner',
+    '-g',
+    '--group',
+  ],
+  optionalValues: ['--backup', '--preserve', '--no-preserve', '--reflink', '--sparse', '--update'],
+};
+const TOUCH_OPTIONS: OptionSpec = {
+  values: ['-d', '--date', '-r', '--reference', '-t', '-m', '--mode', '--context'],
+  optionalValues: ['--time'],
+};
+const CD_OPTIONS: OptionSpec = { flags: ['-L', '-P', '-e', '-@'] };
+const GIT_CLEAN_OPTIONS: OptionSpec = {
+  flags: [
+    '-d',
+    '-f',
+    '--force',
+    '-i',
+    '--interactive',
+    '-n',
+    '--dry-run',
+    '-q',
+    '--quiet',
+    '-x',
+    '-X',
+  ],
+  values: ['-e', '--exclude'],
+};
+const GIT_RM_OPTIONS: OptionSpec = {
+  flags: [
+    '-f',
+    '--force',
+    '-n',
+    '--dry-run',
+    '-r',
+    '--cached',
+    '--ignore-unmatch',
+    '-q',
+    '--quiet',
+    '--sparse',
+  ],
+  values: ['--pathspec-from-file'],
+  optionalValues: ['--pathspec-file-nul'],
+};
+const GIT_REMOTE_OPTIONS: OptionSpec = {
+  values: [
+    '-b',
+    '--branch',
+    '-o',
+    '--origin',
+    '-u',
+    '--upload-pack',
+    '--reference',
+    '--reference-if-able',
+    '--separate-git-dir',
+    '--depth',
+    '--shallow-since',
+    '--shallow-exclude',
+    '-c',
+    '--config',
+    '--server-option',
+    '-j',
+    '--jobs',
+    '--filter',
+    '--template',
+    '--bundle-uri',
+    '--ref-format',
+    '--deepen',
+    '--negotiation-tip',
+    '--refmap',
+    '-X',
+    '--strategy-option',
+    '-s',
+    '--strategy',
+  ],
+};
+const GH_OPTIONS: OptionSpec = {
+  values: ['-R', '--repo', '--hostname'],
+};
+const CURL_OPTIONS: OptionSpec = {
+  values: [...CURL_VALUES, '-x', '--proxy', '--url', '-K', '--config'],
+};
+const WGET_OPTIONS: OptionSpec = {
+  values: [
+    '-O',
+    '--output-document',
+    '-o',
+    '--output-file',
+    '-a',
+    '--append-output',
+    '-P',
+    '--directory-prefix',
+    '-t',
+    '--tries',
+    '-T',
+    '--timeout',
+    '-U',
+    '--user-agent',
+    '--header',
+    '--post-data',
+    '--post-file',
+    '--user',
+    '--password',
+    '-e',
+    '--execute',
+    '-l',
+    '--level',
+    '-w',
+    '--wait',
+    '-Q',
+    '--quota',
+    '--limit-rate',
+    '-A',
+    '--accept',
+    '-R',
+    '--reject',
+    '-D',
+    '--domains',
+    '-B',
+    '--base',
+    '--method',
+    '--body-data',
+    '--body-file',
+  ],
+  optionalValues: [],
+};
 
 export const EXTRACTOR_FUNCTIONS: Readonly<Record<ExtractorName, Extractor>> = {
   git,

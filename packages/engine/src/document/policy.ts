@@ -153,7 +153,11 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
     );
   }
 
-  const spaces: Record<string, SpaceSettings> = {};
+  // Null-prototype records: a space or mode named `__proto__` is just a name.
+  const spaces: Record<string, SpaceSettings> = Object.create(null) as Record<
+    string,
+    SpaceSettings
+  >;
   if (kind === 'workspace' && isRecord(doc.spaces)) {
     for (const [id, raw] of Object.entries(doc.spaces)) {
       if (!ID.test(id))
@@ -190,7 +194,7 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
     } else ids.set(rule.id, rule.path);
   };
 
-  const modes: Record<string, ModeSettings> = {};
+  const modes: Record<string, ModeSettings> = Object.create(null) as Record<string, ModeSettings>;
   if (kind === 'workspace' && isRecord(doc.modes)) {
     for (const [name, raw] of Object.entries(doc.modes)) {
       if (!ID.test(name))
@@ -249,7 +253,7 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
   const policy: Policy =
     kind === 'workspace'
       ? { kind, version: 1, workspace: doc.workspace as string, spaces, modes, rules }
-      : { kind, version: 1, spaces: {}, modes: {}, rules };
+      : { kind, version: 1, spaces, modes, rules };
   return { ok: true, value: policy };
 }
 

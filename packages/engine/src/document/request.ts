@@ -164,7 +164,7 @@ export function checkRequestAgainstPolicy(request: ActionRequest, policy: Policy
       ),
     );
   }
-  if (request.mode !== undefined && !(request.mode in policy.modes)) {
+  if (request.mode !== undefined && !Object.hasOwn(policy.modes, request.mode)) {
     const modes = Object.keys(policy.modes);
     const known =
       modes.length === 0

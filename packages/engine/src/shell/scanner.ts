@@ -15,6 +15,8 @@ export class ShellSyntaxError extends Error {
 }
 
 const METACHARS = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
+/** Characters that mean nothing special inside a word. */
+const PLAIN = /[A-Za-z0-9_.\/:=@+,%^~{}\-]/;
 const SPECIAL_PARAMS = new Set(['@', '*', '#', '?', '$', '!', '-', '0']);
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
@@ -85,6 +87,22 @@ export abstract class Scanner {
   /** Reads one word at `pos`. The caller makes sure a word starts here. */
   protected readWord(): Word {
     const start = this.pos;
+    // Fast path: a word of plain characters needs no quoting rules.
+    let end = start;
+    while (end < this.src.length && PLAIN.test(this.src.charAt(end))) end++;
+    if (end > start && (end === this.src.length || METACHARS.has(this.src.charAt(end)))) {
+      this.pos = end;
+      const text = this.src.slice(start, end);
+      const plain = !(text.charAt(0) === '~' || (text.includes('{') && hasBraceExpansion(text)));
+      return {
+        raw: text,
+        parts: [{ kind: 'lit', text, quoted: false }],
+        value: text,
+        literal: plain,
+        confident: true,
+        glob: false,
+      };
+    }
     const b: WordBuilder = { parts: [], literal: true, confident: true, glob: false, unquoted: '' };
     while (!this.atEnd()) {
       const ch = this.peekChar();

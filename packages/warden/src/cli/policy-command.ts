@@ -125,7 +125,7 @@ export function runEnumerate(io: Io, file: string, options: EnumerateOptions): v
   const loaded = loadPolicyFile(file, 'workspace', io.stdin);
   if (!loaded.ok) return fail(io, json, loaded.issues);
   const policy = loaded.value.policy;
-  if (options.mode !== undefined && !(options.mode in policy.modes)) {
+  if (options.mode !== undefined && !Object.hasOwn(policy.modes, options.mode)) {
     return usage(
       io,
       json,

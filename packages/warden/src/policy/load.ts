@@ -17,10 +17,10 @@ import {
   DEFAULT_TABLE,
   compilePolicy,
   extendClassifier,
-  parseText,
   validatePolicy,
   validateRequest,
 } from '@warden/engine';
+import { parseText } from './source.js';
 
 /** A problem found in a named input (a file, stdin or a flag). */
 export interface InputIssue extends Issue {

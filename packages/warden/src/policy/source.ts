@@ -2,8 +2,7 @@
 // 1.2 core schema, so timestamps stay strings and a missing zone is seen (E4).
 
 import { parseDocument } from 'yaml';
-import type { Issue, Result } from '../model/issue.js';
-import { issue } from '../model/issue.js';
+import type { Issue, Result } from '@warden/engine';
 
 export function parseText(text: string): Result<unknown> {
   const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
@@ -11,13 +10,17 @@ export function parseText(text: string): Result<unknown> {
     const issues: Issue[] = doc.errors.map((error) => {
       const where = error.linePos?.[0];
       const at = where === undefined ? '' : `line ${where.line}, column ${where.col}: `;
-      return issue('syntax', '', `${at}${firstLine(error.message)}`);
+      return {
+        code: 'syntax',
+        path: '',
+        message: `${at}${firstLine(error.message)}`,
+      } satisfies Issue;
     });
     return { ok: false, issues };
   }
   const value: unknown = doc.toJS({ maxAliasCount: 100 });
   if (value === null || value === undefined) {
-    return { ok: false, issues: [issue('syntax', '', 'the document is empty')] };
+    return { ok: false, issues: [{ code: 'syntax', path: '', message: 'the document is empty' }] };
   }
   return { ok: true, value };
 }

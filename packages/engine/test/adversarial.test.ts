@@ -1,0 +1,118 @@
+// Hostile input: names that collide with object internals, deep nesting,
+// long lines, control characters. The engine answers or refuses; it never
+// crashes and never allows by accident.
+
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_TABLE,
+  analyzeCommand,
+  compilePolicy,
+  decide,
+  validatePolicy,
+  validateRequest,
+  checkRequestAgainstPolicy,
+} from '../src/index.js';
+
+const AT = Date.parse('2026-11-30T12:00:00Z');
+
+function decideFor(policyDoc: unknown, requestDoc: unknown) {
+  const policy = validatePolicy(policyDoc, 'workspace');
+  if (!policy.ok) throw new Error(JSON.stringify(policy.issues));
+  const request = validateRequest(requestDoc);
+  if (!request.ok) throw new Error(JSON.stringify(request.issues));
+  return decide({
+    policy: compilePolicy(policy.value),
+    request: request.value,
+    at: AT,
+    approverConnected: false,
+  });
+}
+
+describe('hostile input', () => {
+  it('treats program names like `constructor` and `__proto__` as plain names', () => {
+    for (const name of ['constructor', '__proto__', 'valueOf', 'toString', 'hasOwnProperty']) {
+      const analysis = analyzeCommand(`${name} push origin main`, DEFAULT_TABLE, null);
+      expect(analysis.units[0]?.kind, name).toBe('command');
+    }
+  });
+
+  it('does not accept a mode named after an object internal that the policy does not define (E3)', () => {
+    const policy = validatePolicy(
+      { version: 1, workspace: 'acme', modes: { review: {} } },
+      'workspace',
+    );
+    const request = validateRequest({
+      workspace: 'acme',
+      agent: 'a',
+      mode: 'toString',
+      actions: ['gitPush'],
+    });
+    expect(policy.ok && request.ok).toBe(true);
+    if (policy.ok && request.ok)
+      expect(checkRequestAgainstPolicy(request.value, policy.value).map((i) => i.path)).toEqual([
+        'mode',
+      ]);
+  });
+
+  it('keeps a space named `__proto__` as a space', () => {
+    const doc = JSON.parse(
+      '{"version":1,"workspace":"acme","spaces":{"__proto__":{"autonomy":"proposeOnly"}}}',
+    ) as unknown;
+    const result = decideFor(doc, {
+      workspace: 'acme',
+      agent: 'a',
+      space: '__proto__',
+      actions: ['processSpawn'],
+    });
+    expect(result.decision).toBe('deny');
+    expect(result.rule).toBe('autonomy:proposeOnly');
+  });
+
+  it('reads a deeply nested command as unparseable rather than overflowing the stack', () => {
+    const deep = `${'('.repeat(5000)}git push${')'.repeat(5000)}`;
+    const analysis = analyzeCommand(deep, DEFAULT_TABLE, null);
+    expect(analysis.units).toHaveLength(1);
+    expect(analysis.units[0]?.kind).toBe('raw');
+    const subst = `echo ${'$('.repeat(3000)}x${')'.repeat(3000)}`;
+    expect(analyzeCommand(subst, DEFAULT_TABLE, null).units[0]?.kind).toBe('raw');
+  });
+
+  it('prompts for a deeply nested command even with no rules at all (G14b)', () => {
+    const result = decideFor(
+      { version: 1, workspace: 'acme' },
+      { workspace: 'acme', agent: 'a', command: `${'('.repeat(500)}rm x${')'.repeat(500)}` },
+    );
+    expect(result.decision).not.toBe('allow');
+  });
+
+  it('reads a long command line in linear time', () => {
+    const long = Array.from({ length: 2000 }, (_, i) => `rm f${i}`).join(' && ');
+    const analysis = analyzeCommand(long, DEFAULT_TABLE, null);
+    expect(analysis.units).toHaveLength(2000);
+  });
+
+  it('does not let NUL or control characters in a command hide a word', () => {
+    const analysis = analyzeCommand('git\u0000 push origin main', DEFAULT_TABLE, null);
+    expect(analysis.units.map((u) => (u.kind === 'effects' ? '' : u.name))).toEqual([
+      'git\u0000 push origin main',
+    ]);
+    const result = decideFor(
+      { version: 1, workspace: 'acme', rules: [{ command: 'git push', decision: 'allow' }] },
+      { workspace: 'acme', agent: 'a', command: 'git\u0000 push origin main' },
+    );
+    expect(result.facets.find((f) => f.facet.startsWith('command:'))?.decision).toBeNull();
+  });
+
+  it('refuses a smuggled path: an allowed path beside a forbidden one is not allowed (G16)', () => {
+    const result = decideFor(
+      {
+        version: 1,
+        workspace: 'acme',
+        rules: [{ action: 'fileDelete', decision: 'allow', when: { paths: ['build/**'] } }],
+      },
+      { workspace: 'acme', agent: 'a', command: 'rm build/a.o ../secrets' },
+    );
+    expect(result.decision).toBe('prompt');
+    expect(result.facets.find((f) => f.facet === 'fileDelete')?.rule).toBe('default:fileDelete');
+  });
+});
