@@ -16,7 +16,7 @@ export class ShellSyntaxError extends Error {
 
 const METACHARS = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 /** Characters that mean nothing special inside a word. */
-const PLAIN = /[A-Za-z0-9_.\/:=@+,%^~{}\-]/;
+const PLAIN = /[A-Za-z0-9_./:=@+,%^~{}-]/;
 const SPECIAL_PARAMS = new Set(['@', '*', '#', '?', '$', '!', '-', '0']);
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
