@@ -1,14 +1,20 @@
 // Policy and request text (YAML or JSON) to plain values. YAML is read with the
 // 1.2 core schema, so timestamps stay strings and a missing zone is seen (E4).
 
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { Issue, Result } from '@warden/engine';
 
 export function parseText(text: string): Result<unknown> {
-  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
+  const lines = new LineCounter();
+  const doc = parseDocument(text, {
+    schema: 'core',
+    uniqueKeys: true,
+    prettyErrors: false,
+    lineCounter: lines,
+  });
   if (doc.errors.length > 0) {
     const issues: Issue[] = doc.errors.map((error) => {
-      const where = error.linePos?.[0];
+      const where = lines.linePos(error.pos[0]);
       const at = where === undefined ? '' : `line ${where.line}, column ${where.col}: `;
       return {
         code: 'syntax',

@@ -1,0 +1,67 @@
+// Running the real `warden` binary, and the CLI in-process, for tests.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../src/cli/main.js';
+import type { Io } from '../src/cli/io.js';
+
+export const BIN = join(import.meta.dirname, '..', 'bin', 'warden.js');
+export const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
+
+export interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the installed binary as a user would. */
+export function warden(
+  args: readonly string[],
+  options: { input?: string; env?: Record<string, string> } = {},
+): Ran {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
+  if (options.env?.WARDEN_MANAGED_POLICY === undefined) delete env.WARDEN_MANAGED_POLICY;
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    input: options.input ?? '',
+    env,
+    encoding: 'utf8',
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs the CLI in this process with captured streams. */
+export async function wardenInProcess(
+  args: readonly string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; now?: number } = {},
+): Promise<Ran> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+    stdin: () => options.input ?? '',
+    env: options.env ?? {},
+    now: () => options.now ?? Date.parse('2026-11-30T12:00:00Z'),
+    color: false,
+  };
+  const code = await run(args, io);
+  return { code, stdout, stderr };
+}
+
+/** Writes files into a fresh temporary folder and returns their paths. */
+export function files(contents: Record<string, string | object>): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-test-'));
+  const paths: Record<string, string> = {};
+  for (const [name, content] of Object.entries(contents)) {
+    const path = join(dir, name);
+    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    paths[name] = path;
+  }
+  return paths;
+}
