@@ -46,7 +46,17 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto'],
+              group: [
+                'node:*',
+                'fs',
+                'path',
+                'os',
+                'child_process',
+                'net',
+                'http',
+                'https',
+                'crypto',
+              ],
               message: 'the engine does no IO: stores and adapters live in the warden package',
             },
           ],

@@ -102,7 +102,9 @@ export function runCase(
   const mismatch = checkRequestAgainstPolicy(request.value, policy.value);
   if (mismatch.length > 0) return { issues: mismatch };
   const at = parseTimestamp(c.at ?? DEFAULT_AT);
-  if (typeof at !== 'number') throw new Error(`${file.file}: bad at: ${at.problem}`);
+  // A clock without a zone is a usage error, as `--at` on the command line (E31).
+  if (typeof at !== 'number')
+    return { issues: [{ code: 'bad_timestamp', path: '--at', message: at.problem }] };
   const result = decide({
     policy: compilePolicy(policy.value),
     managed,

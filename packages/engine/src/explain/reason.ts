@@ -22,9 +22,9 @@ function facetSentence(outcome: FacetOutcome): string {
   const who = `rule \`${shown.ruleName ?? ''}\` in ${shown.scope ?? ''}`;
   switch (shown.via) {
     case 'default':
-      return `${name} (built-in default: ${shown.decision ?? ''})`;
+      return `${name}: ${shown.decision ?? ''} by the built-in default \`${shown.ruleName ?? ''}\``;
     case 'unparseable':
-      return `${name} cannot be read with confidence (${outcome.unparseableReason ?? 'unparseable'})`;
+      return `${name} cannot be read with confidence (${outcome.unparseableReason ?? 'unparseable'}), so \`unparseable\` asks`;
     case 'escalation':
       return `${name}: ${because(shown, undefined) ?? 'an argument is unknown'}, so ${who} cannot be verified`;
     case 'rule': {
@@ -38,15 +38,15 @@ export function renderReason(input: ReasonInput): string {
   const { result, outcomes, namedBy, net, autonomy, request } = input;
   const space = `\`${request.space ?? ''}\``;
   if (net !== null) {
-    return `denied: \`${net.command}\` matches \`${net.entry}\` of the command net of mode \`${net.mode}\` (final, not overridable)`;
+    return `denied: \`${net.command}\` matches \`${net.entry}\` of the command net of mode \`${net.mode}\` (\`${result.rule}\` in ${result.scope}; final, not overridable)`;
   }
   if (autonomy === 'proposeOnly') {
-    return `denied: space ${space} is set to proposeOnly: agents there propose and do not act`;
+    return `denied: space ${space} is set to proposeOnly (\`${result.rule}\` in ${result.scope}): agents there propose and do not act`;
   }
   if (result.decision === 'allow') {
     if (result.rule === 'autonomy:actFreely') {
       const approved = outcomes.filter((o) => o.preApproved).map((o) => `\`${o.facet.name}\``);
-      return `allowed: space ${space} is set to actFreely, which pre-approves the prompt of ${approved.join(', ')} without asking anyone`;
+      return `allowed: space ${space} is set to actFreely (\`${result.rule}\` in ${result.scope}), which pre-approves the prompt of ${approved.join(', ')} without asking anyone`;
     }
     if (namedBy === null) return 'allowed';
     // Name the deciding facet first, then every other facet a rule allowed.
