@@ -446,8 +446,9 @@ function scopeProblem(scope: string): string | null {
     if (!ID.test(id)) return `\`${id}\` is not a valid ${kind} id`;
     return null;
   }
-  if (kind === 'mode')
-    return 'mode preset rules are written under `modes.<name>.preset`, not with a `mode:` scope';
+  if (kind === 'mode') {
+    return `\`${scope}\` is not a rule scope: mode preset rules are written under \`modes.${id === '' ? '<name>' : id}.preset\``;
+  }
   const suggestion = didYouMean(kind, ['workspace', 'agent', 'space']);
   return `unknown scope \`${scope}\`: use \`workspace\`, \`agent:<id>\` or \`space:<id>\`${suggestion}`;
 }
