@@ -45,7 +45,8 @@ function matchExpr(attr: string, pattern: string): string {
  */
 function policyOf(rule: BenchRule): string {
   const effect = rule.decision === 'allow' ? 'permit' : 'forbid';
-  const principal = rule.scope.kind === 'agent' ? `principal == Agent::${quote(rule.scope.id)}` : 'principal';
+  const principal =
+    rule.scope.kind === 'agent' ? `principal == Agent::${quote(rule.scope.id)}` : 'principal';
   const conditions: string[] = [];
   if (rule.scope.kind === 'space') conditions.push(`context.space == ${quote(rule.scope.id)}`);
   let action: string;
@@ -63,14 +64,22 @@ function policyOf(rule: BenchRule): string {
   return `${effect}(${principal}, action == ${action}, resource)${when};`;
 }
 
-/** The rules, plus one permit standing for Warden's built-in `allow` defaults. */
-export function cedarPolicyText(set: RuleSet): string {
-  const lines = set.rules.map(policyOf);
+/** Warden's built-in `allow` defaults as one permit. */
+function defaultsPolicy(): string {
   const allowed = ACTION_CLASSES.filter((cls) => defaultDecision(cls) === 'allow');
-  lines.push(
-    `permit(principal, action in [${allowed.map((c) => `Action::${quote(c)}`).join(', ')}], resource);`,
-  );
-  return lines.join('\n');
+  return `permit(principal, action in [${allowed.map((c) => `Action::${quote(c)}`).join(', ')}], resource);`;
+}
+
+/**
+ * The rules by Warden rule id, plus `defaults`. Preparsing takes this form:
+ * Cedar parses it faster than one text (about 8 s against 13 s at 50,000
+ * rules in a fresh process), and its diagnostics then name Warden's rules.
+ */
+export function cedarPolicyRecord(set: RuleSet): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const rule of set.rules) record[rule.id] = policyOf(rule);
+  record.defaults = defaultsPolicy();
+  return record;
 }
 
 function contextOf(req: ClassRequest): Context {
@@ -90,7 +99,10 @@ export function cedarCall(req: ClassRequest, policies: PolicySet): Authorization
   };
 }
 
-export function cedarStatefulCall(req: ClassRequest, policySetId: string): StatefulAuthorizationCall {
+export function cedarStatefulCall(
+  req: ClassRequest,
+  policySetId: string,
+): StatefulAuthorizationCall {
   return {
     principal: { type: 'Agent', id: req.agent },
     action: { type: 'Action', id: req.cls },
@@ -115,9 +127,9 @@ export function cedarStatefulAuthorize(call: StatefulAuthorizationCall): 'allow'
   return decisionOf(cedar.statefulIsAuthorized(call));
 }
 
-/** Parses the policy text once into Cedar's thread-local cache under `id`. */
-export function cedarPreparse(id: string, text: string): void {
-  const answer = cedar.preparsePolicySet(id, { staticPolicies: text });
+/** Parses the policies once into Cedar's thread-local cache under `id`. */
+export function cedarPreparse(id: string, policies: Record<string, string>): void {
+  const answer = cedar.preparsePolicySet(id, { staticPolicies: policies });
   if (answer.type !== 'success')
     throw new Error(`cedar preparse failed: ${answer.errors.map((e) => e.message).join('; ')}`);
 }

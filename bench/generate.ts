@@ -123,7 +123,8 @@ function makeRule(rng: Rng, id: string, scope: Scope): BenchRule {
   const cls = rng.weighted(CLASS_WEIGHTS);
   const key = ARG_KEY[cls];
   const decision = rng.weighted(DECISION_WEIGHTS);
-  if (key === undefined || !rng.chance(0.7)) return { id, scope, target: { kind: 'class', cls }, decision };
+  if (key === undefined || !rng.chance(0.7))
+    return { id, scope, target: { kind: 'class', cls }, decision };
   const pattern = key === 'refs' ? refPattern(rng, scope) : pathPattern(rng, scope);
   return { id, scope, target: { kind: 'class', cls, pattern }, decision };
 }
@@ -132,7 +133,12 @@ function makeRule(rng: Rng, id: string, scope: Scope): BenchRule {
 function workspaceRules(rng: Rng, count: number): BenchRule[] {
   const scope: Scope = { kind: 'workspace' };
   const fixed: BenchRule[] = [
-    { id: 'w0', scope, target: { kind: 'class', cls: 'gitPush', pattern: 'main' }, decision: 'deny' },
+    {
+      id: 'w0',
+      scope,
+      target: { kind: 'class', cls: 'gitPush', pattern: 'main' },
+      decision: 'deny',
+    },
     {
       id: 'w1',
       scope,

@@ -34,6 +34,18 @@ export function compileWarden(doc: unknown): CompiledPolicy {
   return compilePolicy(validated.value);
 }
 
+/** One validatePolicy + compilePolicy of `doc`, timed in two parts (milliseconds). */
+export function timeWardenCompile(doc: unknown): { validateMs: number; compileMs: number } {
+  const start = process.hrtime.bigint();
+  const validated = validatePolicy(doc, 'workspace');
+  const mid = process.hrtime.bigint();
+  if (!validated.ok) throw new Error('generated Warden policy is invalid');
+  const compiled = compilePolicy(validated.value);
+  const end = process.hrtime.bigint();
+  if (compiled.layer.scopes.size === 0) throw new Error('compiled policy has no scopes');
+  return { validateMs: Number(mid - start) / 1e6, compileMs: Number(end - mid) / 1e6 };
+}
+
 function validated(raw: unknown): ActionRequest {
   const result = validateRequest(raw);
   if (!result.ok) throw new Error(`generated request is invalid: ${JSON.stringify(raw)}`);
