@@ -7,7 +7,7 @@ import { ACTION_CLASSES, isActionClass } from '../model/classes.js';
 import type { Issue, PathSegment, Result } from '../model/issue.js';
 import { issue } from '../model/issue.js';
 import { commandPrefixWords } from '../document/command-text.js';
-import { fromZod } from '../document/zod-issues.js';
+import { fromZod, safeParse } from '../document/zod-issues.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import type { ClassifierTable, ExtractorName, PrefixEntry, WrapperEntry } from './table.js';
 import { EXTRACTORS } from './table.js';
@@ -46,7 +46,7 @@ const KNOWN: Record<string, readonly string[]> = {
 };
 
 export function extendClassifier(base: ClassifierTable, value: unknown): Result<ClassifierTable> {
-  const parsed = configSchema.safeParse(value, { reportInput: true });
+  const parsed = safeParse(configSchema, value);
   if (!parsed.success) {
     return { ok: false, issues: fromZod(parsed.error, [], (path) => KNOWN[path.join('.')] ?? []) };
   }

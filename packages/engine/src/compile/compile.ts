@@ -2,15 +2,26 @@
 // looks up a handful of small buckets whatever the policy's size (never a scan).
 
 import type { ActionClass } from '../model/classes.js';
+import { ACTION_CLASSES, CLASS_ORDER } from '../model/classes.js';
 import type { Autonomy } from '../model/decision.js';
 import type { Policy, Rule } from '../model/policy.js';
 import { allRules } from '../model/policy.js';
 import { commandPrefixWords } from '../document/command-text.js';
 import type { CompiledConstraints } from './constraints.js';
 import { compileConstraints } from './constraints.js';
+import { Globs } from '../match/globs.js';
 
 export interface CompiledRule {
   readonly rule: Rule;
+  // Copies of the fields resolution reads, so a decision touches one object per rule.
+  readonly id: string;
+  readonly decision: Rule['decision'];
+  readonly scope: string;
+  /** The scope as shown for a rule of the managed layer. */
+  readonly managedScope: string;
+  readonly words: readonly string[];
+  /** Strictness: hard deny 3, soft deny 2, prompt 1, allow 0. */
+  readonly rank: number;
   readonly order: number;
   readonly constrained: boolean;
   /** Words of a command rule's prefix (G13); 0 for class rules. */
@@ -22,8 +33,27 @@ export interface CompiledRule {
   readonly expiresAtMs: number | null;
 }
 
+/** Rules by action class, in an array indexed by the class's position (no hashing). */
+export class ClassIndex {
+  private readonly slots: (CompiledRule[] | undefined)[] = new Array<CompiledRule[] | undefined>(ACTION_CLASSES.length);
+
+  get(cls: ActionClass): CompiledRule[] | undefined {
+    return this.slots[CLASS_ORDER[cls]];
+  }
+
+  add(cls: ActionClass, rule: CompiledRule): void {
+    const list = this.slots[CLASS_ORDER[cls]];
+    if (list === undefined) this.slots[CLASS_ORDER[cls]] = [rule];
+    else list.push(rule);
+  }
+
+  *values(): IterableIterator<CompiledRule[]> {
+    for (const list of this.slots) if (list !== undefined) yield list;
+  }
+}
+
 export interface ScopeBucket {
-  readonly classes: Map<ActionClass, CompiledRule[]>;
+  readonly classes: ClassIndex;
   /** Command rules by their first word (a basename, or a path as written). */
   readonly commands: Map<string, CompiledRule[]>;
 }
@@ -48,9 +78,13 @@ export interface CompiledPolicy {
 
 /** Strictness for ordering within a bucket: hard deny, soft deny, prompt, allow. */
 export function rank(rule: CompiledRule): number {
-  switch (rule.rule.decision) {
+  return rule.rank;
+}
+
+function rankOf(rule: Rule): number {
+  switch (rule.decision) {
     case 'deny':
-      return rule.hard ? 3 : 2;
+      return rule.enforcement === 'soft' ? 2 : 3;
     case 'prompt':
       return 1;
     case 'allow':
@@ -68,10 +102,16 @@ export function compareRules(a: CompiledRule, b: CompiledRule): number {
   );
 }
 
-function compileRule(rule: Rule, order: number): CompiledRule {
-  const constraints = rule.when === undefined ? null : compileConstraints(rule.when);
+function compileRule(rule: Rule, order: number, globs: Globs): CompiledRule {
+  const constraints = rule.when === undefined ? null : compileConstraints(rule.when, globs);
   return {
     rule,
+    id: rule.id,
+    decision: rule.decision,
+    scope: rule.scope,
+    managedScope: `managed:${rule.scope}`,
+    words: rule.commandWords ?? [],
+    rank: rankOf(rule),
     order,
     constrained: constraints !== null,
     prefixLength: rule.commandWords?.length ?? 0,
@@ -86,20 +126,23 @@ function compileRule(rule: Rule, order: number): CompiledRule {
 
 export function compileLayer(rules: readonly Rule[]): CompiledLayer {
   const scopes = new Map<string, ScopeBucket>();
+  const globs = new Globs();
   let hasAdvisory = false;
   rules.forEach((rule, order) => {
-    const compiled = compileRule(rule, order);
+    const compiled = compileRule(rule, order, globs);
     if (compiled.advisory) hasAdvisory = true;
     let bucket = scopes.get(rule.scope);
     if (bucket === undefined) {
-      bucket = { classes: new Map(), commands: new Map() };
+      bucket = { classes: new ClassIndex(), commands: new Map() };
       scopes.set(rule.scope, bucket);
     }
-    const map: Map<string, CompiledRule[]> =
-      rule.action !== undefined ? bucket.classes : bucket.commands;
-    const key = rule.action ?? (rule.commandWords?.[0] as string);
-    const list = map.get(key);
-    if (list === undefined) map.set(key, [compiled]);
+    if (rule.action !== undefined) {
+      bucket.classes.add(rule.action, compiled);
+      return;
+    }
+    const key = rule.commandWords?.[0] as string;
+    const list = bucket.commands.get(key);
+    if (list === undefined) bucket.commands.set(key, [compiled]);
     else list.push(compiled);
   });
   for (const bucket of scopes.values()) {

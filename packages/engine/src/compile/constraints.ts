@@ -8,6 +8,7 @@ import type { CommandWords } from '../match/commands.js';
 import { prefixMatches } from '../match/commands.js';
 import type { HostPatternSet, HostValue } from '../match/hosts.js';
 import { compileHostPatterns, hostInSet } from '../match/hosts.js';
+import type { Globs } from '../match/globs.js';
 import type { PathPatternSet, PathValue } from '../match/paths.js';
 import { compilePathPatterns, describePath, pathInSet } from '../match/paths.js';
 import type { RefPatternSet } from '../match/refs.js';
@@ -34,7 +35,7 @@ export interface FacetArgs {
   readonly cents?: number;
 }
 
-export function compileConstraints(when: Constraints): CompiledConstraints {
+export function compileConstraints(when: Constraints, globs: Globs): CompiledConstraints {
   const words = (list: readonly string[]): string[][] =>
     list.flatMap((entry) => {
       const parsed = commandPrefixWords(entry);
@@ -49,8 +50,8 @@ export function compileConstraints(when: Constraints): CompiledConstraints {
         };
   return {
     source: when,
-    ...(when.paths !== undefined ? { paths: compilePathPatterns(when.paths) } : {}),
-    ...(when.refs !== undefined ? { refs: compileRefPatterns(when.refs) } : {}),
+    ...(when.paths !== undefined ? { paths: compilePathPatterns(when.paths, globs) } : {}),
+    ...(when.refs !== undefined ? { refs: compileRefPatterns(when.refs, globs) } : {}),
     ...(when.hosts !== undefined ? { hosts: compileHostPatterns(when.hosts) } : {}),
     ...(commands !== undefined ? { commands } : {}),
     ...(when.maxCount !== undefined ? { maxCount: when.maxCount } : {}),
@@ -77,95 +78,93 @@ export interface Evaluation {
 }
 
 const NO_CONDITIONS: Evaluation = { verdict: 'applies', conditions: [] };
+const FAILS: Evaluation = { verdict: 'fails', conditions: [] };
 
-function listKey<T>(
+/** A list key's finding: null when it fails (so the rule cannot apply). */
+function listCondition<T>(
   key: ConstraintKey,
   values: readonly T[] | undefined,
   restrictive: boolean,
-  inSet: (value: T) => boolean,
+  inSet: (value: T, restrictive: boolean) => boolean,
   show: (value: T) => string,
-): Condition {
+): Condition | null {
   if (values === undefined) return { key, status: 'unknown' };
   if (restrictive) {
-    const touching = values.find(inSet);
-    return touching === undefined
-      ? { key, status: 'fails' }
-      : { key, status: 'holds', value: show(touching) };
+    for (const value of values) {
+      if (inSet(value, true)) return { key, status: 'holds', value: show(value) };
+    }
+    return null;
   }
-  const outside = values.find((value) => !inSet(value));
-  return outside === undefined
-    ? { key, status: 'holds', values: values.map(show) }
-    : { key, status: 'fails', value: show(outside) };
+  for (const value of values) {
+    if (!inSet(value, false)) return null;
+  }
+  return { key, status: 'holds', values: values.map(show) };
 }
 
-function capKey(
-  key: ConstraintKey,
-  value: number | undefined,
-  cap: number,
-  restrictive: boolean,
-): Condition {
+function capCondition(key: ConstraintKey, value: number | undefined, cap: number, restrictive: boolean): Condition | null {
   if (value === undefined) return { key, status: 'unknown' };
   const holds = restrictive ? value > cap : value <= cap;
-  return { key, status: holds ? 'holds' : 'fails', value: String(value) };
+  return holds ? { key, status: 'holds', value: String(value) } : null;
 }
 
-export function evaluate(
-  constraints: CompiledConstraints | null,
-  args: FacetArgs,
-  restrictive: boolean,
-): Evaluation {
+function showRef(ref: string): string {
+  return ref;
+}
+
+function showHost(host: HostValue): string {
+  return host.host;
+}
+
+function showCommand(command: CommandWords): string {
+  return command.values.join(' ');
+}
+
+/**
+ * Evaluates a rule's constraints against what the request says (E6): any key
+ * that fails makes the rule not apply; else any unknown key escalates it;
+ * else it applies. Returns at the first failing key.
+ */
+export function evaluate(constraints: CompiledConstraints | null, args: FacetArgs, restrictive: boolean): Evaluation {
   if (constraints === null) return NO_CONDITIONS;
   const conditions: Condition[] = [];
+  let condition: Condition | null;
   if (constraints.paths !== undefined) {
     const set = constraints.paths;
-    conditions.push(
-      listKey(
-        'paths',
-        args.paths,
-        restrictive,
-        (p) => pathInSet(p, set, restrictive),
-        describePath,
-      ),
-    );
+    condition = listCondition('paths', args.paths, restrictive, (p, r) => pathInSet(p, set, r), describePath);
+    if (condition === null) return FAILS;
+    conditions.push(condition);
   }
   if (constraints.refs !== undefined) {
     const set = constraints.refs;
-    conditions.push(
-      listKey(
-        'refs',
-        args.refs,
-        restrictive,
-        (r) => refInSet(r, set),
-        (r) => r,
-      ),
-    );
+    condition = listCondition('refs', args.refs, restrictive, (r) => refInSet(r, set), showRef);
+    if (condition === null) return FAILS;
+    conditions.push(condition);
   }
   if (constraints.hosts !== undefined) {
     const set = constraints.hosts;
-    conditions.push(
-      listKey(
-        'hosts',
-        args.hosts,
-        restrictive,
-        (h) => hostInSet(h, set),
-        (h) => h.host,
-      ),
-    );
+    condition = listCondition('hosts', args.hosts, restrictive, (h) => hostInSet(h, set), showHost);
+    if (condition === null) return FAILS;
+    conditions.push(condition);
   }
   if (constraints.commands !== undefined) {
     const { positives, negatives } = constraints.commands;
-    const inSet = (command: CommandWords): boolean =>
-      positives.some((words) => prefixMatches(words, command, !restrictive)) &&
+    const inSet = (command: CommandWords, r: boolean): boolean =>
+      positives.some((words) => prefixMatches(words, command, !r)) &&
       !negatives.some((words) => prefixMatches(words, command, false));
-    conditions.push(
-      listKey('commands', args.commands, restrictive, inSet, (c) => c.values.join(' ')),
-    );
+    condition = listCondition('commands', args.commands, restrictive, inSet, showCommand);
+    if (condition === null) return FAILS;
+    conditions.push(condition);
   }
-  if (constraints.maxCount !== undefined)
-    conditions.push(capKey('maxCount', args.count, constraints.maxCount, restrictive));
-  if (constraints.maxCents !== undefined)
-    conditions.push(capKey('maxCents', args.cents, constraints.maxCents, restrictive));
-  if (conditions.some((c) => c.status === 'fails')) return { verdict: 'fails', conditions: [] };
+  if (constraints.maxCount !== undefined) {
+    condition = capCondition('maxCount', args.count, constraints.maxCount, restrictive);
+    if (condition === null) return FAILS;
+    conditions.push(condition);
+  }
+  if (constraints.maxCents !== undefined) {
+    condition = capCondition('maxCents', args.cents, constraints.maxCents, restrictive);
+    if (condition === null) return FAILS;
+    conditions.push(condition);
+  }
   const unknown = conditions.filter((c) => c.status === 'unknown');
   if (unknown.length > 0) return { verdict: 'escalates', conditions: unknown };
   return { verdict: 'applies', conditions };

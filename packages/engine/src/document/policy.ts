@@ -25,7 +25,7 @@ import { didYouMean } from '../util/did-you-mean.js';
 import { sha256Hex } from '../util/hash.js';
 import { parseTimestamp } from '../util/time.js';
 import { commandPrefixWords } from './command-text.js';
-import { describe, fromZod } from './zod-issues.js';
+import { describe, fromZod, safeParse } from './zod-issues.js';
 
 const ROOT_KEYS = ['version', 'workspace', 'spaces', 'modes', 'rules'] as const;
 const RULE_KEYS = [
@@ -112,7 +112,7 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
       ],
     };
   }
-  const root = rootSchema.safeParse(value, { reportInput: true });
+  const root = safeParse(rootSchema, value);
   if (!root.success) issues.push(...fromZod(root.error, [], knownFields));
   const doc = value as Record<string, unknown>;
 
@@ -162,7 +162,7 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
     for (const [id, raw] of Object.entries(doc.spaces)) {
       if (!ID.test(id))
         issues.push(issue('invalid_value', ['spaces', id], `\`${id}\` is not a valid space id`));
-      const parsed = spaceSchema.safeParse(raw ?? {}, { reportInput: true });
+      const parsed = safeParse(spaceSchema, raw ?? {});
       if (!parsed.success) {
         issues.push(...fromZod(parsed.error, ['spaces', id], knownFields));
         continue;
@@ -201,7 +201,7 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
         issues.push(
           issue('invalid_value', ['modes', name], `\`${name}\` is not a valid mode name`),
         );
-      const parsed = modeSchema.safeParse(raw ?? {}, { reportInput: true });
+      const parsed = safeParse(modeSchema, raw ?? {});
       if (!parsed.success) {
         issues.push(...fromZod(parsed.error, ['modes', name], knownFields));
         continue;
@@ -270,9 +270,7 @@ function validateRule(
     issues.push(issue('invalid_type', path, `expected a rule (a mapping), got ${describe(raw)}`));
     return null;
   }
-  const parsed = (presetScope === null ? ruleSchema : presetSchema).safeParse(raw, {
-    reportInput: true,
-  });
+  const parsed = safeParse(presetScope === null ? ruleSchema : presetSchema, raw);
   if (!parsed.success) {
     issues.push(...fromZod(parsed.error, path, knownFields));
     return null;

@@ -13,7 +13,7 @@ import { normalizeHost } from '../match/hosts.js';
 import { normalizeAbsolute } from '../match/paths.js';
 import { normalizeRef } from '../match/refs.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import { describe, fromZod } from './zod-issues.js';
+import { describe, fromZod, safeParse } from './zod-issues.js';
 
 const REQUEST_KEYS = [
   'workspace',
@@ -60,7 +60,7 @@ export function validateRequest(value: unknown): Result<ActionRequest> {
       issues: [issue('invalid_type', '', `expected a request (a mapping), got ${describe(value)}`)],
     };
   }
-  const parsed = requestSchema.safeParse(value, { reportInput: true });
+  const parsed = safeParse(requestSchema, value);
   if (!parsed.success) return { ok: false, issues: fromZod(parsed.error, [], knownFields) };
   const data = parsed.data;
   const issues: Issue[] = [];

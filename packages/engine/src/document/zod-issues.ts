@@ -6,6 +6,15 @@ import type { Issue, PathSegment } from '../model/issue.js';
 import { issue } from '../model/issue.js';
 import { didYouMean } from '../util/did-you-mean.js';
 
+/**
+ * Parses with zod; only a failing input is parsed again with its values
+ * attached to the issues, which the messages quote (and which costs time).
+ */
+export function safeParse<T extends z.ZodType>(schema: T, value: unknown): ReturnType<T['safeParse']> {
+  const first = schema.safeParse(value);
+  return (first.success ? first : schema.safeParse(value, { reportInput: true })) as ReturnType<T['safeParse']>;
+}
+
 /** The fields allowed at a path, for "did you mean" on unknown fields. */
 export type KnownFields = (path: readonly PathSegment[]) => readonly string[];
 

@@ -5,7 +5,6 @@ import type { Autonomy } from '../model/decision.js';
 import type { ActionRequest } from '../model/request.js';
 import type { DecisionResult } from '../model/result.js';
 import type { FacetOutcome, NetHit } from '../resolve/decide.js';
-import { because } from './because.js';
 
 export interface ReasonInput {
   readonly result: Omit<DecisionResult, 'reason'>;
@@ -26,9 +25,9 @@ function facetSentence(outcome: FacetOutcome): string {
     case 'unparseable':
       return `${name} cannot be read with confidence (${outcome.unparseableReason ?? 'unparseable'}), so \`unparseable\` asks`;
     case 'escalation':
-      return `${name}: ${because(shown, undefined) ?? 'an argument is unknown'}, so ${who} cannot be verified`;
+      return `${name}: ${outcome.because ?? 'an argument is unknown'}, so ${who} cannot be verified`;
     case 'rule': {
-      const text = because(shown, undefined);
+      const text = outcome.because;
       return text === undefined ? `${name} by ${who}` : `${name}: ${text} of ${who}`;
     }
   }
@@ -61,7 +60,7 @@ export function renderReason(input: ReasonInput): string {
       ? ` (space ${space} is set to actFreely, which does not pre-approve what cannot be verified)`
       : '';
     const lead = namedBy.keptDeny
-      ? `denied: rule \`${result.rule}\` in ${result.scope} would deny \`${namedBy.facet.name}\` and ${because(namedBy.shown, undefined) ?? 'an argument is unknown'}`
+      ? `denied: rule \`${result.rule}\` in ${result.scope} would deny \`${namedBy.facet.name}\` and ${namedBy.because ?? 'an argument is unknown'}`
       : `denied: ${facetSentence(namedBy)}`;
     const soft = result.overridable ? ' (soft: an overrider may override it with a reason)' : '';
     return `${lead}${kept}${soft}`;

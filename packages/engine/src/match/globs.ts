@@ -7,23 +7,30 @@ import picomatch from 'picomatch/posix.js';
 export type Matcher = (value: string) => boolean;
 
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
-const cache = new Map<string, Matcher>();
 
-export function globMatcher(pattern: string): Matcher {
-  let matcher = cache.get(pattern);
-  if (matcher === undefined) {
-    if (!GLOB_CHARS.test(pattern)) {
-      matcher = (value) => value === pattern;
-    } else {
-      let compiled: Matcher | undefined;
-      matcher = (value) => {
-        compiled ??= picomatch(pattern, { dot: true });
-        return compiled(value);
-      };
+/**
+ * Matchers for the patterns of one compiled policy, shared by pattern and
+ * built on first use, so compiling a large policy constructs no regex.
+ */
+export class Globs {
+  private readonly cache = new Map<string, Matcher>();
+
+  matcher(pattern: string): Matcher {
+    let matcher = this.cache.get(pattern);
+    if (matcher === undefined) {
+      matcher = GLOB_CHARS.test(pattern) ? lazyGlob(pattern) : (value) => value === pattern;
+      this.cache.set(pattern, matcher);
     }
-    cache.set(pattern, matcher);
+    return matcher;
   }
-  return matcher;
+}
+
+function lazyGlob(pattern: string): Matcher {
+  let re: RegExp | undefined;
+  return (value) => {
+    re ??= picomatch.makeRe(pattern, { dot: true });
+    return value === pattern || re.test(value);
+  };
 }
 
 /** Problems with a glob pattern, or null when it is usable. */

@@ -2,8 +2,8 @@
 // worktree root or absolute; a path that escapes the root lies within no
 // relative allow, and restrictive rules see it in every form it has.
 
-import { globMatcher, globProblem } from './globs.js';
-import type { Matcher } from './globs.js';
+import { globProblem } from './globs.js';
+import type { Globs, Matcher } from './globs.js';
 
 export type PathValue =
   /** Inside the root: `rel` is `.` for the root itself; `abs` is known when a worktree is. */
@@ -81,13 +81,13 @@ export interface PathPatternSet {
   readonly negatives: readonly PathPattern[];
 }
 
-export function compilePathPatterns(patterns: readonly string[]): PathPatternSet {
+export function compilePathPatterns(patterns: readonly string[], globs: Globs): PathPatternSet {
   const positives: PathPattern[] = [];
   const negatives: PathPattern[] = [];
   for (const raw of patterns) {
     const negated = raw.startsWith('!');
     const source = normalizePattern(negated ? raw.slice(1) : raw);
-    const entry = { source, absolute: source.startsWith('/'), match: globMatcher(source) };
+    const entry = { source, absolute: source.startsWith('/'), match: globs.matcher(source) };
     (negated ? negatives : positives).push(entry);
   }
   return { positives, negatives };

@@ -1,8 +1,8 @@
 // Git refs (E11): `refs/heads/main` and `main` are the same ref; tags keep
 // their prefix; a refspec `src:dst` contributes its destination.
 
-import { globMatcher, globProblem } from './globs.js';
-import type { Matcher } from './globs.js';
+import { globProblem } from './globs.js';
+import type { Globs, Matcher } from './globs.js';
 
 /** The ref a refspec or ref name names, or null when it names none. */
 export function normalizeRef(input: string): string | null {
@@ -18,14 +18,14 @@ export interface RefPatternSet {
   readonly negatives: readonly { readonly source: string; readonly match: Matcher }[];
 }
 
-export function compileRefPatterns(patterns: readonly string[]): RefPatternSet {
+export function compileRefPatterns(patterns: readonly string[], globs: Globs): RefPatternSet {
   const positives: { source: string; match: Matcher }[] = [];
   const negatives: { source: string; match: Matcher }[] = [];
   for (const raw of patterns) {
     const negated = raw.startsWith('!');
     const body = negated ? raw.slice(1) : raw;
     const source = body.startsWith('refs/heads/') ? body.slice('refs/heads/'.length) : body;
-    (negated ? negatives : positives).push({ source, match: globMatcher(source) });
+    (negated ? negatives : positives).push({ source, match: globs.matcher(source) });
   }
   return { positives, negatives };
 }

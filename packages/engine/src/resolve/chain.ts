@@ -76,11 +76,23 @@ function consider(rule: CompiledRule, facet: Facet, out: Candidate[]): void {
   });
 }
 
-function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): Candidate[] {
+const NONE: readonly Candidate[] = [];
+
+function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): readonly Candidate[] {
   const out: Candidate[] = [];
   switch (facet.kind) {
     case 'class': {
-      for (const rule of bucket.classes.get(facet.cls) ?? []) {
+      const rules = bucket.classes.get(facet.cls);
+      if (rules === undefined) return NONE;
+      // The common case: one rule, unconstrained or not applying.
+      if (rules.length === 1) {
+        const only = rules[0] as CompiledRule;
+        if (!alive(only, ctx)) return NONE;
+        const evaluation = evaluate(only.constraints, facet.args, only.restrictive);
+        if (evaluation.verdict === 'fails') return NONE;
+        return [{ rule: only, escalates: evaluation.verdict === 'escalates', conditions: evaluation.conditions, byTokens: false }];
+      }
+      for (const rule of rules) {
         if (alive(rule, ctx)) consider(rule, facet, out);
       }
       return out;
@@ -93,7 +105,7 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): Candi
       if (lists.filter((list) => list !== undefined).length > 1) rules.sort(compareRules);
       for (const rule of rules) {
         if (!alive(rule, ctx)) continue;
-        if (prefixMatches(rule.rule.commandWords ?? [], facet.words, !rule.restrictive))
+        if (prefixMatches(rule.words, facet.words, !rule.restrictive))
           consider(rule, facet, out);
       }
       return out;
@@ -110,7 +122,7 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): Candi
       for (const key of keys) for (const rule of bucket.commands.get(key) ?? []) rules.add(rule);
       for (const rule of [...rules].sort(compareRules)) {
         if (!rule.restrictive || !alive(rule, ctx)) continue;
-        const words = rule.rule.commandWords ?? [];
+        const words = rule.words;
         if (facet.leading !== null && prefixMatches(words, facet.leading, false))
           consider(rule, facet, out);
         else if (occursInOrder(words, tokens))
@@ -124,15 +136,15 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): Candi
 function fromRule(candidate: Candidate, scopePrefix: string): Resolution {
   const { rule } = candidate;
   return {
-    decision: candidate.escalates ? 'prompt' : rule.rule.decision,
+    decision: candidate.escalates ? 'prompt' : rule.decision,
     rule,
-    ruleName: rule.rule.id,
-    scope: `${scopePrefix}${rule.rule.scope}`,
+    ruleName: rule.id,
+    scope: scopePrefix === '' ? rule.scope : rule.managedScope,
     via: candidate.escalates ? 'escalation' : 'rule',
     conditions: candidate.conditions,
     byTokens: candidate.byTokens,
     enforcement:
-      !candidate.escalates && rule.rule.decision === 'deny' ? (rule.hard ? 'hard' : 'soft') : null,
+      !candidate.escalates && rule.decision === 'deny' ? (rule.hard ? 'hard' : 'soft') : null,
     escalatedDeny: null,
     escalatedDenyBy: null,
   };
@@ -155,34 +167,40 @@ export function resolveChain(
   scopePrefix: string,
   fallback: Resolution,
 ): Resolution {
-  const escalations: Candidate[] = [];
+  let escalations: Candidate[] | null = null;
   let decided: Candidate | null = null;
   for (const scope of chain) {
     const bucket = layer.scopes.get(scope);
     if (bucket === undefined) continue;
     const found = candidates(bucket, facet, ctx);
-    if (found.length === 0) continue;
-    const applied = found.filter((c) => !c.escalates);
-    escalations.push(...found.filter((c) => c.escalates));
-    if (applied.length === 0) continue; // E37: an escalation alone does not stop the chain
-    if (applied.length === found.length) {
-      decided = applied[0] as Candidate; // specificity, then strictness (the bucket's order)
-    } else {
-      // E8: with an escalation in the scope, the strictest rule applying as written meets it.
-      decided = applied.reduce((best, c) => (rank(c.rule) > rank(best.rule) ? c : best));
+    let first: Candidate | null = null;
+    let strictest: Candidate | null = null;
+    let escalated = false;
+    for (const c of found) {
+      if (c.escalates) {
+        (escalations ??= []).push(c);
+        escalated = true;
+      } else {
+        first ??= c;
+        if (strictest === null || rank(c.rule) > rank(strictest.rule)) strictest = c;
+      }
     }
+    if (first === null) continue; // E37: an escalation alone does not stop the chain
+    // Specificity, then strictness (the bucket's order) decides; but with an escalation in
+    // the scope, the strictest rule applying as written meets it (E8).
+    decided = escalated ? strictest : first;
     break;
   }
   const base = decided === null ? fallback : fromRule(decided, scopePrefix);
-  if (escalations.length === 0) return base;
+  if (escalations === null) return base;
 
   let escalatedDeny: 'soft' | 'hard' | null = null;
   let escalatedDenyBy: Resolution['escalatedDenyBy'] = null;
   for (const c of escalations) {
-    if (c.rule.rule.decision !== 'deny') continue;
+    if (c.rule.decision !== 'deny') continue;
     const strength = c.rule.hard ? 'hard' : 'soft';
     if (escalatedDenyBy === null || (strength === 'hard' && escalatedDeny !== 'hard')) {
-      escalatedDenyBy = { rule: c.rule, scope: `${scopePrefix}${c.rule.rule.scope}` };
+      escalatedDenyBy = { rule: c.rule, scope: scopePrefix === '' ? c.rule.scope : c.rule.managedScope };
     }
     escalatedDeny = strongest(escalatedDeny, strength);
   }
@@ -194,24 +212,29 @@ export function resolveChain(
   return { ...fromRule(escalations[0] as Candidate, scopePrefix), escalatedDeny, escalatedDenyBy };
 }
 
+const DEFAULTS = new Map<string, Resolution>();
+const UNPARSEABLE: Resolution = {
+  ...NO_OPINION,
+  decision: 'prompt',
+  ruleName: 'unparseable',
+  scope: 'default',
+  via: 'unparseable',
+};
+
+/** What decides a facet that no scope decides: the class's default, or the unparseable prompt. */
 export function defaultResolution(facet: Facet): Resolution {
-  if (facet.kind === 'class') {
-    return {
+  if (facet.kind === 'raw') return UNPARSEABLE;
+  if (facet.kind !== 'class') return NO_OPINION;
+  let resolution = DEFAULTS.get(facet.cls);
+  if (resolution === undefined) {
+    resolution = {
       ...NO_OPINION,
       decision: defaultDecision(facet.cls),
       ruleName: `default:${facet.cls}`,
       scope: 'default',
       via: 'default',
     };
+    DEFAULTS.set(facet.cls, resolution);
   }
-  if (facet.kind === 'raw') {
-    return {
-      ...NO_OPINION,
-      decision: 'prompt',
-      ruleName: 'unparseable',
-      scope: 'default',
-      via: 'unparseable',
-    };
-  }
-  return NO_OPINION;
+  return resolution;
 }

@@ -51,6 +51,8 @@ export interface FacetOutcome {
   /** `actFreely` kept an escalated deny a deny (E17b). */
   readonly keptDeny: boolean;
   readonly unparseableReason?: string;
+  /** The condition behind the shown result, in words (the entry's `because`). */
+  readonly because: string | undefined;
 }
 
 export interface NetHit {
@@ -71,20 +73,16 @@ function strongest(a: 'soft' | 'hard' | null, b: 'soft' | 'hard' | null): 'soft'
   return a ?? b;
 }
 
-function entryOf(
-  name: string,
-  resolution: Resolution,
-  unparseableReason: string | undefined,
-): FacetEntry {
+function entryOf(name: string, resolution: Resolution, text: string | undefined): FacetEntry {
   if (resolution.decision === null) return { facet: name, decision: null };
-  const text = because(resolution, unparseableReason);
-  return {
+  const entry: { facet: string; decision: Decision; scope: string; rule: string; because?: string } = {
     facet: name,
     decision: resolution.decision,
     scope: resolution.scope ?? 'default',
     rule: resolution.ruleName ?? '',
-    ...(text !== undefined ? { because: text } : {}),
   };
+  if (text !== undefined) entry.because = text;
+  return entry;
 }
 
 function merge(own: Resolution, managed: Resolution | null): Resolution {
@@ -125,9 +123,9 @@ export function explainDecision(input: DecideInput): Explained {
   const managed = input.managed ?? null;
   const prepared = prepareRequest(request, input.classifier ?? DEFAULT_TABLE);
   const units = prepared.analysis?.units ?? [];
-  const unparseable = new Map<string, string>();
+  let unparseable: Map<string, string> | null = null;
   for (const unit of units) {
-    if (unit.kind === 'raw' && !unit.inner) unparseable.set(`command:${unit.name}`, unit.reason);
+    if (unit.kind === 'raw' && !unit.inner) (unparseable ??= new Map()).set(`command:${unit.name}`, unit.reason);
   }
 
   const managedChain: string[] = [];
@@ -176,8 +174,8 @@ export function explainDecision(input: DecideInput): Explained {
         preApproved = true;
       }
     }
-    const reason = unparseable.get(facet.name);
-    outcomes.push({
+    const reason = unparseable?.get(facet.name);
+    const outcome: { -readonly [K in keyof FacetOutcome]: FacetOutcome[K] } = {
       facet,
       own,
       managed: man,
@@ -187,8 +185,10 @@ export function explainDecision(input: DecideInput): Explained {
       enforcement,
       preApproved,
       keptDeny,
-      ...(reason !== undefined ? { unparseableReason: reason } : {}),
-    });
+      because: because(shown, reason),
+    };
+    if (reason !== undefined) outcome.unparseableReason = reason;
+    outcomes.push(outcome);
 
     if (policy.layer.hasAdvisory || managed?.layer.hasAdvisory === true) {
       const shadowOwn = resolveChain(
@@ -215,7 +215,7 @@ export function explainDecision(input: DecideInput): Explained {
   }
 
   const facets: FacetEntry[] = outcomes.map((o) =>
-    entryOf(o.facet.name, o.shown, o.unparseableReason),
+    entryOf(o.facet.name, o.shown, o.because),
   );
   const prompts = outcomes.filter((o) => o.decision === 'prompt').map((o) => o.facet.name);
   const net = findNetHit(policy, request, units);
@@ -292,7 +292,7 @@ export function explainDecision(input: DecideInput): Explained {
       ? null
       : outcomes
           .filter((o) => o.managed !== null && o.managed.decision !== null)
-          .map((o) => entryOf(o.facet.name, o.managed as Resolution, o.unparseableReason));
+          .map((o) => entryOf(o.facet.name, o.managed as Resolution, because(o.managed as Resolution, o.unparseableReason)));
   const partial = {
     decision,
     outcome,

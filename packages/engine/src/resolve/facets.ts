@@ -124,7 +124,15 @@ function commandsOf(units: readonly Unit[]): readonly CommandWords[] | undefined
   return commands;
 }
 
+const NO_ARGS: FacetArgs = {};
+
 export function prepareRequest(request: ActionRequest, table: ClassifierTable): PreparedRequest {
+  if (request.command === undefined) {
+    // Declared classes only: every facet reads the request's `args`.
+    const args = request.args === undefined ? NO_ARGS : unite(request, {}, undefined);
+    const facets = (request.actions ?? []).map((cls): Facet => ({ kind: 'class', name: cls, cls, args }));
+    return { request, facets, analysis: null };
+  }
   const analysis =
     request.command === undefined
       ? null
