@@ -205,7 +205,12 @@ describe('properties', () => {
   it('allow never beats deny at equal specificity (G9, G10)', () => {
     // An empty list lies within every allow and touches no deny (E9), so both rules apply
     // only to requests whose lists name something.
-    const naming = requestArb.filter((r) => !Object.values((r.args ?? {}) as Record<string, unknown>).some((v) => Array.isArray(v) && v.length === 0));
+    const naming = requestArb.filter(
+      (r) =>
+        !Object.values((r.args ?? {}) as Record<string, unknown>).some(
+          (v) => Array.isArray(v) && v.length === 0,
+        ),
+    );
     fc.assert(
       fc.property(policyArb, naming, (policy, request) => {
         // Give every allow rule a deny twin: same scope, same facet, same constraints. (A cap
@@ -247,7 +252,11 @@ describe('properties', () => {
         const appended = result.facets.some((f) => f.facet === 'modeNet' || f.facet === 'autonomy');
         // Facet entries show the rules' resolution; under actFreely an unverifiable deny
         // stays a deny (E17b) while its entry shows the escalation's prompt.
-        const actFreely = request.space === 's1' && policy.spaces.s1 !== undefined && 'autonomy' in policy.spaces.s1 && policy.spaces.s1.autonomy === 'actFreely';
+        const actFreely =
+          request.space === 's1' &&
+          policy.spaces.s1 !== undefined &&
+          'autonomy' in policy.spaces.s1 &&
+          policy.spaces.s1.autonomy === 'actFreely';
         if (appended || actFreely) return;
         const strictest = result.facets.reduce<'allow' | 'prompt' | 'deny'>(
           (acc, f) => (f.decision === null ? acc : stricter(acc, f.decision)),

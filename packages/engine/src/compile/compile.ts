@@ -35,7 +35,9 @@ export interface CompiledRule {
 
 /** Rules by action class, in an array indexed by the class's position (no hashing). */
 export class ClassIndex {
-  private readonly slots: (CompiledRule[] | undefined)[] = new Array<CompiledRule[] | undefined>(ACTION_CLASSES.length);
+  private readonly slots: (CompiledRule[] | undefined)[] = new Array<CompiledRule[] | undefined>(
+    ACTION_CLASSES.length,
+  );
 
   get(cls: ActionClass): CompiledRule[] | undefined {
     return this.slots[CLASS_ORDER[cls]];

@@ -101,7 +101,12 @@ function listCondition<T>(
   return { key, status: 'holds', values: values.map(show) };
 }
 
-function capCondition(key: ConstraintKey, value: number | undefined, cap: number, restrictive: boolean): Condition | null {
+function capCondition(
+  key: ConstraintKey,
+  value: number | undefined,
+  cap: number,
+  restrictive: boolean,
+): Condition | null {
   if (value === undefined) return { key, status: 'unknown' };
   const holds = restrictive ? value > cap : value <= cap;
   return holds ? { key, status: 'holds', value: String(value) } : null;
@@ -124,13 +129,23 @@ function showCommand(command: CommandWords): string {
  * that fails makes the rule not apply; else any unknown key escalates it;
  * else it applies. Returns at the first failing key.
  */
-export function evaluate(constraints: CompiledConstraints | null, args: FacetArgs, restrictive: boolean): Evaluation {
+export function evaluate(
+  constraints: CompiledConstraints | null,
+  args: FacetArgs,
+  restrictive: boolean,
+): Evaluation {
   if (constraints === null) return NO_CONDITIONS;
   const conditions: Condition[] = [];
   let condition: Condition | null;
   if (constraints.paths !== undefined) {
     const set = constraints.paths;
-    condition = listCondition('paths', args.paths, restrictive, (p, r) => pathInSet(p, set, r), describePath);
+    condition = listCondition(
+      'paths',
+      args.paths,
+      restrictive,
+      (p, r) => pathInSet(p, set, r),
+      describePath,
+    );
     if (condition === null) return FAILS;
     conditions.push(condition);
   }

@@ -10,9 +10,14 @@ import { didYouMean } from '../util/did-you-mean.js';
  * Parses with zod; only a failing input is parsed again with its values
  * attached to the issues, which the messages quote (and which costs time).
  */
-export function safeParse<T extends z.ZodType>(schema: T, value: unknown): ReturnType<T['safeParse']> {
+export function safeParse<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+): ReturnType<T['safeParse']> {
   const first = schema.safeParse(value);
-  return (first.success ? first : schema.safeParse(value, { reportInput: true })) as ReturnType<T['safeParse']>;
+  return (first.success ? first : schema.safeParse(value, { reportInput: true })) as ReturnType<
+    T['safeParse']
+  >;
 }
 
 /** The fields allowed at a path, for "did you mean" on unknown fields. */

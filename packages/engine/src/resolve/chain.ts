@@ -90,7 +90,14 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): reado
         if (!alive(only, ctx)) return NONE;
         const evaluation = evaluate(only.constraints, facet.args, only.restrictive);
         if (evaluation.verdict === 'fails') return NONE;
-        return [{ rule: only, escalates: evaluation.verdict === 'escalates', conditions: evaluation.conditions, byTokens: false }];
+        return [
+          {
+            rule: only,
+            escalates: evaluation.verdict === 'escalates',
+            conditions: evaluation.conditions,
+            byTokens: false,
+          },
+        ];
       }
       for (const rule of rules) {
         if (alive(rule, ctx)) consider(rule, facet, out);
@@ -105,8 +112,7 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): reado
       if (lists.filter((list) => list !== undefined).length > 1) rules.sort(compareRules);
       for (const rule of rules) {
         if (!alive(rule, ctx)) continue;
-        if (prefixMatches(rule.words, facet.words, !rule.restrictive))
-          consider(rule, facet, out);
+        if (prefixMatches(rule.words, facet.words, !rule.restrictive)) consider(rule, facet, out);
       }
       return out;
     }
@@ -155,23 +161,30 @@ function strongest(a: 'soft' | 'hard' | null, b: 'soft' | 'hard' | null): 'soft'
   return a ?? b;
 }
 
+/** The buckets of a layer along a request's scope chain, narrowest first, looked up once per request. */
+export function chainBuckets(layer: CompiledLayer, chain: readonly string[]): ScopeBucket[] {
+  const buckets: ScopeBucket[] = [];
+  for (const scope of chain) {
+    const bucket = layer.scopes.get(scope);
+    if (bucket !== undefined) buckets.push(bucket);
+  }
+  return buckets;
+}
+
 /**
- * Walks `chain` (narrowest first). `fallback` is what decides when no scope
- * does: the built-in default, the unparseable prompt, or no opinion.
+ * Walks the chain's buckets (narrowest first). `fallback` is what decides when
+ * no scope does: the built-in default, the unparseable prompt, or no opinion.
  */
 export function resolveChain(
-  layer: CompiledLayer,
+  buckets: readonly ScopeBucket[],
   facet: Facet,
-  chain: readonly string[],
   ctx: ChainContext,
   scopePrefix: string,
   fallback: Resolution,
 ): Resolution {
   let escalations: Candidate[] | null = null;
   let decided: Candidate | null = null;
-  for (const scope of chain) {
-    const bucket = layer.scopes.get(scope);
-    if (bucket === undefined) continue;
+  for (const bucket of buckets) {
     const found = candidates(bucket, facet, ctx);
     let first: Candidate | null = null;
     let strictest: Candidate | null = null;
@@ -200,7 +213,10 @@ export function resolveChain(
     if (c.rule.decision !== 'deny') continue;
     const strength = c.rule.hard ? 'hard' : 'soft';
     if (escalatedDenyBy === null || (strength === 'hard' && escalatedDeny !== 'hard')) {
-      escalatedDenyBy = { rule: c.rule, scope: scopePrefix === '' ? c.rule.scope : c.rule.managedScope };
+      escalatedDenyBy = {
+        rule: c.rule,
+        scope: scopePrefix === '' ? c.rule.scope : c.rule.managedScope,
+      };
     }
     escalatedDeny = strongest(escalatedDeny, strength);
   }

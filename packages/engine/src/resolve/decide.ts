@@ -16,7 +16,7 @@ import { occursInOrder, rawTokens } from '../shell/render.js';
 import { because } from '../explain/because.js';
 import { renderReason } from '../explain/reason.js';
 import type { ChainContext, Resolution } from './chain.js';
-import { NO_OPINION, defaultResolution, resolveChain } from './chain.js';
+import { NO_OPINION, chainBuckets, defaultResolution, resolveChain } from './chain.js';
 import type { Facet } from './facets.js';
 import { prepareRequest } from './facets.js';
 
@@ -75,7 +75,13 @@ function strongest(a: 'soft' | 'hard' | null, b: 'soft' | 'hard' | null): 'soft'
 
 function entryOf(name: string, resolution: Resolution, text: string | undefined): FacetEntry {
   if (resolution.decision === null) return { facet: name, decision: null };
-  const entry: { facet: string; decision: Decision; scope: string; rule: string; because?: string } = {
+  const entry: {
+    facet: string;
+    decision: Decision;
+    scope: string;
+    rule: string;
+    because?: string;
+  } = {
     facet: name,
     decision: resolution.decision,
     scope: resolution.scope ?? 'default',
@@ -125,7 +131,8 @@ export function explainDecision(input: DecideInput): Explained {
   const units = prepared.analysis?.units ?? [];
   let unparseable: Map<string, string> | null = null;
   for (const unit of units) {
-    if (unit.kind === 'raw' && !unit.inner) (unparseable ??= new Map()).set(`command:${unit.name}`, unit.reason);
+    if (unit.kind === 'raw' && !unit.inner)
+      (unparseable ??= new Map()).set(`command:${unit.name}`, unit.reason);
   }
 
   const managedChain: string[] = [];
@@ -133,6 +140,8 @@ export function explainDecision(input: DecideInput): Explained {
   managedChain.push(`agent:${request.agent}`, 'workspace');
   const ownChain =
     request.mode === undefined ? managedChain : [...managedChain, `mode:${request.mode}`];
+  const ownBuckets = chainBuckets(policy.layer, ownChain);
+  const managedBuckets = managed === null ? [] : chainBuckets(managed.layer, managedChain);
 
   let tokens: readonly string[] | null = null;
   const tokensOf = (): readonly string[] => (tokens ??= rawTokens(request.command ?? ''));
@@ -146,11 +155,9 @@ export function explainDecision(input: DecideInput): Explained {
   const outcomes: FacetOutcome[] = [];
   const advisories: AdvisoryHit[] = [];
   for (const facet of prepared.facets) {
-    const own = resolveChain(policy.layer, facet, ownChain, ctx, '', defaultResolution(facet));
+    const own = resolveChain(ownBuckets, facet, ctx, '', defaultResolution(facet));
     const man =
-      managed === null
-        ? null
-        : resolveChain(managed.layer, facet, managedChain, ctx, 'managed:', NO_OPINION);
+      managed === null ? null : resolveChain(managedBuckets, facet, ctx, 'managed:', NO_OPINION);
     const shown = merge(own, man);
     const decision = shown.decision;
     let enforcement: 'soft' | 'hard' | null = null;
@@ -191,18 +198,11 @@ export function explainDecision(input: DecideInput): Explained {
     outcomes.push(outcome);
 
     if (policy.layer.hasAdvisory || managed?.layer.hasAdvisory === true) {
-      const shadowOwn = resolveChain(
-        policy.layer,
-        facet,
-        ownChain,
-        shadowCtx,
-        '',
-        defaultResolution(facet),
-      );
+      const shadowOwn = resolveChain(ownBuckets, facet, shadowCtx, '', defaultResolution(facet));
       const shadowMan =
         managed === null
           ? null
-          : resolveChain(managed.layer, facet, managedChain, shadowCtx, 'managed:', NO_OPINION);
+          : resolveChain(managedBuckets, facet, shadowCtx, 'managed:', NO_OPINION);
       const shadow = merge(shadowOwn, shadowMan);
       if (
         shadow.decision !== null &&
@@ -214,9 +214,7 @@ export function explainDecision(input: DecideInput): Explained {
     }
   }
 
-  const facets: FacetEntry[] = outcomes.map((o) =>
-    entryOf(o.facet.name, o.shown, o.because),
-  );
+  const facets: FacetEntry[] = outcomes.map((o) => entryOf(o.facet.name, o.shown, o.because));
   const prompts = outcomes.filter((o) => o.decision === 'prompt').map((o) => o.facet.name);
   const net = findNetHit(policy, request, units);
   const spaceScope = `space:${request.space ?? ''}`;
@@ -292,7 +290,13 @@ export function explainDecision(input: DecideInput): Explained {
       ? null
       : outcomes
           .filter((o) => o.managed !== null && o.managed.decision !== null)
-          .map((o) => entryOf(o.facet.name, o.managed as Resolution, because(o.managed as Resolution, o.unparseableReason)));
+          .map((o) =>
+            entryOf(
+              o.facet.name,
+              o.managed as Resolution,
+              because(o.managed as Resolution, o.unparseableReason),
+            ),
+          );
   const partial = {
     decision,
     outcome,

@@ -130,7 +130,12 @@ export function prepareRequest(request: ActionRequest, table: ClassifierTable): 
   if (request.command === undefined) {
     // Declared classes only: every facet reads the request's `args`.
     const args = request.args === undefined ? NO_ARGS : unite(request, {}, undefined);
-    const facets = (request.actions ?? []).map((cls): Facet => ({ kind: 'class', name: cls, cls, args }));
+    const facets = (request.actions ?? []).map((cls): Facet => ({
+      kind: 'class',
+      name: cls,
+      cls,
+      args,
+    }));
     return { request, facets, analysis: null };
   }
   const analysis =
