@@ -91,16 +91,27 @@ describe('hostile input', () => {
     expect(analysis.units).toHaveLength(2000);
   });
 
-  it('does not let NUL or control characters in a command hide a word', () => {
-    const analysis = analyzeCommand('git\u0000 push origin main', DEFAULT_TABLE, null);
-    expect(analysis.units.map((u) => (u.kind === 'effects' ? '' : u.name))).toEqual([
-      'git\u0000 push origin main',
-    ]);
+  it('reads a command holding NUL or other control characters as unparseable (G14b)', () => {
+    for (const command of ['git\u0000 push origin main', 'r\u0000m -rf x', 'rm\u001b -rf x']) {
+      const analysis = analyzeCommand(command, DEFAULT_TABLE, null);
+      expect(
+        analysis.units.map((u) => u.kind),
+        JSON.stringify(command),
+      ).toEqual(['raw']);
+    }
     const result = decideFor(
-      { version: 1, workspace: 'acme', rules: [{ command: 'git push', decision: 'allow' }] },
+      {
+        version: 1,
+        workspace: 'acme',
+        rules: [
+          { command: 'git push', decision: 'allow' },
+          { action: 'processSpawn', decision: 'allow' },
+        ],
+      },
       { workspace: 'acme', agent: 'a', command: 'git\u0000 push origin main' },
     );
-    expect(result.facets.find((f) => f.facet.startsWith('command:'))?.decision).toBeNull();
+    expect(result.decision).toBe('prompt');
+    expect(result.rule).toBe('unparseable');
   });
 
   it('refuses a smuggled path: an allowed path beside a forbidden one is not allowed (G16)', () => {

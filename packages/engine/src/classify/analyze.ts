@@ -4,9 +4,9 @@
 
 import { CLASS_ORDER } from '../model/classes.js';
 import type { CommandWords } from '../match/commands.js';
-import { netEntryMatches, programInfo } from '../match/commands.js';
 import type {
   CommandNode,
+  CompoundNode,
   ListNode,
   PipelineNode,
   Redirect,
@@ -18,9 +18,10 @@ import { joinWords } from '../shell/render.js';
 import { ShellSyntaxError } from '../shell/scanner.js';
 import type { Effect, ExtractContext } from './effects.js';
 import { blurArgs, effect, wordPath, writeEffects } from './effects.js';
-import { EXTRACTOR_FUNCTIONS } from './programs.js';
+import { prefixEffects } from './prefixes.js';
+import type { ProgramResult, ReadingContext } from './program.js';
+import { assignmentHazard, commandWords, extractProgram, resolveProgram } from './program.js';
 import type { ClassifierTable } from './table.js';
-import { unwrap } from './wrappers.js';
 
 /** A simple command read with confidence. `inner` ones come from substitutions and get no facet (E32). */
 export interface CommandUnit {
@@ -55,108 +56,63 @@ export interface CommandAnalysis {
   readonly units: readonly Unit[];
 }
 
-interface ProgramResult {
-  readonly kind: 'program';
-  readonly words: readonly Word[];
-  readonly cwd: string | null;
+/** How the commands being walked run: in a substitution, with arguments from input, … */
+interface Flow {
+  /** Inside `$(…)`, backticks or `<(…)`: classified, but no facet of its own (E32). */
+  readonly inner: boolean;
+  /** Arguments come from input (`xargs`, `find -exec`): paths and counts unknown (E26). */
   readonly blur: boolean;
-  /** The command runs in the shell itself (so a `cd` changes the directory). */
-  readonly inShell: boolean;
+  /** Text replaced at run time (`xargs -I X`, `find -exec … {}`). */
+  readonly placeholder: string | null;
 }
 
-type Resolved =
-  | ProgramResult
-  | {
-      readonly kind: 'script';
-      readonly text: string;
-      readonly cwd: string | null;
-      readonly blur: boolean;
-    }
-  | {
-      readonly kind: 'find';
-      readonly words: readonly Word[];
-      readonly commands: readonly (readonly Word[])[];
-      readonly deletes: boolean;
-      readonly starts: readonly Word[];
-      readonly cwd: string | null;
-    }
-  | { readonly kind: 'raw'; readonly reason: string };
-
-const IN_SHELL_WRAPPERS = new Set(['builtin', 'command']);
+const TOP: Flow = { inner: false, blur: false, placeholder: null };
+const INNER: Flow = { inner: true, blur: false, placeholder: null };
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export function analyzeCommand(
   text: string,
   table: ClassifierTable,
   worktree: string | null,
 ): CommandAnalysis {
-  const walker = new Walker(table, worktree);
+  const walker = new Walker(table, worktree, text);
+  if (CONTROL.test(text)) {
+    // Shells drop or stop at such bytes differently; what runs cannot be known.
+    walker.rawUnit(text, [], '.', TOP, 'it holds control characters');
+    return { text, units: walker.units };
+  }
   try {
-    const script = parseShell(text);
-    walker.walkList(script, '.', false, false);
+    walker.walkList(parseShell(text), '.', TOP);
   } catch (error) {
     if (!(error instanceof ShellSyntaxError)) throw error;
-    walker.reset();
-    walker.rawUnit(text, leadingWords(text), '.', false, error.message);
+    walker.units = [];
+    walker.rawUnit(text, leadingWords(text), '.', TOP, error.message);
   }
   return { text, units: walker.units };
 }
 
-interface Prefix {
-  readonly words: readonly string[];
-  readonly entry: ClassifierTable['commands'][number];
-}
-
-const PREFIXES = new WeakMap<ClassifierTable, ReadonlyMap<string, readonly Prefix[]>>();
-
-/** The table's command prefixes by their first word, built once per table. */
-function prefixesOf(table: ClassifierTable): ReadonlyMap<string, readonly Prefix[]> {
-  let index = PREFIXES.get(table);
-  if (index === undefined) {
-    const built = new Map<string, Prefix[]>();
-    for (const entry of table.commands) {
-      const words = entry.command.split(/\s+/).filter(Boolean);
-      const first = words[0];
-      if (first === undefined) continue;
-      const list = built.get(first);
-      if (list === undefined) built.set(first, [{ words, entry }]);
-      else list.push({ words, entry });
-    }
-    index = built;
-    PREFIXES.set(table, index);
-  }
-  return index;
-}
-
-class Walker {
+class Walker implements ReadingContext {
   units: Unit[] = [];
-  private readonly prefixes: ReadonlyMap<string, readonly Prefix[]>;
+  readonly functions = new Set<string>();
+  /** Functions whose body changes the working directory. */
+  private readonly movers = new Set<string>();
+  readonly cdpath: boolean;
+  readonly pathChanged: boolean;
 
   constructor(
-    private readonly table: ClassifierTable,
-    private readonly worktree: string | null,
+    readonly table: ClassifierTable,
+    readonly worktree: string | null,
+    text: string,
   ) {
-    this.prefixes = prefixesOf(table);
+    this.cdpath = text.includes('CDPATH');
+    this.pathChanged = /\bPATH\+?=/.test(text);
   }
 
-  /** Classes the table's command prefixes give these words. */
-  private prefixEffects(words: CommandWords): Effect[] {
-    const effects: Effect[] = [];
-    for (const prefix of this.prefixes.get(words.program.basename) ?? []) {
-      if (netEntryMatches(prefix.words, words)) {
-        for (const cls of prefix.entry.classes) effects.push(effect(cls));
-      }
-    }
-    return effects;
-  }
-
-  reset(): void {
-    this.units = [];
-  }
-
-  walkList(list: ListNode, cwd: string | null, inner: boolean, blur: boolean): string | null {
+  walkList(list: ListNode, cwd: string | null, flow: Flow): string | null {
     let current = cwd;
     for (const item of list.items) {
-      const after = this.walkAndOr(item.node, current, inner, blur);
+      const after = this.walkAndOr(item.node, current, flow);
       if (!item.background) current = after;
     }
     return current;
@@ -165,19 +121,18 @@ class Walker {
   private walkAndOr(
     node: ListNode['items'][number]['node'],
     cwd: string | null,
-    inner: boolean,
-    blur: boolean,
+    flow: Flow,
   ): string | null {
-    let current = this.walkPipeline(node.first, cwd, inner, blur);
+    let current = this.walkPipeline(node.first, cwd, flow);
     let uncertain = false;
     for (const { op, pipeline } of node.rest) {
       if (op === '&&') {
-        current = this.walkPipeline(pipeline, current, inner, blur);
+        current = this.walkPipeline(pipeline, current, flow);
         continue;
       }
       // The right of `||` runs when the left failed, so a `cd` on the left may not have happened.
       const leftEnd = current;
-      const right = this.walkPipeline(pipeline, leftEnd === cwd ? leftEnd : null, inner, blur);
+      const right = this.walkPipeline(pipeline, leftEnd === cwd ? leftEnd : null, flow);
       if (isExit(pipeline)) current = leftEnd;
       else {
         current = right;
@@ -187,57 +142,80 @@ class Walker {
     return uncertain && current !== cwd ? null : current;
   }
 
-  private walkPipeline(
-    pipeline: PipelineNode,
-    cwd: string | null,
-    inner: boolean,
-    blur: boolean,
-  ): string | null {
-    if (pipeline.commands.length === 1) {
-      return this.walkCommand(pipeline.commands[0] as CommandNode, cwd, inner, blur);
-    }
+  private walkPipeline(pipeline: PipelineNode, cwd: string | null, flow: Flow): string | null {
+    if (pipeline.commands.length === 1)
+      return this.walkCommand(pipeline.commands[0] as CommandNode, cwd, flow);
     // Each part of a pipeline runs in a subshell.
-    for (const command of pipeline.commands) this.walkCommand(command, cwd, inner, blur);
+    for (const command of pipeline.commands) this.walkCommand(command, cwd, flow);
     return cwd;
   }
 
-  private walkCommand(
-    node: CommandNode,
-    cwd: string | null,
-    inner: boolean,
-    blur: boolean,
-  ): string | null {
+  private walkCommand(node: CommandNode, cwd: string | null, flow: Flow): string | null {
     switch (node.type) {
       case 'simple':
-        return this.walkSimple(node, cwd, inner, blur);
+        return this.walkSimple(node, cwd, flow);
       case 'subshell':
-        this.walkList(node.body, cwd, inner, blur);
+        this.walkList(node.body, cwd, flow);
         this.redirectUnit(node.redirects, cwd);
         return cwd;
       case 'group': {
-        const after = this.walkList(node.body, cwd, inner, blur);
+        const after = this.walkList(node.body, cwd, flow);
         this.redirectUnit(node.redirects, cwd);
         return after;
       }
       case 'compound': {
         for (const word of node.words) this.walkSubstitutions(word, cwd);
-        let changed = false;
-        for (const body of node.bodies) {
-          if (this.walkList(body, cwd, inner, blur) !== cwd) changed = true;
-        }
+        const after = this.walkCompound(node, cwd, flow);
         this.redirectUnit(node.redirects, cwd);
-        if (node.keyword === 'function') return cwd;
-        return changed ? null : cwd;
+        return after;
       }
     }
   }
 
-  private walkSimple(
-    node: SimpleNode,
-    cwd: string | null,
-    inner: boolean,
-    blur: boolean,
-  ): string | null {
+  /** Control structures: a condition's `cd` carries into its branch; after the structure, a move leaves the directory unknown. */
+  private walkCompound(node: CompoundNode, cwd: string | null, flow: Flow): string | null {
+    const bodies = node.bodies;
+    let moved = false;
+    const walk = (body: ListNode | undefined, from: string | null): string | null => {
+      if (body === undefined) return from;
+      const end = this.walkList(body, from, flow);
+      if (end !== from || from !== cwd) moved = true;
+      return end;
+    };
+    switch (node.keyword) {
+      case 'if': {
+        let from = cwd;
+        let i = 0;
+        for (; i + 1 < bodies.length; i += 2) {
+          const afterCondition = walk(bodies[i], from);
+          walk(bodies[i + 1], afterCondition);
+          // The next condition runs when this one failed: its `cd` may or may not have happened.
+          if (afterCondition !== from) from = null;
+        }
+        walk(bodies[i], from);
+        break;
+      }
+      case 'while':
+      case 'until': {
+        const afterCondition = walk(bodies[0], cwd);
+        walk(bodies[1], afterCondition);
+        break;
+      }
+      case 'function': {
+        if (node.name !== undefined) this.functions.add(node.name);
+        for (const body of bodies) {
+          if (this.walkList(body, cwd, flow) !== cwd && node.name !== undefined)
+            this.movers.add(node.name);
+        }
+        return cwd;
+      }
+      default:
+        for (const body of bodies) walk(body, cwd);
+    }
+    return moved ? null : cwd;
+  }
+
+  private walkSimple(node: SimpleNode, cwd: string | null, flow: Flow): string | null {
     const all = [...node.assignments, ...node.words, ...node.redirects.map((r) => r.target)];
     if (all.some((word) => !word.confident)) {
       const leading: Word[] = [];
@@ -245,67 +223,40 @@ class Walker {
         if (!word.confident) break;
         leading.push(word);
       }
-      this.rawUnit(node.raw, leading, cwd, inner, 'it holds a command substitution', blur);
+      this.rawUnit(node.raw, leading, cwd, flow, 'it holds a command substitution');
       for (const word of all) this.walkSubstitutions(word, cwd);
       return node.words[0]?.value === 'cd' ? null : cwd;
+    }
+    for (const assignment of node.assignments) {
+      const problem = assignmentHazard(this.table, assignment);
+      if (problem !== null) {
+        this.rawUnit(node.raw, [], cwd, flow, problem);
+        return cwd;
+      }
     }
     if (node.words.length === 0) {
       this.redirectUnit(node.redirects, cwd);
       return cwd;
     }
-    return this.classifyWords(node.words, node.raw, node.redirects, cwd, inner, blur);
+    const assigned = node.assignments.map(
+      (a) => /^[A-Za-z_][A-Za-z0-9_]*/.exec(a.value)?.[0] ?? '',
+    );
+    return this.classifyWords(node.words, node.raw, node.redirects, cwd, flow, assigned);
+  }
+
+  /** Classifies a script's commands as far as it parses (E32: no facets of their own when inner). */
+  private walkScript(text: string, cwd: string | null, flow: Flow): void {
+    try {
+      this.walkList(parseShell(text), cwd, flow);
+    } catch (error) {
+      if (!(error instanceof ShellSyntaxError)) throw error;
+    }
   }
 
   private walkSubstitutions(word: Word, cwd: string | null): void {
     for (const part of word.parts) {
-      if (part.kind === 'subst' && part.script !== null)
-        this.walkList(part.script, cwd, true, false);
+      if (part.kind === 'subst' && part.script !== null) this.walkList(part.script, cwd, INNER);
     }
-  }
-
-  /** Follows wrappers down to the command that runs (E27). */
-  private resolve(words: readonly Word[], cwd: string | null, blur: boolean): Resolved {
-    let current = words;
-    let currentCwd = cwd;
-    let blurred = blur;
-    let inShell = true;
-    for (let depth = 0; depth < 32; depth++) {
-      const program = current[0];
-      if (program === undefined) return { kind: 'raw', reason: 'no command' };
-      if (!program.literal) return { kind: 'raw', reason: 'the command name is computed' };
-      const base = programInfo(program.value, this.table.systemPaths).basename;
-      if (base === 'eval') return { kind: 'raw', reason: '`eval` runs computed text' };
-      const entry = Object.hasOwn(this.table.wrappers, base)
-        ? this.table.wrappers[base]
-        : undefined;
-      if (entry === undefined)
-        return { kind: 'program', words: current, cwd: currentCwd, blur: blurred, inShell };
-      const result = unwrap(base, current, entry, currentCwd);
-      switch (result.kind) {
-        case 'plain':
-          return { kind: 'program', words: current, cwd: currentCwd, blur: blurred, inShell };
-        case 'unparseable':
-          return { kind: 'raw', reason: result.reason };
-        case 'script':
-          return { kind: 'script', text: result.text, cwd: currentCwd, blur: blurred };
-        case 'find':
-          return {
-            kind: 'find',
-            words: current,
-            commands: result.commands,
-            deletes: result.deletes,
-            starts: result.starts,
-            cwd: currentCwd,
-          };
-        case 'inner':
-          current = result.words;
-          if (result.cwd !== undefined) currentCwd = result.cwd;
-          blurred ||= result.blur;
-          if (!IN_SHELL_WRAPPERS.has(base)) inShell = false;
-          break;
-      }
-    }
-    return { kind: 'raw', reason: 'too many wrappers' };
   }
 
   private classifyWords(
@@ -313,14 +264,15 @@ class Walker {
     raw: string,
     redirects: readonly Redirect[],
     cwd: string | null,
-    inner: boolean,
-    blur: boolean,
+    flow: Flow,
+    assigned: readonly string[],
   ): string | null {
-    const resolved = this.resolve(words, cwd, blur);
+    const resolved = resolveProgram(this, words, cwd, flow.blur, flow.placeholder, assigned);
     const redirectEffects = this.redirectEffects(redirects, cwd);
     switch (resolved.kind) {
       case 'raw':
-        this.rawUnit(raw, words, cwd, inner, resolved.reason, blur);
+        this.rawUnit(raw, words, cwd, flow, resolved.reason);
+        if (resolved.script !== undefined) this.walkScript(resolved.script, cwd, INNER);
         return cwd;
       case 'script': {
         let script: ListNode;
@@ -328,85 +280,93 @@ class Walker {
           script = parseShell(resolved.text);
         } catch (error) {
           if (!(error instanceof ShellSyntaxError)) throw error;
-          this.rawUnit(raw, words, cwd, inner, `its script cannot be read: ${error.message}`, blur);
+          this.rawUnit(raw, words, cwd, flow, `its script cannot be read: ${error.message}`);
           return cwd;
         }
-        this.walkList(script, resolved.cwd, inner, resolved.blur);
+        this.walkList(script, resolved.cwd, {
+          ...flow,
+          blur: resolved.blur,
+          placeholder: resolved.placeholder,
+        });
         this.effectsUnit(redirectEffects);
         return cwd;
       }
       case 'find': {
-        const ctx: ExtractContext = { cwd: resolved.cwd, worktree: this.worktree };
-        const deletes = resolved.deletes ? [findDelete(resolved.starts, ctx)] : [];
+        const ctx: ExtractContext = {
+          cwd: resolved.cwd,
+          worktree: this.worktree,
+          assigned: resolved.assigned,
+          cdpath: this.cdpath,
+        };
+        const own = [
+          ...(resolved.deletes ? [findDelete(resolved.starts, ctx)] : []),
+          ...writeEffects(resolved.writes, ctx),
+        ];
         if (resolved.commands.length === 0) {
-          this.commandUnit(resolved.words, [...deletes, ...redirectEffects], inner, blur);
+          this.commandUnit(
+            resolved.words,
+            [...own, ...redirectEffects],
+            resolved.assigned,
+            flow.inner,
+            flow.blur,
+          );
           return cwd;
         }
-        this.effectsUnit(deletes);
+        this.effectsUnit(own);
         for (const command of resolved.commands) {
-          this.classifyWords(command, joinWords(command), [], resolved.cwd, inner, true);
+          this.classifyWords(
+            command,
+            joinWords(command),
+            [],
+            resolved.cwd,
+            { ...flow, blur: true, placeholder: '{}' },
+            [...resolved.assigned],
+          );
         }
         this.effectsUnit(redirectEffects);
         return cwd;
       }
       case 'program': {
-        const outcome = this.extract(resolved);
+        const outcome = extractProgram(this, resolved);
         if (outcome.unparseable !== undefined) {
-          this.rawUnit(raw, words, cwd, inner, outcome.unparseable, blur);
+          this.rawUnit(raw, words, cwd, flow, outcome.unparseable);
           return cwd;
         }
         this.commandUnit(
           resolved.words,
           [...outcome.effects, ...redirectEffects],
-          inner,
+          resolved.assigned,
+          flow.inner,
           resolved.blur,
         );
-        if (outcome.cwd !== undefined && resolved.inShell) return outcome.cwd;
-        return cwd;
+        return this.cwdAfter(resolved, outcome.cwd, cwd);
       }
     }
   }
 
-  private extract(resolved: ProgramResult): {
-    effects: Effect[];
-    cwd?: string | null;
-    unparseable?: string;
-  } {
-    const program = resolved.words[0] as Word;
-    const base = programInfo(program.value, this.table.systemPaths).basename;
-    const extractorName = Object.hasOwn(this.table.programs, base)
-      ? this.table.programs[base]
-      : undefined;
-    const ctx: ExtractContext = { cwd: resolved.cwd, worktree: this.worktree };
-    if (extractorName === undefined) return { effects: [] };
-    const extraction = EXTRACTOR_FUNCTIONS[extractorName](resolved.words, ctx);
-    if (extraction.unparseable !== undefined)
-      return { effects: [], unparseable: extraction.unparseable };
-    return extraction.cwd === undefined
-      ? { effects: extraction.effects }
-      : { effects: extraction.effects, cwd: extraction.cwd };
-  }
-
-  private commandWords(words: readonly Word[]): CommandWords {
-    return {
-      values: words.map((word) => word.value),
-      matchable: words.map(
-        (word) => word.confident && word.parts.every((part) => part.kind === 'lit'),
-      ),
-      program: programInfo((words[0] as Word).value, this.table.systemPaths),
-    };
+  /** Where the shell stands after a command: moved by `cd`, unknown after a function that moves. */
+  private cwdAfter(
+    resolved: ProgramResult,
+    moved: string | null | undefined,
+    cwd: string | null,
+  ): string | null {
+    if (!resolved.inShell) return cwd;
+    if (resolved.callsFunction)
+      return this.movers.has((resolved.words[0] as Word).value) ? null : cwd;
+    return moved === undefined ? cwd : moved;
   }
 
   private commandUnit(
     words: readonly Word[],
     extracted: readonly Effect[],
+    assigned: ReadonlySet<string>,
     inner: boolean,
     blur: boolean,
   ): void {
-    const commandWords = this.commandWords(words);
+    const read = commandWords(this, words, assigned);
     const effects: Effect[] = [
       ...extracted,
-      ...this.prefixEffects(commandWords),
+      ...prefixEffects(this.table, read),
       effect('processSpawn'),
     ];
     const final = (blur ? effects.map(blurArgs) : effects).sort(
@@ -415,7 +375,7 @@ class Walker {
     this.units.push({
       kind: 'command',
       name: joinWords(words),
-      words: commandWords,
+      words: read,
       effects: final,
       inner,
     });
@@ -426,37 +386,56 @@ class Walker {
     name: string,
     leading: readonly Word[],
     cwd: string | null,
-    inner: boolean,
+    flow: Flow,
     reason: string,
-    blur = false,
   ): void {
     let effects: Effect[] = [];
     let leadingWords: CommandWords | null = null;
     if (leading[0]?.literal === true) {
-      const resolved = this.resolve(leading, cwd, blur);
+      const resolved = resolveProgram(this, leading, cwd, flow.blur, flow.placeholder, []);
       if (resolved.kind === 'program') {
-        leadingWords = this.commandWords(resolved.words);
-        const outcome = this.extract({ ...resolved, blur: true });
+        leadingWords = commandWords(this, resolved.words, resolved.assigned);
+        const outcome = extractProgram(this, resolved);
         if (outcome.unparseable === undefined) effects = outcome.effects.map(blurArgs);
-        effects.push(...this.prefixEffects(leadingWords));
+        effects.push(...prefixEffects(this.table, leadingWords));
       }
     }
     effects.push(effect('processSpawn'));
     effects.sort((a, b) => CLASS_ORDER[a.cls] - CLASS_ORDER[b.cls]);
     this.units.push({
       kind: 'raw',
-      name: name.trim(),
+      name,
       leading: leadingWords,
       effects,
-      inner,
+      inner: flow.inner,
       reason,
     });
   }
 
   private redirectEffects(redirects: readonly Redirect[], cwd: string | null): Effect[] {
-    const targets = redirects.filter((r) => r.writes).map((r) => r.target);
-    if (targets.length === 0) return [];
-    return writeEffects(targets, { cwd, worktree: this.worktree });
+    const effects: Effect[] = [];
+    const hosts: string[] = [];
+    for (const redirect of redirects) {
+      // Bash opens a connection for `/dev/tcp/HOST/PORT` and `/dev/udp/HOST/PORT`.
+      const socket = /^\/dev\/(?:tcp|udp)\/([^/]+)\/[^/]+$/.exec(redirect.target.value);
+      if (socket !== null) hosts.push(redirect.target.literal ? (socket[1] as string) : '');
+    }
+    if (hosts.length > 0)
+      effects.push(effect('networkEgress', { hosts: hosts.includes('') ? null : hosts }));
+    const targets = redirects
+      .filter((r) => r.writes && !/^\/dev\/(?:tcp|udp)\//.test(r.target.value))
+      .map((r) => r.target);
+    if (targets.length > 0) {
+      effects.push(
+        ...writeEffects(targets, {
+          cwd,
+          worktree: this.worktree,
+          assigned: new Set(),
+          cdpath: this.cdpath,
+        }),
+      );
+    }
+    return effects;
   }
 
   private redirectUnit(redirects: readonly Redirect[], cwd: string | null): void {

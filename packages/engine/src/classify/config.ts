@@ -100,7 +100,13 @@ export function extendClassifier(base: ClassifierTable, value: unknown): Result<
   if (issues.length > 0) return { ok: false, issues };
   return {
     ok: true,
-    value: { systemPaths: config.systemPaths ?? base.systemPaths, wrappers, programs, commands },
+    value: {
+      ...base,
+      systemPaths: config.systemPaths ?? base.systemPaths,
+      wrappers,
+      programs,
+      commands,
+    },
   };
 }
 

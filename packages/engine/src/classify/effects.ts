@@ -2,7 +2,6 @@
 // leaves what it does not know unknown (null), never empty (E26).
 
 import type { ActionClass } from '../model/classes.js';
-import { CLASS_ORDER } from '../model/classes.js';
 import { normalizePath } from '../match/paths.js';
 import type { Word } from '../shell/ast.js';
 
@@ -23,14 +22,14 @@ export interface ExtractContext {
   /** The working directory: `.` is the worktree root; null when unknown. */
   readonly cwd: string | null;
   readonly worktree: string | null;
+  /** Variables assigned for this command (`A=1 cmd`, `env A=1 cmd`). */
+  readonly assigned: ReadonlySet<string>;
+  /** The command line sets CDPATH, so `cd name` may lead anywhere. */
+  readonly cdpath: boolean;
 }
 
 export function effect(cls: ActionClass, args: KeyValues = {}): Effect {
   return { cls, args };
-}
-
-export function sortEffects(effects: Effect[]): Effect[] {
-  return effects.sort((a, b) => CLASS_ORDER[a.cls] - CLASS_ORDER[b.cls]);
 }
 
 /** Joins a path onto a working directory, both left unnormalised. */
@@ -86,4 +85,13 @@ export function blurArgs(item: Effect): Effect {
   if (item.args.hosts !== undefined) args.hosts = null;
   if (item.args.count !== undefined) args.count = null;
   return { cls: item.cls, args };
+}
+
+/** The working directory after changing into `dir` (null: unknown). */
+export function changeDir(cwd: string | null, dir: Word | null | undefined): string | null {
+  if (dir === null || dir === undefined || !dir.literal) return null;
+  const text = dir.value;
+  if (text === '' || text === '-' || /^[+-]\d+$/.test(text)) return null;
+  if (text.startsWith('/')) return text;
+  return cwd === null ? null : joinPath(cwd, text);
 }

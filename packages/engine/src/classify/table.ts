@@ -50,7 +50,11 @@ export const EXTRACTORS = [
 export type ExtractorName = (typeof EXTRACTORS)[number];
 
 export interface PrefixEntry {
-  /** Words as in the mode's net (E35): plain words a prefix, options anywhere. */
+  /**
+   * The program, then words that must follow it in order among its plain
+   * words (options and their values may stand between); option words of the
+   * entry must occur anywhere.
+   */
   readonly command: string;
   readonly classes: readonly ActionClass[];
 }
@@ -58,6 +62,15 @@ export interface PrefixEntry {
 export interface ClassifierTable {
   /** Folders whose programs inherit an allow written for the bare name (E27). */
   readonly systemPaths: readonly string[];
+  /** Builtins that run text as code (`eval`, `trap`, `alias`…): a command using one is unparseable. */
+  readonly evaluators: readonly string[];
+  /** Variables whose value the shell later runs or uses to find commands: assigning one is unparseable. */
+  readonly dangerousVariables: readonly string[];
+  /**
+   * Builtins that evaluate arithmetic in their arguments, where an array
+   * subscript can run `$(…)`: a quoted `$(` or backtick in their arguments is unparseable.
+   */
+  readonly arithmeticBuiltins: readonly string[];
   readonly wrappers: Readonly<Record<string, WrapperEntry>>;
   /** Program basename → the extractor that reads its arguments. */
   readonly programs: Readonly<Record<string, ExtractorName>>;
@@ -106,6 +119,47 @@ const SHELL: WrapperEntry = {
 
 export const DEFAULT_TABLE: ClassifierTable = {
   systemPaths: ['/bin', '/usr/bin', '/sbin', '/usr/sbin', '/usr/local/bin'],
+  evaluators: [
+    'eval',
+    'alias',
+    'trap',
+    'hash',
+    'enable',
+    'bind',
+    'complete',
+    'compgen',
+    'fc',
+    'coproc',
+  ],
+  dangerousVariables: [
+    'BASH_CMDS',
+    'BASH_ALIASES',
+    'BASH_ENV',
+    'ENV',
+    'PROMPT_COMMAND',
+    'PS4',
+    'SHELLOPTS',
+    'BASHOPTS',
+    'BASH_XTRACEFD',
+  ],
+  arithmeticBuiltins: [
+    'let',
+    'declare',
+    'typeset',
+    'local',
+    'export',
+    'readonly',
+    'printf',
+    'read',
+    'test',
+    '[',
+    '[[',
+    'shift',
+    'return',
+    'exit',
+    'ulimit',
+    'wait',
+  ],
   wrappers: {
     timeout: {
       kind: 'exec',
@@ -401,12 +455,62 @@ export const DEFAULT_TABLE: ClassifierTable = {
     },
     bash: SHELL,
     sh: SHELL,
+    ash: SHELL,
+    busybox: { kind: 'exec', describe: 'runs one of its built-in programs' },
+    chroot: {
+      kind: 'exec',
+      flags: ['--skip-chdir'],
+      values: ['--userspec', '--groups'],
+      positionals: 1,
+      describe: 'runs a command under another root folder',
+    },
+    script: {
+      kind: 'su',
+      flags: ['-a', '--append', '-e', '--return', '-f', '--flush', '-q', '--quiet', '-E', '--echo'],
+      values: [
+        '-c',
+        '--command',
+        '-t',
+        '--timing',
+        '-T',
+        '--log-timing',
+        '-I',
+        '--log-in',
+        '-O',
+        '--log-out',
+        '-B',
+        '--log-io',
+        '-m',
+        '--logging-format',
+        '-o',
+        '--output-limit',
+      ],
+      script: ['-c', '--command'],
+      describe: 'runs the script given with `-c` in a recorded terminal',
+    },
     zsh: SHELL,
     dash: SHELL,
     ksh: SHELL,
   },
   programs: {
     git: 'git',
+    ...Object.fromEntries(
+      [
+        'push',
+        'commit',
+        'clean',
+        'rm',
+        'clone',
+        'fetch',
+        'pull',
+        'ls-remote',
+        'rebase',
+        'submodule',
+        'bisect',
+        'config',
+        'filter-branch',
+      ].map((sub) => [`git-${sub}`, 'git' as const]),
+    ),
     rm: 'rm',
     unlink: 'unlink',
     rmdir: 'rmdir',
@@ -424,12 +528,43 @@ export const DEFAULT_TABLE: ClassifierTable = {
     popd: 'popd',
   },
   commands: [
-    ...['npm install', 'npm i', 'npm add', 'npm ci'].map(packageInstall),
+    // npm's own spellings of install, as its command table has them.
+    ...[
+      'install',
+      'i',
+      'in',
+      'ins',
+      'inst',
+      'insta',
+      'instal',
+      'isnt',
+      'isnta',
+      'isntal',
+      'isntall',
+      'add',
+      'ci',
+      'install-test',
+      'it',
+      'install-ci-test',
+      'cit',
+    ]
+      .map((verb) => `npm ${verb}`)
+      .map(packageInstall),
     ...['pnpm install', 'pnpm i', 'pnpm add'].map(packageInstall),
-    ...['yarn install', 'yarn add'].map(packageInstall),
-    ...['pip install', 'pip3 install', 'python -m pip install', 'python3 -m pip install'].map(
-      packageInstall,
-    ),
+    ...['yarn install', 'yarn add', 'bun install', 'bun add', 'bun i'].map(packageInstall),
+    ...[
+      'pip install',
+      'pip3 install',
+      'python -m pip install',
+      'python3 -m pip install',
+      'python -mpip install',
+      'python3 -mpip install',
+      'uv pip install',
+      'uv add',
+      'pipx install',
+      'poetry add',
+    ].map(packageInstall),
+    ...['gem install', 'cargo install', 'cargo add', 'go install', 'go get'].map(packageInstall),
     ...['brew install', 'apt-get install', 'apt install'].map(packageInstall),
   ],
 };

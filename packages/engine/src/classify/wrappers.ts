@@ -2,13 +2,17 @@
 // `env`, `xargs`, `bash -c`, `find -exec` and the rest of the table.
 
 import type { Word } from '../shell/ast.js';
-import { changeDir } from './programs.js';
-import { scanOptions } from './options.js';
+import { changeDir } from './effects.js';
+import { operandsAndOptions, scanOptions } from './options.js';
 import type { WrapperEntry } from './table.js';
 
 export type Unwrapped =
-  /** Not running another command (or only looking one up): classify the words as they are. */
-  | { readonly kind: 'plain' }
+  /** Runs nothing else (or only looks a command up): classify the words as they are. */
+  | {
+      readonly kind: 'plain';
+      /** The wrapper was given no command; under `xargs` its command comes from input. */
+      readonly bare: boolean;
+    }
   | {
       readonly kind: 'inner';
       readonly words: readonly Word[];
@@ -16,6 +20,10 @@ export type Unwrapped =
       readonly cwd?: string | null;
       /** Arguments of the inner command are not known (`xargs`). */
       readonly blur: boolean;
+      /** Text the wrapper replaces at run time (`xargs -I X`), if any. */
+      readonly placeholder: string | null;
+      /** Variables the wrapper sets for the inner command (`env A=1`). */
+      readonly assigned: readonly string[];
     }
   | { readonly kind: 'script'; readonly text: string }
   | {
@@ -23,10 +31,14 @@ export type Unwrapped =
       readonly commands: readonly (readonly Word[])[];
       readonly deletes: boolean;
       readonly starts: readonly Word[];
+      /** Files find itself writes (`-fprint FILE`). */
+      readonly writes: readonly Word[];
     }
   | { readonly kind: 'unparseable'; readonly reason: string };
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
+const PLAIN: Unwrapped = { kind: 'plain', bare: false };
+const BARE: Unwrapped = { kind: 'plain', bare: true };
 
 export function unwrap(
   name: string,
@@ -34,45 +46,70 @@ export function unwrap(
   entry: WrapperEntry,
   cwd: string | null,
 ): Unwrapped {
-  if (entry.kind === 'find') return unwrapFind(words);
+  switch (entry.kind) {
+    case 'find':
+      return unwrapFind(words);
+    case 'su':
+      return unwrapSu(name, words, entry);
+    default:
+      break;
+  }
   const scan = scanOptions(words, 1, entry, { numericFlags: entry.numericFlags === true });
   if (scan.unknown !== null) {
     return { kind: 'unparseable', reason: `unknown option \`${scan.unknown}\` of \`${name}\`` };
   }
   let newCwd: string | null | undefined;
   let script: Word | null | undefined;
+  let placeholder: string | null = null;
   for (const option of scan.seen) {
-    if (entry.lookup?.includes(option.name)) return { kind: 'plain' };
+    if (entry.lookup?.includes(option.name)) return PLAIN;
     if (entry.unsupported?.includes(option.name)) {
       return { kind: 'unparseable', reason: `\`${name} ${option.name}\` cannot be read` };
     }
     if (entry.chdir?.includes(option.name))
       newCwd = changeDir(newCwd === undefined ? cwd : newCwd, option.value);
     if (entry.script?.includes(option.name)) script = option.value;
+    if (
+      entry.kind === 'xargs' &&
+      (option.name === '-I' || option.name === '-i' || option.name === '--replace')
+    ) {
+      placeholder = option.value === null ? '{}' : option.value.value;
+    }
   }
   let next = scan.next;
   switch (entry.kind) {
     case 'shell': {
-      if (script === undefined) return { kind: 'plain' };
-      const text = words[next];
-      return scriptOf(text, name);
+      if (script !== undefined) return scriptOf(words[next], name);
+      // Without `-c` a shell runs a script file, or whatever reaches its standard input.
+      if (next >= words.length || scan.seen.some((o) => o.name === '-s' || o.name === '-i')) {
+        return {
+          kind: 'unparseable',
+          reason: `\`${name}\` reads its commands from standard input`,
+        };
+      }
+      return PLAIN;
     }
-    case 'su':
-      return script === undefined ? { kind: 'plain' } : scriptOf(script, name);
-    case 'flock':
+    case 'flock': {
       if (script !== undefined) return scriptOf(script, name);
+      // `flock [options] FILE -c COMMAND` or `flock [options] FILE COMMAND…`.
+      if (next >= words.length) return BARE;
+      const after = words[next + 1];
+      if (after?.literal === true && (after.value === '-c' || after.value === '--command')) {
+        return scriptOf(words[next + 2], name);
+      }
       break;
+    }
     case 'remote':
       return next + 1 < words.length
         ? {
             kind: 'unparseable',
             reason: `a command run through \`${name}\` on another host cannot be read`,
           }
-        : { kind: 'plain' };
+        : PLAIN;
     case 'watch':
       if (!scan.seen.some((option) => option.name === '-x' || option.name === '--exec')) {
         const rest = words.slice(next);
-        if (rest.length === 0) return { kind: 'plain' };
+        if (rest.length === 0) return BARE;
         if (rest.some((word) => !word.literal)) {
           return { kind: 'unparseable', reason: `the command of \`${name}\` is not literal` };
         }
@@ -83,17 +120,39 @@ export function unwrap(
       break;
   }
   const positionals = entry.positionals ?? 0;
-  if (next + positionals > words.length) return { kind: 'plain' };
+  if (next + positionals > words.length) return BARE;
   next += positionals;
+  const assigned: string[] = [];
   if (name === 'env') {
-    while (next < words.length && ASSIGNMENT.test((words[next] as Word).value)) next++;
+    for (;;) {
+      const match = ASSIGNMENT.exec((words[next] as Word | undefined)?.value ?? '');
+      if (match === null) break;
+      assigned.push(match[1] as string);
+      next++;
+    }
   }
   const inner = words.slice(next);
-  if (inner.length === 0) return { kind: 'plain' };
-  const blur = entry.kind === 'xargs';
-  return newCwd === undefined
-    ? { kind: 'inner', words: inner, blur }
-    : { kind: 'inner', words: inner, cwd: newCwd, blur };
+  if (inner.length === 0) return BARE;
+  const result: Unwrapped = {
+    kind: 'inner',
+    words: inner,
+    blur: entry.kind === 'xargs',
+    placeholder,
+    assigned,
+  };
+  return newCwd === undefined ? result : { ...result, cwd: newCwd };
+}
+
+/** `su [options] [-] [user [args]]`: its options may follow the user, as util-linux reads them. */
+function unwrapSu(name: string, words: readonly Word[], entry: WrapperEntry): Unwrapped {
+  const { seen, unknown } = operandsAndOptions(words, 1, entry);
+  if (unknown.length > 0)
+    return {
+      kind: 'unparseable',
+      reason: `unknown option \`${unknown[0] as string}\` of \`${name}\``,
+    };
+  const script = seen.find((option) => entry.script?.includes(option.name));
+  return script === undefined ? PLAIN : scriptOf(script.value, name);
 }
 
 function scriptOf(word: Word | null | undefined, name: string): Unwrapped {
@@ -109,6 +168,7 @@ function scriptOf(word: Word | null | undefined, name: string): Unwrapped {
 
 const FIND_GLOBAL = new Set(['-H', '-L', '-P']);
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fls', '-fprintf']);
 
 function unwrapFind(words: readonly Word[]): Unwrapped {
   let i = 1;
@@ -126,12 +186,19 @@ function unwrapFind(words: readonly Word[]): Unwrapped {
     i++;
   }
   const commands: Word[][] = [];
+  const writes: Word[] = [];
   let deletes = false;
   while (i < words.length) {
     const word = words[i] as Word;
     i++;
     if (!word.literal) continue;
     if (word.value === '-delete') deletes = true;
+    if (FIND_WRITES.has(word.value)) {
+      const target = words[i];
+      if (target !== undefined) writes.push(target);
+      i += word.value === '-fprintf' ? 2 : 1;
+      continue;
+    }
     if (!FIND_EXEC.has(word.value)) continue;
     const inner: Word[] = [];
     let closed = false;
@@ -149,6 +216,6 @@ function unwrapFind(words: readonly Word[]): Unwrapped {
     }
     commands.push(inner);
   }
-  if (commands.length === 0 && !deletes) return { kind: 'plain' };
-  return { kind: 'find', commands, deletes, starts };
+  if (commands.length === 0 && !deletes && writes.length === 0) return PLAIN;
+  return { kind: 'find', commands, deletes, starts, writes };
 }

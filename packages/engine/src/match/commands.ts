@@ -53,6 +53,10 @@ export function prefixMatches(
   return true;
 }
 
+function basename(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1);
+}
+
 function isOption(word: string): boolean {
   return word.length > 1 && word.startsWith('-');
 }
@@ -65,7 +69,10 @@ export function netEntryMatches(entryWords: readonly string[], command: CommandW
   const values = command.values.map((value, index) =>
     index === 0 ? command.program.basename : value,
   );
-  const entryPlain = entryWords.filter((word) => !isOption(word));
+  // The net is a restrictive tripwire: its program, too, counts by basename.
+  const entryPlain = entryWords
+    .filter((word) => !isOption(word))
+    .map((word, index) => (index === 0 ? basename(word) : word));
   const entryOptions = entryWords.filter(isOption);
   const plain = values.filter((value, index) => command.matchable[index] && !isOption(value));
   if (entryPlain.length > plain.length) return false;

@@ -56,6 +56,12 @@ export interface GroupNode {
 export interface CompoundNode {
   readonly type: 'compound';
   readonly keyword: string;
+  /** A function's name. */
+  readonly name?: string;
+  /**
+   * `if`: condition, branch, (condition, branch)…, [else branch];
+   * `while`/`until`: condition, body; `for`, `function`: body; `case`: one body per item.
+   */
   readonly bodies: readonly ListNode[];
   /** Words the construct expands itself (`for x in …`, `case w in p)`). */
   readonly words: readonly Word[];

@@ -204,12 +204,14 @@ class Parser extends Scanner {
       if (reserved === '!') {
         this.pos += 1;
         this.skipBlanks();
-      } else if (reserved === 'time') {
+      } else if (reserved === 'time' && this.timeIsKeyword()) {
         this.pos += 4;
         this.skipBlanks();
-        if (this.src.startsWith('-p', this.pos) && !this.isWordChar(this.pos + 2)) {
-          this.pos += 2;
-          this.skipBlanks();
+        for (const option of ['-p', '--']) {
+          if (this.src.startsWith(option, this.pos) && !this.isWordChar(this.pos + option.length)) {
+            this.pos += option.length;
+            this.skipBlanks();
+          }
         }
       } else break;
     }
@@ -223,6 +225,15 @@ class Parser extends Scanner {
       commands.push(this.parseCommand());
     }
     return { type: 'pipeline', commands };
+  }
+
+  /**
+   * Bash's `time` keyword takes only `-p` and `--`; with any other option the
+   * word is the `time` program (as `sh` runs it), which the classifier unwraps.
+   */
+  private timeIsKeyword(): boolean {
+    const rest = /^time[ \t]+(-\S*)/.exec(this.src.slice(this.pos, this.pos + 64));
+    return rest === null || rest[1] === '-p' || rest[1] === '--';
   }
 
   private isWordChar(index: number): boolean {
@@ -401,7 +412,7 @@ class Parser extends Scanner {
     this.pos += 8;
     this.skipBlanks();
     if (!this.isWordStart()) this.fail('expected a function name');
-    this.readWord();
+    const name = this.readWord().value;
     this.skipBlanks();
     if (this.peekOp() === '(') {
       this.pos++;
@@ -409,10 +420,10 @@ class Parser extends Scanner {
       if (this.peekOp() !== ')') this.fail('expected `()`');
       this.pos++;
     }
-    return this.parseFunctionBody();
+    return this.parseFunctionBody(name);
   }
 
-  private parseFunctionBody(): CompoundNode {
+  private parseFunctionBody(name: string): CompoundNode {
     this.skipSpace();
     const body = this.parseCommand();
     if (body.type === 'simple') this.fail('a function body must be a compound command');
@@ -425,7 +436,14 @@ class Parser extends Scanner {
         },
       ],
     };
-    return { type: 'compound', keyword: 'function', bodies: [list], words: [], redirects: [] };
+    return {
+      type: 'compound',
+      keyword: 'function',
+      name,
+      bodies: [list],
+      words: [],
+      redirects: [],
+    };
   }
 
   /** `[[ … ]]` holds words only; its operators are not separators. */
@@ -491,7 +509,7 @@ class Parser extends Scanner {
         this.skipBlanks();
         if (this.peekOp() === ')') {
           this.pos++;
-          return this.parseFunctionBody();
+          return this.parseFunctionBody((words[0] as Word).value);
         }
         this.pos = save;
       }

@@ -381,62 +381,75 @@ export abstract class Scanner {
     b.confident = false;
   }
 
-  /** `$'…'`: decodes the ANSI-C escapes bash knows. `pos` is after the opening quote. */
+  /**
+   * `$'…'`: decodes the ANSI-C escapes bash knows. `pos` is after the opening
+   * quote. Bash ends the string at a decoded NUL, so what follows it is dropped.
+   */
   private readAnsiC(): string {
     let out = '';
+    let cut = false;
+    const add = (text: string): void => {
+      if (cut) return;
+      const nul = text.indexOf('\u0000');
+      if (nul >= 0) {
+        out += text.slice(0, nul);
+        cut = true;
+      } else out += text;
+    };
     for (;;) {
       if (this.atEnd()) this.fail("unbalanced `$'`");
       const ch = this.peekChar();
       this.pos++;
       if (ch === "'") return out;
       if (ch !== '\\') {
-        out += ch;
+        add(ch);
         continue;
       }
       const esc = this.peekChar();
       this.pos++;
-      const simple: Record<string, string> = {
-        a: '\x07',
-        b: '\b',
-        e: '\x1b',
-        E: '\x1b',
-        f: '\f',
-        n: '\n',
-        r: '\r',
-        t: '\t',
-        v: '\v',
-        '\\': '\\',
-        "'": "'",
-        '"': '"',
-        '?': '?',
-      };
-      const mapped = simple[esc];
+      const mapped = ANSI_C[esc];
       if (mapped !== undefined) {
-        out += mapped;
+        add(mapped);
       } else if (/[0-7]/.test(esc)) {
         let digits = esc;
         while (digits.length < 3 && /[0-7]/.test(this.peekChar())) digits += this.src[this.pos++];
-        out += String.fromCharCode(parseInt(digits, 8) & 0xff);
+        add(String.fromCharCode(parseInt(digits, 8) & 0xff));
       } else if (esc === 'x' || esc === 'u' || esc === 'U') {
         const max = esc === 'x' ? 2 : esc === 'u' ? 4 : 8;
         let digits = '';
         while (digits.length < max && /[0-9a-fA-F]/.test(this.peekChar()))
           digits += this.src[this.pos++];
-        if (digits === '') out += `\\${esc}`;
+        if (digits === '') add(`\\${esc}`);
         else {
           const code = parseInt(digits, 16);
-          out += code <= 0x10ffff ? String.fromCodePoint(code) : '';
+          add(code <= 0x10ffff ? String.fromCodePoint(code) : '');
         }
       } else if (esc === 'c') {
         const ctl = this.peekChar();
         this.pos++;
-        out += String.fromCharCode(ctl.charCodeAt(0) & 0x1f);
+        add(String.fromCharCode(ctl.charCodeAt(0) & 0x1f));
       } else {
-        out += `\\${esc}`;
+        add(`\\${esc}`);
       }
     }
   }
 }
+
+const ANSI_C: Readonly<Record<string, string>> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 function finishWord(raw: string, b: WordBuilder): Word {
   let value = '';

@@ -1,0 +1,385 @@
+// Reading network tools (G14c, E12, E26): the hosts `curl` and `wget` reach,
+// including proxies and address overrides, and the files they write. An
+// option the reader does not know might name a host, so it makes the hosts
+// unknown.
+
+import type { Word } from '../shell/ast.js';
+import type { Effect, ExtractContext } from './effects.js';
+import { effect, writeEffects } from './effects.js';
+import { operandsAndOptions } from './options.js';
+import type { Extraction } from './programs.js';
+import type { OptionSpec } from './table.js';
+
+const PROXY_VARIABLES =
+  /^(https?_proxy|HTTPS?_PROXY|all_proxy|ALL_PROXY|ftp_proxy|FTP_PROXY|socks_proxy|SOCKS_PROXY)$/;
+
+const CURL: OptionSpec = {
+  flags: [
+    '-s',
+    '--silent',
+    '-S',
+    '--show-error',
+    '-L',
+    '--location',
+    '-f',
+    '--fail',
+    '--fail-with-body',
+    '-k',
+    '--insecure',
+    '-v',
+    '--verbose',
+    '-i',
+    '--include',
+    '-I',
+    '--head',
+    '-O',
+    '--remote-name',
+    '-J',
+    '--remote-header-name',
+    '-N',
+    '--no-buffer',
+    '-#',
+    '--progress-bar',
+    '-q',
+    '-g',
+    '--globoff',
+    '-G',
+    '--get',
+    '-j',
+    '--junk-session-cookies',
+    '-l',
+    '--list-only',
+    '-n',
+    '--netrc',
+    '-R',
+    '--remote-time',
+    '-Z',
+    '--parallel',
+    '-4',
+    '--ipv4',
+    '-6',
+    '--ipv6',
+    '-0',
+    '--http1.0',
+    '--http1.1',
+    '--http2',
+    '--http3',
+    '--compressed',
+    '--location-trusted',
+    '--create-dirs',
+    '--no-progress-meter',
+    '--retry-all-errors',
+    '--tcp-nodelay',
+    '-a',
+    '--append',
+    '-B',
+    '--use-ascii',
+    '-M',
+    '--manual',
+    '-V',
+    '--version',
+    '-h',
+    '--help',
+    '-p',
+    '--proxytunnel',
+    '--raw',
+    '--ssl',
+    '--ssl-reqd',
+    '--tlsv1.2',
+    '--tlsv1.3',
+    '--no-keepalive',
+    '--remote-name-all',
+    '--digest',
+    '--basic',
+    '--ntlm',
+    '--negotiate',
+    '--anyauth',
+    '--disable',
+  ],
+  values: [
+    '-A',
+    '--user-agent',
+    '-b',
+    '--cookie',
+    '-c',
+    '--cookie-jar',
+    '-C',
+    '--continue-at',
+    '-d',
+    '--data',
+    '--data-ascii',
+    '--data-binary',
+    '--data-raw',
+    '--data-urlencode',
+    '-D',
+    '--dump-header',
+    '-e',
+    '--referer',
+    '-E',
+    '--cert',
+    '--cert-type',
+    '--key',
+    '--key-type',
+    '--pass',
+    '--cacert',
+    '--capath',
+    '-F',
+    '--form',
+    '--form-string',
+    '-H',
+    '--header',
+    '-m',
+    '--max-time',
+    '--connect-timeout',
+    '-o',
+    '--output',
+    '--output-dir',
+    '-r',
+    '--range',
+    '-T',
+    '--upload-file',
+    '-u',
+    '--user',
+    '-U',
+    '--proxy-user',
+    '-w',
+    '--write-out',
+    '-X',
+    '--request',
+    '-Y',
+    '--speed-limit',
+    '-y',
+    '--speed-time',
+    '-z',
+    '--time-cond',
+    '--retry',
+    '--retry-delay',
+    '--retry-max-time',
+    '--resolve',
+    '--connect-to',
+    '--interface',
+    '--limit-rate',
+    '--max-filesize',
+    '--max-redirs',
+    '--oauth2-bearer',
+    '--trace',
+    '--trace-ascii',
+    '--stderr',
+    '--libcurl',
+    '--unix-socket',
+    '--aws-sigv4',
+    '-Q',
+    '--quote',
+    '--json',
+    '--variable',
+    '--expand-url',
+    '-x',
+    '--proxy',
+    '--url',
+    '-K',
+    '--config',
+    '--preproxy',
+    '--socks4',
+    '--socks4a',
+    '--socks5',
+    '--socks5-hostname',
+    '--doh-url',
+    '--noproxy',
+    '-t',
+    '--telnet-option',
+  ],
+};
+
+/** Options whose value names a host or URL the request reaches. */
+const CURL_HOST_OPTIONS = new Set([
+  '--url',
+  '-x',
+  '--proxy',
+  '--preproxy',
+  '--socks4',
+  '--socks4a',
+  '--socks5',
+  '--socks5-hostname',
+  '--doh-url',
+  '--expand-url',
+]);
+const CURL_WRITES = new Set([
+  '-o',
+  '--output',
+  '--output-dir',
+  '-D',
+  '--dump-header',
+  '-c',
+  '--cookie-jar',
+  '--trace',
+  '--trace-ascii',
+  '--stderr',
+  '--libcurl',
+]);
+
+export function curl(words: readonly Word[], ctx: ExtractContext): Extraction {
+  const { operands, seen, unknown } = operandsAndOptions(words, 1, CURL);
+  const writes = seen
+    .filter((o) => CURL_WRITES.has(o.name) && o.value !== null && o.value.value !== '-')
+    .map((o) => o.value as Word);
+  const effects: Effect[] = writeEffects(writes, ctx);
+  const opaque =
+    unknown.length > 0 ||
+    seen.some((o) => o.name === '-K' || o.name === '--config') ||
+    [...ctx.assigned].some((name) => PROXY_VARIABLES.test(name));
+  if (opaque) return { effects: [effect('networkEgress', { hosts: null }), ...effects] };
+  const sources: (Word | null)[] = [...operands];
+  const extra: string[] = [];
+  for (const option of seen) {
+    if (CURL_HOST_OPTIONS.has(option.name)) sources.push(option.value);
+    if ((option.name === '--resolve' || option.name === '--connect-to') && option.value !== null) {
+      // `--resolve HOST:PORT:ADDR[,ADDR]` and `--connect-to H1:P1:H2:P2` send the request elsewhere.
+      if (!option.value.literal)
+        return { effects: [effect('networkEgress', { hosts: null }), ...effects] };
+      const parts = option.value.value.split(':');
+      const targets =
+        option.name === '--resolve' ? parts.slice(2).join(':').split(',') : [parts[2] ?? ''];
+      for (const target of targets) if (target !== '') extra.push(target.replace(/^\[|\]$/g, ''));
+    }
+  }
+  const hosts = hostsOf(sources);
+  return {
+    effects: [
+      effect('networkEgress', { hosts: hosts === null ? null : [...hosts, ...extra] }),
+      ...effects,
+    ],
+  };
+}
+
+const WGET: OptionSpec = {
+  flags: [
+    '-q',
+    '--quiet',
+    '-v',
+    '--verbose',
+    '-nv',
+    '--no-verbose',
+    '-c',
+    '--continue',
+    '-N',
+    '--timestamping',
+    '-r',
+    '--recursive',
+    '-np',
+    '--no-parent',
+    '-nd',
+    '--no-directories',
+    '-nc',
+    '--no-clobber',
+    '-x',
+    '--force-directories',
+    '-k',
+    '--convert-links',
+    '-m',
+    '--mirror',
+    '-p',
+    '--page-requisites',
+    '-S',
+    '--server-response',
+    '-b',
+    '--background',
+    '--spider',
+    '--no-check-certificate',
+    '-4',
+    '--inet4-only',
+    '-6',
+    '--inet6-only',
+    '--content-disposition',
+    '--trust-server-names',
+    '-H',
+    '--span-hosts',
+    '-E',
+    '--adjust-extension',
+    '-F',
+    '--force-html',
+    '-h',
+    '--help',
+    '-V',
+    '--version',
+  ],
+  values: [
+    '-O',
+    '--output-document',
+    '-o',
+    '--output-file',
+    '-a',
+    '--append-output',
+    '-P',
+    '--directory-prefix',
+    '-t',
+    '--tries',
+    '-T',
+    '--timeout',
+    '-U',
+    '--user-agent',
+    '--header',
+    '--post-data',
+    '--post-file',
+    '--user',
+    '--password',
+    '-e',
+    '--execute',
+    '-l',
+    '--level',
+    '-w',
+    '--wait',
+    '-Q',
+    '--quota',
+    '--limit-rate',
+    '-A',
+    '--accept',
+    '-R',
+    '--reject',
+    '-D',
+    '--domains',
+    '-B',
+    '--base',
+    '--method',
+    '--body-data',
+    '--body-file',
+    '-i',
+    '--input-file',
+    '--bind-address',
+  ],
+};
+
+const WGET_WRITES = new Set([
+  '-O',
+  '--output-document',
+  '-o',
+  '--output-file',
+  '-a',
+  '--append-output',
+  '-P',
+  '--directory-prefix',
+]);
+
+export function wget(words: readonly Word[], ctx: ExtractContext): Extraction {
+  const { operands, seen, unknown } = operandsAndOptions(words, 1, WGET);
+  const writes = seen
+    .filter((o) => WGET_WRITES.has(o.name) && o.value !== null && o.value.value !== '-')
+    .map((o) => o.value as Word);
+  const effects = writeEffects(writes, ctx);
+  const opaque =
+    unknown.length > 0 ||
+    seen.some((o) => ['-i', '--input-file', '-e', '--execute'].includes(o.name)) ||
+    [...ctx.assigned].some((name) => PROXY_VARIABLES.test(name));
+  const hosts = opaque ? null : hostsOf(operands);
+  return { effects: [effect('networkEgress', { hosts }), ...effects] };
+}
+
+/** Hosts named by URL operands; any word that is not literal, or a URL pattern, makes them unknown. */
+function hostsOf(sources: readonly (Word | null)[]): string[] | null {
+  if (sources.length === 0) return null;
+  const hosts: string[] = [];
+  for (const source of sources) {
+    if (source === null || !source.literal || /[{}[\]]/.test(source.value)) return null;
+    hosts.push(source.value);
+  }
+  return hosts;
+}

@@ -1,0 +1,221 @@
+// From the words of a simple command to the program that really runs: wrappers
+// are followed (E27), and what the shell would run as computed text is refused
+// (G14b): evaluating builtins, names filled in at run time, arithmetic that can
+// expand `$(…)`, variables the shell later runs.
+
+import type { CommandWords } from '../match/commands.js';
+import { programInfo } from '../match/commands.js';
+import type { Word } from '../shell/ast.js';
+import type { Effect, ExtractContext } from './effects.js';
+import { EXTRACTOR_FUNCTIONS } from './programs.js';
+import type { ClassifierTable } from './table.js';
+import { unwrap } from './wrappers.js';
+
+/** What the walker knows that reading one command needs. */
+export interface ReadingContext {
+  readonly table: ClassifierTable;
+  readonly worktree: string | null;
+  /** Functions the command line defines; calling one runs its body. */
+  readonly functions: ReadonlySet<string>;
+  readonly cdpath: boolean;
+  /** The command line sets PATH, so no bare program name is what it seems. */
+  readonly pathChanged: boolean;
+}
+
+export interface ProgramResult {
+  readonly kind: 'program';
+  readonly words: readonly Word[];
+  readonly cwd: string | null;
+  readonly blur: boolean;
+  /** The command runs in the shell itself (so a `cd` changes the directory). */
+  readonly inShell: boolean;
+  readonly assigned: ReadonlySet<string>;
+  /** The program is a function the command line defines. */
+  readonly callsFunction: boolean;
+}
+
+export type Resolved =
+  | ProgramResult
+  | {
+      readonly kind: 'script';
+      readonly text: string;
+      readonly cwd: string | null;
+      readonly blur: boolean;
+      readonly placeholder: string | null;
+    }
+  | {
+      readonly kind: 'find';
+      readonly words: readonly Word[];
+      readonly commands: readonly (readonly Word[])[];
+      readonly deletes: boolean;
+      readonly starts: readonly Word[];
+      readonly writes: readonly Word[];
+      readonly cwd: string | null;
+      readonly assigned: ReadonlySet<string>;
+    }
+  | {
+      readonly kind: 'raw';
+      readonly reason: string;
+      /** A script that runs with text filled in at run time: still classified, without a facet. */
+      readonly script?: string;
+    };
+
+const IN_SHELL_WRAPPERS = new Set(['builtin', 'command']);
+const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+const ASSIGNED_NAME = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/;
+
+/** Why a variable assignment cannot be read with confidence, or null. */
+export function assignmentHazard(table: ClassifierTable, word: Word): string | null {
+  const match = ASSIGNED_NAME.exec(word.value);
+  const name = match?.[1];
+  if (name !== undefined && table.dangerousVariables.includes(name)) {
+    return `assigning \`${name}\` changes what the shell runs`;
+  }
+  // A quoted `$(…)` in a value runs when arithmetic reads the variable as a subscript.
+  if (match !== null && /\$\(|`/.test(word.value.slice(match[0].length))) {
+    return 'a value holding `$(…)` may run when the variable is read as a number';
+  }
+  return null;
+}
+
+function hazard(table: ClassifierTable, base: string, words: readonly Word[]): string | null {
+  if (table.evaluators.includes(base)) return `\`${base}\` runs text as code`;
+  if (
+    table.arithmeticBuiltins.includes(base) &&
+    words.some((w, i) => i > 0 && /\$\(|`|\$\{/.test(w.value))
+  ) {
+    return `\`${base}\` evaluates arithmetic, where a subscript can run \`$(…)\``;
+  }
+  if (DECLARERS.has(base)) {
+    for (const word of words.slice(1)) {
+      const problem = assignmentHazard(table, word);
+      if (problem !== null) return problem;
+    }
+  }
+  return null;
+}
+
+/** Follows wrappers down to the command that runs (E27). */
+export function resolveProgram(
+  ctx: ReadingContext,
+  words: readonly Word[],
+  cwd: string | null,
+  blur: boolean,
+  placeholder: string | null,
+  assigned: readonly string[],
+): Resolved {
+  let current = words;
+  let currentCwd = cwd;
+  let blurred = blur;
+  let replaced = placeholder;
+  let inShell = true;
+  // `builtin x` and `command x` run x itself, never a function of that name.
+  let functionsVisible = true;
+  const names = new Set(assigned);
+  for (let depth = 0; depth < 32; depth++) {
+    const program = current[0];
+    if (program === undefined) return { kind: 'raw', reason: 'no command' };
+    if (!program.literal) return { kind: 'raw', reason: 'the command name is computed' };
+    if (replaced !== null && program.value.includes(replaced)) {
+      return { kind: 'raw', reason: 'the command name is filled in at run time' };
+    }
+    const base = programInfo(program.value, ctx.table.systemPaths).basename;
+    const problem = hazard(ctx.table, base, current);
+    if (problem !== null) return { kind: 'raw', reason: problem };
+    const asProgram = (callsFunction: boolean): ProgramResult => ({
+      kind: 'program',
+      words: current,
+      cwd: currentCwd,
+      blur: blurred,
+      inShell,
+      assigned: names,
+      callsFunction,
+    });
+    if (inShell && functionsVisible && ctx.functions.has(program.value)) return asProgram(true);
+    const entry = Object.hasOwn(ctx.table.wrappers, base) ? ctx.table.wrappers[base] : undefined;
+    if (entry === undefined) return asProgram(false);
+    const result = unwrap(base, current, entry, currentCwd);
+    switch (result.kind) {
+      case 'plain':
+        if (result.bare && blurred)
+          return { kind: 'raw', reason: `the command \`${base}\` runs comes from its input` };
+        return asProgram(false);
+      case 'unparseable':
+        return { kind: 'raw', reason: result.reason };
+      case 'script':
+        if (replaced !== null && result.text.includes(replaced)) {
+          return {
+            kind: 'raw',
+            reason: 'the script is filled in at run time',
+            script: result.text,
+          };
+        }
+        return {
+          kind: 'script',
+          text: result.text,
+          cwd: currentCwd,
+          blur: blurred,
+          placeholder: replaced,
+        };
+      case 'find':
+        return {
+          kind: 'find',
+          words: current,
+          commands: result.commands,
+          deletes: result.deletes,
+          starts: result.starts,
+          writes: result.writes,
+          cwd: currentCwd,
+          assigned: names,
+        };
+      case 'inner':
+        current = result.words;
+        if (result.cwd !== undefined) currentCwd = result.cwd;
+        blurred ||= result.blur;
+        replaced = result.placeholder ?? replaced;
+        for (const name of result.assigned) names.add(name);
+        if (IN_SHELL_WRAPPERS.has(base)) functionsVisible = false;
+        else inShell = false;
+        break;
+    }
+  }
+  return { kind: 'raw', reason: 'too many wrappers' };
+}
+
+export interface Extracted {
+  readonly effects: Effect[];
+  readonly cwd?: string | null;
+  readonly unparseable?: string;
+}
+
+export function extractProgram(ctx: ReadingContext, resolved: ProgramResult): Extracted {
+  const program = resolved.words[0] as Word;
+  const base = programInfo(program.value, ctx.table.systemPaths).basename;
+  const extractor = Object.hasOwn(ctx.table.programs, base) ? ctx.table.programs[base] : undefined;
+  if (extractor === undefined) return { effects: [] };
+  const extractContext: ExtractContext = {
+    cwd: resolved.cwd,
+    worktree: ctx.worktree,
+    assigned: resolved.assigned,
+    cdpath: ctx.cdpath,
+  };
+  return EXTRACTOR_FUNCTIONS[extractor](resolved.words, extractContext);
+}
+
+/** A simple command's words as rules read them (G13, G14c). */
+export function commandWords(
+  ctx: ReadingContext,
+  words: readonly Word[],
+  assigned: ReadonlySet<string>,
+): CommandWords {
+  const info = programInfo((words[0] as Word).value, ctx.table.systemPaths);
+  // With PATH changed, a bare name may run a look-alike: it inherits no allow.
+  const program = ctx.pathChanged || assigned.has('PATH') ? { ...info, bare: false } : info;
+  return {
+    values: words.map((word) => word.value),
+    matchable: words.map(
+      (word) => word.confident && word.parts.every((part) => part.kind === 'lit'),
+    ),
+    program,
+  };
+}
