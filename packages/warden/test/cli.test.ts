@@ -233,6 +233,39 @@ describe('usage and validation errors exit 1 with every problem listed', () => {
     expect(ran.stderr).toMatch(/line \d+, column \d+/);
   });
 
+  it('refuses a YAML document whose aliases expand without bound, as a listed error', () => {
+    const bomb = [
+      'version: 1',
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
+      'e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]',
+    ].join('\n');
+    const policy = files({ 'bomb.yaml': bomb })['bomb.yaml'] as string;
+    const ran = warden(['policy', 'lint', policy, '--json']);
+    expect(ran.code).toBe(1);
+    expect(
+      (JSON.parse(ran.stdout) as { errors: { message: string }[] }).errors[0]?.message,
+    ).toMatch(/^cannot read the document/);
+  });
+
+  it('says which approver values exist, in the message style of every error', () => {
+    const ran = warden([
+      'check',
+      '--policy',
+      POLICY,
+      '--request',
+      PUSH_MAIN,
+      '--approver',
+      'maybe',
+    ]);
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toBe(
+      'error: --approver: unknown approver `maybe`: use `connected` or `none`\n',
+    );
+  });
+
   it('prints usage errors of the command line as JSON with --json', () => {
     const ran = warden(['explain', '--request', PUSH_MAIN, '--json']);
     expect(ran.code).toBe(1);

@@ -78,11 +78,6 @@ export interface CompiledPolicy {
   readonly autonomy: ReadonlyMap<string, Autonomy>;
 }
 
-/** Strictness for ordering within a bucket: hard deny, soft deny, prompt, allow. */
-export function rank(rule: CompiledRule): number {
-  return rule.rank;
-}
-
 function rankOf(rule: Rule): number {
   switch (rule.decision) {
     case 'deny':
@@ -99,7 +94,7 @@ export function compareRules(a: CompiledRule, b: CompiledRule): number {
   return (
     b.prefixLength - a.prefixLength ||
     Number(b.constrained) - Number(a.constrained) ||
-    rank(b) - rank(a) ||
+    b.rank - a.rank ||
     a.order - b.order
   );
 }

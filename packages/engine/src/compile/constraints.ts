@@ -165,7 +165,9 @@ export function evaluate(
     const { positives, negatives } = constraints.commands;
     const inSet = (command: CommandWords, r: boolean): boolean =>
       positives.some((words) => prefixMatches(words, command, !r)) &&
-      !negatives.some((words) => prefixMatches(words, command, false));
+      // An exemption from a restrictive rule loosens it: like an allow, it holds only for the
+      // bare name or a system path; an exclusion from an allow holds for look-alikes too.
+      !negatives.some((words) => prefixMatches(words, command, r));
     condition = listCondition('commands', args.commands, restrictive, inSet, showCommand);
     if (condition === null) return FAILS;
     conditions.push(condition);

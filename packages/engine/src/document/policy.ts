@@ -184,14 +184,20 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
   }
 
   const ids = new Map<string, string>();
-  const claimId = (rule: Rule): void => {
-    const previous = ids.get(rule.id);
+  /** Ids are unique across rules and presets (E29), also among rules with other problems. */
+  const claimId = (rule: Rule | null, raw: unknown, path: readonly PathSegment[]): void => {
+    const written = isRecord(raw) && typeof raw.id === 'string' ? raw.id : undefined;
+    const id = rule?.id ?? written;
+    if (id === undefined) return;
+    const where = rule?.path ?? formatPath(path);
+    const generated = rule?.generatedId === true;
+    const previous = ids.get(id);
     if (previous !== undefined) {
-      const message = rule.generatedId
+      const message = generated
         ? `this rule repeats ${previous} exactly: remove one`
-        : `duplicate rule id \`${rule.id}\`: also used by ${previous}`;
-      issues.push(issue('duplicate_id', rule.generatedId ? rule.path : `${rule.path}.id`, message));
-    } else ids.set(rule.id, rule.path);
+        : `duplicate rule id \`${id}\`: also used by ${previous}`;
+      issues.push(issue('duplicate_id', generated ? where : `${where}.id`, message));
+    } else ids.set(id, where);
   };
 
   const modes: Record<string, ModeSettings> = Object.create(null) as Record<string, ModeSettings>;
@@ -216,10 +222,8 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
           `mode:${name}`,
           `mode:${name}#${index}`,
         );
-        if (rule !== null) {
-          preset.push(rule);
-          claimId(rule);
-        }
+        if (rule !== null) preset.push(rule);
+        claimId(rule, rawRule, ['modes', name, 'preset', index]);
       });
       const commandNet: string[] = [];
       (parsed.data.commandNet ?? []).forEach((entry, index) => {
@@ -242,10 +246,8 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
   if (Array.isArray(doc.rules)) {
     doc.rules.forEach((rawRule, index) => {
       const rule = validateRule(rawRule, ['rules', index], kind, issues, null, null);
-      if (rule !== null) {
-        rules.push(rule);
-        claimId(rule);
-      }
+      if (rule !== null) rules.push(rule);
+      claimId(rule, rawRule, ['rules', index]);
     });
   }
 
@@ -277,6 +279,11 @@ function validateRule(
   }
   const data = parsed.data as RawRule;
   const before = issues.length;
+
+  if (data.id !== undefined) {
+    const problem = idProblem(data.id);
+    if (problem !== null) issues.push(issue('invalid_value', at('id'), problem));
+  }
 
   let scope = presetScope ?? 'workspace';
   if (data.scope !== undefined) {
@@ -432,6 +439,17 @@ function validateWhen(
     return Array.isArray(words) ? null : words.problem;
   });
   return when as Constraints;
+}
+
+/** Rule ids name rules in decisions: no white space, and none of the names Warden gives (contracts §3). */
+function idProblem(id: string): string | null {
+  // eslint-disable-next-line no-control-regex -- ids must not hold control characters
+  if (/[\s\u0000-\u001f]/.test(id))
+    return `rule id \`${id}\` holds white space or control characters`;
+  if (id === 'unparseable' || /^(default|modeNet|autonomy):/.test(id)) {
+    return `rule id \`${id}\` is a name Warden gives its own decisions: choose another`;
+  }
+  return null;
 }
 
 function scopeProblem(scope: string): string | null {

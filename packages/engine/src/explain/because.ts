@@ -24,7 +24,7 @@ function conditionText(condition: Condition, resolution: Resolution, restrictive
   const key = condition.key;
   if (condition.status === 'unknown') {
     const asked = key === 'maxCount' ? 'count' : key === 'maxCents' ? 'cents' : key;
-    return `${asked} unknown: the request does not say its ${asked}`;
+    return `${asked} unknown: neither the request nor its command says which`;
   }
   const patterns = patternsOf(resolution, key);
   if (key === 'maxCount' || key === 'maxCents') {

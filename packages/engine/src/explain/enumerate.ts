@@ -2,7 +2,6 @@
 // with the constrained exceptions, before the agent runs.
 
 import type { CompiledLayer, CompiledPolicy, CompiledRule } from '../compile/compile.js';
-import { rank } from '../compile/compile.js';
 import type { ActionClass } from '../model/classes.js';
 import { ACTION_CLASSES, defaultDecision } from '../model/classes.js';
 import type { Autonomy, Decision } from '../model/decision.js';
@@ -60,7 +59,7 @@ function ref(rule: CompiledRule, prefix: string, workspace: string | undefined):
     scope: `${prefix}${rule.rule.scope}`,
     decision: rule.rule.decision,
     enforcement: rule.rule.enforcement,
-    sentence: describeRule(rule.rule, workspace),
+    sentence: describeRule(rule.rule, workspace, prefix !== ''),
   };
 }
 
@@ -85,7 +84,7 @@ function baseline(
       (r) => !r.constrained && !r.advisory && alive(r, at),
     );
     if (rules.length === 0) continue;
-    const best = rules.reduce((a, b) => (rank(b) > rank(a) ? b : a));
+    const best = rules.reduce((a, b) => (b.rank > a.rank ? b : a));
     return {
       decision: best.rule.decision,
       rule: best.rule.id,

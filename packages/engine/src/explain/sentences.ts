@@ -71,8 +71,8 @@ function subject(rule: Rule): string {
 const VERBS = { allow: 'is allowed', prompt: 'needs approval', deny: 'is denied' } as const;
 
 /** "protect-main: in space `payments`, pushing to a git remote (`gitPush`) is denied when any ref matches `main`." */
-export function describeRule(rule: Rule, workspace?: string): string {
-  const managed = rule.origin === 'managed';
+export function describeRule(rule: Rule, workspace?: string, managedLayer = false): string {
+  const managed = managedLayer || rule.origin === 'managed';
   const scope = scopePhrase(rule.scope, workspace, managed);
   const restrictive = rule.decision !== 'allow';
   let sentence = `${scope}, ${subject(rule)} ${VERBS[rule.decision]}`;

@@ -22,3 +22,11 @@ export function strictness(decision: Decision): number {
 export function stricter(a: Decision, b: Decision): Decision {
   return STRICTNESS[a] >= STRICTNESS[b] ? a : b;
 }
+
+export type DenyStrength = 'soft' | 'hard';
+
+/** The stronger of two deny enforcements (null: no deny). */
+export function strongest(a: DenyStrength | null, b: DenyStrength | null): DenyStrength | null {
+  if (a === 'hard' || b === 'hard') return 'hard';
+  return a ?? b;
+}

@@ -3,10 +3,11 @@
 // specificity, then strictness; an escalation alone does not stop the chain.
 
 import type { CompiledLayer, CompiledRule, ScopeBucket } from '../compile/compile.js';
-import { compareRules, rank } from '../compile/compile.js';
+import { compareRules } from '../compile/compile.js';
 import type { Condition } from '../compile/constraints.js';
 import { evaluate } from '../compile/constraints.js';
 import { defaultDecision } from '../model/classes.js';
+import { strongest } from '../model/decision.js';
 import type { Decision } from '../model/decision.js';
 import { prefixMatches } from '../match/commands.js';
 import { occursInOrder } from '../shell/render.js';
@@ -59,6 +60,7 @@ export interface ChainContext {
   readonly shadow: boolean;
   /** Tokens of the whole command line, for unparseable facets (E23, E35). */
   readonly tokens: () => readonly string[];
+  readonly tokenSet: () => ReadonlySet<string>;
 }
 
 function alive(rule: CompiledRule, ctx: ChainContext): boolean {
@@ -84,21 +86,6 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): reado
     case 'class': {
       const rules = bucket.classes.get(facet.cls);
       if (rules === undefined) return NONE;
-      // The common case: one rule, unconstrained or not applying.
-      if (rules.length === 1) {
-        const only = rules[0] as CompiledRule;
-        if (!alive(only, ctx)) return NONE;
-        const evaluation = evaluate(only.constraints, facet.args, only.restrictive);
-        if (evaluation.verdict === 'fails') return NONE;
-        return [
-          {
-            rule: only,
-            escalates: evaluation.verdict === 'escalates',
-            conditions: evaluation.conditions,
-            byTokens: false,
-          },
-        ];
-      }
       for (const rule of rules) {
         if (alive(rule, ctx)) consider(rule, facet, out);
       }
@@ -119,7 +106,7 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): reado
     case 'raw': {
       // An allow never applies to a command that cannot be read (G14b, E34).
       const tokens = ctx.tokens();
-      const keys = new Set(tokens);
+      const keys = new Set(ctx.tokenSet());
       if (facet.leading !== null) {
         keys.add(facet.leading.program.basename);
         keys.add(facet.leading.program.written);
@@ -156,11 +143,6 @@ function fromRule(candidate: Candidate, scopePrefix: string): Resolution {
   };
 }
 
-function strongest(a: 'soft' | 'hard' | null, b: 'soft' | 'hard' | null): 'soft' | 'hard' | null {
-  if (a === 'hard' || b === 'hard') return 'hard';
-  return a ?? b;
-}
-
 /** The buckets of a layer along a request's scope chain, narrowest first, looked up once per request. */
 export function chainBuckets(layer: CompiledLayer, chain: readonly string[]): ScopeBucket[] {
   const buckets: ScopeBucket[] = [];
@@ -195,7 +177,7 @@ export function resolveChain(
         escalated = true;
       } else {
         first ??= c;
-        if (strictest === null || rank(c.rule) > rank(strictest.rule)) strictest = c;
+        if (strictest === null || c.rule.rank > strictest.rule.rank) strictest = c;
       }
     }
     if (first === null) continue; // E37: an escalation alone does not stop the chain

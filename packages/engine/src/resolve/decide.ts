@@ -8,7 +8,7 @@ import { DEFAULT_TABLE } from '../classify/table.js';
 import type { ClassifierTable } from '../classify/table.js';
 import type { CompiledPolicy } from '../compile/compile.js';
 import type { Autonomy, Decision, Outcome } from '../model/decision.js';
-import { strictness } from '../model/decision.js';
+import { strictness, strongest } from '../model/decision.js';
 import type { ActionRequest } from '../model/request.js';
 import type { AdvisoryHit, DecisionResult, FacetEntry, ManagedSource } from '../model/result.js';
 import { netEntryMatches } from '../match/commands.js';
@@ -68,11 +68,6 @@ export interface Explained {
   readonly autonomy: Autonomy | null;
 }
 
-function strongest(a: 'soft' | 'hard' | null, b: 'soft' | 'hard' | null): 'soft' | 'hard' | null {
-  if (a === 'hard' || b === 'hard') return 'hard';
-  return a ?? b;
-}
-
 function entryOf(name: string, resolution: Resolution, text: string | undefined): FacetEntry {
   if (resolution.decision === null) return { facet: name, decision: null };
   const entry: {
@@ -101,6 +96,7 @@ function findNetHit(
   policy: CompiledPolicy,
   request: ActionRequest,
   units: readonly Unit[],
+  tokensOf: () => readonly string[],
 ): NetHit | null {
   if (request.mode === undefined || request.command === undefined) return null;
   const entries = policy.nets.get(request.mode) ?? [];
@@ -116,7 +112,7 @@ function findNetHit(
   }
   if (!raw) return null;
   // E14: for a command that cannot be read, the entry's words occurring in order is enough.
-  const tokens = rawTokens(request.command);
+  const tokens = tokensOf();
   for (const entry of entries) {
     if (occursInOrder(entry.words, tokens))
       return { mode: request.mode, entry: entry.entry, command: request.command };
@@ -145,7 +141,9 @@ export function explainDecision(input: DecideInput): Explained {
 
   let tokens: readonly string[] | null = null;
   const tokensOf = (): readonly string[] => (tokens ??= rawTokens(request.command ?? ''));
-  const ctx: ChainContext = { at: input.at, shadow: false, tokens: tokensOf };
+  let tokenSet: ReadonlySet<string> | null = null;
+  const tokenSetOf = (): ReadonlySet<string> => (tokenSet ??= new Set(tokensOf()));
+  const ctx: ChainContext = { at: input.at, shadow: false, tokens: tokensOf, tokenSet: tokenSetOf };
   const shadowCtx: ChainContext = { ...ctx, shadow: true };
 
   const autonomy =
@@ -198,25 +196,28 @@ export function explainDecision(input: DecideInput): Explained {
     outcomes.push(outcome);
 
     if (policy.layer.hasAdvisory || managed?.layer.hasAdvisory === true) {
-      const shadowOwn = resolveChain(ownBuckets, facet, shadowCtx, '', defaultResolution(facet));
+      // Only a layer with advisory rules can resolve differently in the shadow.
+      const shadowOwn = policy.layer.hasAdvisory
+        ? resolveChain(ownBuckets, facet, shadowCtx, '', defaultResolution(facet))
+        : own;
       const shadowMan =
-        managed === null
-          ? null
-          : resolveChain(managedBuckets, facet, shadowCtx, 'managed:', NO_OPINION);
+        managed?.layer.hasAdvisory === true
+          ? resolveChain(managedBuckets, facet, shadowCtx, 'managed:', NO_OPINION)
+          : man;
       const shadow = merge(shadowOwn, shadowMan);
       if (
         shadow.decision !== null &&
         shadow.decision !== decision &&
         shadow.rule?.advisory === true
       ) {
-        advisories.push({ rule: shadow.rule.rule.id, facet: facet.name, wouldBe: shadow.decision });
+        advisories.push({ rule: shadow.rule.id, facet: facet.name, wouldBe: shadow.decision });
       }
     }
   }
 
   const facets: FacetEntry[] = outcomes.map((o) => entryOf(o.facet.name, o.shown, o.because));
   const prompts = outcomes.filter((o) => o.decision === 'prompt').map((o) => o.facet.name);
-  const net = findNetHit(policy, request, units);
+  const net = findNetHit(policy, request, units, tokensOf);
   const spaceScope = `space:${request.space ?? ''}`;
 
   let decision: Decision;
@@ -273,7 +274,8 @@ export function explainDecision(input: DecideInput): Explained {
           : 'soft';
       }
     }
-    if (preApproved) {
+    // The dial's entry stands where the dial decided (E22).
+    if (rule === 'autonomy:actFreely') {
       facets.push({
         facet: 'autonomy',
         decision: 'allow',
@@ -323,7 +325,7 @@ function nameOf(outcome: FacetOutcome): { rule: string; scope: string } {
       own !== null && (managed === null || outcome.own.escalatedDeny === outcome.enforcement)
         ? own
         : managed;
-    if (by !== null) return { rule: by.rule.rule.id, scope: by.scope };
+    if (by !== null) return { rule: by.rule.id, scope: by.scope };
   }
   return { rule: outcome.shown.ruleName ?? 'default', scope: outcome.shown.scope ?? 'default' };
 }

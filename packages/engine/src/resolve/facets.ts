@@ -4,7 +4,7 @@
 
 import type { CommandAnalysis, Unit } from '../classify/analyze.js';
 import { analyzeCommand } from '../classify/analyze.js';
-import type { Effect, KeyValues } from '../classify/effects.js';
+import type { KeyValues } from '../classify/effects.js';
 import type { ClassifierTable } from '../classify/table.js';
 import type { FacetArgs } from '../compile/constraints.js';
 import type { ActionClass } from '../model/classes.js';
@@ -42,6 +42,7 @@ export interface PreparedRequest {
   readonly analysis: CommandAnalysis | null;
 }
 
+/** Adds a command's values to a simple command's facet: its classes together say what it touches. */
 function mergeInto(target: KeyValues, source: KeyValues): void {
   for (const key of ['paths', 'refs', 'hosts'] as const) {
     const value = source[key];
@@ -53,52 +54,100 @@ function mergeInto(target: KeyValues, source: KeyValues): void {
   }
 }
 
-function extracted(effects: readonly Effect[]): KeyValues {
+/**
+ * One class's values from all its parts (E26): the union of lists and the sum
+ * of counts; any part that is unknown, or says nothing of a key others
+ * report, makes the key unknown.
+ */
+function combine(parts: readonly KeyValues[]): KeyValues {
   const values: KeyValues = {};
-  for (const item of effects) mergeInto(values, item.args);
+  for (const key of ['paths', 'refs', 'hosts', 'count'] as const) {
+    const reported = parts.filter((part) => part[key] !== undefined);
+    if (reported.length === 0) continue;
+    if (reported.length < parts.length || reported.some((part) => part[key] === null)) {
+      values[key] = null;
+      continue;
+    }
+    if (key === 'count')
+      values.count = reported.reduce((sum, part) => sum + (part.count as number), 0);
+    else values[key] = reported.flatMap((part) => part[key] as string[]);
+  }
   return values;
+}
+
+/** What the request's own `args` say, normalised once (E10–E12). */
+interface Given {
+  readonly paths?: readonly PathValue[];
+  readonly refs?: readonly string[];
+  readonly hosts?: readonly HostValue[];
+  readonly count?: number;
+  readonly cents?: number;
+}
+
+function given(request: ActionRequest): Given {
+  const args = request.args;
+  if (args === undefined) return {};
+  const worktree = request.worktree ?? null;
+  const out: { -readonly [K in keyof Given]: Given[K] } = {};
+  if (args.paths !== undefined) out.paths = args.paths.map((p) => normalizePath(p, worktree));
+  if (args.refs !== undefined) out.refs = args.refs.map((r) => normalizeRef(r) ?? r);
+  if (args.hosts !== undefined)
+    out.hosts = args.hosts.map((h) => normalizeHost(h) ?? { host: h.toLowerCase(), ip: false });
+  if (args.count !== undefined) out.count = args.count;
+  if (args.cents !== undefined) out.cents = args.cents;
+  return out;
 }
 
 /** E21: the union of what `args` give and what extraction gives; unknown only when both are silent. */
 function unite(
   request: ActionRequest,
-  fromCommand: KeyValues,
+  args: Given,
+  found: KeyValues,
   commands: readonly CommandWords[] | undefined,
 ): FacetArgs {
   const worktree = request.worktree ?? null;
-  const args = request.args ?? {};
   const result: {
-    paths?: PathValue[];
-    refs?: string[];
-    hosts?: HostValue[];
+    paths?: readonly PathValue[];
+    refs?: readonly string[];
+    hosts?: readonly HostValue[];
     commands?: readonly CommandWords[];
     count?: number;
     cents?: number;
   } = {};
-  const paths = union(args.paths, fromCommand.paths);
-  if (paths !== undefined) result.paths = paths.map((p) => normalizePath(p, worktree));
-  const refs = union(args.refs, fromCommand.refs);
-  if (refs !== undefined) result.refs = refs.map((r) => normalizeRef(r) ?? r);
-  const hosts = union(args.hosts?.map(hostOf), normalizeHosts(fromCommand.hosts));
+  const paths = union(
+    args.paths,
+    found.paths === null || found.paths === undefined
+      ? found.paths
+      : found.paths.map((p) => normalizePath(p, worktree)),
+  );
+  if (paths !== undefined) result.paths = paths;
+  const refs = union(
+    args.refs,
+    found.refs === null || found.refs === undefined
+      ? found.refs
+      : found.refs.map((r) => normalizeRef(r) ?? r),
+  );
+  if (refs !== undefined) result.refs = refs;
+  const hosts = union(args.hosts, normalizeHosts(found.hosts));
   if (hosts !== undefined) result.hosts = hosts;
   if (commands !== undefined) result.commands = commands;
-  const found = fromCommand.count ?? undefined;
-  if (args.count !== undefined || found !== undefined) {
-    result.count = Math.max(args.count ?? 0, found ?? 0);
-  }
+  const count = found.count ?? undefined;
+  if (args.count !== undefined || count !== undefined)
+    result.count = Math.max(args.count ?? 0, count ?? 0);
   if (args.cents !== undefined) result.cents = args.cents;
   return result;
 }
 
 function union<T>(
-  given: readonly T[] | undefined,
+  known: readonly T[] | undefined,
   found: readonly T[] | null | undefined,
-): T[] | undefined {
-  if (given === undefined && (found === undefined || found === null)) return undefined;
-  return [...(given ?? []), ...(found ?? [])];
+): readonly T[] | undefined {
+  if (found === undefined || found === null) return known;
+  if (known === undefined) return found;
+  return [...known, ...found];
 }
 
-/** Request hosts were validated; an extracted host that is not valid makes the key unknown. */
+/** An extracted host that is not valid makes the key unknown. */
 function normalizeHosts(found: string[] | null | undefined): HostValue[] | null | undefined {
   if (found === null || found === undefined) return found;
   const hosts: HostValue[] = [];
@@ -110,10 +159,7 @@ function normalizeHosts(found: string[] | null | undefined): HostValue[] | null 
   return hosts;
 }
 
-function hostOf(raw: string): HostValue {
-  return normalizeHost(raw) ?? { host: raw.toLowerCase(), ip: false };
-}
-
+/** The simple commands a class facet's `commands` constraint reads; unknown if one cannot be read. */
 function commandsOf(units: readonly Unit[]): readonly CommandWords[] | undefined {
   const commands: CommandWords[] = [];
   for (const unit of units) {
@@ -127,65 +173,54 @@ function commandsOf(units: readonly Unit[]): readonly CommandWords[] | undefined
 const NO_ARGS: FacetArgs = {};
 
 export function prepareRequest(request: ActionRequest, table: ClassifierTable): PreparedRequest {
+  const args = given(request);
   if (request.command === undefined) {
     // Declared classes only: every facet reads the request's `args`.
-    const args = request.args === undefined ? NO_ARGS : unite(request, {}, undefined);
+    const shared = request.args === undefined ? NO_ARGS : unite(request, args, {}, undefined);
     const facets = (request.actions ?? []).map((cls): Facet => ({
       kind: 'class',
       name: cls,
       cls,
-      args,
+      args: shared,
     }));
     return { request, facets, analysis: null };
   }
-  const analysis =
-    request.command === undefined
-      ? null
-      : analyzeCommand(request.command, table, request.worktree ?? null);
-  const units = analysis?.units ?? [];
+  const analysis = analyzeCommand(request.command, table, request.worktree ?? null);
   const order: ActionClass[] = [];
-  const perClass = new Map<ActionClass, KeyValues>();
-  const note = (cls: ActionClass): KeyValues => {
-    let values = perClass.get(cls);
-    if (values === undefined) {
-      values = {};
-      perClass.set(cls, values);
+  const parts = new Map<ActionClass, KeyValues[]>();
+  const note = (cls: ActionClass): KeyValues[] => {
+    let list = parts.get(cls);
+    if (list === undefined) {
+      list = [];
+      parts.set(cls, list);
       order.push(cls);
     }
-    return values;
+    return list;
   };
   if (request.actions !== undefined && request.actions.length > 0) {
     for (const cls of request.actions) note(cls);
-  } else if (analysis !== null) {
+  } else {
     note('processSpawn');
   }
-  // Extraction only fills keys for classes the command reveals.
-  const fromCommand = new Map<ActionClass, KeyValues>();
-  for (const unit of units) {
-    for (const item of unit.effects) {
-      note(item.cls);
-      let values = fromCommand.get(item.cls);
-      if (values === undefined) {
-        values = {};
-        fromCommand.set(item.cls, values);
-      }
-      mergeInto(values, item.args);
-    }
+  // Extraction fills keys only for the classes the command reveals.
+  for (const unit of analysis.units) {
+    for (const item of unit.effects) note(item.cls).push(item.args);
   }
-  const allCommands = analysis === null ? undefined : commandsOf(units);
+  const allCommands = commandsOf(analysis.units);
   const facets: Facet[] = order.map((cls) => ({
     kind: 'class',
     name: cls,
     cls,
-    args: unite(request, fromCommand.get(cls) ?? {}, allCommands),
+    args: unite(request, args, combine(parts.get(cls) ?? []), allCommands),
   }));
 
   const byName = new Map<string, { unit: Exclude<Unit, { kind: 'effects' }>; values: KeyValues }>();
-  for (const unit of units) {
+  for (const unit of analysis.units) {
     if (unit.kind === 'effects' || unit.inner) continue;
     const seen = byName.get(unit.name);
-    if (seen === undefined) byName.set(unit.name, { unit, values: extracted(unit.effects) });
-    else mergeInto(seen.values, extracted(unit.effects));
+    const values = seen?.values ?? {};
+    for (const item of unit.effects) mergeInto(values, item.args);
+    if (seen === undefined) byName.set(unit.name, { unit, values });
   }
   for (const [name, { unit, values }] of byName) {
     if (unit.kind === 'command') {
@@ -193,14 +228,14 @@ export function prepareRequest(request: ActionRequest, table: ClassifierTable): 
         kind: 'command',
         name: `command:${name}`,
         words: unit.words,
-        args: unite(request, values, [unit.words]),
+        args: unite(request, args, values, [unit.words]),
       });
     } else {
       facets.push({
         kind: 'raw',
         name: `command:${name}`,
         leading: unit.leading,
-        args: unite(request, values, undefined),
+        args: unite(request, args, values, undefined),
       });
     }
   }

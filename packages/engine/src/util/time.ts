@@ -42,7 +42,3 @@ export function parseTimestamp(text: string): number | { problem: string } {
   if (Number.isNaN(ms)) return { problem: `\`${text}\` is not a valid date and time` };
   return ms;
 }
-
-export function formatTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
-}

@@ -96,6 +96,10 @@ export function lintPolicy(policy: Policy, at: number): LintWarning[] {
     const winner = list.reduce((a, b) => (score(b) > score(a) ? b : a));
     for (const rule of list) {
       if (rule === winner) continue;
+      // A cap reads the other way round for an allow (G17): `allow up to N` and `prompt above N`
+      // divide the requests between them.
+      const capped = rule.when?.maxCount !== undefined || rule.when?.maxCents !== undefined;
+      if (capped && (rule.decision === 'allow') !== (winner.decision === 'allow')) continue;
       if (rule.decision === winner.decision && rule.enforcement === winner.enforcement) {
         warnings.push({
           code: 'duplicate',

@@ -86,7 +86,7 @@ export function prepareDecision(
   options: DecisionOptions,
 ): DecideInput & { readonly policyFile: string } {
   const json = options.json === true;
-  if (options.policy === undefined) return usage(io, json, '--policy', 'missing `--policy FILE`');
+  const policyFile = options.policy as string; // a required option
   const describedByFlags = [
     options.agent,
     options.space,
@@ -105,12 +105,12 @@ export function prepareDecision(
   }
   const at = readAt(io, json, options.at);
   const approverConnected = readApprover(io, json, options.approver);
-  if (options.request === '-' && options.policy === '-') {
+  if (options.request === '-' && policyFile === '-') {
     return usage(io, json, '--request', 'only one of `--policy` and `--request` can read stdin');
   }
 
   const issues: InputIssue[] = [];
-  const policy = loadPolicyFile(options.policy, 'workspace', io.stdin);
+  const policy = loadPolicyFile(policyFile, 'workspace', io.stdin);
   if (!policy.ok) issues.push(...policy.issues);
   const choice = chooseManaged(options.managed, io.env);
   const managed = choice.file === null ? null : loadPolicyFile(choice.file, 'managed', io.stdin);

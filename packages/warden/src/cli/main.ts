@@ -1,6 +1,6 @@
 // The `warden` command line (contracts §4): verbs, options, exit codes.
 
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { runClassifier } from './classifier-command.js';
 import { runCheck, runExplain } from './decision-command.js';
 import type { DecisionOptions } from './decision-command.js';
@@ -25,10 +25,10 @@ function decisionOptions(command: Command): Command {
     .option('--action <class>', 'an action class, repeatable (with --agent)', collect)
     .option('--command <line>', 'a shell command line (with --agent)')
     .option('--worktree <dir>', 'the absolute worktree root (with --agent)')
-    .addOption(
-      new Option('--approver <presence>', 'whether an approver is connected')
-        .choices(['connected', 'none'])
-        .default('none'),
+    .option(
+      '--approver <presence>',
+      'whether an approver is connected: `connected` or `none`',
+      'none',
     )
     .option('--at <iso>', 'the time of the decision, with a zone (default: now)')
     .option('--classifier <file>', 'extend the command classifier with this configuration')
@@ -41,13 +41,13 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
     .name('warden')
     .description('Warden decides whether an AI agent may act: allow, ask a human, or deny.')
     .version(VERSION)
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError(jsonMode ? false : '(run with --help for usage)')
     .configureOutput({
       writeOut: (text) => io.out(text),
       writeErr: (text) => io.err(text),
       // With --json the error goes to standard output as `{ "errors": [...] }` instead.
       outputError: (text, write) => {
-        if (!jsonMode) write(text);
+        if (!jsonMode) write(`${styleMessage(text.trimEnd())}\n`);
       },
     })
     .exitOverride();
@@ -127,7 +127,12 @@ export async function run(args: readonly string[], io: Io): Promise<number> {
       if (error.exitCode === 0) return EXIT.ok;
       if (jsonMode) {
         try {
-          usage(io, true, optionOf(error.message), error.message.replace(/^error: /, ''));
+          usage(
+            io,
+            true,
+            optionOf(error.message),
+            styleMessage(error.message).replace(/^error: /, ''),
+          );
         } catch (inner) {
           if (inner instanceof Exit) return inner.code;
         }
@@ -137,6 +142,11 @@ export async function run(args: readonly string[], io: Io): Promise<number> {
     io.err(`warden: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.usage;
   }
+}
+
+/** Commander's messages in Warden's style: input in backticks, no trailing period. */
+function styleMessage(message: string): string {
+  return message.replace(/'([^']*)'/g, '`$1`').replace(/\.$/, '');
 }
 
 function optionOf(message: string): string {

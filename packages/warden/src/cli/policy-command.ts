@@ -65,7 +65,7 @@ export function runDescribe(io: Io, file: string, options: { json?: boolean }): 
     origin: rule.origin,
     enforcement: rule.enforcement,
     ...(rule.expiresAt !== undefined ? { expiresAt: rule.expiresAt } : {}),
-    sentence: describeRule(rule, policy.workspace),
+    sentence: describeRule(rule, policy.workspace, policy.kind === 'managed'),
   }));
   const spaces = Object.entries(policy.spaces).map(([id, space]) => ({
     space: id,

@@ -24,7 +24,22 @@ export function parseText(text: string): Result<unknown> {
     });
     return { ok: false, issues };
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // The YAML library refuses documents whose aliases expand without bound.
+    return {
+      ok: false,
+      issues: [
+        {
+          code: 'syntax',
+          path: '',
+          message: `cannot read the document: ${firstLine((error as Error).message)}`,
+        },
+      ],
+    };
+  }
   if (value === null || value === undefined) {
     return { ok: false, issues: [{ code: 'syntax', path: '', message: 'the document is empty' }] };
   }
