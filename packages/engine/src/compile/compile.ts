@@ -33,31 +33,50 @@ export interface CompiledRule {
   readonly expiresAtMs: number | null;
 }
 
-/** Rules by action class, in an array indexed by the class's position (no hashing). */
-export class ClassIndex {
+const NO_COMMANDS: ReadonlyMap<string, CompiledRule[]> = new Map();
+
+/**
+ * The rules of one scope. Class rules sit in an array indexed by the class's
+ * position (no hashing, one object less to reach); command rules by their
+ * first word (a basename, or a path as written).
+ */
+export class ScopeBucket {
   private readonly slots: (CompiledRule[] | undefined)[] = new Array<CompiledRule[] | undefined>(
     ACTION_CLASSES.length,
   );
+  private commandMap: Map<string, CompiledRule[]> | null = null;
 
-  get(cls: ActionClass): CompiledRule[] | undefined {
+  classRules(cls: ActionClass): CompiledRule[] | undefined {
     return this.slots[CLASS_ORDER[cls]];
   }
 
-  add(cls: ActionClass, rule: CompiledRule): void {
-    const list = this.slots[CLASS_ORDER[cls]];
-    if (list === undefined) this.slots[CLASS_ORDER[cls]] = [rule];
+  get commands(): ReadonlyMap<string, CompiledRule[]> {
+    return this.commandMap ?? NO_COMMANDS;
+  }
+
+  *classLists(): IterableIterator<CompiledRule[]> {
+    for (const list of this.slots) if (list !== undefined) yield list;
+  }
+
+  add(rule: CompiledRule): void {
+    const action = rule.rule.action;
+    if (action !== undefined) {
+      const list = this.slots[CLASS_ORDER[action]];
+      if (list === undefined) this.slots[CLASS_ORDER[action]] = [rule];
+      else list.push(rule);
+      return;
+    }
+    this.commandMap ??= new Map();
+    const key = rule.words[0] as string;
+    const list = this.commandMap.get(key);
+    if (list === undefined) this.commandMap.set(key, [rule]);
     else list.push(rule);
   }
 
-  *values(): IterableIterator<CompiledRule[]> {
-    for (const list of this.slots) if (list !== undefined) yield list;
+  sort(): void {
+    for (const list of this.classLists()) list.sort(compareRules);
+    for (const list of this.commands.values()) list.sort(compareRules);
   }
-}
-
-export interface ScopeBucket {
-  readonly classes: ClassIndex;
-  /** Command rules by their first word (a basename, or a path as written). */
-  readonly commands: Map<string, CompiledRule[]>;
 }
 
 export interface CompiledLayer {
@@ -130,22 +149,12 @@ export function compileLayer(rules: readonly Rule[]): CompiledLayer {
     if (compiled.advisory) hasAdvisory = true;
     let bucket = scopes.get(rule.scope);
     if (bucket === undefined) {
-      bucket = { classes: new ClassIndex(), commands: new Map() };
+      bucket = new ScopeBucket();
       scopes.set(rule.scope, bucket);
     }
-    if (rule.action !== undefined) {
-      bucket.classes.add(rule.action, compiled);
-      return;
-    }
-    const key = rule.commandWords?.[0] as string;
-    const list = bucket.commands.get(key);
-    if (list === undefined) bucket.commands.set(key, [compiled]);
-    else list.push(compiled);
+    bucket.add(compiled);
   });
-  for (const bucket of scopes.values()) {
-    for (const list of bucket.classes.values()) list.sort(compareRules);
-    for (const list of bucket.commands.values()) list.sort(compareRules);
-  }
+  for (const bucket of scopes.values()) bucket.sort();
   return { scopes, hasAdvisory };
 }
 

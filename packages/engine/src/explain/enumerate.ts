@@ -80,7 +80,7 @@ function baseline(
 ): Baseline | null {
   for (let i = 0; i < chain.length; i++) {
     const scope = chain[i] as string;
-    const rules = (layer.scopes.get(scope)?.classes.get(cls) ?? []).filter(
+    const rules = (layer.scopes.get(scope)?.classRules(cls) ?? []).filter(
       (r) => !r.constrained && !r.advisory && alive(r, at),
     );
     if (rules.length === 0) continue;
@@ -118,14 +118,14 @@ export function enumerate(input: EnumerateInput): Enumeration {
       pinned !== null && strictness(pinned.decision) >= strictness(own.decision) ? pinned : own;
     const exceptions: RuleRef[] = [];
     ownChain.slice(0, own.depth).forEach((scope) => {
-      for (const rule of policy.layer.scopes.get(scope)?.classes.get(cls) ?? []) {
+      for (const rule of policy.layer.scopes.get(scope)?.classRules(cls) ?? []) {
         if (rule.constrained && !rule.advisory && alive(rule, at))
           exceptions.push(ref(rule, '', workspace));
       }
     });
     if (managed !== null) {
       chain.slice(0, pinned?.depth ?? chain.length).forEach((scope) => {
-        for (const rule of managed.layer.scopes.get(scope)?.classes.get(cls) ?? []) {
+        for (const rule of managed.layer.scopes.get(scope)?.classRules(cls) ?? []) {
           if (rule.constrained && !rule.advisory && alive(rule, at))
             exceptions.push(ref(rule, 'managed:', workspace));
         }
@@ -157,7 +157,7 @@ export function enumerate(input: EnumerateInput): Enumeration {
           (rule.advisory ? advisory : commands).push(ref(rule, prefix, workspace));
         }
       }
-      for (const list of bucket.classes.values()) {
+      for (const list of bucket.classLists()) {
         for (const rule of list)
           if (rule.advisory && alive(rule, at)) advisory.push(ref(rule, prefix, workspace));
       }

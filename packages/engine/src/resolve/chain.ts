@@ -84,7 +84,7 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): reado
   const out: Candidate[] = [];
   switch (facet.kind) {
     case 'class': {
-      const rules = bucket.classes.get(facet.cls);
+      const rules = bucket.classRules(facet.cls);
       if (rules === undefined) return NONE;
       for (const rule of rules) {
         if (alive(rule, ctx)) consider(rule, facet, out);
