@@ -44,6 +44,39 @@ const ask = (command: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('resolution details', () => {
+  it('resolves every call anew: nothing from an earlier call is remembered (G4, G12)', () => {
+    const policy = validatePolicy(
+      {
+        ...base,
+        rules: [
+          {
+            id: 'until-noon',
+            action: 'gitPush',
+            decision: 'allow',
+            expiresAt: '2026-11-30T12:00:00Z',
+          },
+        ],
+      },
+      'workspace',
+    );
+    const request = validateRequest({ workspace: 'acme', agent: 'a', actions: ['gitPush'] });
+    if (!policy.ok || !request.ok) throw new Error('fixtures should be valid');
+    const compiled = compilePolicy(policy.value);
+    const at = (iso: string) =>
+      decide({
+        policy: compiled,
+        request: request.value,
+        at: Date.parse(iso),
+        approverConnected: false,
+      });
+    expect(at('2026-11-30T11:59:59Z')).toMatchObject({ decision: 'allow', rule: 'until-noon' });
+    expect(at('2026-11-30T12:00:00Z')).toMatchObject({
+      decision: 'prompt',
+      rule: 'default:gitPush',
+    });
+    expect(at('2026-11-30T11:00:00Z')).toMatchObject({ decision: 'allow', rule: 'until-noon' });
+  });
+
   it('a net entry written with a program path still catches the command (G15, E35)', () => {
     const policy = { ...base, modes: { review: { commandNet: ['/bin/rm -rf /'] } } };
     for (const command of ['/bin/rm -rf /', 'rm -rf /', '/tmp/rm -rf /']) {
