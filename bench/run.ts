@@ -1,32 +1,26 @@
 // `npm run bench`: Warden's engine against Cedar and casbin on equivalent
 // generated policy sets of 50, 5,000 and 50,000 rules. Flags: --json, --quick, --sizes.
 
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { AuthorizationCall, StatefulAuthorizationCall } from '@cedar-policy/cedar-wasm/nodejs';
 import type { ActionRequest } from '@warden/engine';
 import { checkAgreement } from './agree.js';
-import { casbinArgs, casbinEnforcer } from './casbin.js';
+import { casbinEnforcer } from './casbin.js';
 import {
   cedarCall,
   cedarPolicyRecord,
   cedarPreparse,
-  cedarRaw,
   cedarStatefulCall,
   cedarVersion,
 } from './cedar.js';
-import { generateClassRequests, generateRuleSet, generateShellRequests } from './generate.js';
-import type { Budget } from './measure.js';
-import { FULL_BUDGET, QUICK_BUDGET, consumed, measure, median } from './measure.js';
-import type { Compile, EngineName, Kind, Row, SizeInfo } from './report.js';
+import { generateClassRequests, generateRuleSet } from './generate.js';
+import type { Compile, Row, SizeInfo } from './report.js';
 import { computeRatios, evaluateTargets, fmtUs, jsonLines, renderHuman } from './report.js';
-import {
-  compileWarden,
-  timeWardenCompile,
-  wardenClassRequest,
-  wardenDecide,
-  wardenDocument,
-  wardenShellRequest,
-} from './warden.js';
+import { compileWarden, wardenClassRequest, wardenDocument } from './warden.js';
+import type { Job, WorkerResult } from './worker.js';
+import { CLASS_POOL } from './worker.js';
 
 interface Options {
   readonly json: boolean;
@@ -69,65 +63,63 @@ function elapsedMs(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-const CLASS_POOL = 1_024;
-const SHELL_POOL = 256;
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+
+/** Runs one measurement in a process of its own (see worker.ts). */
+function inWorker(task: Job['task'], size: number, quick: boolean): WorkerResult {
+  const child = spawnSync(
+    process.execPath,
+    [...process.execArgv, WORKER, task, String(size), quick ? 'quick' : 'full'],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  if (child.status !== 0)
+    throw new Error(
+      `the ${task} measurement at ${size} rules failed (exit ${String(child.status)})`,
+    );
+  return JSON.parse(child.stdout) as WorkerResult;
+}
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  const budget: Budget = options.quick ? QUICK_BUDGET : FULL_BUDGET;
   const at = Date.now();
   const rows: Row[] = [];
   const infos: SizeInfo[] = [];
   const started = process.hrtime.bigint();
 
-  const record = (
-    rules: number,
-    engine: EngineName,
-    kind: Kind,
-    call: (i: number) => unknown,
-    pool: number,
-    taskBudget: Budget = budget,
-  ): void => {
-    const stats = measure(call, pool, taskBudget);
-    rows.push({ rules, engine, kind, ...stats });
-    log(
-      `  ${engine} ${kind}: p50 ${fmtUs(stats.p50us)} µs, p99 ${fmtUs(stats.p99us)} µs, ${Math.round(stats.opsPerSec).toLocaleString('en-US')} ops/s (${stats.samples} samples)`,
-    );
-  };
-
   for (const size of options.sizes) {
-    log(`${size.toLocaleString('en-US')} rules: generating`);
+    log(`${size.toLocaleString('en-US')} rules`);
+    const setup: Record<string, number> = {};
+    for (const task of ['warden', 'cedar', 'casbin'] as const) {
+      const result = inWorker(task, size, options.quick);
+      setup[task] = result.setupMs;
+      rows.push(...result.rows);
+      for (const row of result.rows) {
+        log(
+          `  ${row.engine} ${row.kind}: p50 ${fmtUs(row.p50us)} µs, p99 ${fmtUs(row.p99us)} µs, ${Math.round(row.opsPerSec).toLocaleString('en-US')} ops/s (${row.samples} samples)`,
+        );
+      }
+    }
+
+    // Agreement is checked here, with all three engines loaded; nothing is timed in this process.
     const set = generateRuleSet(size);
     const classReqs = generateClassRequests(set, CLASS_POOL);
-    const shellReqs = generateShellRequests(set, SHELL_POOL);
-
-    let t = process.hrtime.bigint();
     const policy = compileWarden(wardenDocument(set));
-    const wardenCompileMs = elapsedMs(t);
     const wardenClass: ActionRequest[] = classReqs.map((r) => wardenClassRequest(set, r));
-    const wardenShell: ActionRequest[] = shellReqs.map((r) => wardenShellRequest(set, r));
-
     const cedarPolicies = cedarPolicyRecord(set);
-    // The same policies as one text: what a plain isAuthorized call carries.
     const text = Object.values(cedarPolicies).join('\n');
-    const policies = { staticPolicies: text };
-    const policySetId = `bench-${size}`;
-    t = process.hrtime.bigint();
+    const policySetId = `agree-${size}`;
     cedarPreparse(policySetId, cedarPolicies);
-    const cedarPreparseMs = elapsedMs(t);
-    const cedarCalls: AuthorizationCall[] = classReqs.map((r) => cedarCall(r, policies));
+    const cedarCalls: AuthorizationCall[] = classReqs.map((r) =>
+      cedarCall(r, { staticPolicies: text }),
+    );
     const cedarStateful: StatefulAuthorizationCall[] = classReqs.map((r) =>
       cedarStatefulCall(r, policySetId),
     );
-
-    t = process.hrtime.bigint();
     const enforcer = await casbinEnforcer(set);
-    const casbinLoadMs = elapsedMs(t);
-    const casbinCalls = classReqs.map(casbinArgs);
-
-    log(
-      `  setup: warden compile ${wardenCompileMs.toFixed(1)} ms, cedar preparse ${cedarPreparseMs.toFixed(1)} ms, casbin load ${casbinLoadMs.toFixed(1)} ms; checking agreement`,
-    );
     const agreement = checkAgreement({
       requests: classReqs,
       warden: wardenClass,
@@ -148,81 +140,29 @@ async function main(): Promise<void> {
       rules: size,
       agents: set.agents.length,
       spaces: set.spaces.length,
-      wardenCompileMs,
+      wardenCompileMs: setup.warden ?? 0,
       cedarTextKb: Buffer.byteLength(text) / 1024,
-      cedarPreparseMs,
-      casbinLoadMs,
+      cedarPreparseMs: setup.cedar ?? 0,
+      casbinLoadMs: setup.casbin ?? 0,
       agreement,
     });
-
-    record(
-      size,
-      'warden',
-      'class',
-      (i) => wardenDecide(policy, wardenClass[i] as ActionRequest, at),
-      CLASS_POOL,
-    );
-    record(
-      size,
-      'warden',
-      'shell',
-      (i) => wardenDecide(policy, wardenShell[i] as ActionRequest, at),
-      SHELL_POOL,
-    );
-    // A plain isAuthorized call reparses the whole text: at 50,000 rules one call takes
-    // about a second, so from 5,000 rules up warm-up is capped at a couple of calls.
-    record(
-      size,
-      'cedar',
-      'class',
-      (i) => cedarRaw.isAuthorized(cedarCalls[i] as AuthorizationCall),
-      CLASS_POOL,
-      size >= 5_000 ? { ...budget, warmupCalls: options.quick ? 1 : 2 } : budget,
-    );
-    record(
-      size,
-      'cedar-preparsed',
-      'class',
-      (i) => cedarRaw.statefulIsAuthorized(cedarStateful[i] as StatefulAuthorizationCall),
-      CLASS_POOL,
-    );
-    record(
-      size,
-      'casbin',
-      'class',
-      (i) => {
-        const [sub, space, act, obj] = casbinCalls[i] as [string, string, string, string];
-        return enforcer.enforceSync(sub, space, act, obj);
-      },
-      CLASS_POOL,
-    );
   }
 
   let compile: Compile | null = null;
   const largest = options.sizes[options.sizes.length - 1];
   if (largest !== undefined) {
-    const doc = wardenDocument(generateRuleSet(largest));
-    const runs = options.quick ? 1 : 5;
-    log(
-      `compile: validatePolicy + compilePolicy of ${largest.toLocaleString('en-US')} rules, ${runs} run(s)`,
-    );
-    compileWarden(doc); // warm the code paths once
-    const parts = Array.from({ length: runs }, () => timeWardenCompile(doc));
-    compile = {
-      rules: largest,
-      runs,
-      compileMs: median(parts.map((p) => p.validateMs + p.compileMs)),
-      validateMs: median(parts.map((p) => p.validateMs)),
-      compileOnlyMs: median(parts.map((p) => p.compileMs)),
-    };
-    log(
-      `  ${compile.compileMs.toFixed(1)} ms (validate ${compile.validateMs.toFixed(1)} ms, compile ${compile.compileOnlyMs.toFixed(1)} ms)`,
-    );
+    log(`compile: validatePolicy + compilePolicy of ${largest.toLocaleString('en-US')} rules`);
+    compile = inWorker('compile', largest, options.quick).compile ?? null;
+    if (compile !== null) {
+      log(
+        `  ${compile.compileMs.toFixed(1)} ms (validate ${compile.validateMs.toFixed(1)} ms, compile ${compile.compileOnlyMs.toFixed(1)} ms)`,
+      );
+    }
   }
 
   const ratios = computeRatios(rows, options.sizes);
   const targets = evaluateTargets(rows, options.sizes, ratios, compile);
-  log(`done in ${(elapsedMs(started) / 1000).toFixed(1)} s (sink ${consumed()})`);
+  log(`done in ${(elapsedMs(started) / 1000).toFixed(1)} s`);
 
   if (options.json) {
     process.stdout.write(`${jsonLines(rows, ratios, targets, compile).join('\n')}\n`);
@@ -233,7 +173,7 @@ async function main(): Promise<void> {
     `Warden engine bench${options.quick ? ' (--quick: few samples, numbers are rough)' : ''}`,
     `node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown cpu'}; cedar ${cedarVersion}, casbin 5 (priority effect)`,
     `warden: decide() on a validated request; cedar: isAuthorized with the policy text per call; cedar-preparsed: preparsePolicySet once + statefulIsAuthorized; casbin: enforceSync`,
-    `p50/p99 from single timed calls; ops/s = samples / total sampled time (so outliers count)`,
+    `each engine measured in a process of its own; p50/p99 from single timed calls; ops/s = samples / total sampled time (so outliers count)`,
   ].join('\n');
   process.stdout.write(`${renderHuman(header, infos, rows, ratios, targets, compile)}\n`);
 }
