@@ -95,3 +95,14 @@ export function changeDir(cwd: string | null, dir: Word | null | undefined): str
   if (text.startsWith('/')) return text;
   return cwd === null ? null : joinPath(cwd, text);
 }
+
+/** The paths of operands from the working directory; null when any is unknown. */
+export function pathsOf(operands: readonly Word[], ctx: ExtractContext): string[] | null {
+  const paths: string[] = [];
+  for (const operand of operands) {
+    const path = wordPath(operand, ctx);
+    if (path === null) return null;
+    paths.push(path);
+  }
+  return paths;
+}

@@ -6,7 +6,7 @@
 import { normalizeRef } from '../match/refs.js';
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext } from './effects.js';
-import { blurArgs, changeDir, effect, wordPath, writeEffects } from './effects.js';
+import { blurArgs, changeDir, effect, pathsOf, writeEffects } from './effects.js';
 import { operandsAndOptions, scanOptions } from './options.js';
 import type { Extraction } from './programs.js';
 import type { OptionSpec } from './table.js';
@@ -230,16 +230,6 @@ function sourceHost(word: Word | undefined): string | null | undefined {
   const scp = /^(?:[^@/]+@)?(\[[^\]]+\]|[^:/]+):/.exec(text);
   if (scp !== null && !text.startsWith('/') && !text.startsWith('.')) return scp[1] ?? null;
   return undefined;
-}
-
-function pathsOf(operands: readonly Word[], ctx: ExtractContext): string[] | null {
-  const paths: string[] = [];
-  for (const operand of operands) {
-    const path = wordPath(operand, ctx);
-    if (path === null) return null;
-    paths.push(path);
-  }
-  return paths;
 }
 
 function unparseable(reason: string): Extraction {

@@ -7,6 +7,7 @@ import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext } from './effects.js';
 import { effect, writeEffects } from './effects.js';
 import { operandsAndOptions } from './options.js';
+import type { SeenOption } from './options.js';
 import type { Extraction } from './programs.js';
 import type { OptionSpec } from './table.js';
 
@@ -217,12 +218,21 @@ const CURL_WRITES = new Set([
   '--libcurl',
 ]);
 
+/** Files named by the given options (`-` is standard output, not a file). */
+function writtenFiles(
+  seen: readonly SeenOption[],
+  options: ReadonlySet<string>,
+  ctx: ExtractContext,
+): Effect[] {
+  const files = seen
+    .filter((o) => options.has(o.name) && o.value !== null && o.value.value !== '-')
+    .map((o) => o.value as Word);
+  return writeEffects(files, ctx);
+}
+
 export function curl(words: readonly Word[], ctx: ExtractContext): Extraction {
   const { operands, seen, unknown } = operandsAndOptions(words, 1, CURL);
-  const writes = seen
-    .filter((o) => CURL_WRITES.has(o.name) && o.value !== null && o.value.value !== '-')
-    .map((o) => o.value as Word);
-  const effects: Effect[] = writeEffects(writes, ctx);
+  const effects = writtenFiles(seen, CURL_WRITES, ctx);
   const opaque =
     unknown.length > 0 ||
     seen.some((o) => o.name === '-K' || o.name === '--config') ||
@@ -361,10 +371,7 @@ const WGET_WRITES = new Set([
 
 export function wget(words: readonly Word[], ctx: ExtractContext): Extraction {
   const { operands, seen, unknown } = operandsAndOptions(words, 1, WGET);
-  const writes = seen
-    .filter((o) => WGET_WRITES.has(o.name) && o.value !== null && o.value.value !== '-')
-    .map((o) => o.value as Word);
-  const effects = writeEffects(writes, ctx);
+  const effects = writtenFiles(seen, WGET_WRITES, ctx);
   const opaque =
     unknown.length > 0 ||
     seen.some((o) => ['-i', '--input-file', '-e', '--execute'].includes(o.name)) ||

@@ -4,7 +4,7 @@
 
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext } from './effects.js';
-import { changeDir, effect, wordPath, writeEffects } from './effects.js';
+import { changeDir, effect, pathsOf, writeEffects } from './effects.js';
 import { git } from './git.js';
 import { curl, wget } from './network.js';
 import { operandsAndOptions } from './options.js';
@@ -21,16 +21,6 @@ export interface Extraction {
 type Extractor = (words: readonly Word[], ctx: ExtractContext) => Extraction;
 
 const NONE: Extraction = { effects: [] };
-
-function pathsOf(operands: readonly Word[], ctx: ExtractContext): string[] | null {
-  const paths: string[] = [];
-  for (const operand of operands) {
-    const path = wordPath(operand, ctx);
-    if (path === null) return null;
-    paths.push(path);
-  }
-  return paths;
-}
 
 const rm: Extractor = (words, ctx) => {
   const { operands, seen } = operandsAndOptions(words, 1, RM_OPTIONS);
