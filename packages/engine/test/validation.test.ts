@@ -1,7 +1,10 @@
 // Policy documents and requests are validated whole (contracts §1–§2, E1,
 // E3–E5, E29–E31, E36): every problem with its path, nothing half-loads.
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { presetSchema, ruleSchema } from '../src/document/policy.js';
+import { wellFormedRule } from '../src/document/rule-shape.js';
 import type { Issue } from '../src/index.js';
 import {
   canonicalJson,
@@ -285,5 +288,63 @@ describe('requests', () => {
       worktree: '/srv//work/./api/',
     });
     expect(result.ok && result.value.worktree).toBe('/srv/work/api');
+  });
+});
+
+describe("the quick look at a rule's shape", () => {
+  const ruleLike = fc.record(
+    {
+      id: fc.oneof(fc.string(), fc.constant(''), fc.integer()),
+      scope: fc.oneof(fc.string(), fc.constant(undefined)),
+      action: fc.oneof(fc.constantFrom('gitPush', 'nope'), fc.integer()),
+      command: fc.string(),
+      decision: fc.oneof(fc.constantFrom('allow', 'deny', 'x'), fc.integer(), fc.constant(null)),
+      enforcement: fc.string(),
+      when: fc.oneof(
+        fc.record(
+          {
+            refs: fc.oneof(fc.array(fc.string()), fc.string()),
+            maxCount: fc.oneof(fc.integer({ min: -2, max: 5 }), fc.double()),
+            paths: fc.array(fc.oneof(fc.string(), fc.integer())),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.anything(),
+      ),
+      expiresAt: fc.oneof(fc.string(), fc.date()),
+      origin: fc.string(),
+      note: fc.string(),
+      colour: fc.string(),
+    },
+    { requiredKeys: [] },
+  );
+
+  it("accepts only what zod's rule schema accepts, so zod stays the authority (contracts §1)", () => {
+    fc.assert(
+      fc.property(fc.oneof(ruleLike, fc.anything()), fc.boolean(), (raw, scoped) => {
+        if (wellFormedRule(raw, scoped))
+          expect((scoped ? ruleSchema : presetSchema).safeParse(raw).success).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('accepts ordinary well-formed rules', () => {
+    expect(
+      wellFormedRule(
+        {
+          id: 'x',
+          scope: 'space:p',
+          action: 'gitPush',
+          decision: 'deny',
+          when: { refs: ['main'], maxCount: 3 },
+        },
+        true,
+      ),
+    ).toBe(true);
+    expect(wellFormedRule({ action: 'gitCommit', decision: 'prompt' }, false)).toBe(true);
+    expect(
+      wellFormedRule({ scope: 'workspace', action: 'gitCommit', decision: 'prompt' }, false),
+    ).toBe(false);
   });
 });

@@ -25,6 +25,7 @@ import { didYouMean } from '../util/did-you-mean.js';
 import { sha256Hex } from '../util/hash.js';
 import { parseTimestamp } from '../util/time.js';
 import { commandPrefixWords } from './command-text.js';
+import { wellFormedRule } from './rule-shape.js';
 import { describe, fromZod, safeParse } from './zod-issues.js';
 
 const ROOT_KEYS = ['version', 'workspace', 'spaces', 'modes', 'rules'] as const;
@@ -67,8 +68,8 @@ const ruleFields = {
   origin: z.string().optional(),
   note: z.string().optional(),
 };
-const ruleSchema = z.strictObject({ ...ruleFields, scope: z.string().optional() });
-const presetSchema = z.strictObject(ruleFields);
+export const ruleSchema = z.strictObject({ ...ruleFields, scope: z.string().optional() });
+export const presetSchema = z.strictObject(ruleFields);
 type RawRule = z.infer<typeof ruleSchema>;
 
 const rootSchema = z.strictObject({
@@ -272,12 +273,17 @@ function validateRule(
     issues.push(issue('invalid_type', path, `expected a rule (a mapping), got ${describe(raw)}`));
     return null;
   }
-  const parsed = safeParse(presetScope === null ? ruleSchema : presetSchema, raw);
-  if (!parsed.success) {
-    issues.push(...fromZod(parsed.error, path, knownFields));
-    return null;
+  let data: RawRule;
+  if (wellFormedRule(raw, presetScope === null)) {
+    data = raw as RawRule;
+  } else {
+    const parsed = safeParse(presetScope === null ? ruleSchema : presetSchema, raw);
+    if (!parsed.success) {
+      issues.push(...fromZod(parsed.error, path, knownFields));
+      return null;
+    }
+    data = parsed.data as RawRule;
   }
-  const data = parsed.data as RawRule;
   const before = issues.length;
 
   if (data.id !== undefined) {
@@ -364,8 +370,7 @@ function validateRule(
     );
   }
 
-  const allowedOrigins: readonly string[] =
-    kind === 'managed' ? ORIGINS : ORIGINS.filter((o) => o !== 'managed');
+  const allowedOrigins = kind === 'managed' ? ORIGINS : WORKSPACE_ORIGINS;
   const origin = data.origin ?? (kind === 'managed' ? 'managed' : 'user');
   if (!allowedOrigins.includes(origin)) {
     const message =
@@ -389,22 +394,27 @@ function validateRule(
 
   if (issues.length > before) return null;
   const id = data.id ?? presetId ?? `r-${sha256Hex(canonicalJson(raw)).slice(0, 8)}`;
-  const rule: Rule = {
+  // Built by assignment: a large policy has tens of thousands of rules.
+  const rule: { -readonly [K in keyof Rule]: Rule[K] } = {
     id,
     generatedId: data.id === undefined,
     scope,
-    ...(hasAction ? { action: data.action as Rule['action'] & string } : {}),
-    ...(commandWords !== undefined ? { command: data.command as string, commandWords } : {}),
     decision: decision as Decision,
     enforcement: enforcement as Enforcement,
-    ...(when !== undefined ? { when } : {}),
-    ...(data.expiresAt !== undefined && expiresAtMs !== undefined
-      ? { expiresAt: data.expiresAt, expiresAtMs }
-      : {}),
     origin: origin as Origin,
-    ...(data.note !== undefined ? { note: data.note } : {}),
     path: formatPath(path),
   };
+  if (hasAction) rule.action = data.action as NonNullable<Rule['action']>;
+  if (commandWords !== undefined) {
+    rule.command = data.command as string;
+    rule.commandWords = commandWords;
+  }
+  if (when !== undefined) rule.when = when;
+  if (data.expiresAt !== undefined && expiresAtMs !== undefined) {
+    rule.expiresAt = data.expiresAt;
+    rule.expiresAtMs = expiresAtMs;
+  }
+  if (data.note !== undefined) rule.note = data.note;
   return rule;
 }
 
@@ -451,6 +461,8 @@ function idProblem(id: string): string | null {
   }
   return null;
 }
+
+const WORKSPACE_ORIGINS: readonly string[] = ORIGINS.filter((o) => o !== 'managed');
 
 function scopeProblem(scope: string): string | null {
   if (scope === 'workspace') return null;

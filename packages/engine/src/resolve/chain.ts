@@ -143,12 +143,42 @@ function fromRule(candidate: Candidate, scopePrefix: string): Resolution {
   };
 }
 
-/** The buckets of a layer along a request's scope chain, narrowest first, looked up once per request. */
-export function chainBuckets(layer: CompiledLayer, chain: readonly string[]): ScopeBucket[] {
-  const buckets: ScopeBucket[] = [];
-  for (const scope of chain) {
-    const bucket = layer.scopes.get(scope);
-    if (bucket !== undefined) buckets.push(bucket);
+/**
+ * Where each layer's buckets for one agent, space and mode were found: only
+ * the index lookups are remembered (the layer never changes), never a
+ * decision — every call still resolves every rule (G4). Bounded per layer.
+ */
+const BUCKET_CACHE = new WeakMap<CompiledLayer, Map<string, readonly ScopeBucket[]>>();
+const BUCKET_CACHE_LIMIT = 4096;
+
+/** The buckets of a layer along a request's scope chain, narrowest first. */
+export function chainBuckets(
+  layer: CompiledLayer,
+  agent: string,
+  space: string | undefined,
+  mode: string | undefined,
+): readonly ScopeBucket[] {
+  let cache = BUCKET_CACHE.get(layer);
+  if (cache === undefined) {
+    cache = new Map();
+    BUCKET_CACHE.set(layer, cache);
+  }
+  // Lengths keep the key unambiguous whatever the ids hold.
+  const key = `${agent.length}:${agent}${space === undefined ? '-' : `${space.length}:${space}`}${mode ?? ''}`;
+  let buckets = cache.get(key);
+  if (buckets === undefined) {
+    const found: ScopeBucket[] = [];
+    const add = (scope: string): void => {
+      const bucket = layer.scopes.get(scope);
+      if (bucket !== undefined) found.push(bucket);
+    };
+    if (space !== undefined) add(`space:${space}`);
+    add(`agent:${agent}`);
+    add('workspace');
+    if (mode !== undefined) add(`mode:${mode}`);
+    if (cache.size >= BUCKET_CACHE_LIMIT) cache.clear();
+    cache.set(key, found);
+    buckets = found;
   }
   return buckets;
 }

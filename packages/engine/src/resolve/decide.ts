@@ -131,13 +131,10 @@ export function explainDecision(input: DecideInput): Explained {
       (unparseable ??= new Map()).set(`command:${unit.name}`, unit.reason);
   }
 
-  const managedChain: string[] = [];
-  if (request.space !== undefined) managedChain.push(`space:${request.space}`);
-  managedChain.push(`agent:${request.agent}`, 'workspace');
-  const ownChain =
-    request.mode === undefined ? managedChain : [...managedChain, `mode:${request.mode}`];
-  const ownBuckets = chainBuckets(policy.layer, ownChain);
-  const managedBuckets = managed === null ? [] : chainBuckets(managed.layer, managedChain);
+  // The chain, narrowest first: space, agent, workspace, mode preset (the managed layer has no presets).
+  const ownBuckets = chainBuckets(policy.layer, request.agent, request.space, request.mode);
+  const managedBuckets =
+    managed === null ? [] : chainBuckets(managed.layer, request.agent, request.space, undefined);
 
   let tokens: readonly string[] | null = null;
   const tokensOf = (): readonly string[] => (tokens ??= rawTokens(request.command ?? ''));
