@@ -223,7 +223,7 @@ describe('requests', () => {
         tool: 'git_push',
         actions: ['gitPush'],
         command: 'git push origin main',
-        worktree: '/srv/work/api',
+        worktree: '/srv/repos/api',
         args: {
           paths: ['repos/api/src/a.ts'],
           refs: ['main'],
@@ -285,9 +285,9 @@ describe('requests', () => {
     const result = validateRequest({
       ...base,
       actions: ['fileDelete'],
-      worktree: '/srv//work/./api/',
+      worktree: '/srv//repos/./api/',
     });
-    expect(result.ok && result.value.worktree).toBe('/srv/work/api');
+    expect(result.ok && result.value.worktree).toBe('/srv/repos/api');
   });
 });
 

@@ -25,22 +25,10 @@ import { didYouMean } from '../util/did-you-mean.js';
 import { sha256Hex } from '../util/hash.js';
 import { parseTimestamp } from '../util/time.js';
 import { commandPrefixWords } from './command-text.js';
-import { wellFormedRule } from './rule-shape.js';
+import { RULE_KEYS, wellFormedRule } from './rule-shape.js';
 import { describe, fromZod, safeParse } from './zod-issues.js';
 
 const ROOT_KEYS = ['version', 'workspace', 'spaces', 'modes', 'rules'] as const;
-const RULE_KEYS = [
-  'id',
-  'scope',
-  'action',
-  'command',
-  'decision',
-  'enforcement',
-  'when',
-  'expiresAt',
-  'origin',
-  'note',
-] as const;
 const PRESET_KEYS = RULE_KEYS.filter((key) => key !== 'scope');
 const MODE_KEYS = ['preset', 'commandNet'] as const;
 const SPACE_KEYS = ['autonomy'] as const;

@@ -4,17 +4,21 @@
 // authority for every message; a test holds that whatever passes here also
 // passes zod's rule schema.
 
-const STRING_FIELDS = new Set([
+/** The fields of a rule (contracts §1); all but `when` are strings. */
+export const RULE_KEYS = [
   'id',
   'scope',
   'action',
   'command',
   'decision',
   'enforcement',
+  'when',
   'expiresAt',
   'origin',
   'note',
-]);
+] as const;
+
+const STRING_FIELDS: ReadonlySet<string> = new Set(RULE_KEYS.filter((key) => key !== 'when'));
 const LIST_KEYS = new Set(['paths', 'refs', 'hosts', 'commands']);
 const CAP_KEYS = new Set(['maxCount', 'maxCents']);
 
