@@ -3,30 +3,16 @@
 // crashes and never allows by accident.
 
 import { describe, expect, it } from 'vitest';
+import { decideDocs } from './decide-docs.js';
 import {
-  DEFAULT_TABLE,
-  analyzeCommand,
-  compilePolicy,
-  decide,
   validatePolicy,
   validateRequest,
+  DEFAULT_TABLE,
+  analyzeCommand,
   checkRequestAgainstPolicy,
 } from '../src/index.js';
 
-const AT = Date.parse('2026-11-30T12:00:00Z');
-
-function decideFor(policyDoc: unknown, requestDoc: unknown) {
-  const policy = validatePolicy(policyDoc, 'workspace');
-  if (!policy.ok) throw new Error(JSON.stringify(policy.issues));
-  const request = validateRequest(requestDoc);
-  if (!request.ok) throw new Error(JSON.stringify(request.issues));
-  return decide({
-    policy: compilePolicy(policy.value),
-    request: request.value,
-    at: AT,
-    approverConnected: false,
-  });
-}
+const decideFor = (policyDoc: unknown, requestDoc: unknown) => decideDocs(policyDoc, requestDoc);
 
 describe('hostile input', () => {
   it('treats program names like `constructor` and `__proto__` as plain names', () => {

@@ -6,16 +6,9 @@
 // how the shell treats them.
 
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_TABLE,
-  analyzeCommand,
-  compilePolicy,
-  decide,
-  validatePolicy,
-  validateRequest,
-} from '../src/index.js';
+import { decideDocs } from './decide-docs.js';
+import { DEFAULT_TABLE, analyzeCommand } from '../src/index.js';
 
-const AT = Date.parse('2026-11-30T12:00:00Z');
 const WORKTREE = '/srv/w';
 
 type RuleDoc = Record<string, unknown>;
@@ -71,25 +64,10 @@ function decideWith(
   policyExtra: Record<string, unknown> = {},
   requestExtra: Record<string, unknown> = {},
 ) {
-  const policy = validatePolicy(
+  return decideDocs(
     { version: 1, workspace: 'acme', rules, ...policyExtra },
-    'workspace',
+    { workspace: 'acme', agent: 'a', command, worktree: WORKTREE, ...requestExtra },
   );
-  if (!policy.ok) throw new Error(JSON.stringify(policy.issues));
-  const request = validateRequest({
-    workspace: 'acme',
-    agent: 'a',
-    command,
-    worktree: WORKTREE,
-    ...requestExtra,
-  });
-  if (!request.ok) throw new Error(JSON.stringify(request.issues));
-  return decide({
-    policy: compilePolicy(policy.value),
-    request: request.value,
-    at: AT,
-    approverConnected: false,
-  });
 }
 
 const guard = (command: string) => decideWith(GUARD, command);

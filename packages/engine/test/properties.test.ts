@@ -3,19 +3,17 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decideDocs } from './decide-docs.js';
 import type { DecisionResult } from '../src/index.js';
 import {
+  validatePolicy,
+  validateRequest,
   ACTION_CLASSES,
   DEFAULT_TABLE,
   analyzeCommand,
-  compilePolicy,
-  decide,
   stricter,
-  validatePolicy,
-  validateRequest,
 } from '../src/index.js';
 
-const AT = Date.parse('2026-11-30T12:00:00Z');
 const STRICT = { allow: 0, prompt: 1, deny: 2 } as const;
 
 const scope = fc.constantFrom('workspace', 'agent:a1', 'agent:a2', 'space:s1', 'space:s2');
@@ -130,28 +128,13 @@ const requestArb = fc
     ),
   );
 
-function compiled(doc: unknown, kind: 'workspace' | 'managed' = 'workspace') {
-  const result = validatePolicy(doc, kind);
-  if (!result.ok) throw new Error(`generated policy is invalid: ${JSON.stringify(result.issues)}`);
-  return compilePolicy(result.value);
-}
-
 function run(
   policyDoc: unknown,
   requestDoc: unknown,
   managedDoc?: unknown,
   approverConnected = false,
 ): DecisionResult {
-  const request = validateRequest(requestDoc);
-  if (!request.ok)
-    throw new Error(`generated request is invalid: ${JSON.stringify(request.issues)}`);
-  return decide({
-    policy: compiled(policyDoc),
-    managed: managedDoc === undefined ? null : compiled(managedDoc, 'managed'),
-    request: request.value,
-    at: AT,
-    approverConnected,
-  });
+  return decideDocs(policyDoc, requestDoc, { managed: managedDoc, approverConnected });
 }
 
 describe('properties', () => {

@@ -3,11 +3,12 @@
 // constraints, lint on complementary caps, reserved ids, the dial's entry.
 
 import { describe, expect, it } from 'vitest';
+import { AT, decideDocs } from './decide-docs.js';
 import type { ClassifierTable, DecisionResult } from '../src/index.js';
 import {
-  DEFAULT_TABLE,
   compilePolicy,
   decide,
+  DEFAULT_TABLE,
   describeRule,
   extendClassifier,
   lintPolicy,
@@ -15,24 +16,12 @@ import {
   validateRequest,
 } from '../src/index.js';
 
-const AT = Date.parse('2026-11-30T12:00:00Z');
-
 function run(
   policyDoc: unknown,
   requestDoc: unknown,
   classifier: ClassifierTable = DEFAULT_TABLE,
 ): DecisionResult {
-  const policy = validatePolicy(policyDoc, 'workspace');
-  if (!policy.ok) throw new Error(JSON.stringify(policy.issues));
-  const request = validateRequest(requestDoc);
-  if (!request.ok) throw new Error(JSON.stringify(request.issues));
-  return decide({
-    policy: compilePolicy(policy.value),
-    request: request.value,
-    at: AT,
-    approverConnected: false,
-    classifier,
-  });
+  return decideDocs(policyDoc, requestDoc, { classifier });
 }
 
 const base = { version: 1, workspace: 'acme' };

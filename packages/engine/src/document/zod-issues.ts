@@ -100,7 +100,6 @@ export function describe(value: unknown): string {
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string')
     return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number')
-    return Number.isInteger(value) ? `the number ${value}` : `the number ${value}`;
+  if (typeof value === 'number') return `the number ${value}`;
   return `a ${typeof value}`;
 }

@@ -1,5 +1,6 @@
 // The `warden` command line (contracts §4): verbs, options, exit codes.
 
+import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { runClassifier } from './classifier-command.js';
 import { runCheck, runExplain } from './decision-command.js';
@@ -8,7 +9,9 @@ import type { Io } from './io.js';
 import { EXIT, Exit, processIo, usage } from './io.js';
 import { runDescribe, runEnumerate, runLint } from './policy-command.js';
 
-const VERSION = '0.1.0';
+/** The version of the installed package, read from its manifest (one place to change it). */
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string })
+  .version;
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
