@@ -44,3 +44,25 @@ export type { LintWarning, WarningCode } from './validate/lint.js';
 export { lintPolicy } from './validate/lint.js';
 export { extendClassifier } from './classify/config.js';
 export { EXTRACTOR_DESCRIPTIONS } from './classify/programs.js';
+
+export type { PromptFacet, RememberOffer, RuleDraft, ScopeOffer } from './remember/offer.js';
+export {
+  generalisePath,
+  generaliseRef,
+  rememberOffer,
+  rememberScopes,
+  withRules,
+} from './remember/offer.js';
+export type {
+  DelegatedRun,
+  DelegationAsk,
+  DelegationGuard,
+  DelegationVerdict,
+  DelegatorRun,
+} from './delegate/guards.js';
+export {
+  DEFAULT_MAX_DEPTH,
+  DELEGATION_GUARDS,
+  checkDelegation,
+  lowerAutonomy,
+} from './delegate/guards.js';

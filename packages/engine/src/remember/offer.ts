@@ -1,0 +1,226 @@
+// What "approve for N hours" would write (G23, G24): one allow rule per
+// prompting facet, bound to the arguments the human saw and generalised one
+// level, in the scope the approver picks. Pure: the gate stores the rules.
+
+import type { CompiledPolicy } from '../compile/compile.js';
+import { compilePolicy } from '../compile/compile.js';
+import type { Constraints, Policy } from '../model/policy.js';
+import type { PathValue } from '../match/paths.js';
+import type { DecideInput, Explained, FacetOutcome } from '../resolve/decide.js';
+import { explainDecision } from '../resolve/decide.js';
+import { validatePolicy } from '../document/policy.js';
+
+/** A rule as written in a policy document (contracts §1), without id and expiry. */
+export interface RuleDraft {
+  readonly scope: string;
+  readonly action?: string;
+  readonly command?: string;
+  readonly decision: 'allow';
+  readonly when?: Constraints;
+}
+
+export interface PromptFacet {
+  readonly facet: string;
+  readonly rule: string;
+  readonly scope: string;
+  readonly because?: string;
+  /** Whether a remembered rule can be written for this facet. */
+  readonly rememberable: boolean;
+  /** Why not, when it cannot: only "approve once" is offered then. */
+  readonly why?: string;
+  /** The rule it would write, with `scope` left to the approver. */
+  readonly draft?: Omit<RuleDraft, 'scope'>;
+}
+
+export interface ScopeOffer {
+  readonly scope: string;
+  readonly rules: readonly RuleDraft[];
+  /** Whether these rules would lift every prompt of this request (narrower scopes decide first). */
+  readonly effective: boolean;
+  readonly why?: string;
+}
+
+export interface RememberOffer {
+  /** True when every prompting facet can be remembered and some scope lifts them all. */
+  readonly rememberable: boolean;
+  readonly why?: string;
+  readonly facets: readonly PromptFacet[];
+  readonly scopes: readonly ScopeOffer[];
+}
+
+/** The key a class's rules are about; a prompt whose key the request left unknown is remembered by nobody. */
+const KEY_OF_CLASS: Readonly<Record<string, 'paths' | 'refs' | 'hosts'>> = {
+  gitPush: 'refs',
+  fileDelete: 'paths',
+  fileWriteOutsideWorktree: 'paths',
+  networkEgress: 'hosts',
+};
+
+const GLOB_CHARACTERS = /[*?[\]{}()!+@\\]/;
+
+/** `feature/login` → `feature/**`; a ref without `/` grants only itself. */
+export function generaliseRef(ref: string): string {
+  const slash = ref.lastIndexOf('/');
+  return slash < 0 ? ref : `${ref.slice(0, slash)}/**`;
+}
+
+/** A path grants its parent folder (`src/a.ts` → `src/**`); a file in the filesystem root only itself. */
+export function generalisePath(path: PathValue): string | null {
+  if (path.kind === 'escaped') return null;
+  const text = path.kind === 'inside' ? path.rel : path.abs;
+  if (path.kind === 'inside') {
+    const slash = text.lastIndexOf('/');
+    return slash < 0 ? '**' : `${text.slice(0, slash)}/**`;
+  }
+  const slash = text.lastIndexOf('/');
+  return slash <= 0 ? text : `${text.slice(0, slash)}/**`;
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+type Draft = { ok: true; draft: Omit<RuleDraft, 'scope'> } | { ok: false; why: string };
+
+function draftFor(outcome: FacetOutcome): Draft {
+  const { facet, shown } = outcome;
+  if (facet.kind === 'raw') return { ok: false, why: 'the command could not be read' };
+  if (shown.via === 'escalation')
+    return {
+      ok: false,
+      why: `rule \`${shown.ruleName ?? ''}\` needs arguments the request did not report`,
+    };
+  if (shown.scope?.startsWith('managed:') === true)
+    return { ok: false, why: 'a managed rule asks here, and no workspace rule can lift it' };
+  if (facet.kind === 'command') {
+    return { ok: true, draft: { command: facet.name.slice('command:'.length), decision: 'allow' } };
+  }
+  const args = facet.args;
+  const needed = KEY_OF_CLASS[facet.cls];
+  if (needed !== undefined && args[needed] === undefined)
+    return { ok: false, why: `the request did not say which ${needed} \`${facet.cls}\` touches` };
+  const when: { -readonly [K in keyof Constraints]: Constraints[K] } = {};
+  if (args.paths !== undefined && args.paths.length > 0) {
+    const patterns: string[] = [];
+    for (const path of args.paths) {
+      const raw = path.kind === 'inside' ? path.rel : path.kind === 'outside' ? path.abs : path.raw;
+      const pattern = generalisePath(path);
+      if (pattern === null)
+        return { ok: false, why: `path \`${raw}\` climbs out of an unknown root` };
+      if (GLOB_CHARACTERS.test(raw))
+        return { ok: false, why: `path \`${raw}\` holds glob characters` };
+      patterns.push(pattern);
+    }
+    when.paths = unique(patterns);
+  }
+  if (args.refs !== undefined && args.refs.length > 0) {
+    const bad = args.refs.find((ref) => GLOB_CHARACTERS.test(ref));
+    if (bad !== undefined) return { ok: false, why: `ref \`${bad}\` holds glob characters` };
+    when.refs = unique(args.refs.map(generaliseRef));
+  }
+  if (args.hosts !== undefined && args.hosts.length > 0) {
+    when.hosts = unique(args.hosts.map((h) => h.host));
+  }
+  if (args.count !== undefined) when.maxCount = args.count;
+  if (args.cents !== undefined) when.maxCents = args.cents;
+  const draft: { action: string; decision: 'allow'; when?: Constraints } = {
+    action: facet.cls,
+    decision: 'allow',
+  };
+  if (Object.keys(when).length > 0) draft.when = when;
+  return { ok: true, draft };
+}
+
+/** The scopes an approver may pick for a request, narrowest first (G23). */
+export function rememberScopes(request: { agent: string; space?: string }): string[] {
+  const scopes: string[] = [];
+  if (request.space !== undefined) scopes.push(`space:${request.space}`);
+  scopes.push(`agent:${request.agent}`, 'workspace');
+  return scopes;
+}
+
+/**
+ * Adds validated rules to a policy, as the snapshot does with remembered rules.
+ * Returns the problems instead when a rule is not valid.
+ */
+export function withRules(
+  policy: Policy,
+  rules: readonly Record<string, unknown>[],
+): { ok: true; policy: Policy } | { ok: false; problems: string[] } {
+  const checked = validatePolicy(
+    {
+      version: 1,
+      ...(policy.workspace === undefined ? {} : { workspace: policy.workspace }),
+      rules,
+    },
+    policy.kind,
+  );
+  if (!checked.ok)
+    return { ok: false, problems: checked.issues.map((i) => `${i.path}: ${i.message}`) };
+  return { ok: true, policy: { ...policy, rules: [...policy.rules, ...checked.value.rules] } };
+}
+
+function promptFacet(outcome: FacetOutcome): PromptFacet {
+  const base = {
+    facet: outcome.facet.name,
+    rule: outcome.shown.ruleName ?? 'default',
+    scope: outcome.shown.scope ?? 'default',
+    ...(outcome.because === undefined ? {} : { because: outcome.because }),
+  };
+  const drafted = draftFor(outcome);
+  return drafted.ok
+    ? { ...base, rememberable: true, draft: drafted.draft }
+    : { ...base, rememberable: false, why: drafted.why };
+}
+
+/**
+ * Everything a human is offered for a prompt: each prompting facet, and per
+ * scope the rules "approve for N hours" would write and whether they would
+ * lift the prompt. `explained` and `input` are the decision that prompted.
+ */
+export function rememberOffer(explained: Explained, input: DecideInput): RememberOffer {
+  const prompting = explained.facets.filter((o) => o.decision === 'prompt');
+  const facets = prompting.map(promptFacet);
+  const blocked = facets.find((f) => !f.rememberable);
+  if (facets.length === 0)
+    return { rememberable: false, why: 'nothing prompts', facets, scopes: [] };
+  if (blocked !== undefined)
+    return {
+      rememberable: false,
+      why: `only "approve once": \`${blocked.facet}\`: ${blocked.why ?? ''}`,
+      facets,
+      scopes: [],
+    };
+  const scopes = rememberScopes(input.request).map((scope) => scopeOffer(scope, facets, input));
+  const effective = scopes.some((s) => s.effective);
+  return effective
+    ? { rememberable: true, facets, scopes }
+    : {
+        rememberable: false,
+        why: 'only "approve once": no remembered rule would lift this prompt',
+        facets,
+        scopes,
+      };
+}
+
+function scopeOffer(scope: string, facets: readonly PromptFacet[], input: DecideInput): ScopeOffer {
+  const rules: RuleDraft[] = facets.map((f) => ({
+    scope,
+    ...(f.draft as Omit<RuleDraft, 'scope'>),
+  }));
+  const added = withRules(input.policy.policy, rules as unknown as Record<string, unknown>[]);
+  if (!added.ok) return { scope, rules, effective: false, why: added.problems.join('; ') };
+  const compiled: CompiledPolicy = compilePolicy(added.policy);
+  const after = explainDecision({ ...input, policy: compiled });
+  const still = after.facets.filter(
+    (o) => o.decision === 'prompt' && facets.some((f) => f.facet === o.facet.name),
+  );
+  if (still.length === 0) return { scope, rules, effective: true };
+  const first = still[0] as FacetOutcome;
+  return {
+    scope,
+    rules,
+    effective: false,
+    why: `\`${first.facet.name}\` would still prompt: rule \`${first.shown.ruleName ?? ''}\` in ${first.shown.scope ?? 'default'} decides first`,
+  };
+}

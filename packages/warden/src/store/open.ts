@@ -1,0 +1,41 @@
+// Picks the backend: Postgres when a database URL is given (DATABASE_URL),
+// else the embedded SQLite file in the data folder (default `./.warden`).
+
+import { openPostgres } from './postgres.js';
+import { openSqlite } from './sqlite.js';
+import type { Store } from './types.js';
+
+export const DEFAULT_DATA = '.warden';
+
+export interface OpenStoreOptions {
+  /** The data folder for SQLite (and for what lives beside the database). */
+  readonly data?: string;
+  /** A Postgres URL; wins over `data` for the database. */
+  readonly databaseUrl?: string;
+  /** Postgres: a schema of its own. */
+  readonly schema?: string;
+}
+
+/** Reads DATABASE_URL (and WARDEN_DB_SCHEMA) from an environment. */
+export function storeOptionsFromEnv(
+  env: NodeJS.ProcessEnv,
+  data: string | undefined,
+): OpenStoreOptions {
+  const url = env.DATABASE_URL;
+  const schema = env.WARDEN_DB_SCHEMA;
+  return {
+    ...(data === undefined ? {} : { data }),
+    ...(url === undefined || url === '' ? {} : { databaseUrl: url }),
+    ...(schema === undefined || schema === '' ? {} : { schema }),
+  };
+}
+
+export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
+  if (options.databaseUrl !== undefined) {
+    return openPostgres({
+      url: options.databaseUrl,
+      ...(options.schema === undefined ? {} : { schema: options.schema }),
+    });
+  }
+  return openSqlite({ data: options.data ?? DEFAULT_DATA });
+}

@@ -1,0 +1,134 @@
+// The tables as Kysely sees them: one schema for SQLite and Postgres. JSON is
+// stored as text and times as ISO text plus epoch milliseconds where queries
+// compare them, so both backends read and write exactly the same values.
+
+export interface RevisionRow {
+  workspace: string;
+  revision: number;
+  document: string;
+  hash: string;
+  author: string;
+  message: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  state_versions: { key: string; version: number };
+  policy_revisions: RevisionRow;
+  managed_revisions: RevisionRow;
+  stored_rules: {
+    id: string;
+    workspace: string;
+    scope: string;
+    origin: string;
+    rule: string;
+    created_at: string;
+    created_by: string;
+    expires_at: string | null;
+    expires_at_ms: number | null;
+    approval_id: string | null;
+    revoked_at: string | null;
+    revoked_by: string | null;
+  };
+  agents: {
+    workspace: string;
+    id: string;
+    name: string | null;
+    role: string | null;
+    space: string | null;
+    model: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+  approvals: {
+    id: string;
+    workspace: string;
+    agent: string;
+    kind: string;
+    state: string;
+    tool: string | null;
+    call_id: string;
+    decision_id: string;
+    request: string;
+    decision: string;
+    offer: string | null;
+    fingerprint: string;
+    created_at: string;
+    created_at_ms: number;
+    expires_at_ms: number;
+    answer: string | null;
+    answered_at: string | null;
+    answered_at_ms: number | null;
+    closed_reason: string | null;
+    used_at: string | null;
+  };
+  approver_presence: {
+    id: string;
+    workspace: string | null;
+    name: string;
+    roles: string;
+    node: string;
+    last_seen_ms: number;
+  };
+  audit_entries: {
+    seq: number;
+    id: string;
+    kind: string;
+    workspace: string | null;
+    agent_id: string | null;
+    run_id: string | null;
+    call_id: string | null;
+    decision_id: string | null;
+    tool: string | null;
+    status: string | null;
+    occurred_at_ms: number;
+    entry: string;
+    prev_hash: string;
+    hash: string;
+  };
+  audit_head: { id: number; seq: number; hash: string };
+  runs: {
+    id: string;
+    workspace: string;
+    agent: string;
+    model: string | null;
+    task_id: string | null;
+    parent_run_id: string | null;
+    chain: string;
+    depth: number;
+    autonomy: string;
+    budget_cents: number | null;
+    delegated_cents: number;
+    cost_cents: number;
+    tokens_in: number;
+    tokens_out: number;
+    steps: number;
+    status: string;
+    started_at: string;
+    started_at_ms: number;
+    ended_at: string | null;
+  };
+  run_steps: {
+    run_id: string;
+    seq: number;
+    kind: string;
+    tool: string | null;
+    tokens_in: number;
+    tokens_out: number;
+    cost_cents: number;
+    at: string;
+    note: string | null;
+  };
+  tasks: {
+    id: string;
+    workspace: string;
+    agent: string;
+    title: string;
+    state: string;
+    due_at: string | null;
+    due_at_ms: number | null;
+    created_at: string;
+    done_at: string | null;
+    note: string | null;
+  };
+}

@@ -1,0 +1,68 @@
+// Agents known to a workspace, with the space they work in (their autonomy,
+// E40) and their model, which the audit stamps on their calls.
+
+import type { AgentRecord, AgentStore } from '../types.js';
+import type { Database } from '../schema.js';
+import type { SqlContext } from './context.js';
+import { iso } from './context.js';
+
+function fromRow(row: Database['agents']): AgentRecord {
+  return {
+    workspace: row.workspace,
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    space: row.space,
+    model: row.model,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class SqlAgentStore implements AgentStore {
+  constructor(private readonly ctx: SqlContext) {}
+
+  async upsert(
+    agent: Omit<AgentRecord, 'createdAt' | 'updatedAt'>,
+    at: number,
+  ): Promise<AgentRecord> {
+    const now = iso(at);
+    const fields = { name: agent.name, role: agent.role, space: agent.space, model: agent.model };
+    await this.ctx.write((tx) =>
+      tx
+        .insertInto('agents')
+        .values({
+          workspace: agent.workspace,
+          id: agent.id,
+          ...fields,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc.columns(['workspace', 'id']).doUpdateSet({ ...fields, updated_at: now }),
+        )
+        .execute(),
+    );
+    return (await this.get(agent.workspace, agent.id)) as AgentRecord;
+  }
+
+  async get(workspace: string, id: string): Promise<AgentRecord | null> {
+    const row = await this.ctx.db
+      .selectFrom('agents')
+      .selectAll()
+      .where('workspace', '=', workspace)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? null : fromRow(row);
+  }
+
+  async list(workspace: string): Promise<AgentRecord[]> {
+    const rows = await this.ctx.db
+      .selectFrom('agents')
+      .selectAll()
+      .where('workspace', '=', workspace)
+      .orderBy('id')
+      .execute();
+    return rows.map(fromRow);
+  }
+}

@@ -1,0 +1,169 @@
+// The hash-chained audit log (contracts §6). Appending reads the chain's head
+// under the write lock, links each entry to the one before it and moves the
+// head in the same transaction, so several processes extend one chain.
+
+import type {
+  AuditDraft,
+  AuditEntry,
+  AuditFilter,
+  AuditGroup,
+  AuditGroupKey,
+  AuditStatus,
+  AuditStore,
+  JsonValue,
+  StoredAuditEntry,
+} from '../types.js';
+import type { Database } from '../schema.js';
+import { chainLink } from '../../audit/chain.js';
+import type { SqlContext, Tx } from './context.js';
+import { num } from './context.js';
+
+type Row = Database['audit_entries'];
+
+/** Rows per INSERT statement: well under SQLite's limit of bound parameters. */
+const INSERT_CHUNK = 400;
+
+function toEntry(row: Pick<Row, 'entry' | 'prev_hash' | 'hash'>): AuditEntry {
+  const body = JSON.parse(row.entry) as { [key: string]: JsonValue };
+  return { ...body, prevHash: row.prev_hash, hash: row.hash } as AuditEntry;
+}
+
+export class SqlAuditStore implements AuditStore {
+  constructor(private readonly ctx: SqlContext) {}
+
+  async append(drafts: readonly AuditDraft[]): Promise<AuditEntry[]> {
+    if (drafts.length === 0) return [];
+    return this.ctx.write(async (tx) => {
+      let head = tx.selectFrom('audit_head').select(['seq', 'hash']).where('id', '=', 1);
+      if (this.ctx.backend === 'postgres') head = head.forUpdate();
+      const at = await head.executeTakeFirstOrThrow();
+      let seq = num(at.seq);
+      let prev = at.hash;
+      const rows: Row[] = [];
+      const entries: AuditEntry[] = [];
+      for (const draft of drafts) {
+        seq += 1;
+        const link = chainLink(prev, draft.body);
+        rows.push({
+          seq,
+          id: draft.id,
+          kind: draft.kind,
+          workspace: draft.workspace,
+          agent_id: draft.agentId,
+          run_id: draft.runId,
+          call_id: draft.callId,
+          decision_id: draft.decisionId,
+          tool: draft.tool,
+          status: draft.status,
+          occurred_at_ms: Date.parse(draft.occurredAt),
+          entry: link.canonical,
+          prev_hash: prev,
+          hash: link.hash,
+        });
+        entries.push({ ...draft.body, prevHash: prev, hash: link.hash } as AuditEntry);
+        prev = link.hash;
+      }
+      await insertRows(tx, rows);
+      await tx.updateTable('audit_head').set({ seq, hash: prev }).where('id', '=', 1).execute();
+      return entries;
+    });
+  }
+
+  private filtered(filter: AuditFilter) {
+    let query = this.ctx.db.selectFrom('audit_entries');
+    if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
+    if (filter.agent !== undefined) query = query.where('agent_id', '=', filter.agent);
+    if (filter.kinds !== undefined && filter.kinds.length > 0)
+      query = query.where('kind', 'in', [...filter.kinds]);
+    if (filter.statuses !== undefined && filter.statuses.length > 0)
+      query = query.where('status', 'in', [...filter.statuses]);
+    if (filter.tool !== undefined) query = query.where('tool', '=', filter.tool);
+    if (filter.callId !== undefined) query = query.where('call_id', '=', filter.callId);
+    if (filter.decisionId !== undefined) query = query.where('decision_id', '=', filter.decisionId);
+    if (filter.sinceMs !== undefined) query = query.where('occurred_at_ms', '>=', filter.sinceMs);
+    if (filter.untilMs !== undefined) query = query.where('occurred_at_ms', '<', filter.untilMs);
+    return query;
+  }
+
+  async query(filter: AuditFilter): Promise<AuditEntry[]> {
+    const rows = await this.filtered(filter)
+      .select(['entry', 'prev_hash', 'hash'])
+      .orderBy('seq', filter.order === 'oldest' ? 'asc' : 'desc')
+      .limit(filter.limit ?? 100)
+      .execute();
+    return rows.map(toEntry);
+  }
+
+  async group(filter: AuditFilter, by: readonly AuditGroupKey[]): Promise<AuditGroup[]> {
+    const keys = [...new Set(by)];
+    if (keys.length === 0) {
+      const row = await this.filtered(filter)
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .executeTakeFirst();
+      return [{ count: num(row?.count ?? 0) }];
+    }
+    const rows = await this.filtered(filter)
+      .select(keys)
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .groupBy(keys)
+      .execute();
+    return rows
+      .map((row) => {
+        const group: { tool?: string | null; status?: AuditStatus | null; count: number } = {
+          count: num(row.count),
+        };
+        if (keys.includes('tool')) group.tool = (row as { tool: string | null }).tool;
+        if (keys.includes('status')) group.status = (row as { status: AuditStatus | null }).status;
+        return group;
+      })
+      .sort(
+        (a, b) =>
+          b.count - a.count ||
+          String(a.tool ?? '').localeCompare(String(b.tool ?? '')) ||
+          String(a.status ?? '').localeCompare(String(b.status ?? '')),
+      );
+  }
+
+  async get(id: string): Promise<AuditEntry | null> {
+    const row = await this.ctx.db
+      .selectFrom('audit_entries')
+      .select(['entry', 'prev_hash', 'hash'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? null : toEntry(row);
+  }
+
+  async *scan(fromSeq = 1, pageSize = 1000): AsyncIterable<StoredAuditEntry> {
+    let next = fromSeq;
+    for (;;) {
+      const rows = await this.ctx.db
+        .selectFrom('audit_entries')
+        .select(['seq', 'entry', 'prev_hash', 'hash'])
+        .where('seq', '>=', next)
+        .orderBy('seq')
+        .limit(pageSize)
+        .execute();
+      for (const row of rows) yield { seq: num(row.seq), entry: toEntry(row) };
+      if (rows.length < pageSize) return;
+      next = num((rows[rows.length - 1] as Row).seq) + 1;
+    }
+  }
+
+  async head(): Promise<{ seq: number; hash: string }> {
+    const row = await this.ctx.db
+      .selectFrom('audit_head')
+      .select(['seq', 'hash'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
+    return { seq: num(row.seq), hash: row.hash };
+  }
+}
+
+async function insertRows(tx: Tx, rows: readonly Row[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await tx
+      .insertInto('audit_entries')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute();
+  }
+}

@@ -1,0 +1,95 @@
+// What every SQL-backed store shares: the Kysely handle, write transactions
+// that take the write lock up front, and the state counter that tells other
+// processes a policy changed.
+
+import type { Kysely, Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { Backend } from '../types.js';
+import type { Database } from '../schema.js';
+
+export type Db = Kysely<Database>;
+/** A handle inside a write transaction. */
+export type Tx = Kysely<Database> | Transaction<Database>;
+
+export interface SqlContext {
+  readonly backend: Backend;
+  readonly db: Db;
+  /**
+   * Runs `work` in one write transaction. SQLite takes the write lock at the
+   * start (`begin immediate`), so two processes never deadlock upgrading a
+   * read; Postgres uses row locks where the work needs them (`forUpdate`).
+   */
+  write<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Called after a change commits, to tell other processes (LISTEN/NOTIFY on Postgres). */
+  readonly notify: (
+    topic: 'approval' | 'policy' | 'presence',
+    workspace: string | null,
+    id?: string,
+  ) => void;
+}
+
+export function sqliteWrite(db: Db): SqlContext['write'] {
+  return (work) =>
+    db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      try {
+        const result = await work(conn);
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(conn).catch(() => undefined);
+        throw error;
+      }
+    });
+}
+
+export function postgresWrite(db: Db): SqlContext['write'] {
+  return (work) => db.transaction().execute((trx) => work(trx));
+}
+
+/** Grows the counter of `key` (a workspace id, or `managed`) inside the caller's transaction. */
+export async function bumpVersion(tx: Tx, key: string): Promise<void> {
+  await tx
+    .insertInto('state_versions')
+    .values({ key, version: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({ version: sql<number>`state_versions.version + 1` }),
+    )
+    .execute();
+}
+
+/**
+ * Serialises writers of one key across processes: Postgres takes a
+ * transaction-scoped advisory lock; SQLite's `begin immediate` already holds
+ * the only write lock.
+ */
+export async function lockKey(ctx: SqlContext, tx: Tx, name: string): Promise<void> {
+  if (ctx.backend === 'postgres')
+    await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(tx);
+}
+
+export async function readVersion(db: Db, key: string): Promise<number> {
+  const row = await db
+    .selectFrom('state_versions')
+    .select('version')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row === undefined ? 0 : Number(row.version);
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function parseJson<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+/** Numbers from bigint columns (Postgres may hand them over as strings). */
+export function num(value: number | string | bigint): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+export function numOrNull(value: number | string | bigint | null): number | null {
+  return value === null ? null : num(value);
+}

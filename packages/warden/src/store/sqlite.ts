@@ -1,0 +1,93 @@
+// The embedded default: one SQLite file in the data folder, in WAL mode. A
+// committed transaction is in the write-ahead log before `commit` returns, so
+// it survives the process being killed (synchronous=NORMAL; FULL also
+// survives the machine losing power, at the cost of an fsync per commit).
+
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { localEvents } from './events.js';
+import { migrate } from './migrations.js';
+import type { Database as Schema } from './schema.js';
+import { sqliteWrite } from './sql/context.js';
+import { sqlStore } from './sql/store.js';
+import type { Store } from './types.js';
+
+export interface SqliteOptions {
+  /** The data folder; the database is `<data>/warden.db`. Or `:memory:`. */
+  readonly data: string;
+  readonly synchronous?: 'NORMAL' | 'FULL';
+  /** How long a writer waits for another process's write lock. */
+  readonly busyTimeoutMs?: number;
+}
+
+export const SQLITE_FILE = 'warden.db';
+
+interface Shared {
+  readonly db: Kysely<Schema>;
+  readonly ready: Promise<void>;
+  users: number;
+}
+
+/**
+ * One connection per file within a process. better-sqlite3 is synchronous: a
+ * second connection in the same process waiting for the first one's write
+ * lock would block the very thread that has to release it.
+ */
+const shared = new Map<string, Shared>();
+
+function connect(file: string, options: SqliteOptions): Shared {
+  const sqlite = new Database(file);
+  try {
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+    sqlite.pragma('foreign_keys = ON');
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, ready: migrate(db).then(() => undefined), users: 0 };
+}
+
+export async function openSqlite(options: SqliteOptions): Promise<Store> {
+  let file: string;
+  if (options.data === ':memory:') {
+    file = ':memory:';
+  } else {
+    const dir = resolve(options.data);
+    mkdirSync(dir, { recursive: true });
+    file = join(dir, SQLITE_FILE);
+  }
+  const key = file === ':memory:' ? `memory:${randomUUID()}` : file;
+  let entry = shared.get(key);
+  if (entry === undefined) {
+    entry = connect(file, options);
+    shared.set(key, entry);
+  }
+  const used = entry;
+  used.users += 1;
+  const release = async (): Promise<void> => {
+    used.users -= 1;
+    if (used.users > 0) return;
+    if (shared.get(key) === used) shared.delete(key);
+    await used.db.destroy();
+  };
+  try {
+    await used.ready;
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return sqlStore({
+    backend: 'sqlite',
+    location: file,
+    db: used.db,
+    write: sqliteWrite(used.db),
+    events: localEvents(key),
+    close: release,
+  });
+}

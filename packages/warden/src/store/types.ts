@@ -1,0 +1,457 @@
+// The store interfaces: what Warden keeps durably, whatever the backend.
+// SQLite (the embedded default) and Postgres implement the same contract and
+// run the same contract tests; readers without write methods are separate
+// types, so "read-only" is a type, not a promise (STYLE 10).
+
+import type { ActionRequest, Autonomy, DecisionResult, RememberOffer } from '@warden/engine';
+
+export type JsonValue =
+  string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+// ─── Policy ────────────────────────────────────────────────────────────────
+
+export interface PolicyRevision {
+  readonly workspace: string;
+  readonly revision: number;
+  /** The policy document as JSON (contracts §1), validated before it was written. */
+  readonly document: JsonValue;
+  /** Lowercase hex SHA-256 of the document's canonical JSON. */
+  readonly hash: string;
+  readonly author: string;
+  readonly message: string | null;
+  readonly createdAt: string;
+}
+
+export interface PolicyWrite {
+  readonly document: JsonValue;
+  readonly author: string;
+  readonly message?: string;
+  /** Write only if this is still the current revision (null: only if there is none). */
+  readonly expected?: number | null;
+  readonly at: number;
+}
+
+export type PutResult =
+  | { readonly ok: true; readonly revision: PolicyRevision }
+  | { readonly ok: false; readonly conflict: { readonly current: number | null } };
+
+export interface PolicyReader {
+  current(workspace: string): Promise<PolicyRevision | null>;
+  revision(workspace: string, revision: number): Promise<PolicyRevision | null>;
+  /** Newest first. */
+  history(workspace: string, limit?: number): Promise<PolicyRevision[]>;
+  workspaces(): Promise<string[]>;
+  currentManaged(): Promise<PolicyRevision | null>;
+  managedHistory(limit?: number): Promise<PolicyRevision[]>;
+}
+
+export interface PolicyStore extends PolicyReader {
+  put(workspace: string, write: PolicyWrite): Promise<PutResult>;
+  putManaged(write: PolicyWrite): Promise<PutResult>;
+}
+
+// ─── Stored rules (remembered approvals, G23) ──────────────────────────────
+
+export type StoredOrigin = 'user' | 'template' | 'remembered';
+
+export interface StoredRule {
+  readonly id: string;
+  readonly workspace: string;
+  /** The rule as written in a policy document, with its id, scope, origin and expiry. */
+  readonly rule: { readonly [key: string]: JsonValue };
+  readonly scope: string;
+  readonly origin: StoredOrigin;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly expiresAt: string | null;
+  readonly approvalId: string | null;
+  readonly revokedAt: string | null;
+  readonly revokedBy: string | null;
+}
+
+export type NewStoredRule = Omit<StoredRule, 'revokedAt' | 'revokedBy'>;
+
+export interface RuleReader {
+  /** Rules not revoked; with `at`, only those alive then (E13). With `includeRevoked`, all. */
+  list(
+    workspace: string,
+    options?: { readonly at?: number; readonly includeRevoked?: boolean },
+  ): Promise<StoredRule[]>;
+  get(workspace: string, id: string): Promise<StoredRule | null>;
+}
+
+export interface RuleStore extends RuleReader {
+  add(rules: readonly NewStoredRule[]): Promise<void>;
+  /** Revokes a live rule; null when there is no such rule or it was revoked already. */
+  revoke(workspace: string, id: string, by: string, at: number): Promise<StoredRule | null>;
+}
+
+// ─── Agents ────────────────────────────────────────────────────────────────
+
+export interface AgentRecord {
+  readonly workspace: string;
+  readonly id: string;
+  readonly name: string | null;
+  readonly role: string | null;
+  /** The space the agent works in: its effective autonomy is that space's (E40). */
+  readonly space: string | null;
+  readonly model: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface AgentReader {
+  get(workspace: string, id: string): Promise<AgentRecord | null>;
+  list(workspace: string): Promise<AgentRecord[]>;
+}
+
+export interface AgentStore extends AgentReader {
+  upsert(agent: Omit<AgentRecord, 'createdAt' | 'updatedAt'>, at: number): Promise<AgentRecord>;
+}
+
+// ─── Approvals (G22, G23, G26) ─────────────────────────────────────────────
+
+export type ApprovalKind = 'prompt' | 'override';
+export type ApprovalState = 'pending' | 'approved' | 'denied' | 'expired' | 'cancelled';
+export type AnswerKind = 'once' | 'remember' | 'deny' | 'override';
+
+export interface ApprovalAnswer {
+  readonly kind: AnswerKind;
+  /** Who answered: the approver's name, stamped from its channel or token. */
+  readonly by: string;
+  readonly reason: string | null;
+  /** For `remember`: how long, in which scope, and the ids of the rules written. */
+  readonly hours?: number;
+  readonly scope?: string;
+  readonly rules?: readonly string[];
+}
+
+export interface ApprovalRecord {
+  readonly id: string;
+  readonly workspace: string;
+  readonly agent: string;
+  readonly kind: ApprovalKind;
+  readonly state: ApprovalState;
+  readonly tool: string | null;
+  readonly callId: string;
+  readonly decisionId: string;
+  /** The request as recorded (redacted). */
+  readonly request: ActionRequest;
+  /** The engine's decision that asked (redacted). */
+  readonly decision: DecisionResult;
+  /** For prompts: the prompting facets and what "approve for N hours" would write. */
+  readonly offer: RememberOffer | null;
+  /** Identifies the request, so a granted override lets exactly it through once. */
+  readonly fingerprint: string;
+  readonly createdAt: string;
+  readonly expiresAtMs: number;
+  readonly answer: ApprovalAnswer | null;
+  readonly answeredAt: string | null;
+  /** Why an approval ended without an answer (timeout, approver gone, caller gone). */
+  readonly closedReason: string | null;
+  /** When a granted override was used by the retried call. */
+  readonly usedAt: string | null;
+}
+
+export type NewApproval = Omit<
+  ApprovalRecord,
+  'state' | 'answer' | 'answeredAt' | 'closedReason' | 'usedAt'
+>;
+
+export interface ApprovalFilter {
+  readonly workspace?: string;
+  readonly state?: ApprovalState;
+  readonly agent?: string;
+  readonly limit?: number;
+}
+
+export interface ApprovalSettle {
+  readonly state: Exclude<ApprovalState, 'pending'>;
+  readonly answer: ApprovalAnswer | null;
+  readonly closedReason: string | null;
+  readonly at: number;
+}
+
+export interface ApprovalReader {
+  get(id: string): Promise<ApprovalRecord | null>;
+  /** Newest first. */
+  list(filter?: ApprovalFilter): Promise<ApprovalRecord[]>;
+}
+
+export interface ApprovalStore extends ApprovalReader {
+  create(approval: NewApproval): Promise<void>;
+  /** Ends a pending approval; null when it is not pending any more (someone else settled it). */
+  settle(id: string, settle: ApprovalSettle): Promise<ApprovalRecord | null>;
+  /** Takes a granted, unused override for this request, once; null when there is none. */
+  consumeOverride(
+    workspace: string,
+    fingerprint: string,
+    notBeforeMs: number,
+    at: number,
+  ): Promise<ApprovalRecord | null>;
+}
+
+// ─── Approver presence (G22: a prompt with no connected approver is denied) ─
+
+export type ApproverRole = 'approver' | 'overrider';
+
+export interface Presence {
+  readonly id: string;
+  /** null: answers for every workspace. */
+  readonly workspace: string | null;
+  readonly name: string;
+  readonly roles: readonly ApproverRole[];
+  readonly node: string;
+  readonly lastSeenMs: number;
+}
+
+export interface PresenceStore {
+  beat(presence: Presence): Promise<void>;
+  remove(id: string): Promise<void>;
+  /** Channels seen since `sinceMs` that may answer for `workspace` in `role`. */
+  live(workspace: string, role: ApproverRole, sinceMs: number): Promise<Presence[]>;
+}
+
+// ─── Audit (I1, G39, contracts §6) ─────────────────────────────────────────
+
+export const AUDIT_STATUSES = ['Ok', 'Error', 'Denied', 'NotFound', 'Staged'] as const;
+export type AuditStatus = (typeof AUDIT_STATUSES)[number];
+
+/** `call`: a tool call; `decision`: a gate decision (G39); `approval`: an answer; `change`: policy and rule changes. */
+export const AUDIT_KINDS = ['call', 'decision', 'approval', 'change'] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+
+/** An entry before it is chained: every field is stamped by Warden. */
+export interface AuditDraft {
+  readonly id: string;
+  readonly kind: AuditKind;
+  readonly workspace: string | null;
+  readonly agentId: string | null;
+  readonly runId: string | null;
+  readonly callId: string | null;
+  readonly decisionId: string | null;
+  readonly tool: string | null;
+  readonly status: AuditStatus | null;
+  readonly occurredAt: string;
+  /** The whole entry as it is hashed and exported (the fields above included). */
+  readonly body: { readonly [key: string]: JsonValue };
+}
+
+export interface AuditEntry {
+  readonly [key: string]: JsonValue;
+  readonly id: string;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+export interface StoredAuditEntry {
+  readonly seq: number;
+  readonly entry: AuditEntry;
+}
+
+export interface AuditFilter {
+  readonly workspace?: string;
+  readonly agent?: string;
+  readonly kinds?: readonly AuditKind[];
+  readonly statuses?: readonly AuditStatus[];
+  readonly tool?: string;
+  readonly callId?: string;
+  readonly decisionId?: string;
+  readonly sinceMs?: number;
+  readonly untilMs?: number;
+  readonly limit?: number;
+  /** Default `newest`. */
+  readonly order?: 'newest' | 'oldest';
+}
+
+export type AuditGroupKey = 'tool' | 'status';
+
+export interface AuditGroup {
+  readonly tool?: string | null;
+  readonly status?: AuditStatus | null;
+  readonly count: number;
+}
+
+export interface AuditReader {
+  query(filter: AuditFilter): Promise<AuditEntry[]>;
+  /** Counts over the whole window, whatever the limit of a query (inspector.md §4). */
+  group(filter: AuditFilter, by: readonly AuditGroupKey[]): Promise<AuditGroup[]>;
+  get(id: string): Promise<AuditEntry | null>;
+  /** Every entry in chain order, in pages. */
+  scan(fromSeq?: number, pageSize?: number): AsyncIterable<StoredAuditEntry>;
+  head(): Promise<{ readonly seq: number; readonly hash: string }>;
+}
+
+export interface AuditStore extends AuditReader {
+  /** Chains and writes the drafts in one transaction; durable when it resolves. */
+  append(drafts: readonly AuditDraft[]): Promise<AuditEntry[]>;
+}
+
+// ─── Runs and receipts (I2), delegation (E40) ──────────────────────────────
+
+export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface RunRecord {
+  readonly id: string;
+  readonly workspace: string;
+  readonly agent: string;
+  readonly model: string | null;
+  readonly taskId: string | null;
+  readonly parentRunId: string | null;
+  /** The delegation chain, this run's agent last. */
+  readonly chain: readonly string[];
+  readonly depth: number;
+  readonly autonomy: Autonomy;
+  /** The budget frame in cents; null: none. */
+  readonly budgetCents: number | null;
+  /** Cents handed on to delegates (G36). */
+  readonly delegatedCents: number;
+  readonly costCents: number;
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+  readonly steps: number;
+  readonly status: RunStatus;
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+}
+
+export type NewRun = Omit<
+  RunRecord,
+  'delegatedCents' | 'costCents' | 'tokensIn' | 'tokensOut' | 'steps' | 'status' | 'endedAt'
+>;
+
+export interface RunStep {
+  readonly runId: string;
+  readonly seq: number;
+  readonly kind: string;
+  readonly tool: string | null;
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+  readonly costCents: number;
+  readonly at: string;
+  readonly note: string | null;
+}
+
+export interface RunFilter {
+  readonly workspace?: string;
+  readonly agent?: string;
+  readonly sinceMs?: number;
+  readonly untilMs?: number;
+  readonly limit?: number;
+}
+
+export interface RunReader {
+  get(id: string): Promise<RunRecord | null>;
+  /** Newest first. */
+  list(filter: RunFilter): Promise<RunRecord[]>;
+  steps(runId: string): Promise<RunStep[]>;
+}
+
+export interface RunStore extends RunReader {
+  start(run: NewRun): Promise<RunRecord>;
+  /** Adds a step and its tokens and cost to the run's totals. */
+  addStep(step: Omit<RunStep, 'seq'>): Promise<RunStep>;
+  finish(id: string, status: Exclude<RunStatus, 'running'>, at: number): Promise<RunRecord | null>;
+  /** Debits a delegation from the run's frame; false when it would exceed what is left (G36). */
+  debit(id: string, cents: number): Promise<boolean>;
+}
+
+// ─── Tasks (the taskboard) ─────────────────────────────────────────────────
+
+export type TaskState = 'open' | 'done';
+
+export interface TaskRecord {
+  readonly id: string;
+  readonly workspace: string;
+  readonly agent: string;
+  readonly title: string;
+  readonly state: TaskState;
+  readonly dueAt: string | null;
+  readonly createdAt: string;
+  readonly doneAt: string | null;
+  readonly note: string | null;
+}
+
+/** A task as read at a moment: overdue is derived, never stored. */
+export interface TaskView extends TaskRecord {
+  readonly overdue: boolean;
+}
+
+export interface TaskFilter {
+  readonly workspace?: string;
+  readonly agent?: string;
+  /** `overdue`: open with a due date before `at`. */
+  readonly state?: TaskState | 'overdue';
+  readonly at: number;
+  readonly limit?: number;
+}
+
+export interface TaskReader {
+  get(id: string, at: number): Promise<TaskView | null>;
+  list(filter: TaskFilter): Promise<TaskView[]>;
+}
+
+export interface TaskStore extends TaskReader {
+  create(
+    task: Omit<TaskRecord, 'doneAt' | 'state'> & { readonly state?: TaskState },
+  ): Promise<TaskRecord>;
+  update(
+    id: string,
+    change: {
+      readonly state?: TaskState;
+      readonly dueAt?: string | null;
+      readonly title?: string;
+      readonly note?: string | null;
+    },
+    at: number,
+  ): Promise<TaskRecord | null>;
+}
+
+// ─── Events between processes ──────────────────────────────────────────────
+
+export type StoreTopic = 'approval' | 'policy' | 'presence';
+
+export interface StoreEvent {
+  readonly topic: StoreTopic;
+  readonly workspace: string | null;
+  readonly id?: string;
+}
+
+/** Postgres: LISTEN/NOTIFY; SQLite: within the process (other processes are polled). */
+export interface Events {
+  publish(event: StoreEvent): Promise<void>;
+  subscribe(listener: (event: StoreEvent) => void): () => void;
+}
+
+// ─── The store ─────────────────────────────────────────────────────────────
+
+export type Backend = 'sqlite' | 'postgres';
+
+export interface Store {
+  readonly backend: Backend;
+  /** Where the data lives: a file path, or the database URL without its password. */
+  readonly location: string;
+  readonly policies: PolicyStore;
+  readonly rules: RuleStore;
+  readonly agents: AgentStore;
+  readonly approvals: ApprovalStore;
+  readonly presence: PresenceStore;
+  readonly audit: AuditStore;
+  readonly runs: RunStore;
+  readonly tasks: TaskStore;
+  readonly events: Events;
+  /** A counter that grows with every change to a workspace's policy or rules (or `managed`). */
+  stateVersion(key: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The store's read side, for supervisors and reports: no write method exists on it. */
+export interface StoreReader {
+  readonly policies: PolicyReader;
+  readonly rules: RuleReader;
+  readonly agents: AgentReader;
+  readonly approvals: ApprovalReader;
+  readonly audit: AuditReader;
+  readonly runs: RunReader;
+  readonly tasks: TaskReader;
+}
