@@ -222,6 +222,7 @@ for (const backend of BACKENDS) {
         },
         offer: null,
         fingerprint: 'fp-1',
+        stamp: { runId: 'r-1', model: 'm1', source: 'library' },
         createdAt: new Date(T0).toISOString(),
         expiresAtMs: T0 + 60_000,
       });

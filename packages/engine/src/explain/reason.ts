@@ -13,6 +13,8 @@ export interface ReasonInput {
   readonly net: NetHit | null;
   readonly autonomy: Autonomy | null;
   readonly request: ActionRequest;
+  /** The scope of a ceiling that lowered the dial (a delegated run), or null. */
+  readonly limitedBy?: string | null;
 }
 
 function facetSentence(outcome: FacetOutcome): string {
@@ -36,10 +38,13 @@ function facetSentence(outcome: FacetOutcome): string {
 export function renderReason(input: ReasonInput): string {
   const { result, outcomes, namedBy, net, autonomy, request } = input;
   const space = `\`${request.space ?? ''}\``;
+  const limitedBy = input.limitedBy ?? null;
   if (net !== null) {
     return `denied: \`${net.command}\` matches \`${net.entry}\` of the command net of mode \`${net.mode}\` (\`${result.rule}\` in ${result.scope}; final, not overridable)`;
   }
   if (autonomy === 'proposeOnly') {
+    if (limitedBy !== null)
+      return `denied: ${limitedBy} acts at most at proposeOnly, the autonomy of its delegator (\`${result.rule}\` in ${result.scope}): it proposes and does not act`;
     return `denied: space ${space} is set to proposeOnly (\`${result.rule}\` in ${result.scope}): agents there propose and do not act`;
   }
   if (result.decision === 'allow') {

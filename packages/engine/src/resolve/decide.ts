@@ -9,6 +9,7 @@ import type { ClassifierTable } from '../classify/table.js';
 import type { CompiledPolicy } from '../compile/compile.js';
 import type { Autonomy, Decision, Outcome } from '../model/decision.js';
 import { strictness, strongest } from '../model/decision.js';
+import { lowerAutonomy } from '../delegate/guards.js';
 import type { ActionRequest } from '../model/request.js';
 import type { AdvisoryHit, DecisionResult, FacetEntry, ManagedSource } from '../model/result.js';
 import { netEntryMatches } from '../match/commands.js';
@@ -32,6 +33,11 @@ export interface DecideInput {
   /** Whether an approver holds a live channel right now (G22). */
   readonly approverConnected: boolean;
   readonly classifier?: ClassifierTable;
+  /**
+   * A limit on the dial from outside the policy: a delegated run acts at
+   * most at its delegator's autonomy (G35). `scope` names it, e.g. `run:<id>`.
+   */
+  readonly autonomyCeiling?: { readonly autonomy: Autonomy; readonly scope: string };
 }
 
 /** One facet's journey, kept for the reason and for callers that need more than the JSON. */
@@ -143,8 +149,20 @@ export function explainDecision(input: DecideInput): Explained {
   const ctx: ChainContext = { at: input.at, shadow: false, tokens: tokensOf, tokenSet: tokenSetOf };
   const shadowCtx: ChainContext = { ...ctx, shadow: true };
 
-  const autonomy =
-    request.space === undefined ? null : (policy.autonomy.get(request.space) ?? null);
+  const setting = request.space === undefined ? null : (policy.autonomy.get(request.space) ?? null);
+  let autonomy: Autonomy | null = setting;
+  let spaceScope = `space:${request.space ?? ''}`;
+  let limitedBy: string | null = null;
+  const ceiling = input.autonomyCeiling;
+  if (ceiling !== undefined) {
+    const current = setting ?? 'actWithApproval';
+    const lowered = lowerAutonomy(current, ceiling.autonomy);
+    if (lowered !== current) {
+      autonomy = lowered;
+      spaceScope = ceiling.scope;
+      limitedBy = ceiling.scope;
+    }
+  }
   const actFreely = autonomy === 'actFreely';
 
   const outcomes: FacetOutcome[] = [];
@@ -215,7 +233,6 @@ export function explainDecision(input: DecideInput): Explained {
   const facets: FacetEntry[] = outcomes.map((o) => entryOf(o.facet.name, o.shown, o.because));
   const prompts = outcomes.filter((o) => o.decision === 'prompt').map((o) => o.facet.name);
   const net = findNetHit(policy, request, units, tokensOf);
-  const spaceScope = `space:${request.space ?? ''}`;
 
   let decision: Decision;
   let rule: string;
@@ -309,7 +326,15 @@ export function explainDecision(input: DecideInput): Explained {
     managedSource: input.managedSource ?? null,
     advisories,
   };
-  const reason = renderReason({ result: partial, outcomes, namedBy, net, autonomy, request });
+  const reason = renderReason({
+    result: partial,
+    outcomes,
+    namedBy,
+    net,
+    autonomy,
+    request,
+    limitedBy,
+  });
   return { result: { ...partial, reason }, facets: outcomes, net, autonomy };
 }
 

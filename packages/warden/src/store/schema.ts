@@ -53,6 +53,7 @@ export interface Database {
     decision: string;
     offer: string | null;
     fingerprint: string;
+    stamp: string;
     created_at: string;
     created_at_ms: number;
     expires_at_ms: number;

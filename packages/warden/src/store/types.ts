@@ -143,6 +143,12 @@ export interface ApprovalRecord {
   readonly offer: RememberOffer | null;
   /** Identifies the request, so a granted override lets exactly it through once. */
   readonly fingerprint: string;
+  /** The rest of the caller's identity, for the entries the approval's end writes. */
+  readonly stamp: {
+    readonly runId: string | null;
+    readonly model: string | null;
+    readonly source: string;
+  };
   readonly createdAt: string;
   readonly expiresAtMs: number;
   readonly answer: ApprovalAnswer | null;
@@ -162,6 +168,8 @@ export interface ApprovalFilter {
   readonly workspace?: string;
   readonly state?: ApprovalState;
   readonly agent?: string;
+  readonly kind?: ApprovalKind;
+  readonly fingerprint?: string;
   readonly limit?: number;
 }
 

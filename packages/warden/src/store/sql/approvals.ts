@@ -33,6 +33,7 @@ function fromRow(row: Row): ApprovalRecord {
     decision: JSON.parse(row.decision) as DecisionResult,
     offer: parseJson<RememberOffer>(row.offer),
     fingerprint: row.fingerprint,
+    stamp: JSON.parse(row.stamp) as ApprovalRecord['stamp'],
     createdAt: row.created_at,
     expiresAtMs: num(row.expires_at_ms),
     answer: parseJson<ApprovalAnswer>(row.answer),
@@ -62,6 +63,7 @@ export class SqlApprovalStore implements ApprovalStore {
           decision: JSON.stringify(a.decision),
           offer: a.offer === null ? null : JSON.stringify(a.offer),
           fingerprint: a.fingerprint,
+          stamp: JSON.stringify(a.stamp),
           created_at: a.createdAt,
           created_at_ms: Date.parse(a.createdAt),
           expires_at_ms: a.expiresAtMs,
@@ -90,6 +92,9 @@ export class SqlApprovalStore implements ApprovalStore {
     if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
     if (filter.state !== undefined) query = query.where('state', '=', filter.state);
     if (filter.agent !== undefined) query = query.where('agent', '=', filter.agent);
+    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
+    if (filter.fingerprint !== undefined)
+      query = query.where('fingerprint', '=', filter.fingerprint);
     const rows = await query
       .orderBy('created_at_ms', 'desc')
       .orderBy('id', 'desc')

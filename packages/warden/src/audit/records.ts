@@ -1,0 +1,240 @@
+// The entries Warden writes to its audit log, built from what Warden itself
+// knows: the identity its adapter was configured with, its own clock and
+// measurements (I1). Only `arguments` comes from the agent, and it is
+// redacted before it is stored, as is everything else quoting the request.
+
+import type { ActionRequest, DecisionResult } from '@warden/engine';
+import type { AuditDraft, AuditKind, AuditStatus, JsonValue } from '../store/types.js';
+
+/** Who acts, as Warden knows it: never taken from the agent or its tool arguments. */
+export interface Stamp {
+  readonly workspace: string;
+  readonly agentId: string;
+  readonly runId: string | null;
+  readonly model: string | null;
+  /** The choke point: `builtin`, `library`, `mcp-gateway`, `claude-code`, `http`, … */
+  readonly source: string;
+}
+
+export type Redact = (
+  value: unknown,
+  basePath: string,
+) => { value: unknown; paths: readonly string[] };
+
+type Body = { [key: string]: JsonValue };
+
+function json(value: unknown): JsonValue {
+  return value === undefined ? null : (value as JsonValue);
+}
+
+function draft(
+  kind: AuditKind,
+  stamp: Stamp,
+  ids: { id: string; callId: string | null; decisionId: string | null },
+  tool: string | null,
+  status: AuditStatus | null,
+  occurredAt: string,
+  body: Body,
+): AuditDraft {
+  return {
+    id: ids.id,
+    kind,
+    workspace: stamp.workspace,
+    agentId: stamp.agentId,
+    runId: stamp.runId,
+    callId: ids.callId,
+    decisionId: ids.decisionId,
+    tool,
+    status,
+    occurredAt,
+    body,
+  };
+}
+
+export interface CallRecord {
+  readonly id: string;
+  readonly callId: string;
+  readonly decisionId: string | null;
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly status: AuditStatus;
+  readonly durationMs: number | null;
+  readonly occurredAt: string;
+  /** For `Error`, `Denied` and `NotFound`: what happened, in words. */
+  readonly error?: string;
+}
+
+/** A tool call (contracts §6). */
+export function callEntry(stamp: Stamp, call: CallRecord, redact: Redact): AuditDraft {
+  const args = redact(call.arguments ?? null, 'arguments');
+  const body: Body = {
+    id: call.id,
+    kind: 'call',
+    workspace: stamp.workspace,
+    callId: call.callId,
+    decisionId: call.decisionId,
+    runId: stamp.runId,
+    agentId: stamp.agentId,
+    model: stamp.model,
+    source: stamp.source,
+    tool: call.tool,
+    arguments: json(args.value),
+    status: call.status,
+    durationMs: call.durationMs,
+    occurredAt: call.occurredAt,
+  };
+  const redacted = [...args.paths];
+  if (call.error !== undefined) {
+    const error = redact(call.error, 'error');
+    body.error = json(error.value);
+    redacted.push(...error.paths);
+  }
+  if (redacted.length > 0) body.redacted = redacted;
+  return draft('call', stamp, call, call.tool, call.status, call.occurredAt, body);
+}
+
+export interface DecisionRecord {
+  readonly decisionId: string;
+  readonly callId: string;
+  readonly occurredAt: string;
+  readonly request: ActionRequest | null;
+  readonly result: DecisionResult;
+  /** What the caller finally gets after approvals and overrides. */
+  readonly outcome: 'allow' | 'ask' | 'deny';
+  readonly policy: {
+    readonly revision: number | null;
+    readonly hash: string | null;
+    readonly managedHash: string | null;
+  };
+  readonly approvalId?: string;
+  readonly override?: { readonly approvalId: string; readonly by: string; readonly reason: string };
+  /** A fault that made the gate deny (fail-closed). */
+  readonly failure?: string;
+}
+
+/** A gate decision (G39): request, facets, deciding rules, advisories, outcome. */
+export function decisionEntry(
+  stamp: Stamp,
+  record: DecisionRecord,
+  tool: string | null,
+  redact: Redact,
+): AuditDraft {
+  const request = redact(record.request, 'request');
+  const decision = redact(record.result, 'decision');
+  const body: Body = {
+    id: record.decisionId,
+    kind: 'decision',
+    workspace: stamp.workspace,
+    callId: record.callId,
+    decisionId: record.decisionId,
+    runId: stamp.runId,
+    agentId: stamp.agentId,
+    model: stamp.model,
+    source: stamp.source,
+    tool,
+    request: json(request.value),
+    decision: json(decision.value),
+    outcome: record.outcome,
+    policy: { ...record.policy },
+    occurredAt: record.occurredAt,
+  };
+  if (record.approvalId !== undefined) body.approvalId = record.approvalId;
+  if (record.override !== undefined) body.override = { ...record.override };
+  if (record.failure !== undefined) body.failure = json(redact(record.failure, 'failure').value);
+  const redacted = [...request.paths, ...decision.paths];
+  if (redacted.length > 0) body.redacted = redacted;
+  return draft(
+    'decision',
+    stamp,
+    { id: record.decisionId, callId: record.callId, decisionId: record.decisionId },
+    tool,
+    null,
+    record.occurredAt,
+    body,
+  );
+}
+
+export interface AnswerRecord {
+  readonly id: string;
+  readonly approvalId: string;
+  readonly decisionId: string;
+  readonly callId: string;
+  readonly tool: string | null;
+  /** An answer, or how the approval ended without one. */
+  readonly answer:
+    'once' | 'remember' | 'deny' | 'override' | 'timeout' | 'approver-gone' | 'cancelled';
+  readonly by: string | null;
+  readonly reason: string | null;
+  readonly outcome: 'allow' | 'deny';
+  readonly hours?: number;
+  readonly scope?: string;
+  readonly rules?: readonly string[];
+  readonly occurredAt: string;
+}
+
+/** An approval's end: who answered and why, or why nobody did (G26, G39). */
+export function approvalEntry(stamp: Stamp, record: AnswerRecord, redact: Redact): AuditDraft {
+  const body: Body = {
+    id: record.id,
+    kind: 'approval',
+    workspace: stamp.workspace,
+    approvalId: record.approvalId,
+    callId: record.callId,
+    decisionId: record.decisionId,
+    runId: stamp.runId,
+    agentId: stamp.agentId,
+    tool: record.tool,
+    answer: record.answer,
+    by: record.by,
+    reason: record.reason === null ? null : json(redact(record.reason, 'reason').value),
+    outcome: record.outcome,
+    occurredAt: record.occurredAt,
+  };
+  if (record.hours !== undefined) body.hours = record.hours;
+  if (record.scope !== undefined) body.scope = record.scope;
+  if (record.rules !== undefined) body.rules = [...record.rules];
+  return draft(
+    'approval',
+    stamp,
+    { id: record.id, callId: record.callId, decisionId: record.decisionId },
+    record.tool,
+    null,
+    record.occurredAt,
+    body,
+  );
+}
+
+export interface ChangeRecord {
+  readonly id: string;
+  readonly workspace: string | null;
+  readonly change: 'policy-revision' | 'managed-revision' | 'rules-remembered' | 'rule-revoked';
+  readonly by: string;
+  readonly details: { readonly [key: string]: JsonValue };
+  readonly occurredAt: string;
+}
+
+/** A change to what decides: a policy revision, remembered rules, a revocation. */
+export function changeEntry(record: ChangeRecord): AuditDraft {
+  const body: Body = {
+    id: record.id,
+    kind: 'change',
+    workspace: record.workspace,
+    change: record.change,
+    by: record.by,
+    details: record.details,
+    occurredAt: record.occurredAt,
+  };
+  return {
+    id: record.id,
+    kind: 'change',
+    workspace: record.workspace,
+    agentId: null,
+    runId: null,
+    callId: null,
+    decisionId: null,
+    tool: null,
+    status: null,
+    occurredAt: record.occurredAt,
+    body,
+  };
+}

@@ -1,0 +1,299 @@
+// Secrets never reach the audit log or the inspector's answers: every value is copied through a
+// redactor first (three layers: secret keys, token patterns, known credential literals).
+
+import { isSecretKey } from './redact-keys.js';
+import { DEFAULT_MIN_LITERAL_LENGTH, LiteralSet } from './redact-literals.js';
+import type { RedactionKind } from './redact-markers.js';
+import { BINARY, CIRCULAR, MAX_DEPTH, REDACTED, UNREADABLE, marker } from './redact-markers.js';
+import type { Span } from './redact-patterns.js';
+import { ARG_SEPARATOR, findSecrets } from './redact-patterns.js';
+
+export { isSecretKey } from './redact-keys.js';
+export type { RedactionKind } from './redact-markers.js';
+export { REDACTED, REDACTION_KINDS, marker } from './redact-markers.js';
+export { credentialLiterals } from './redact-settings.js';
+
+export interface RedactionResult<T> {
+  /** A JSON-safe copy of the input with every secret replaced by a marker. */
+  readonly value: T;
+  /** Where something was redacted, e.g. `headers.authorization`, `args[2]`, `["x y"]`. */
+  readonly paths: readonly string[];
+}
+
+export interface RedactorOptions {
+  /** Exact secret values to replace wherever they occur (see `credentialLiterals`). */
+  readonly literals?: Iterable<string>;
+  /** Shorter literals are ignored so that values like `true` or `1234` never redact everything. */
+  readonly minLiteralLength?: number;
+  /** Containers nested deeper than this are replaced by `[MaxDepth]`. */
+  readonly maxDepth?: number;
+}
+
+const DEFAULT_MAX_DEPTH = 64;
+/** Dropped from objects, `null` in arrays, as `JSON.stringify` does. */
+const OMIT = Symbol('omit');
+
+type PathSegment = string | number;
+interface Walk {
+  readonly base: string;
+  readonly segments: PathSegment[];
+  readonly ancestors: object[];
+  readonly paths: string[];
+}
+
+interface Cut {
+  readonly start: number;
+  end: number;
+  readonly kind: RedactionKind;
+}
+
+export class Redactor {
+  readonly #sources: readonly string[];
+  readonly #literals: LiteralSet;
+  readonly #maxDepth: number;
+  readonly #spans: Span[] = [];
+
+  constructor(options: RedactorOptions = {}) {
+    this.#sources = [...(options.literals ?? [])];
+    this.#literals = new LiteralSet(
+      this.#sources,
+      options.minLiteralLength ?? DEFAULT_MIN_LITERAL_LENGTH,
+    );
+    this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  }
+
+  /** A new redactor that also replaces these literals. */
+  withLiterals(more: Iterable<string>): Redactor {
+    return new Redactor({
+      literals: [...this.#sources, ...more],
+      minLiteralLength: this.#literals.minLength,
+      maxDepth: this.#maxDepth,
+    });
+  }
+
+  /** A redacted, JSON-safe deep copy; the input is never changed. Never throws. */
+  redact<T>(value: T, basePath = ''): RedactionResult<T> {
+    const walk: Walk = { base: basePath, segments: [], ancestors: [], paths: [] };
+    const out = this.#value(value, 0, walk);
+    return { value: (out === OMIT ? null : out) as T, paths: walk.paths };
+  }
+
+  redactText(text: string): { readonly text: string; readonly redacted: boolean } {
+    const out = this.#text(text);
+    return { text: out, redacted: out !== text };
+  }
+
+  #value(value: unknown, depth: number, walk: Walk): unknown {
+    switch (typeof value) {
+      case 'string': {
+        const out = this.#text(value);
+        if (out !== value) record(walk);
+        return out;
+      }
+      case 'number':
+        return Number.isFinite(value) ? value : null;
+      case 'boolean':
+        return value;
+      case 'bigint':
+        return this.#value(value.toString(), depth, walk);
+      case 'object':
+        return value === null ? null : this.#container(value, depth, walk);
+      default:
+        return OMIT;
+    }
+  }
+
+  #container(value: object, depth: number, walk: Walk): unknown {
+    if (walk.ancestors.includes(value)) return CIRCULAR;
+    if (depth >= this.#maxDepth) return MAX_DEPTH;
+    walk.ancestors.push(value);
+    try {
+      if (Array.isArray(value)) return this.#array(value, depth, walk);
+      if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return BINARY;
+      if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+      if (value instanceof Map) return this.#object(mapEntries(value), depth, walk);
+      if (value instanceof Set) return this.#array([...value], depth, walk);
+      if (value instanceof Error)
+        return this.#object({ ...value, name: value.name, message: value.message }, depth, walk);
+      const toJSON: unknown = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') {
+        const json: unknown = toJSON.call(value);
+        if (json !== value) return this.#value(json, depth + 1, walk);
+      }
+      return this.#object(value as Record<string, unknown>, depth, walk);
+    } catch {
+      // A throwing getter, proxy trap or toJSON: the value cannot be read, so nothing leaks.
+      return UNREADABLE;
+    } finally {
+      walk.ancestors.pop();
+    }
+  }
+
+  #object(value: Record<string, unknown>, depth: number, walk: Walk): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      let item: unknown;
+      try {
+        item = value[key];
+      } catch {
+        item = UNREADABLE;
+      }
+      const redactedKey = this.#text(key);
+      const outKey = redactedKey === key ? key : freeKey(out, redactedKey);
+      walk.segments.push(outKey);
+      if (outKey !== key) record(walk);
+      let result: unknown;
+      if (isSecretKey(key) && hidesSomething(item)) {
+        if (item !== REDACTED) record(walk);
+        result = REDACTED;
+      } else {
+        result = this.#value(item, depth + 1, walk);
+      }
+      walk.segments.pop();
+      if (result === OMIT) continue;
+      if (outKey === '__proto__') {
+        Object.defineProperty(out, outKey, {
+          value: result,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else {
+        out[outKey] = result;
+      }
+    }
+    return out;
+  }
+
+  /** String elements are redacted as one command line, so `['--password', 'x']` loses `x`. */
+  #array(value: readonly unknown[], depth: number, walk: Walk): unknown[] {
+    const strings = this.#argv(value);
+    const out: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      walk.segments.push(i);
+      let result: unknown;
+      const fromArgv = strings?.[i];
+      if (fromArgv !== undefined) {
+        if (fromArgv !== item) record(walk);
+        result = fromArgv;
+      } else {
+        result = this.#value(item, depth + 1, walk);
+      }
+      walk.segments.pop();
+      out[i] = result === OMIT ? null : result;
+    }
+    return out;
+  }
+
+  /** The redacted string elements by index, when there are at least two. */
+  #argv(value: readonly unknown[]): (string | undefined)[] | undefined {
+    let count = 0;
+    for (const item of value) if (typeof item === 'string') count += 1;
+    if (count < 2) return undefined;
+    const texts: string[] = [];
+    const indexes: number[] = [];
+    value.forEach((item, i) => {
+      if (typeof item === 'string') {
+        texts.push(item);
+        indexes.push(i);
+      }
+    });
+    const joined = texts.join(ARG_SEPARATOR);
+    const cuts = this.#cuts(joined);
+    const out: (string | undefined)[] = [];
+    let offset = 0;
+    let c = 0;
+    texts.forEach((text, k) => {
+      const end = offset + text.length;
+      while (c < cuts.length && (cuts[c] as Cut).end <= offset) c += 1;
+      out[indexes[k] as number] = cuts.length === 0 ? text : apply(text, cuts, c, offset);
+      offset = end + ARG_SEPARATOR.length;
+    });
+    return out;
+  }
+
+  #text(text: string): string {
+    const cuts = this.#cuts(text);
+    return cuts.length === 0 ? text : apply(text, cuts, 0, 0);
+  }
+
+  /** The secrets in a text, sorted and merged: overlapping and touching spans become one. */
+  #cuts(text: string): Cut[] {
+    const spans = this.#spans;
+    spans.length = 0;
+    findSecrets(text, spans);
+    this.#literals.scan(text, spans);
+    if (spans.length === 0) return NO_CUTS;
+    spans.sort((a, b) => a.start - b.start || b.end - a.end);
+    const cuts: Cut[] = [];
+    let current: Cut | undefined;
+    for (const span of spans) {
+      if (current !== undefined && span.start <= current.end) {
+        current.end = Math.max(current.end, span.end);
+      } else {
+        current = { start: span.start, end: span.end, kind: span.kind };
+        cuts.push(current);
+      }
+    }
+    spans.length = 0;
+    return cuts;
+  }
+}
+
+const NO_CUTS: Cut[] = [];
+
+/** The text at `offset` in the cut text with the cuts from index `first` on replaced. */
+function apply(text: string, cuts: readonly Cut[], first: number, offset: number): string {
+  const end = offset + text.length;
+  let out = '';
+  let at = offset;
+  for (let c = first; c < cuts.length; c += 1) {
+    const cut = cuts[c] as Cut;
+    if (cut.start >= end) break;
+    const start = Math.max(cut.start, offset);
+    out += text.slice(at - offset, start - offset) + marker(cut.kind);
+    at = Math.min(cut.end, end);
+  }
+  return at === offset ? text : out + text.slice(at - offset);
+}
+
+/**
+ * Nothing to hide in `null` or a flag, and functions, symbols and `undefined` are dropped anyway;
+ * every other value under a secret key (string, number, object, array) is replaced whole.
+ */
+function hidesSomething(value: unknown): boolean {
+  const type = typeof value;
+  return value !== null && (type === 'string' || type === 'number' || type === 'bigint' || type === 'object');
+}
+
+function freeKey(out: Record<string, unknown>, key: string): string {
+  let candidate = key;
+  for (let n = 2; Object.hasOwn(out, candidate); n += 1) candidate = `${key} (${n})`;
+  return candidate;
+}
+
+function mapEntries(map: Map<unknown, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of map) {
+    const name = typeof key === 'string' ? key : String(key);
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function record(walk: Walk): void {
+  const path = formatPath(walk.base, walk.segments);
+  if (walk.paths[walk.paths.length - 1] !== path) walk.paths.push(path);
+}
+
+/** `['rules', 3, 'when', 'refs']` → `rules[3].when.refs`, as the engine's issue paths read. */
+function formatPath(base: string, segments: readonly PathSegment[]): string {
+  let out = base;
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}

@@ -1,0 +1,53 @@
+// Fail-closed, named (STYLE 4): when anything the gate relies on fails — the
+// store, the policy, the managed layer, the approvals broker, the audit log —
+// the answer is a deny whose reason says what failed. Never an allow, never a
+// thrown error at the caller.
+
+import type { DecisionResult, ManagedSource } from '@warden/engine';
+
+export type FaultCode =
+  | 'policy-missing'
+  | 'policy-invalid'
+  | 'managed-invalid'
+  | 'request-invalid'
+  | 'store'
+  | 'audit'
+  | 'approvals'
+  | 'internal';
+
+export class GateFault extends Error {
+  constructor(
+    readonly code: FaultCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GateFault';
+  }
+}
+
+/** The rule name a fail-closed denial carries. */
+export const FAIL_CLOSED_RULE = 'failClosed';
+
+export function faultMessage(error: unknown): string {
+  if (error instanceof GateFault) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return `internal error: ${message}`;
+}
+
+/** The decision for a call the gate could not decide: a hard deny, saying why. */
+export function failClosed(error: unknown, managedSource: ManagedSource = null): DecisionResult {
+  return {
+    decision: 'deny',
+    outcome: 'deny',
+    rule: FAIL_CLOSED_RULE,
+    scope: 'default',
+    enforcement: 'hard',
+    overridable: false,
+    prompts: [],
+    facets: [],
+    managed: null,
+    managedSource,
+    advisories: [],
+    reason: `denied: ${faultMessage(error)} (Warden fails closed)`,
+  };
+}

@@ -1,0 +1,312 @@
+// The library API: open Warden on a data folder (or Postgres), store a
+// policy, and gate an agent's tools. Everything an operator or a TypeScript
+// agent needs is reachable from here; the server and the adapters use it too.
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Autonomy, ClassifierTable, Issue, Policy } from '@warden/engine';
+import { validatePolicy } from '@warden/engine';
+import { monotonicFactory } from 'ulid';
+import { ApprovalBroker } from './approvals/broker.js';
+import type { BrokerOptions } from './approvals/broker.js';
+import { Redactor, credentialLiterals } from './audit/redact.js';
+import type { Redact } from './audit/records.js';
+import { changeEntry } from './audit/records.js';
+import { AuditWriter } from './audit/writer.js';
+import { autonomyOf, delegate } from './gate/delegation.js';
+import type { DelegateAsk, DelegateResult } from './gate/delegation.js';
+import type { CallContext } from './gate/gate.js';
+import { Gate } from './gate/gate.js';
+import type { ManagedFile, PolicySource } from './gate/snapshot.js';
+import { FilePolicySource, StorePolicySource } from './gate/snapshot.js';
+import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from './store/open.js';
+import type {
+  JsonValue,
+  PolicyRevision,
+  RunRecord,
+  RunStep,
+  Store,
+  StoredRule,
+} from './store/types.js';
+import { ToolRegistry } from './tools/registry.js';
+
+const ulid = monotonicFactory();
+
+export interface WardenOptions {
+  /** The data folder: the SQLite database and the agents' folders (default `./.warden`). */
+  readonly data?: string;
+  /** Postgres for multi-node deployments; default: DATABASE_URL from `env`. */
+  readonly databaseUrl?: string;
+  readonly schema?: string;
+  /** A store opened elsewhere; Warden does not close it. */
+  readonly store?: Store;
+  /** Standalone: decide from this policy file instead of the stored policy. */
+  readonly policyFile?: string;
+  /** The managed layer's file; default: WARDEN_MANAGED_POLICY from `env` (G29). */
+  readonly managedPolicyFile?: string | null;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly clock?: () => number;
+  readonly approvals?: BrokerOptions;
+  /** Literal credentials to redact besides those in the agents' settings. */
+  readonly secrets?: Iterable<string>;
+  readonly classifier?: ClassifierTable;
+  readonly onFault?: (error: unknown, context: CallContext) => void;
+}
+
+export type PolicyWriteResult =
+  | { readonly ok: true; readonly revision: PolicyRevision }
+  | { readonly ok: false; readonly issues: readonly Issue[] }
+  | { readonly ok: false; readonly conflict: { readonly current: number | null } };
+
+/** Credential values in `<data>/agents/<id>/AgentSettings.json` (inspector.md §2), for the redactor. */
+export function agentCredentials(data: string): string[] {
+  const agents = join(data, 'agents');
+  if (!existsSync(agents)) return [];
+  const literals: string[] = [];
+  for (const id of readdirSync(agents)) {
+    const file = join(agents, id, 'AgentSettings.json');
+    try {
+      literals.push(...credentialLiterals(JSON.parse(readFileSync(file, 'utf8')) as unknown));
+    } catch {
+      // No settings, or unreadable: nothing to learn from them.
+    }
+  }
+  return literals;
+}
+
+export class Warden {
+  readonly store: Store;
+  readonly gate: Gate;
+  readonly approvals: ApprovalBroker;
+  readonly writer: AuditWriter;
+  readonly data: string;
+  private redactor: Redactor;
+  private readonly clock: () => number;
+  private readonly ownsStore: boolean;
+  private readonly source: PolicySource;
+
+  private constructor(parts: {
+    store: Store;
+    ownsStore: boolean;
+    data: string;
+    source: PolicySource;
+    redactor: Redactor;
+    clock: () => number;
+    options: WardenOptions;
+  }) {
+    this.store = parts.store;
+    this.ownsStore = parts.ownsStore;
+    this.data = parts.data;
+    this.source = parts.source;
+    this.redactor = parts.redactor;
+    this.clock = parts.clock;
+    const redact: Redact = (value, basePath) => this.redactor.redact(value, basePath);
+    this.writer = new AuditWriter(parts.store.audit);
+    this.approvals = new ApprovalBroker(parts.store, this.writer, redact, {
+      clock: parts.clock,
+      ...parts.options.approvals,
+    });
+    this.gate = new Gate({
+      store: parts.store,
+      source: parts.source,
+      writer: this.writer,
+      broker: this.approvals,
+      redact,
+      clock: parts.clock,
+      ...(parts.options.classifier === undefined ? {} : { classifier: parts.options.classifier }),
+      ...(parts.options.onFault === undefined ? {} : { onFault: parts.options.onFault }),
+    });
+  }
+
+  static async open(options: WardenOptions = {}): Promise<Warden> {
+    const env = options.env ?? process.env;
+    const data = options.data ?? DEFAULT_DATA;
+    const clock = options.clock ?? Date.now;
+    const store =
+      options.store ??
+      (await openStore({
+        ...storeOptionsFromEnv(env, data),
+        ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+        ...(options.schema === undefined ? {} : { schema: options.schema }),
+      }));
+    const managedPath =
+      options.managedPolicyFile !== undefined
+        ? options.managedPolicyFile
+        : (env.WARDEN_MANAGED_POLICY ?? null);
+    const managed: ManagedFile | null =
+      managedPath === null || managedPath === ''
+        ? null
+        : { file: managedPath, source: options.managedPolicyFile !== undefined ? 'flag' : 'env' };
+    const source: PolicySource =
+      options.policyFile === undefined
+        ? new StorePolicySource(store, { managedFile: managed, clock })
+        : new FilePolicySource(options.policyFile, managed);
+    const redactor = new Redactor({
+      literals: [...agentCredentials(data), ...(options.secrets ?? [])],
+    });
+    return new Warden({
+      store,
+      ownsStore: options.store === undefined,
+      data,
+      source,
+      redactor,
+      clock,
+      options,
+    });
+  }
+
+  /** Adds literal credentials to redact from now on (e.g. an agent's new settings). */
+  addSecrets(literals: Iterable<string>): void {
+    this.redactor = this.redactor.withLiterals(literals);
+  }
+
+  /** A registry for one agent's tools: every call is stamped with `context` and passes the gate. */
+  tools(context: CallContext): ToolRegistry {
+    return new ToolRegistry(this.gate, context, () => ulid());
+  }
+
+  // ─── Policy ──────────────────────────────────────────────────────────────
+
+  /** Validates and stores a new revision of a workspace's policy; nothing half-loads. */
+  async putPolicy(
+    document: unknown,
+    by: { readonly author: string; readonly message?: string; readonly expected?: number | null },
+  ): Promise<PolicyWriteResult> {
+    const validated = validatePolicy(document, 'workspace');
+    if (!validated.ok) return { ok: false, issues: validated.issues };
+    const workspace = validated.value.workspace as string;
+    const written = await this.store.policies.put(workspace, {
+      document: document as JsonValue,
+      author: by.author,
+      ...(by.message === undefined ? {} : { message: by.message }),
+      ...(by.expected === undefined ? {} : { expected: by.expected }),
+      at: this.clock(),
+    });
+    if (!written.ok) return written;
+    await this.recordChange(workspace, 'policy-revision', by.author, {
+      revision: written.revision.revision,
+      hash: written.revision.hash,
+      message: written.revision.message,
+    });
+    return written;
+  }
+
+  /** Stores a new revision of the managed layer (ignored while WARDEN_MANAGED_POLICY names a file, G29). */
+  async putManagedPolicy(
+    document: unknown,
+    by: { readonly author: string; readonly message?: string },
+  ): Promise<PolicyWriteResult> {
+    const validated = validatePolicy(document, 'managed');
+    if (!validated.ok) return { ok: false, issues: validated.issues };
+    const written = await this.store.policies.putManaged({
+      document: document as JsonValue,
+      author: by.author,
+      ...(by.message === undefined ? {} : { message: by.message }),
+      at: this.clock(),
+    });
+    if (!written.ok) return written;
+    await this.recordChange(null, 'managed-revision', by.author, {
+      revision: written.revision.revision,
+      hash: written.revision.hash,
+    });
+    return written;
+  }
+
+  /** The policy as decisions read it now: the document with its live remembered rules. */
+  async effectivePolicy(workspace: string): Promise<Policy> {
+    return (await this.source.snapshot(workspace)).compiled.policy;
+  }
+
+  /** Remembered rules with origin and expiry (G23). */
+  rules(
+    workspace: string,
+    options: { readonly includeRevoked?: boolean } = {},
+  ): Promise<StoredRule[]> {
+    return this.store.rules.list(
+      workspace,
+      options.includeRevoked === true ? { includeRevoked: true } : { at: this.clock() },
+    );
+  }
+
+  /** Revokes a remembered rule before it expires (G23). */
+  async revokeRule(workspace: string, id: string, by: string): Promise<StoredRule | null> {
+    const revoked = await this.store.rules.revoke(workspace, id, by, this.clock());
+    if (revoked !== null) await this.recordChange(workspace, 'rule-revoked', by, { rule: id });
+    return revoked;
+  }
+
+  private async recordChange(
+    workspace: string | null,
+    change: 'policy-revision' | 'managed-revision' | 'rule-revoked',
+    by: string,
+    details: { [key: string]: JsonValue },
+  ): Promise<void> {
+    await this.writer.append([
+      changeEntry({
+        id: ulid(),
+        workspace,
+        change,
+        by,
+        details,
+        occurredAt: new Date(this.clock()).toISOString(),
+      }),
+    ]);
+  }
+
+  // ─── Runs, receipts and delegation ───────────────────────────────────────
+
+  /** Starts a run nobody delegated: it acts at its space's autonomy. */
+  async startRun(
+    context: CallContext,
+    options: { readonly taskId?: string; readonly budgetCents?: number; readonly id?: string } = {},
+  ): Promise<RunRecord> {
+    const autonomy: Autonomy = await autonomyOf(this.gate, context.workspace, context.space);
+    return this.store.runs.start({
+      id: options.id ?? ulid(),
+      workspace: context.workspace,
+      agent: context.agent,
+      model: context.model ?? null,
+      taskId: options.taskId ?? null,
+      parentRunId: null,
+      chain: [context.agent],
+      depth: 0,
+      autonomy,
+      budgetCents: options.budgetCents ?? null,
+      startedAt: new Date(this.clock()).toISOString(),
+    });
+  }
+
+  /** Adds a step (tokens, cost) to a run's receipt (I2). */
+  recordStep(
+    runId: string,
+    step: Partial<Omit<RunStep, 'runId' | 'seq' | 'at'>> & { readonly kind: string },
+  ): Promise<RunStep> {
+    return this.store.runs.addStep({
+      runId,
+      kind: step.kind,
+      tool: step.tool ?? null,
+      tokensIn: step.tokensIn ?? 0,
+      tokensOut: step.tokensOut ?? 0,
+      costCents: step.costCents ?? 0,
+      note: step.note ?? null,
+      at: new Date(this.clock()).toISOString(),
+    });
+  }
+
+  /** The `delegate_task` choke point: four guards, then the delegate's run (G33–G36). */
+  delegate(context: CallContext, ask: DelegateAsk): Promise<DelegateResult> {
+    return delegate(this.gate, this.store, context, ask, { clock: this.clock });
+  }
+
+  /** Finishes pending work: open approval channels close, queued audit entries are written. */
+  async close(): Promise<void> {
+    await this.approvals.close();
+    await this.writer.close();
+    this.source.close();
+    if (this.ownsStore) await this.store.close();
+  }
+}
+
+export function openWarden(options: WardenOptions = {}): Promise<Warden> {
+  return Warden.open(options);
+}

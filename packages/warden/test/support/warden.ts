@@ -1,0 +1,54 @@
+// A Warden on a fresh data folder with a stored policy, for gate tests.
+
+import { rmSync } from 'node:fs';
+import type { WardenOptions } from '../../src/warden.js';
+import { Warden } from '../../src/warden.js';
+import type { AuditEntry, Store } from '../../src/store/types.js';
+import { tempDir } from './backends.js';
+
+export interface TestWarden {
+  readonly warden: Warden;
+  readonly data: string;
+  cleanup(): Promise<void>;
+}
+
+export async function openTestWarden(
+  policy: object | null,
+  options: WardenOptions = {},
+): Promise<TestWarden> {
+  const data = options.data ?? tempDir('warden-gate-');
+  const warden = await Warden.open({ env: {}, ...options, data });
+  if (policy !== null) {
+    const written = await warden.putPolicy(policy, { author: 'test' });
+    if (!written.ok) throw new Error(`test policy is not valid: ${JSON.stringify(written)}`);
+  }
+  return {
+    warden,
+    data,
+    cleanup: async () => {
+      await warden.close();
+      if (options.data === undefined) rmSync(data, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every audit entry, oldest first. */
+export async function auditLog(store: Store): Promise<AuditEntry[]> {
+  const entries: AuditEntry[] = [];
+  for await (const { entry } of store.audit.scan()) entries.push(entry);
+  return entries;
+}
+
+/** Polls until `check` holds, or fails after `ms`. */
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  ms = 5000,
+): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== null && value !== undefined && value !== false) return value;
+    if (Date.now() > until) throw new Error('condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
