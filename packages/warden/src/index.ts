@@ -1,5 +1,5 @@
-// Warden's IO layer: loading policies and requests from files, and the CLI.
-// Later stores, the gate, the gateway and the server live here too.
+// Warden's IO layer and library API: stores, the gate, approvals, the audit
+// log, the tool registry and the shared path confinement. Named exports only.
 
 export type { InputIssue, Loaded, LoadedPolicy, ManagedChoice } from './policy/load.js';
 export {
@@ -11,3 +11,142 @@ export {
 } from './policy/load.js';
 export { run } from './cli/main.js';
 export type { Io } from './cli/io.js';
+
+// The library API.
+export type { PolicyWriteResult, WardenOptions } from './warden.js';
+export { Warden, agentCredentials, openWarden } from './warden.js';
+export type {
+  ApprovalSummary,
+  CallContext,
+  CallOutcome,
+  DecideOptions,
+  GateAsk,
+  GateDecision,
+  GateOptions,
+} from './gate/gate.js';
+export { Gate, fingerprint } from './gate/gate.js';
+export type { FaultCode } from './gate/fault.js';
+export { FAIL_CLOSED_RULE, GateFault, failClosed } from './gate/fault.js';
+export type { ManagedFile, PolicySnapshot, PolicySource } from './gate/snapshot.js';
+export { FilePolicySource, StorePolicySource } from './gate/snapshot.js';
+export type { DelegateAsk, DelegateResult } from './gate/delegation.js';
+export { DELEGATE_TOOL } from './gate/delegation.js';
+
+// Tools.
+export type {
+  Extraction,
+  ToolContext,
+  ToolDefinition,
+  ToolInfo,
+  ToolResult,
+} from './tools/registry.js';
+export {
+  ToolRefusal,
+  ToolRegistrationError,
+  ToolRegistry,
+  checkDefinition,
+  defineTool,
+} from './tools/registry.js';
+
+// Approvals.
+export type {
+  AnswerInput,
+  AnswerResult,
+  Approver,
+  ApproverChannel,
+  BrokerOptions,
+} from './approvals/broker.js';
+export { ApprovalBroker } from './approvals/broker.js';
+
+// The audit log.
+export type { ChainBreak, ChainItem, VerifyReport } from './audit/chain.js';
+export { GENESIS_HASH, chainLink, verifyChain } from './audit/chain.js';
+export type { Stamp } from './audit/records.js';
+export { AuditWriter } from './audit/writer.js';
+export type { RedactionResult, RedactorOptions } from './audit/redact.js';
+export { REDACTED, Redactor, credentialLiterals } from './audit/redact.js';
+export { toOtlp } from './audit/otlp.js';
+
+// Stores.
+export type {
+  AgentReader,
+  AgentRecord,
+  AgentStore,
+  AnswerKind,
+  ApprovalAnswer,
+  ApprovalFilter,
+  ApprovalKind,
+  ApprovalReader,
+  ApprovalRecord,
+  ApprovalSettle,
+  ApprovalState,
+  ApprovalStore,
+  ApproverRole,
+  AuditDraft,
+  AuditEntry,
+  AuditFilter,
+  AuditGroup,
+  AuditGroupKey,
+  AuditKind,
+  AuditReader,
+  AuditStatus,
+  AuditStore,
+  Backend,
+  Events,
+  JsonValue,
+  NewApproval,
+  NewRun,
+  NewStoredRule,
+  PolicyReader,
+  PolicyRevision,
+  PolicyStore,
+  PolicyWrite,
+  Presence,
+  PresenceStore,
+  PutResult,
+  RuleReader,
+  RuleStore,
+  RunFilter,
+  RunReader,
+  RunRecord,
+  RunStatus,
+  RunStep,
+  RunStore,
+  Store,
+  StoreEvent,
+  StoreReader,
+  StoreTopic,
+  StoredAuditEntry,
+  StoredOrigin,
+  StoredRule,
+  TaskFilter,
+  TaskReader,
+  TaskRecord,
+  TaskState,
+  TaskStore,
+  TaskView,
+} from './store/types.js';
+export { AUDIT_KINDS, AUDIT_STATUSES } from './store/types.js';
+export type { OpenStoreOptions } from './store/open.js';
+export { DEFAULT_DATA, openStore, storeOptionsFromEnv } from './store/open.js';
+export { openSqlite } from './store/sqlite.js';
+export { openPostgres } from './store/postgres.js';
+
+// The one path confinement (inspector.md I5).
+export type {
+  Confinement,
+  ConfinementOptions,
+  PathCode,
+  PathProblem,
+  PathResult,
+} from './paths/index.js';
+export {
+  agentFolderConfinement,
+  checkLexical,
+  confinement,
+  listConfined,
+  readConfined,
+  trashConfined,
+  worktreeConfinement,
+  writeConfined,
+} from './paths/index.js';

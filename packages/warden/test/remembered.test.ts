@@ -57,7 +57,8 @@ describe('remembered approvals (G23)', () => {
     const first = await t.warden.gate.decide(ctx, ask, { wait: false });
     expect(first.outcome).toBe('ask');
     const approval = await t.warden.store.approvals.get(first.approvalId ?? '');
-    return { first, approval: approval! };
+    if (approval === null) throw new Error('the prompt opened no approval');
+    return { first, approval };
   }
 
   it('generalises one level: a branch grants its folder, a ref without `/` only itself, a path its parent', () => {

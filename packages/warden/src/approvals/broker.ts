@@ -314,6 +314,9 @@ export class ApprovalBroker {
             rules: remember.map((r) => r.id),
           }),
     };
+    // The rules exist before the approval reads as approved: a caller released by it
+    // must find them on its very next call, in whichever process it runs.
+    if (remember !== null) await this.store.rules.add(remember);
     const settled = await this.store.approvals.settle(id, {
       state: input.kind === 'deny' ? 'denied' : 'approved',
       answer,
@@ -321,6 +324,8 @@ export class ApprovalBroker {
       at,
     });
     if (settled === null) {
+      for (const rule of remember ?? [])
+        await this.store.rules.revoke(approval.workspace, rule.id, approver.name, at);
       const now = await this.store.approvals.get(id);
       return {
         ok: false,
@@ -355,7 +360,6 @@ export class ApprovalBroker {
       ),
     ];
     if (remember !== null) {
-      await this.store.rules.add(remember);
       entries.push(
         changeEntry({
           id: ulid(),

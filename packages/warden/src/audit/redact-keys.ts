@@ -192,13 +192,21 @@ const cache = new Map<string, boolean>();
 const CACHE_LIMIT = 4096;
 
 /**
- * Whether a key names a secret. Case- and separator-insensitive, decided on the key's last word
- * (wrapper words like `Value`/`String` skipped): `password`, `pass`, `pwd`, `secret`, `token`,
- * `credentials`, `cookie`, `authorization`, `auth`, `dsn` and their plurals (but not `tokens`),
- * `key` after a qualifier (`apiKey`, `privateKey`, `secret_access_key`), `connectionString`, and
- * one-word compounds (`apikey`, `PGPASSWORD`). Not secret: counts (`maxTokens`, `tokenCount`),
- * flags (`hasPassword`, `--with-token`), references (`passwordFile`, `secretName`, `keyId`),
- * `session`/`sessionId` (correlation ids in agent runtimes), `publicKey`, bare `key`, `PWD`.
+ * Whether a key names a secret. Case- and separator-insensitive (`apiKey`, `API_KEY`, `x-api-key`
+ * and `apikey` are one key), decided on the key's last word, after trailing wrapper words
+ * (`Value`, `String`, `Data`…) and digits are dropped:
+ * - secret: `password`, `passwd`, `pwd`, `pass`, `passphrase`, `secret(s)`, `token`,
+ *   `credential(s)`, `creds`, `cookie(s)`, `authorization`, `auth`, `dsn`, `connectionString`;
+ *   `key(s)` only after a qualifier (`apiKey`, `privateKey`, `secret_access_key`, `signingKey`);
+ *   `tokens` only after one (`accessTokens`); `signature` only as `x-amz-`/`x-goog-signature`;
+ *   `sig` alone (SAS URLs); one-word compounds ending so (`apikey`, `PGPASSWORD`, `storepass`);
+ * - not secret: counts and lists (`tokens`, `maxTokens`, `tokenCount`), flags and limits
+ *   (`hasPassword`, `--with-token`, `max_password_age`), names of where a secret is
+ *   (`passwordFile`, `secretName`, `keyId`, `tokenUrl`), words that merely contain one (`author`,
+ *   `passage`, `bypass`, `secretary`, `keyboard`), bare `key`, `publicKey`, `sshKey`,
+ *   `session`/`sessionId` (correlation ids in agent runtimes, e.g. Claude Code's `session_id`;
+ *   `sessionToken` and `sessionKey` are secrets), `PWD`/`OLDPWD` spelt as the environment spells
+ *   them (the working directory), and any key that already holds a marker.
  */
 export function isSecretKey(key: string): boolean {
   let known = cache.get(key);

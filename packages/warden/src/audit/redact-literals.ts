@@ -84,10 +84,10 @@ export class LiteralSet {
     }
   }
 
-  /** Adds a span for the longest literal starting at each position of the text. */
-  scan(text: string, spans: Span[]): void {
+  /** Adds a span for the longest literal starting at each position; a list only if needed. */
+  scan(text: string, spans: Span[] | undefined): Span[] | undefined {
     const last = text.length - this.minLength;
-    if (this.size === 0 || last < 0) return;
+    if (this.size === 0 || last < 0) return spans;
     let c1 = text.charCodeAt(0);
     for (let i = 0; i <= last; i += 1) {
       const c0 = c1;
@@ -97,10 +97,11 @@ export class LiteralSet {
       if (bucket === undefined) continue;
       for (const literal of bucket) {
         if (text.startsWith(literal, i)) {
-          spans.push({ start: i, end: i + literal.length, kind: 'credential' });
+          (spans ??= []).push({ start: i, end: i + literal.length, kind: 'credential' });
           break;
         }
       }
     }
+    return spans;
   }
 }

@@ -6,7 +6,7 @@ import type { RedactionKind } from './redact-markers.js';
 import { MARKER_START } from './redact-markers.js';
 
 /** Joins the string elements of an array so that `['--password', 'x']` reads as a command line. */
-export const ARG_SEPARATOR = '\u0001';
+export const ARG_SEPARATOR = '\uE000';
 
 /** A secret found in a text: `[start, end)`. */
 export interface Span {
@@ -52,8 +52,8 @@ const ANCHORS = [
   'mysql',
   'mariadb',
   'login',
-  ':\\/\\/[^\\s\\u0001\\/]*@',
-  '(?:-u|--user|--proxy-user)[ \\t\\u0001=]*["\']?[^\\s\\u0001:"\']*:',
+  ':\\/\\/[^\\s\\uE000\\/]*@',
+  '(?:-u|--user|--proxy-user)[ \\t\\uE000=]*\\\\?["\']?[^\\s\\uE000:"\']*:',
 ];
 const PRECHECK = new RegExp(ANCHORS.join('|'), 'i');
 
@@ -62,13 +62,18 @@ export function mayHoldSecret(text: string): boolean {
   return PRECHECK.test(text);
 }
 
-type Finder = (text: string, spans: Span[]) => void;
+type Find = (text: string, spans: Span[]) => void;
+/** A pattern and the lowercase words one of which its text must contain for it to run. */
+interface Finder {
+  readonly hints: readonly string[];
+  readonly find: Find;
+}
 
 /**
  * A global regex whose match is the secret, or, with `prefixed`, whose group 1 is kept context
  * and whose remainder (group 2 onwards, to the end of the match) is the secret.
  */
-function regexFinder(kind: RedactionKind, re: RegExp, prefixed = false): Finder {
+function regexFinder(kind: RedactionKind, re: RegExp, prefixed = false): Find {
   return (text, spans) => {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -82,31 +87,77 @@ function regexFinder(kind: RedactionKind, re: RegExp, prefixed = false): Finder 
 
 // A value after a program's password option: quoted, or a bare word that is not an option,
 // variable or redirection.
-const OPTION_VALUE = `(?:"[^"\\n\\u0001]*"|'[^'\\n\\u0001]*'|[^\\s\\u0001"'\\-$<>|&;][^\\s\\u0001"']*)`;
-// The rest of one command: up to a newline or a shell separator.
-const SAME_COMMAND = '[^\\n\\r;&|]*?';
-const GAP = '[ \\t\\u0001]';
-const PROGRAM_START = '(?<![\\w.-])';
-const PROGRAM_END = '(?![\\w.-])';
-// The rest of a header value: to a quote, backtick or line end; never ends in white space or `\`.
-const HEADER_VALUE = `([^\\s\\u0001"'\`\\\\](?:[^\\r\\n\\u0001"'\`]*[^\\s\\u0001"'\`\\\\])?)`;
+const OPTION_VALUE = `(?:"[^"\\n\\uE000]*"|'[^'\\n\\uE000]*'|[^\\s\\uE000"'\\-$<>|&;][^\\s\\uE000"']*)`;
+// The rest of one command: up to a newline, a shell separator or a marker (what a marker hid
+// may have held a separator).
+const SAME_COMMAND = '(?:(?!\\[REDACTED)[^\\n\\r;&|])*?';
+const GAP = '[ \\t\\uE000]';
+const PROGRAM_START = '(?<![\\w.\\]-])';
+const PROGRAM_END = '(?![\\w.[-])';
 
-function pem(): Finder {
+function pem(): Find {
   const label = '-----(BEGIN|END)[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----';
   const begin = label.replace('(BEGIN|END)', 'BEGIN');
   const end = label.replace('(BEGIN|END)', 'END');
   // A block cut off before its END line (a truncated file or command) is redacted to the end.
   return regexFinder(
     'private-key',
-    new RegExp(`(${begin}\\s*)([\\s\\S]+?(?=\\s*${end})|[\\s\\S]+)`, 'g'),
+    new RegExp(`(${begin}\\s*)(\\S[\\s\\S]*?(?=\\s*${end})|\\S[\\s\\S]*)`, 'g'),
     true,
   );
 }
 
+/** A quote, or a backslash-escaped one in JSON inside a JSON string. */
+const QUOTE = `\\\\?["']`;
+
+const SCHEMES =
+  '(?:bearer|basic|token|digest|negotiate|ntlm|oauth|apikey|key|jwt|dpop|ssws|aws4-hmac-sha256)';
+
+/**
+ * `Authorization: <scheme> <credentials>` and `Cookie: <cookies>`, as a header, a JSON or YAML
+ * field, or a query parameter. The scheme stays; the value ends at its own closing quote, at the
+ * quote that opened the whole header (`-H "Authorization: …"`), at the end of a bare JSON value
+ * when the name was quoted, or else at the end of the line.
+ */
+function headers(kind: RedactionKind, name: string, schemes: string): Find {
+  const scheme = schemes === '' ? '' : `(?:${schemes}[ \\t]+)?`;
+  const re = new RegExp(
+    `(?<![A-Za-z0-9_\\]])(${QUOTE}|\`)?${name}(${QUOTE})?[ \\t]*[:${kind === 'cookie' ? '' : '='}][ \\t]*(${QUOTE})?${scheme}`,
+    'gi',
+  );
+  return (text, spans) => {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const before = m[1] ?? '';
+      const after = m[2] ?? '';
+      const opening = m[3] ?? '';
+      const start = re.lastIndex;
+      let end: number;
+      if (opening !== '') end = closingQuote(text, start, opening);
+      else if (before !== '' && after === '') end = closingQuote(text, start, before);
+      else if (after !== '') end = endOf(text, start, JSON_VALUE_END);
+      else end = endOf(text, start, LINE_END);
+      if (end < 0) end = endOf(text, start, LINE_END);
+      while (end > start && /[\s\\]/.test(text[end - 1] as string)) end -= 1;
+      if (end > start && !/^(?:\$|\[REDACTED)/.test(text.slice(start, start + 9)))
+        spans.push({ start, end, kind });
+    }
+  };
+}
+
+const LINE_END = /[\r\n\uE000]/;
+const JSON_VALUE_END = /[\s\uE000,}\]]/;
+
+function endOf(text: string, from: number, stop: RegExp): number {
+  let end = from;
+  while (end < text.length && !stop.test(text[end] as string)) end += 1;
+  return end;
+}
+
 /** A `key=value` or `key: value` whose key names a secret (query strings, env, YAML, JSON text). */
-function assignments(): Finder {
+function assignments(): Find {
   const re =
-    /(?<![A-Za-z0-9_.-])(\\?["']?)(-{0,2}(?=[A-Za-z_])[A-Za-z0-9_.-]*?(?:pass|pwd|secret|token|key|auth|cookie|cred|dsn|conn|sig)[A-Za-z0-9_.-]*)\1[ \t]*[:=][ \t]*/gi;
+    /(?<![A-Za-z0-9_.\]-])((?:\\?["'])?)(-{0,2}(?=[A-Za-z_])[A-Za-z0-9_.-]*?(?:pass|pwd|secret|token|key|auth|cookie|cred|dsn|conn|sig)[A-Za-z0-9_.-]*)\1[ \t]*[:=][ \t]*/gi;
   return (text, spans) => {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -121,10 +172,25 @@ function assignments(): Finder {
   };
 }
 
+/** `<password>s3cret</password>` in XML settings (Maven, .NET, Tomcat). */
+function xmlElements(): Find {
+  const re = /<([A-Za-z_][\w.:-]*)>([^<\n]+)<\/\1>/g;
+  return (text, spans) => {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const start = m.index + (m[1] as string).length + 2;
+      const end = start + (m[2] as string).length;
+      if (!isSecretKey(m[1] as string) || text.startsWith(MARKER_START, start)) continue;
+      if (/^[\s\uE000]*$/.test(m[2] as string) || /^\$\{/.test(m[2] as string)) continue;
+      spans.push({ start, end, kind: 'secret' });
+    }
+  };
+}
+
 /** `--password hunter2`, `-storepass x`: an option naming a secret followed by its value. */
-function options(): Finder {
+function options(): Find {
   const re =
-    /(?<![\w-])(-{1,2}(?=[A-Za-z])[A-Za-z0-9-]*?(?:pass|pwd|secret|token|key|auth|cookie|cred|dsn|conn)[A-Za-z0-9-]*)[ \t\u0001]+/gi;
+    /(?<![\w\]-])(-{1,2}(?=[A-Za-z])[A-Za-z0-9-]*?(?:pass|pwd|secret|token|key|auth|cookie|cred|dsn|conn)[A-Za-z0-9-]*)[ \t\uE000]+/gi;
   return (text, spans) => {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -137,7 +203,7 @@ function options(): Finder {
   };
 }
 
-const UNQUOTED_END = /[\s\u0001"'`&;,<>|(){}\]]/;
+const UNQUOTED_END = /[\s\uE000"'`&;,<>|(){}\]]/;
 const NOT_A_VALUE = /^(?:null|true|false|none|nil|undefined)$/i;
 
 /**
@@ -156,11 +222,20 @@ function valueSpan(text: string, at: number, option: boolean): [number, number] 
     const quote = escapedQuote ? `\\${text[at + 1] as string}` : c;
     start = at + quote.length;
     end = closingQuote(text, start, quote);
-    if (end < 0) return undefined;
   } else {
+    end = -1;
+  }
+  if (end < 0) {
+    // No quote, or one that is never closed: a bare value.
     quoted = false;
     end = start;
-    while (end < text.length && !UNQUOTED_END.test(text[end] as string)) end += 1;
+    while (end < text.length) {
+      // A marker inside a value (a literal already replaced) is part of it, brackets and all.
+      const close = text.startsWith(MARKER_START, end) ? text.indexOf(']', end) : -1;
+      if (close >= 0) end = close + 1;
+      else if (UNQUOTED_END.test(text[end] as string)) break;
+      else end += 1;
+    }
     if (text[end] === '(') return undefined;
   }
   if (end <= start || text.startsWith(MARKER_START, start)) return undefined;
@@ -181,116 +256,180 @@ function closingQuote(text: string, from: number, quote: string): number {
   return -1;
 }
 
-/** Every pattern, most specific first: at one position, the first listed names the kind. */
-const FINDERS: readonly Finder[] = [
-  pem(),
-  regexFinder('github-token', /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}/g),
-  regexFinder('gitlab-token', /gl(?:pat|dt|rt|ptt|soat|cbt)-[A-Za-z0-9_-]{20,}/g),
-  regexFinder('aws-access-key-id', /(?<![A-Za-z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9[])/g),
-  regexFinder(
-    'slack-token',
-    /xox(?:[abposr]|e(?:\.xox[bp])?)-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}/g,
-  ),
-  regexFinder(
-    'slack-webhook',
-    /(https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)([A-Za-z0-9_/-]+)/g,
-    true,
-  ),
-  regexFinder('stripe-key', /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,}/g),
-  regexFinder('anthropic-key', /sk-ant-[A-Za-z0-9_-]{20,}/g),
-  regexFinder('openai-key', /(?<![A-Za-z0-9_\]-])sk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g),
-  regexFinder('google-api-key', /AIza[0-9A-Za-z_-]{35}/g),
-  regexFinder('npm-token', /npm_[A-Za-z0-9]{36,}/g),
-  regexFinder('jwt', /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g),
-  regexFinder('huggingface-token', /(?<![A-Za-z0-9_\]])hf_[A-Za-z0-9]{34,}/g),
-  regexFinder('sendgrid-key', /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/g),
-  regexFinder('digitalocean-token', /do[por]_v1_[a-f0-9]{64}/g),
-  regexFinder('pypi-token', /pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}/g),
-  regexFinder('docker-hub-token', /dckr_pat_[A-Za-z0-9_-]{27,}/g),
-  regexFinder(
-    'authorization',
-    new RegExp(
-      `(?<![A-Za-z0-9_])((?:proxy-)?authorization\\\\?["']?[ \\t]*[:=][ \\t]*\\\\?["']?` +
-        `(?:(?:bearer|basic|token|digest|negotiate|ntlm|oauth|apikey|key|jwt|dpop|ssws|aws4-hmac-sha256)[ \\t]+)?)` +
-        HEADER_VALUE,
-      'gi',
-    ),
-    true,
-  ),
-  regexFinder(
-    'cookie',
-    new RegExp(
-      `(?<![A-Za-z0-9_])((?:set-)?cookie\\\\?["']?[ \\t]*:[ \\t]*\\\\?["']?)${HEADER_VALUE}`,
-      'gi',
-    ),
-    true,
-  ),
-  regexFinder(
-    'bearer-token',
-    /(?<![A-Za-z0-9_])([Bb]earer[ \t]+)((?=[A-Za-z._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*)/g,
-    true,
-  ),
-  // `scheme://user:password@host`: the password runs to the last `@` of the authority.
-  regexFinder(
-    'url-password',
-    /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s\u0001:@/?#[\]"'<>]*:)([^\s\u0001/?#"'<>]+?)(?=@(?=([^\s\u0001@/?#"'<>]*))\3(?!@))/g,
-    true,
-  ),
-  regexFinder(
-    'password',
-    new RegExp(
-      `(${PROGRAM_START}curl${PROGRAM_END}${SAME_COMMAND}${GAP}(?:-u|--user|--proxy-user|-U)[ \\t\\u0001=]*\\\\?["']?[^\\s\\u0001:"'\\\\]*:)([^\\s\\u0001"'\\\\]+)`,
-      'g',
-    ),
-    true,
-  ),
-  // `mysql -phunter2` (attached: `-p` alone prompts, and the next word is the database).
-  regexFinder(
-    'password',
-    new RegExp(
-      `(${PROGRAM_START}(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mysqlsh|mariadb(?:-dump|-admin|-import|-check|-show)?)${PROGRAM_END}${SAME_COMMAND}${GAP}-p)(${OPTION_VALUE})`,
-      'g',
-    ),
-    true,
-  ),
-  regexFinder(
-    'password',
-    new RegExp(
-      `(${PROGRAM_START}sshpass${PROGRAM_END}${SAME_COMMAND}${GAP}-p${GAP}*)(${OPTION_VALUE})`,
-      'g',
-    ),
-    true,
-  ),
-  regexFinder(
-    'password',
-    new RegExp(
-      `(${PROGRAM_START}(?:docker|podman|nerdctl|buildah|helm${GAP}+registry)${GAP}+login${PROGRAM_END}${SAME_COMMAND}${GAP}-p${GAP}+)(${OPTION_VALUE})`,
-      'g',
-    ),
-    true,
-  ),
-  regexFinder(
-    'secret',
-    new RegExp(
-      `(${PROGRAM_START}aws${GAP}+configure${GAP}+set${GAP}+(?:[\\w-]+\\.)?(?:aws_secret_access_key|aws_session_token)${GAP}+)(${OPTION_VALUE})`,
-      'g',
-    ),
-    true,
-  ),
-  regexFinder(
-    'secret',
-    new RegExp(
-      `(${PROGRAM_START}gh${GAP}+secret${GAP}+set${PROGRAM_END}${SAME_COMMAND}${GAP}(?:-b|--body)(?:=|${GAP}+))(${OPTION_VALUE})`,
-      'g',
-    ),
-    true,
-  ),
-  assignments(),
-  options(),
+const SECRET_WORDS = [
+  'pass',
+  'pwd',
+  'secret',
+  'token',
+  'key',
+  'auth',
+  'cookie',
+  'cred',
+  'dsn',
+  'conn',
 ];
 
-/** Adds the secrets in a text as spans, in the order the finders meet them (they may overlap). */
+function finder(hints: readonly string[], find: Find): Finder {
+  return { hints, find };
+}
+
+/** Every pattern, most specific first: at one position, the first listed names the kind. */
+const FINDERS: readonly Finder[] = [
+  finder(['-----begin'], pem()),
+  finder(
+    ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    regexFinder('github-token', /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}/g),
+  ),
+  finder(['gl'], regexFinder('gitlab-token', /gl(?:pat|dt|rt|ptt|soat|cbt)-[A-Za-z0-9_-]{20,}/g)),
+  finder(
+    ['akia', 'asia'],
+    regexFinder(
+      'aws-access-key-id',
+      /(?<![A-Za-z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9[])/g,
+    ),
+  ),
+  finder(
+    ['xox', 'xapp-'],
+    regexFinder(
+      'slack-token',
+      /xox(?:[abposr]|e(?:\.xox[bp])?)-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}/g,
+    ),
+  ),
+  finder(
+    ['hooks.slack.com'],
+    regexFinder(
+      'slack-webhook',
+      /(https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)([A-Za-z0-9_/-]+)/g,
+      true,
+    ),
+  ),
+  finder(
+    ['_live_', '_test_', 'whsec_'],
+    regexFinder('stripe-key', /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,}/g),
+  ),
+  finder(['sk-ant-'], regexFinder('anthropic-key', /sk-ant-[A-Za-z0-9_-]{20,}/g)),
+  finder(
+    ['sk-'],
+    regexFinder('openai-key', /(?<![A-Za-z0-9_\]-])sk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g),
+  ),
+  finder(['aiza'], regexFinder('google-api-key', /AIza[0-9A-Za-z_-]{35}/g)),
+  finder(['npm_'], regexFinder('npm-token', /npm_[A-Za-z0-9]{36,}/g)),
+  finder(
+    ['eyj'],
+    regexFinder('jwt', /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g),
+  ),
+  finder(['hf_'], regexFinder('huggingface-token', /(?<![A-Za-z0-9_\]])hf_[A-Za-z0-9]{34,}/g)),
+  finder(['sg.'], regexFinder('sendgrid-key', /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/g)),
+  finder(['_v1_'], regexFinder('digitalocean-token', /do[por]_v1_[a-f0-9]{64}/g)),
+  finder(['pypi-'], regexFinder('pypi-token', /pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}/g)),
+  finder(['dckr_pat_'], regexFinder('docker-hub-token', /dckr_pat_[A-Za-z0-9_-]{27,}/g)),
+  finder(['authorization'], headers('authorization', '(?:proxy-)?authorization', SCHEMES)),
+  finder(['cookie'], headers('cookie', '(?:set-)?cookie', '')),
+  finder(
+    ['bearer'],
+    regexFinder(
+      'bearer-token',
+      /(?<![A-Za-z0-9_\]])([Bb]earer[ \t]+)((?=[A-Za-z._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*)/g,
+      true,
+    ),
+  ),
+  // `scheme://user:password@host`: the password runs to the last `@` of the authority.
+  finder(
+    ['://'],
+    regexFinder(
+      'url-password',
+      /(?<![A-Za-z0-9+.\]-])([A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^\s\uE000:@/?#[\]"'<>]|\[REDACTED(?::[a-z-]+)?\])*:)([^\s\uE000/?#"'<>]+?)(?=@(?=([^\s\uE000@/?#"'<>]*))\3(?!@))/g,
+      true,
+    ),
+  ),
+  finder(
+    ['curl'],
+    regexFinder(
+      'password',
+      new RegExp(
+        `(${PROGRAM_START}curl${PROGRAM_END}${SAME_COMMAND}${GAP}(?:-u|--user|--proxy-user|-U)[ \\t\\uE000=]*\\\\?["']?(?:[^\\s\\uE000:"'\\\\[]|\\[REDACTED(?::[a-z-]+)?\\])*:)([^\\s\\uE000"'\\\\]+)`,
+        'g',
+      ),
+      true,
+    ),
+  ),
+  // `mysql -phunter2` (attached: `-p` alone prompts, and the next word is the database).
+  finder(
+    ['mysql', 'mariadb'],
+    regexFinder(
+      'password',
+      new RegExp(
+        `(${PROGRAM_START}(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mysqlsh|mariadb(?:-dump|-admin|-import|-check|-show)?)${PROGRAM_END}${SAME_COMMAND}${GAP}-p)(${OPTION_VALUE})`,
+        'g',
+      ),
+      true,
+    ),
+  ),
+  finder(
+    ['sshpass'],
+    regexFinder(
+      'password',
+      new RegExp(
+        `(${PROGRAM_START}sshpass${PROGRAM_END}${SAME_COMMAND}${GAP}-p${GAP}*)(${OPTION_VALUE})`,
+        'g',
+      ),
+      true,
+    ),
+  ),
+  finder(
+    ['login'],
+    regexFinder(
+      'password',
+      new RegExp(
+        `(${PROGRAM_START}(?:docker|podman|nerdctl|buildah|helm${GAP}+registry)${GAP}+login${PROGRAM_END}${SAME_COMMAND}${GAP}-p${GAP}+)(${OPTION_VALUE})`,
+        'g',
+      ),
+      true,
+    ),
+  ),
+  finder(
+    ['configure'],
+    regexFinder(
+      'secret',
+      new RegExp(
+        `(${PROGRAM_START}aws${GAP}+configure${GAP}+set${GAP}+(?:[\\w-]+\\.)?(?:aws_secret_access_key|aws_session_token)${GAP}+)(${OPTION_VALUE})`,
+        'g',
+      ),
+      true,
+    ),
+  ),
+  finder(
+    ['secret'],
+    regexFinder(
+      'secret',
+      new RegExp(
+        `(${PROGRAM_START}gh${GAP}+secret${GAP}+set${PROGRAM_END}${SAME_COMMAND}${GAP}(?:-b|--body)(?:=|${GAP}+))(${OPTION_VALUE})`,
+        'g',
+      ),
+      true,
+    ),
+  ),
+  // `.netrc`: `machine api.example.com login bob password s3cret`.
+  finder(
+    ['machine'],
+    regexFinder(
+      'password',
+      /((?<![\w\]-])machine[ \t]+\S+(?:[ \t]+login[ \t]+\S+)?[ \t]+password[ \t]+)((?!\[REDACTED)\S+)/g,
+      true,
+    ),
+  ),
+  finder(SECRET_WORDS, xmlElements()),
+  finder([...SECRET_WORDS, 'sig'], assignments()),
+  finder(SECRET_WORDS, options()),
+];
+
+/**
+ * Adds the secrets in a text as spans, in the order the finders meet them (they may overlap).
+ * Callers that have not asked `mayHoldSecret` yet may skip it: it only saves time.
+ */
 export function findSecrets(text: string, spans: Span[]): void {
-  if (!mayHoldSecret(text)) return;
-  for (const find of FINDERS) find(text, spans);
+  const lower = text.toLowerCase();
+  for (const { hints, find } of FINDERS) {
+    if (hints.some((hint) => lower.includes(hint))) find(text, spans);
+  }
 }

@@ -4,7 +4,7 @@
 import { isSecretKey, keyWords } from './redact-keys.js';
 import { DEFAULT_MIN_LITERAL_LENGTH } from './redact-literals.js';
 import type { Span } from './redact-patterns.js';
-import { findSecrets } from './redact-patterns.js';
+import { findSecrets, mayHoldSecret } from './redact-patterns.js';
 
 /** Fields that identify rather than authenticate, even inside a `credentials` object. */
 const IDENTIFYING_WORDS = new Set([
@@ -85,6 +85,7 @@ export function credentialLiterals(
   };
 
   const embedded = (text: string): void => {
+    if (!mayHoldSecret(text)) return;
     spans.length = 0;
     findSecrets(text, spans);
     for (const span of spans) {

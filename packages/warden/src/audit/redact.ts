@@ -3,10 +3,9 @@
 
 import { isSecretKey } from './redact-keys.js';
 import { DEFAULT_MIN_LITERAL_LENGTH, LiteralSet } from './redact-literals.js';
-import type { RedactionKind } from './redact-markers.js';
-import { BINARY, CIRCULAR, MAX_DEPTH, REDACTED, UNREADABLE, marker } from './redact-markers.js';
-import type { Span } from './redact-patterns.js';
-import { ARG_SEPARATOR, findSecrets } from './redact-patterns.js';
+import { BINARY, CIRCULAR, MAX_DEPTH, REDACTED, UNREADABLE } from './redact-markers.js';
+import { ARG_SEPARATOR } from './redact-patterns.js';
+import { redactString } from './redact-text.js';
 
 export { isSecretKey } from './redact-keys.js';
 export type { RedactionKind } from './redact-markers.js';
@@ -30,8 +29,10 @@ export interface RedactorOptions {
 }
 
 const DEFAULT_MAX_DEPTH = 64;
+const KEY_CACHE_LIMIT = 4096;
 /** Dropped from objects, `null` in arrays, as `JSON.stringify` does. */
 const OMIT = Symbol('omit');
+const UNCHANGED = Symbol('unchanged');
 
 type PathSegment = string | number;
 interface Walk {
@@ -41,17 +42,12 @@ interface Walk {
   readonly paths: string[];
 }
 
-interface Cut {
-  readonly start: number;
-  end: number;
-  readonly kind: RedactionKind;
-}
-
 export class Redactor {
   readonly #sources: readonly string[];
   readonly #literals: LiteralSet;
   readonly #maxDepth: number;
-  readonly #spans: Span[] = [];
+  /** Object keys repeat from entry to entry: their redacted form is remembered. */
+  readonly #keys = new Map<string, string>();
 
   constructor(options: RedactorOptions = {}) {
     this.#sources = [...(options.literals ?? [])];
@@ -91,7 +87,8 @@ export class Redactor {
         return out;
       }
       case 'number':
-        return Number.isFinite(value) ? value : null;
+        // As JSON writes them: `-0` is `0`, `NaN` and infinities are `null`.
+        return Number.isFinite(value) ? value + 0 : null;
       case 'boolean':
         return value;
       case 'bigint':
@@ -109,24 +106,34 @@ export class Redactor {
     walk.ancestors.push(value);
     try {
       if (Array.isArray(value)) return this.#array(value, depth, walk);
-      if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return BINARY;
-      if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-      if (value instanceof Map) return this.#object(mapEntries(value), depth, walk);
-      if (value instanceof Set) return this.#array([...value], depth, walk);
-      if (value instanceof Error)
-        return this.#object({ ...value, name: value.name, message: value.message }, depth, walk);
-      const toJSON: unknown = (value as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') {
-        const json: unknown = toJSON.call(value);
-        if (json !== value) return this.#value(json, depth + 1, walk);
-      }
-      return this.#object(value as Record<string, unknown>, depth, walk);
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto === Object.prototype || proto === null)
+        return this.#object(value as Record<string, unknown>, depth, walk);
+      return this.#special(value, depth, walk);
     } catch {
       // A throwing getter, proxy trap or toJSON: the value cannot be read, so nothing leaks.
       return UNREADABLE;
     } finally {
       walk.ancestors.pop();
     }
+  }
+
+  /** Values JSON would turn into something else: copied as their JSON form, or a marker. */
+  #special(value: object, depth: number, walk: Walk): unknown {
+    if (value instanceof String || value instanceof Number || value instanceof Boolean)
+      return this.#value(value.valueOf(), depth, walk);
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return BINARY;
+    if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+    if (value instanceof Map) return this.#object(mapEntries(value), depth, walk);
+    if (value instanceof Set) return this.#array([...value], depth, walk);
+    if (value instanceof Error)
+      return this.#object({ ...value, name: value.name, message: value.message }, depth, walk);
+    const toJSON: unknown = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') {
+      const json: unknown = toJSON.call(value);
+      if (json !== value) return this.#value(json, depth + 1, walk);
+    }
+    return this.#object(value as Record<string, unknown>, depth, walk);
   }
 
   #object(value: Record<string, unknown>, depth: number, walk: Walk): Record<string, unknown> {
@@ -138,7 +145,7 @@ export class Redactor {
       } catch {
         item = UNREADABLE;
       }
-      const redactedKey = this.#text(key);
+      const redactedKey = this.#key(key);
       const outKey = redactedKey === key ? key : freeKey(out, redactedKey);
       walk.segments.push(outKey);
       if (outKey !== key) record(walk);
@@ -167,16 +174,17 @@ export class Redactor {
 
   /** String elements are redacted as one command line, so `['--password', 'x']` loses `x`. */
   #array(value: readonly unknown[], depth: number, walk: Walk): unknown[] {
-    const strings = this.#argv(value);
+    const argv = this.#argv(value);
     const out: unknown[] = new Array<unknown>(value.length);
+    let k = 0;
     for (let i = 0; i < value.length; i += 1) {
       const item: unknown = value[i];
       walk.segments.push(i);
       let result: unknown;
-      const fromArgv = strings?.[i];
-      if (fromArgv !== undefined) {
-        if (fromArgv !== item) record(walk);
-        result = fromArgv;
+      if (argv !== undefined && typeof item === 'string') {
+        result = argv === UNCHANGED ? item : argv[k];
+        k += 1;
+        if (result !== item) record(walk);
       } else {
         result = this.#value(item, depth + 1, walk);
       }
@@ -186,76 +194,39 @@ export class Redactor {
     return out;
   }
 
-  /** The redacted string elements by index, when there are at least two. */
-  #argv(value: readonly unknown[]): (string | undefined)[] | undefined {
+  /**
+   * The string elements redacted together, in order, when there are at least two; UNCHANGED
+   * when that changes none of them (then none may be redacted on its own either, or a second
+   * pass could find what the first did not).
+   */
+  #argv(value: readonly unknown[]): readonly string[] | typeof UNCHANGED | undefined {
+    let joined = '';
     let count = 0;
-    for (const item of value) if (typeof item === 'string') count += 1;
+    for (const item of value) {
+      if (typeof item !== 'string') continue;
+      // An element holding the separator would shift the others: such arrays go element-wise.
+      if (item.includes(ARG_SEPARATOR)) return undefined;
+      joined = count === 0 ? item : joined + ARG_SEPARATOR + item;
+      count += 1;
+    }
     if (count < 2) return undefined;
-    const texts: string[] = [];
-    const indexes: number[] = [];
-    value.forEach((item, i) => {
-      if (typeof item === 'string') {
-        texts.push(item);
-        indexes.push(i);
-      }
-    });
-    const joined = texts.join(ARG_SEPARATOR);
-    const cuts = this.#cuts(joined);
-    const out: (string | undefined)[] = [];
-    let offset = 0;
-    let c = 0;
-    texts.forEach((text, k) => {
-      const end = offset + text.length;
-      while (c < cuts.length && (cuts[c] as Cut).end <= offset) c += 1;
-      out[indexes[k] as number] = cuts.length === 0 ? text : apply(text, cuts, c, offset);
-      offset = end + ARG_SEPARATOR.length;
-    });
+    const redacted = this.#text(joined);
+    return redacted === joined ? UNCHANGED : redacted.split(ARG_SEPARATOR);
+  }
+
+  #key(key: string): string {
+    let out = this.#keys.get(key);
+    if (out === undefined) {
+      out = this.#text(key);
+      if (this.#keys.size >= KEY_CACHE_LIMIT) this.#keys.clear();
+      this.#keys.set(key, out);
+    }
     return out;
   }
 
   #text(text: string): string {
-    const cuts = this.#cuts(text);
-    return cuts.length === 0 ? text : apply(text, cuts, 0, 0);
+    return redactString(text, this.#literals);
   }
-
-  /** The secrets in a text, sorted and merged: overlapping and touching spans become one. */
-  #cuts(text: string): Cut[] {
-    const spans = this.#spans;
-    spans.length = 0;
-    findSecrets(text, spans);
-    this.#literals.scan(text, spans);
-    if (spans.length === 0) return NO_CUTS;
-    spans.sort((a, b) => a.start - b.start || b.end - a.end);
-    const cuts: Cut[] = [];
-    let current: Cut | undefined;
-    for (const span of spans) {
-      if (current !== undefined && span.start <= current.end) {
-        current.end = Math.max(current.end, span.end);
-      } else {
-        current = { start: span.start, end: span.end, kind: span.kind };
-        cuts.push(current);
-      }
-    }
-    spans.length = 0;
-    return cuts;
-  }
-}
-
-const NO_CUTS: Cut[] = [];
-
-/** The text at `offset` in the cut text with the cuts from index `first` on replaced. */
-function apply(text: string, cuts: readonly Cut[], first: number, offset: number): string {
-  const end = offset + text.length;
-  let out = '';
-  let at = offset;
-  for (let c = first; c < cuts.length; c += 1) {
-    const cut = cuts[c] as Cut;
-    if (cut.start >= end) break;
-    const start = Math.max(cut.start, offset);
-    out += text.slice(at - offset, start - offset) + marker(cut.kind);
-    at = Math.min(cut.end, end);
-  }
-  return at === offset ? text : out + text.slice(at - offset);
 }
 
 /**
@@ -264,7 +235,10 @@ function apply(text: string, cuts: readonly Cut[], first: number, offset: number
  */
 function hidesSomething(value: unknown): boolean {
   const type = typeof value;
-  return value !== null && (type === 'string' || type === 'number' || type === 'bigint' || type === 'object');
+  return (
+    value !== null &&
+    (type === 'string' || type === 'number' || type === 'bigint' || type === 'object')
+  );
 }
 
 function freeKey(out: Record<string, unknown>, key: string): string {
@@ -277,7 +251,12 @@ function mapEntries(map: Map<unknown, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of map) {
     const name = typeof key === 'string' ? key : String(key);
-    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

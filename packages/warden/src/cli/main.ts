@@ -2,6 +2,7 @@
 
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
+import type { AuditOptions } from './audit-command.js';
 import { runClassifier } from './classifier-command.js';
 import { runCheck, runExplain } from './decision-command.js';
 import type { DecisionOptions } from './decision-command.js';
@@ -12,6 +13,9 @@ import { runDescribe, runEnumerate, runLint } from './policy-command.js';
 /** The version of the installed package, read from its manifest (one place to change it). */
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string })
   .version;
+
+/** Commands that open a store load it only when they run: other commands start without it. */
+const auditCommands = () => import('./audit-command.js');
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -112,6 +116,42 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
         command: string | undefined,
         options: { json?: boolean; worktree?: string; classifier?: string },
       ) => runClassifier(io, command, options),
+    );
+
+  const audit = program.command('audit').description('the audit log: integrity and movement');
+  const exitWith = (code: number): void => {
+    if (code !== EXIT.ok) throw new Exit(code);
+  };
+  audit
+    .command('verify')
+    .description(
+      'recompute the hash chain and name the first changed, removed or reordered entry (exit 1 when broken)',
+    )
+    .option('--data <dir>', `the data folder (default \`.warden\`; DATABASE_URL for Postgres)`)
+    .option('--file <file>', 'verify an exported JSONL file instead')
+    .option('--json', 'print JSON')
+    .action(async (options: AuditOptions) =>
+      exitWith(await (await auditCommands()).runVerify(io, options)),
+    );
+  audit
+    .command('export')
+    .description('write the whole audit log as JSON Lines or as OTLP/JSON traces')
+    .option('--format <format>', '`jsonl` or `otlp`', 'jsonl')
+    .option('--data <dir>', `the data folder (default \`.warden\`; DATABASE_URL for Postgres)`)
+    .option('--out <file>', 'write to this file instead of standard output')
+    .action(async (options: AuditOptions) =>
+      exitWith(await (await auditCommands()).runExport(io, options, VERSION)),
+    );
+  audit
+    .command('import')
+    .description(
+      'append the entries of an exported JSONL file (its chain must verify; entries already present are skipped)',
+    )
+    .argument('<file>', 'the JSONL file')
+    .option('--data <dir>', `the data folder (default \`.warden\`; DATABASE_URL for Postgres)`)
+    .option('--json', 'print JSON')
+    .action(async (file: string, options: AuditOptions) =>
+      exitWith(await (await auditCommands()).runImport(io, file, options)),
     );
 
   return program;

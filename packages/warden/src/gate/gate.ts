@@ -415,6 +415,8 @@ export class Gate {
   private async concluded(settled: ApprovalRecord, result: DecisionResult): Promise<GateDecision> {
     const approved = settled.state === 'approved';
     const answer = settled.answer;
+    // Rules an approver just remembered decide the next call, before any notice arrives.
+    if (answer?.kind === 'remember') this.source.invalidate(settled.workspace);
     let reason: string;
     if (approved && answer !== null) {
       const how =

@@ -28,6 +28,8 @@ export interface PolicySnapshot {
 
 export interface PolicySource {
   snapshot(workspace: string): Promise<PolicySnapshot>;
+  /** Forgets what is cached for a workspace: its next snapshot reads the store again. */
+  invalidate(workspace: string): void;
   close(): void;
 }
 
@@ -251,6 +253,10 @@ export class StorePolicySource implements PolicySource {
     };
   }
 
+  invalidate(workspace: string): void {
+    this.dirty.add(workspace);
+  }
+
   close(): void {
     this.unsubscribe();
   }
@@ -292,6 +298,8 @@ export class FilePolicySource implements PolicySource {
       return Promise.reject(error);
     }
   }
+
+  invalidate(): void {}
 
   close(): void {}
 }

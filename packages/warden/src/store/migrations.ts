@@ -210,9 +210,14 @@ const provider: MigrationProvider = {
   getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
 };
 
-/** Brings the schema up to date; fails with the migration's error, naming it. */
-export async function migrate(db: Db): Promise<string[]> {
+/**
+ * Brings the schema up to date; fails with the migration's error, naming it.
+ * On Postgres the bookkeeping tables live in Warden's own schema, so other
+ * schemas of the database (another deployment's, say) never confuse it.
+ */
+export async function migrate(db: Db, schema?: string): Promise<string[]> {
   const migrator = new Migrator({
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
     db,
     provider,
     migrationTableName: 'warden_migrations',

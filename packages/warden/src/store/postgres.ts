@@ -56,7 +56,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Store> {
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   try {
     if (schema !== 'public') await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-    await migrate(db);
+    await migrate(db, schema);
   } catch (error) {
     await db.destroy();
     throw error;

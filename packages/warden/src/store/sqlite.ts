@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { localEvents } from './events.js';
 import { migrate } from './migrations.js';
 import type { Database as Schema } from './schema.js';
@@ -24,6 +25,29 @@ export interface SqliteOptions {
 }
 
 export const SQLITE_FILE = 'warden.db';
+
+const STATEMENT_CACHE = 512;
+
+/**
+ * Prepares each distinct statement once. Kysely hands the driver the same SQL
+ * text for the same query shape, and preparing is most of the cost of a small
+ * write; a cached statement is only re-bound.
+ */
+function withStatementCache(sqlite: Database.Database): SqliteDatabase {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql: string) => {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE) cache.clear();
+        cache.set(sql, statement);
+      }
+      return statement as unknown as SqliteStatement;
+    },
+  };
+}
 
 interface Shared {
   readonly db: Kysely<Schema>;
@@ -49,7 +73,9 @@ function connect(file: string, options: SqliteOptions): Shared {
     sqlite.close();
     throw error;
   }
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Schema>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return { db, ready: migrate(db).then(() => undefined), users: 0 };
 }
 

@@ -14,6 +14,7 @@ import type {
   StoredAuditEntry,
 } from '../types.js';
 import type { Database } from '../schema.js';
+import { CompiledQuery } from 'kysely';
 import { chainLink } from '../../audit/chain.js';
 import type { SqlContext, Tx } from './context.js';
 import { num } from './context.js';
@@ -63,7 +64,7 @@ export class SqlAuditStore implements AuditStore {
         entries.push({ ...draft.body, prevHash: prev, hash: link.hash } as AuditEntry);
         prev = link.hash;
       }
-      await insertRows(tx, rows);
+      await insertRows(tx, this.ctx.backend, rows);
       await tx.updateTable('audit_head').set({ seq, hash: prev }).where('id', '=', 1).execute();
       return entries;
     });
@@ -159,7 +160,48 @@ export class SqlAuditStore implements AuditStore {
   }
 }
 
-async function insertRows(tx: Tx, rows: readonly Row[]): Promise<void> {
+const COLUMNS = [
+  'seq',
+  'id',
+  'kind',
+  'workspace',
+  'agent_id',
+  'run_id',
+  'call_id',
+  'decision_id',
+  'tool',
+  'status',
+  'occurred_at_ms',
+  'entry',
+  'prev_hash',
+  'hash',
+] as const satisfies readonly (keyof Row)[];
+
+/**
+ * SQLite: one single-row statement, compiled by Kysely once and re-run per
+ * row (the driver keeps it prepared). Postgres: multi-row statements, so a
+ * batch costs few round trips.
+ */
+async function insertRows(
+  tx: Tx,
+  backend: 'sqlite' | 'postgres',
+  rows: readonly Row[],
+): Promise<void> {
+  if (backend === 'sqlite') {
+    const sqlText = (singleRowInsert ??= tx
+      .insertInto('audit_entries')
+      .values(rows[0] as Row)
+      .compile().sql);
+    for (const row of rows) {
+      await tx.executeQuery(
+        CompiledQuery.raw(
+          sqlText,
+          COLUMNS.map((c) => row[c]),
+        ),
+      );
+    }
+    return;
+  }
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await tx
       .insertInto('audit_entries')
@@ -167,3 +209,5 @@ async function insertRows(tx: Tx, rows: readonly Row[]): Promise<void> {
       .execute();
   }
 }
+
+let singleRowInsert: string | undefined;

@@ -1,0 +1,183 @@
+// `warden audit verify|export|import`: the audit log's integrity and its
+// movement between installations (contracts §4, §6).
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { verifyChain } from '../audit/chain.js';
+import type { ChainItem, VerifyReport } from '../audit/chain.js';
+import { draftFromEntry, jsonlItems } from '../audit/jsonl.js';
+import { toOtlp } from '../audit/otlp.js';
+import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
+import { SQLITE_FILE } from '../store/sqlite.js';
+import type { AuditDraft, AuditEntry, Store } from '../store/types.js';
+import type { Io } from './io.js';
+import { fail, printJson, style, usage } from './io.js';
+
+export interface AuditOptions {
+  readonly data?: string;
+  readonly file?: string;
+  readonly format?: string;
+  readonly out?: string;
+  readonly json?: boolean;
+}
+
+function where(io: Io, data: string | undefined): string {
+  const url = io.env.DATABASE_URL;
+  return url !== undefined && url !== ''
+    ? 'the database named by DATABASE_URL'
+    : `\`${data ?? DEFAULT_DATA}\``;
+}
+
+/** Opens the store an audit command reads; an absent SQLite file is an error, not a new log. */
+async function open(io: Io, options: AuditOptions, create: boolean): Promise<Store> {
+  const json = options.json === true;
+  const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
+  if (storeOptions.databaseUrl === undefined && !create) {
+    const file = join(resolve(storeOptions.data ?? DEFAULT_DATA), SQLITE_FILE);
+    if (!existsSync(file))
+      return usage(
+        io,
+        json,
+        '--data',
+        `no audit log in \`${options.data ?? DEFAULT_DATA}\`: there is no \`${SQLITE_FILE}\` there`,
+      );
+  }
+  try {
+    return await openStore(storeOptions);
+  } catch (error) {
+    return usage(
+      io,
+      json,
+      '--data',
+      `cannot open ${where(io, options.data)}: ${(error as Error).message}`,
+    );
+  }
+}
+
+function report(io: Io, json: boolean, result: VerifyReport, source: string): void {
+  if (json) {
+    printJson(io, result);
+  } else {
+    const s = style(io.color);
+    if (result.ok) {
+      io.out(
+        `${s.green('ok')}: ${source}: ${result.entries.toLocaleString('en-US')} entries, the chain is intact (head ${result.head.slice(0, 16)}…)\n`,
+      );
+    } else {
+      io.out(`${s.red('broken')}: ${source}: ${result.broken?.message ?? ''}\n`);
+      io.out(`  ${result.entries.toLocaleString('en-US')} entries verified before it\n`);
+    }
+  }
+}
+
+export async function runVerify(io: Io, options: AuditOptions): Promise<number> {
+  const json = options.json === true;
+  if (options.file !== undefined && options.data !== undefined)
+    return usage(io, json, '--file', 'give either `--file` or `--data`, not both');
+  if (options.file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(options.file, 'utf8');
+    } catch (error) {
+      return usage(
+        io,
+        json,
+        '--file',
+        `cannot read \`${options.file}\`: ${(error as Error).message}`,
+      );
+    }
+    const result = await verifyChain(jsonlItems(text));
+    report(io, json, result, options.file);
+    return result.ok ? 0 : 1;
+  }
+  const store = await open(io, options, false);
+  try {
+    const items = async function* (): AsyncIterable<ChainItem> {
+      for await (const { seq, entry } of store.audit.scan()) yield { entry, position: seq };
+    };
+    const result = await verifyChain(items(), await store.audit.head());
+    report(io, json, result, store.location);
+    return result.ok ? 0 : 1;
+  } finally {
+    await store.close();
+  }
+}
+
+export async function runExport(io: Io, options: AuditOptions, version: string): Promise<number> {
+  const json = options.json === true;
+  const format = options.format ?? 'jsonl';
+  if (format !== 'jsonl' && format !== 'otlp')
+    return usage(io, json, '--format', `unknown format \`${format}\`: use \`jsonl\` or \`otlp\``);
+  const store = await open(io, options, false);
+  let count = 0;
+  try {
+    const lines: string[] = [];
+    const entries: AuditEntry[] = [];
+    for await (const { entry } of store.audit.scan()) {
+      count += 1;
+      if (format === 'jsonl') lines.push(JSON.stringify(entry));
+      else entries.push(entry);
+    }
+    const text =
+      format === 'jsonl'
+        ? lines.map((l) => `${l}\n`).join('')
+        : `${JSON.stringify(toOtlp(entries, version))}\n`;
+    if (options.out === undefined || options.out === '-') {
+      io.out(text);
+    } else {
+      writeFileSync(options.out, text);
+      io.err(`exported ${count.toLocaleString('en-US')} entries to ${options.out} (${format})\n`);
+    }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+export async function runImport(io: Io, file: string, options: AuditOptions): Promise<number> {
+  const json = options.json === true;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return usage(io, json, 'file', `cannot read \`${file}\`: ${(error as Error).message}`);
+  }
+  const items = jsonlItems(text);
+  const checked = await verifyChain(items);
+  if (!checked.ok)
+    return fail(io, json, [
+      {
+        code: 'invalid_value',
+        path: file,
+        message: `not imported: ${checked.broken?.message ?? ''}`,
+      },
+    ]);
+  const drafts: AuditDraft[] = [];
+  const problems = [];
+  for (const item of items) {
+    const draft = draftFromEntry(item.entry ?? {});
+    if ('problem' in draft)
+      problems.push({
+        code: 'invalid_value' as const,
+        path: `${file}:${item.position}`,
+        message: draft.problem,
+      });
+    else drafts.push(draft);
+  }
+  if (problems.length > 0) return fail(io, json, problems);
+  const store = await open(io, options, true);
+  try {
+    const fresh: AuditDraft[] = [];
+    for (const draft of drafts) if ((await store.audit.get(draft.id)) === null) fresh.push(draft);
+    for (let i = 0; i < fresh.length; i += 1000) await store.audit.append(fresh.slice(i, i + 1000));
+    const skipped = drafts.length - fresh.length;
+    if (json) printJson(io, { imported: fresh.length, skipped, into: store.location });
+    else
+      io.out(
+        `imported ${fresh.length.toLocaleString('en-US')} entries into ${store.location}${skipped > 0 ? ` (${skipped.toLocaleString('en-US')} already present, skipped)` : ''}\n`,
+      );
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

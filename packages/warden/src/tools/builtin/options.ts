@@ -1,0 +1,99 @@
+// What every built-in tool is configured with, and the two helpers they all
+// share: finding the worktree a call acts in, and turning a refusal of the
+// shared path module (I5) into a `ToolRefusal` the registry records as `Denied`.
+
+import type { Confinement, PathResult } from '../../paths/index.js';
+import { worktreeConfinement } from '../../paths/index.js';
+import type { ToolContext } from '../registry.js';
+import { ToolRefusal } from '../registry.js';
+
+export interface BuiltinOptions {
+  /** The worktree the tools act in; default: the registry's `CallContext.worktree` (E10). */
+  readonly worktree?: string;
+  /** Most bytes `read_file` returns (default 256 KiB); more is cut and said. */
+  readonly maxReadBytes?: number;
+  /** Most bytes of stdout and of stderr `run_command` keeps, each (default 64 KiB). */
+  readonly maxOutputBytes?: number;
+  /** `run_command`'s timeout when the call names none (default 2 minutes). */
+  readonly commandTimeoutMs?: number;
+  /** The longest timeout a call may ask for (default 10 minutes). */
+  readonly maxTimeoutMs?: number;
+  /** The git binary (default `git`, looked up on PATH). */
+  readonly git?: string;
+  /** How long one git command may run (default 2 minutes). */
+  readonly gitTimeoutMs?: number;
+  /** Most bytes of a response body `http_fetch` returns (default 256 KiB). */
+  readonly maxBodyBytes?: number;
+  /** `http_fetch`'s timeout when the call names none (default 30 seconds). */
+  readonly fetchTimeoutMs?: number;
+  /** The environment child processes start from, before Warden's credentials are removed (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** The options with every default filled in. */
+export interface Settings {
+  readonly worktree: string | undefined;
+  readonly maxReadBytes: number;
+  readonly maxOutputBytes: number;
+  readonly commandTimeoutMs: number;
+  readonly maxTimeoutMs: number;
+  readonly git: string;
+  readonly gitTimeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly fetchTimeoutMs: number;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+const KIB = 1024;
+
+function bytes(value: number | undefined, fallback: number, name: string): number {
+  const n = value ?? fallback;
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new RangeError(`option \`${name}\` must be a whole number of bytes, not \`${n}\``);
+  }
+  return n;
+}
+
+function millis(value: number | undefined, fallback: number, name: string): number {
+  const n = value ?? fallback;
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new RangeError(`option \`${name}\` must be a positive whole number of milliseconds`);
+  }
+  return n;
+}
+
+/** Fills in the defaults; a bad option is a configuration bug and throws. */
+export function settings(options: BuiltinOptions = {}): Settings {
+  return {
+    worktree: options.worktree,
+    maxReadBytes: bytes(options.maxReadBytes, 256 * KIB, 'maxReadBytes'),
+    maxOutputBytes: bytes(options.maxOutputBytes, 64 * KIB, 'maxOutputBytes'),
+    commandTimeoutMs: millis(options.commandTimeoutMs, 120_000, 'commandTimeoutMs'),
+    maxTimeoutMs: millis(options.maxTimeoutMs, 600_000, 'maxTimeoutMs'),
+    git: options.git ?? 'git',
+    gitTimeoutMs: millis(options.gitTimeoutMs, 120_000, 'gitTimeoutMs'),
+    maxBodyBytes: bytes(options.maxBodyBytes, 256 * KIB, 'maxBodyBytes'),
+    fetchTimeoutMs: millis(options.fetchTimeoutMs, 30_000, 'fetchTimeoutMs'),
+    env: options.env ?? process.env,
+  };
+}
+
+/** The worktree a call acts in: the configured one, else the call's own (E10). */
+export function worktreeOf(s: Settings, ctx: ToolContext): string {
+  const worktree = s.worktree ?? ctx.call.worktree;
+  if (worktree === undefined) {
+    throw new Error('no worktree: configure the built-in tools or the call context with one');
+  }
+  return worktree;
+}
+
+/** The worktree's confinement (everything but `.trash`), resolved afresh for each call. */
+export function callConfinement(s: Settings, ctx: ToolContext): Promise<Confinement> {
+  return worktreeConfinement(worktreeOf(s, ctx));
+}
+
+/** The value of a path result, or the module's refusal as a `ToolRefusal`. */
+export function accepted<T>(result: PathResult<T>): T {
+  if (!result.ok) throw new ToolRefusal(result.problem.message);
+  return result.value;
+}
