@@ -19,6 +19,7 @@ import { generateClassRequests, generateRuleSet } from './generate.js';
 import type { Compile, Row, SizeInfo } from './report.js';
 import { computeRatios, evaluateTargets, fmtUs, jsonLines, renderHuman } from './report.js';
 import { compileWarden, wardenClassRequest, wardenDocument } from './warden.js';
+import { gateJsonLines, renderGate, runGateBench } from './gate.js';
 import type { Job, WorkerResult } from './worker.js';
 import { CLASS_POOL } from './worker.js';
 
@@ -26,14 +27,17 @@ interface Options {
   readonly json: boolean;
   readonly quick: boolean;
   readonly sizes: readonly number[];
+  readonly only: 'engine' | 'gate' | null;
 }
 
-const USAGE = 'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000]';
+const USAGE =
+  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate]';
 
 function parseArgs(argv: readonly string[]): Options {
   let json = false;
   let quick = false;
   let sizes: number[] = [50, 5_000, 50_000];
+  let only: Options['only'] = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--json') json = true;
@@ -47,12 +51,17 @@ function parseArgs(argv: readonly string[]): Options {
         );
       }
       sizes = [...new Set(parsed)].sort((a, b) => a - b);
+    } else if (arg === '--only' || arg.startsWith('--only=')) {
+      const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
+      if (value !== 'engine' && value !== 'gate')
+        throw new Error(`--only takes \`engine\` or \`gate\`, got \`${value ?? ''}\``);
+      only = value;
     } else if (arg === '--help' || arg === '-h') {
       process.stderr.write(`${USAGE}\n`);
       process.exit(0);
     } else throw new Error(`unknown option \`${arg}\`\n${USAGE}`);
   }
-  return { json, quick, sizes };
+  return { json, quick, sizes, only };
 }
 
 function log(message: string): void {
@@ -85,6 +94,12 @@ function inWorker(task: Job['task'], size: number, quick: boolean): WorkerResult
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
+  const gate = options.only === 'engine' ? null : runGateBench(options.quick, log);
+  if (options.only === 'gate' && gate !== null) {
+    if (options.json) process.stdout.write(`${gateJsonLines(gate).join('\n')}\n`);
+    else process.stdout.write(`${renderGate(gate)}\n`);
+    return;
+  }
   const at = Date.now();
   const rows: Row[] = [];
   const infos: SizeInfo[] = [];
@@ -165,7 +180,11 @@ async function main(): Promise<void> {
   log(`done in ${(elapsedMs(started) / 1000).toFixed(1)} s`);
 
   if (options.json) {
-    process.stdout.write(`${jsonLines(rows, ratios, targets, compile).join('\n')}\n`);
+    const lines = [
+      ...jsonLines(rows, ratios, targets, compile),
+      ...(gate === null ? [] : gateJsonLines(gate)),
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
     return;
   }
   const cpus = os.cpus();
@@ -176,6 +195,7 @@ async function main(): Promise<void> {
     `each engine measured in a process of its own; p50/p99 from single timed calls; ops/s = samples / total sampled time (so outliers count)`,
   ].join('\n');
   process.stdout.write(`${renderHuman(header, infos, rows, ratios, targets, compile)}\n`);
+  if (gate !== null) process.stdout.write(`${renderGate(gate)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -48,6 +48,20 @@ export {
   defineTool,
 } from './tools/registry.js';
 
+export type { BuiltinOptions } from './tools/builtin/index.js';
+export {
+  builtinTools,
+  deleteFileTool,
+  gitCommitTool,
+  gitPushTool,
+  httpFetchTool,
+  listFilesTool,
+  readFileTool,
+  registerBuiltins,
+  runCommandTool,
+  writeFileTool,
+} from './tools/builtin/index.js';
+
 // Approvals.
 export type {
   AnswerInput,

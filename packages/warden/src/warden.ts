@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Autonomy, ClassifierTable, Issue, Policy } from '@warden/engine';
 import { validatePolicy } from '@warden/engine';
-import { monotonicFactory } from 'ulid';
+import { pino } from 'pino';
+import type { Logger } from 'pino';
 import { ApprovalBroker } from './approvals/broker.js';
 import type { BrokerOptions } from './approvals/broker.js';
 import { Redactor, credentialLiterals } from './audit/redact.js';
@@ -17,6 +18,7 @@ import { autonomyOf, delegate } from './gate/delegation.js';
 import type { DelegateAsk, DelegateResult } from './gate/delegation.js';
 import type { CallContext } from './gate/gate.js';
 import { Gate } from './gate/gate.js';
+import { GateFault, faultMessage } from './gate/fault.js';
 import type { ManagedFile, PolicySource } from './gate/snapshot.js';
 import { FilePolicySource, StorePolicySource } from './gate/snapshot.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from './store/open.js';
@@ -29,8 +31,7 @@ import type {
   StoredRule,
 } from './store/types.js';
 import { ToolRegistry } from './tools/registry.js';
-
-const ulid = monotonicFactory();
+import { newId as ulid } from './ids.js';
 
 export interface WardenOptions {
   /** The data folder: the SQLite database and the agents' folders (default `./.warden`). */
@@ -50,7 +51,8 @@ export interface WardenOptions {
   /** Literal credentials to redact besides those in the agents' settings. */
   readonly secrets?: Iterable<string>;
   readonly classifier?: ClassifierTable;
-  readonly onFault?: (error: unknown, context: CallContext) => void;
+  /** Where Warden reports faults (it still fails closed); default: pino on stderr at WARDEN_LOG_LEVEL or `warn`. */
+  readonly logger?: Logger;
 }
 
 export type PolicyWriteResult =
@@ -80,6 +82,7 @@ export class Warden {
   readonly approvals: ApprovalBroker;
   readonly writer: AuditWriter;
   readonly data: string;
+  readonly logger: Logger;
   private redactor: Redactor;
   private readonly clock: () => number;
   private readonly ownsStore: boolean;
@@ -92,8 +95,10 @@ export class Warden {
     source: PolicySource;
     redactor: Redactor;
     clock: () => number;
+    logger: Logger;
     options: WardenOptions;
   }) {
+    this.logger = parts.logger;
     this.store = parts.store;
     this.ownsStore = parts.ownsStore;
     this.data = parts.data;
@@ -114,7 +119,16 @@ export class Warden {
       redact,
       clock: parts.clock,
       ...(parts.options.classifier === undefined ? {} : { classifier: parts.options.classifier }),
-      ...(parts.options.onFault === undefined ? {} : { onFault: parts.options.onFault }),
+      onFault: (error, context) =>
+        parts.logger.warn(
+          {
+            agent: context.agent,
+            workspace: context.workspace,
+            source: context.source,
+            code: error instanceof GateFault ? error.code : 'internal',
+          },
+          `denied (fail-closed): ${faultMessage(error)}`,
+        ),
     });
   }
 
@@ -137,9 +151,20 @@ export class Warden {
       managedPath === null || managedPath === ''
         ? null
         : { file: managedPath, source: options.managedPolicyFile !== undefined ? 'flag' : 'env' };
+    const logger =
+      options.logger ??
+      pino({ name: 'warden', level: env.WARDEN_LOG_LEVEL ?? 'warn' }, pino.destination(2));
     const source: PolicySource =
       options.policyFile === undefined
-        ? new StorePolicySource(store, { managedFile: managed, clock })
+        ? new StorePolicySource(store, {
+            managedFile: managed,
+            clock,
+            onSkipped: (workspace, skipped) =>
+              logger.warn(
+                { workspace, skipped },
+                'stored rules left out of the policy (this only tightens)',
+              ),
+          })
         : new FilePolicySource(options.policyFile, managed);
     const redactor = new Redactor({
       literals: [...agentCredentials(data), ...(options.secrets ?? [])],
@@ -151,6 +176,7 @@ export class Warden {
       source,
       redactor,
       clock,
+      logger,
       options,
     });
   }
@@ -162,7 +188,13 @@ export class Warden {
 
   /** A registry for one agent's tools: every call is stamped with `context` and passes the gate. */
   tools(context: CallContext): ToolRegistry {
-    return new ToolRegistry(this.gate, context, () => ulid());
+    return new ToolRegistry(
+      this.gate,
+      context,
+      () => ulid(),
+      (message) =>
+        this.logger.error({ agent: context.agent, workspace: context.workspace }, message),
+    );
   }
 
   // ─── Policy ──────────────────────────────────────────────────────────────

@@ -5,7 +5,6 @@
 // by polling, and exactly one ending wins (the store settles once).
 
 import { hostname } from 'node:os';
-import { monotonicFactory } from 'ulid';
 import type {
   ApprovalAnswer,
   ApprovalFilter,
@@ -18,8 +17,7 @@ import type { AnswerRecord, Redact, Stamp } from '../audit/records.js';
 import { approvalEntry, changeEntry } from '../audit/records.js';
 import type { AuditWriter } from '../audit/writer.js';
 import { materialiseRules } from './remember.js';
-
-const ulid = monotonicFactory();
+import { newId as ulid } from '../ids.js';
 
 export interface BrokerOptions {
   /** How long a prompt waits for an answer (G22: a timeout is a no). */

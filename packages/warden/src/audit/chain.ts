@@ -14,13 +14,17 @@ export interface ChainLink {
   readonly hash: string;
 }
 
+/** The hash of an entry, given the one before it and the entry's canonical JSON. */
+export function linkHash(prevHash: string, canonical: string): string {
+  return createHash('sha256').update(`${prevHash}\n${canonical}`).digest('hex');
+}
+
 export function chainLink(
   prevHash: string,
   body: { readonly [key: string]: JsonValue },
 ): ChainLink {
   const canonical = canonicalJson(body);
-  const hash = createHash('sha256').update(`${prevHash}\n${canonical}`).digest('hex');
-  return { canonical, hash };
+  return { canonical, hash: linkHash(prevHash, canonical) };
 }
 
 /** An entry without its chain fields: what its hash covers. */

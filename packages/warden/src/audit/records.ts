@@ -112,6 +112,42 @@ export interface DecisionRecord {
   readonly failure?: string;
 }
 
+/**
+ * The decision as recorded: the engine's answer (contracts §3) without what is
+ * empty or false, so that a log of millions of decisions stays small. A
+ * reader puts the defaults back: `enforcement` null, `overridable` false,
+ * `prompts`/`advisories` [], `managed`/`managedSource` null.
+ */
+export function recordedDecision(result: DecisionResult): Body {
+  const out: Body = {
+    decision: result.decision,
+    outcome: result.outcome,
+    rule: result.rule,
+    scope: result.scope,
+    facets: result.facets as unknown as JsonValue,
+    reason: result.reason,
+  };
+  if (result.enforcement !== null) out.enforcement = result.enforcement;
+  if (result.overridable) out.overridable = true;
+  if (result.prompts.length > 0) out.prompts = [...result.prompts];
+  if (result.advisories.length > 0) out.advisories = result.advisories as unknown as JsonValue;
+  if (result.managed !== null) out.managed = result.managed as unknown as JsonValue;
+  if (result.managedSource !== null) out.managedSource = result.managedSource;
+  return out;
+}
+
+/** The request as recorded: identity and tool stand in the entry itself. */
+function recordedRequest(request: ActionRequest): Body {
+  const out: Body = {};
+  if (request.space !== undefined) out.space = request.space;
+  if (request.mode !== undefined) out.mode = request.mode;
+  if (request.actions !== undefined) out.actions = [...request.actions];
+  if (request.command !== undefined) out.command = request.command;
+  if (request.worktree !== undefined) out.worktree = request.worktree;
+  if (request.args !== undefined) out.args = request.args as unknown as JsonValue;
+  return out;
+}
+
 /** A gate decision (G39): request, facets, deciding rules, advisories, outcome. */
 export function decisionEntry(
   stamp: Stamp,
@@ -119,14 +155,20 @@ export function decisionEntry(
   tool: string | null,
   redact: Redact,
 ): AuditDraft {
-  const request = redact(record.request, 'request');
-  const decision = redact(record.result, 'decision');
+  const request = redact(
+    record.request === null ? null : recordedRequest(record.request),
+    'request',
+  );
+  // The decision's text quotes only the request (and the policy): when the request held
+  // nothing to redact and no command line whose words the engine re-renders, neither does it.
+  const quotesNothing = request.paths.length === 0 && record.request?.command === undefined;
+  const shown = recordedDecision(record.result);
+  const decision = quotesNothing ? { value: shown, paths: [] } : redact(shown, 'decision');
   const body: Body = {
     id: record.decisionId,
     kind: 'decision',
     workspace: stamp.workspace,
     callId: record.callId,
-    decisionId: record.decisionId,
     runId: stamp.runId,
     agentId: stamp.agentId,
     model: stamp.model,

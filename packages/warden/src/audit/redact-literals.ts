@@ -2,7 +2,7 @@
 // agents' settings), found anywhere in any string in one pass, however many there are.
 
 import { ALL_MARKERS } from './redact-markers.js';
-import type { Span } from './redact-patterns.js';
+import type { Span } from './redact-span.js';
 
 /** Literals shorter than this are ignored unless a redactor is told otherwise. */
 export const DEFAULT_MIN_LITERAL_LENGTH = 6;
@@ -11,7 +11,9 @@ export const DEFAULT_MIN_LITERAL_LENGTH = 6;
  * The literals worth searching for, each with the forms it takes in URLs and JSON text. A literal
  * inside a marker, or one that holds a whole marker, is dropped: no marker could then hide it.
  * A literal that begins or ends like a marker (`]abc…`, `…abc[RED`) also searches for its middle,
- * so that a marker next to the literal's remains cannot recreate it.
+ * so that a marker next to the literal's remains cannot recreate it. (A middle shorter than the
+ * minimum is not searched for: such a literal is still replaced wherever it occurs, but text that
+ * spells it out of a marker and the middle could then read differently on a second pass.)
  */
 function prepare(literals: Iterable<string>, minLength: number): string[] {
   const found = new Set<string>();
@@ -66,13 +68,15 @@ function withoutMarkerEdges(literal: string): string {
 export class LiteralSet {
   readonly minLength: number;
   readonly size: number;
-  readonly #filter = new Uint8Array(1 << 16);
+  /** A bit per hash of the first two characters: most positions stop at one array read. */
+  readonly #filter: Uint8Array;
   readonly #buckets = new Map<number, string[]>();
 
   constructor(literals: Iterable<string>, minLength: number) {
     this.minLength = Math.max(2, Math.floor(minLength));
     const prepared = prepare(literals, this.minLength);
     this.size = prepared.length;
+    this.#filter = new Uint8Array(this.size === 0 ? 0 : 1 << 16);
     for (const literal of prepared.sort((a, b) => b.length - a.length)) {
       const c0 = literal.charCodeAt(0);
       const c1 = literal.charCodeAt(1);

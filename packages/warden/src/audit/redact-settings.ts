@@ -3,7 +3,7 @@
 
 import { isSecretKey, keyWords } from './redact-keys.js';
 import { DEFAULT_MIN_LITERAL_LENGTH } from './redact-literals.js';
-import type { Span } from './redact-patterns.js';
+import type { Span } from './redact-span.js';
 import { findSecrets, mayHoldSecret } from './redact-patterns.js';
 
 /** Fields that identify rather than authenticate, even inside a `credentials` object. */

@@ -4,8 +4,9 @@
 import type { LiteralSet } from './redact-literals.js';
 import type { RedactionKind } from './redact-markers.js';
 import { MARKER_START, marker } from './redact-markers.js';
-import type { Span } from './redact-patterns.js';
-import { ARG_SEPARATOR, findSecrets, mayHoldSecret } from './redact-patterns.js';
+import type { Span } from './redact-span.js';
+import { findSecrets, mayHoldSecret } from './redact-patterns.js';
+import { ARG_SEPARATOR } from './redact-span.js';
 
 interface Cut {
   start: number;

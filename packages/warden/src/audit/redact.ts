@@ -4,7 +4,7 @@
 import { isSecretKey } from './redact-keys.js';
 import { DEFAULT_MIN_LITERAL_LENGTH, LiteralSet } from './redact-literals.js';
 import { BINARY, CIRCULAR, MAX_DEPTH, REDACTED, UNREADABLE } from './redact-markers.js';
-import { ARG_SEPARATOR } from './redact-patterns.js';
+import { ARG_SEPARATOR } from './redact-span.js';
 import { redactString } from './redact-text.js';
 
 export { isSecretKey } from './redact-keys.js';

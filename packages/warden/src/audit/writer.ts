@@ -1,8 +1,10 @@
-// Group commit for the audit log: entries that arrive while a batch is being
-// written go into the next batch, so recording costs one transaction per
-// batch instead of one per decision, and nothing waits when the log is idle.
-// `append` resolves only once its entries are committed: an acknowledged
-// entry is a durable entry.
+// Group commit for the audit log: entries that arrive within one turn of the
+// event loop go into one batch, a batch is one transaction, and while a few
+// batches are being written the next ones gather — so recording costs a
+// fraction of a transaction per decision, and nothing waits when the log is
+// idle. `append` resolves only once its entries are committed: an
+// acknowledged entry is a durable entry. Batches are handed to the store in
+// order, and each links itself after the chain's head under the write lock.
 
 import type { AuditDraft, AuditEntry, AuditStore } from '../store/types.js';
 
@@ -15,13 +17,17 @@ interface Pending {
 export interface AuditWriterOptions {
   /** At most this many entries per transaction. */
   readonly maxBatch?: number;
+  /** Batches handed to the store and not yet committed, at most. */
+  readonly maxInFlight?: number;
 }
 
 export class AuditWriter {
   private queue: Pending[] = [];
   private scheduled = false;
-  private flushing: Promise<void> | null = null;
+  private inFlight = 0;
+  private readonly settled = new Set<() => void>();
   private readonly maxBatch: number;
+  private readonly maxInFlight: number;
   private closed = false;
 
   constructor(
@@ -29,6 +35,7 @@ export class AuditWriter {
     options: AuditWriterOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 2000;
+    this.maxInFlight = options.maxInFlight ?? 4;
   }
 
   /** Writes the drafts (in order, in one transaction) and resolves with the chained entries. */
@@ -42,47 +49,58 @@ export class AuditWriter {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.flushing !== null) return;
+    if (this.scheduled || this.queue.length === 0 || this.inFlight >= this.maxInFlight) return;
     this.scheduled = true;
     // The next turn of the event loop: whatever arrives meanwhile joins the batch.
     setImmediate(() => {
       this.scheduled = false;
-      this.flushing = this.flush().finally(() => {
-        this.flushing = null;
-        if (this.queue.length > 0) this.schedule();
-      });
+      while (this.queue.length > 0 && this.inFlight < this.maxInFlight) this.dispatch();
     });
   }
 
-  private async flush(): Promise<void> {
+  private dispatch(): void {
+    const batch: Pending[] = [];
+    let size = 0;
     while (this.queue.length > 0) {
-      const batch: Pending[] = [];
-      let size = 0;
-      while (this.queue.length > 0) {
-        const next = this.queue[0] as Pending;
-        if (batch.length > 0 && size + next.drafts.length > this.maxBatch) break;
-        batch.push(next);
-        size += next.drafts.length;
-        this.queue.shift();
-      }
-      try {
-        const entries = await this.store.append(batch.flatMap((p) => p.drafts));
-        let offset = 0;
-        for (const pending of batch) {
-          pending.resolve(entries.slice(offset, offset + pending.drafts.length));
-          offset += pending.drafts.length;
-        }
-      } catch (error) {
-        for (const pending of batch) pending.reject(error);
-      }
+      const next = this.queue[0] as Pending;
+      if (batch.length > 0 && size + next.drafts.length > this.maxBatch) break;
+      batch.push(next);
+      size += next.drafts.length;
+      this.queue.shift();
     }
+    this.inFlight += 1;
+    this.store
+      .append(batch.flatMap((p) => p.drafts))
+      .then(
+        (entries) => {
+          let offset = 0;
+          for (const pending of batch) {
+            pending.resolve(entries.slice(offset, offset + pending.drafts.length));
+            offset += pending.drafts.length;
+          }
+        },
+        (error: unknown) => {
+          for (const pending of batch) pending.reject(error);
+        },
+      )
+      .finally(() => {
+        this.inFlight -= 1;
+        for (const wake of this.settled) wake();
+        this.schedule();
+      });
   }
 
   /** Resolves when everything appended so far is written (or has failed). */
   async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.scheduled || this.flushing !== null) {
-      if (this.flushing !== null) await this.flushing;
-      else await new Promise((resolve) => setImmediate(resolve));
+    while (this.queue.length > 0 || this.scheduled || this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          this.settled.delete(wake);
+          resolve();
+        };
+        this.settled.add(wake);
+        if (this.inFlight === 0) setImmediate(wake);
+      });
     }
   }
 

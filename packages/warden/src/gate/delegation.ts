@@ -5,11 +5,9 @@
 
 import type { Autonomy, DelegationGuard } from '@warden/engine';
 import { checkDelegation, DEFAULT_MAX_DEPTH } from '@warden/engine';
-import { monotonicFactory } from 'ulid';
 import type { RunRecord, Store } from '../store/types.js';
 import type { CallContext, Gate } from './gate.js';
-
-const ulid = monotonicFactory();
+import { newId as ulid } from '../ids.js';
 
 export const DELEGATE_TOOL = 'delegate_task';
 

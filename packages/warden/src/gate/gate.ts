@@ -21,7 +21,6 @@ import {
   rememberOffer,
   validateRequest,
 } from '@warden/engine';
-import { monotonicFactory } from 'ulid';
 import type { ApprovalBroker } from '../approvals/broker.js';
 import type { Redact, Stamp } from '../audit/records.js';
 import { callEntry, decisionEntry } from '../audit/records.js';
@@ -29,8 +28,7 @@ import type { AuditWriter } from '../audit/writer.js';
 import type { ApprovalRecord, AuditDraft, AuditEntry, AuditStatus, Store } from '../store/types.js';
 import { GateFault, failClosed, faultMessage } from './fault.js';
 import type { PolicySnapshot, PolicySource } from './snapshot.js';
-
-const ulid = monotonicFactory();
+import { newId as ulid } from '../ids.js';
 
 /** Who is acting and where, as the adapter was configured: never read from tool arguments (I1). */
 export interface CallContext {

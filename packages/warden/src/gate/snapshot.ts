@@ -121,6 +121,8 @@ export interface StoreSourceOptions {
   /** How long a snapshot is trusted before its version is read again, absent any notice. */
   readonly refreshMs?: number;
   readonly clock?: () => number;
+  /** Told which stored rules a new snapshot left out, and why. */
+  readonly onSkipped?: (workspace: string, skipped: readonly string[]) => void;
 }
 
 /** Policies as stored (the server, connected adapters). */
@@ -133,6 +135,7 @@ export class StorePolicySource implements PolicySource {
   private readonly refreshMs: number;
   private readonly clock: () => number;
   private readonly unsubscribe: () => void;
+  private readonly onSkipped: StoreSourceOptions['onSkipped'];
 
   constructor(
     private readonly store: Store,
@@ -143,6 +146,7 @@ export class StorePolicySource implements PolicySource {
     this.managedSource = managed === null ? null : managed.source;
     this.refreshMs = options.refreshMs ?? 250;
     this.clock = options.clock ?? Date.now;
+    this.onSkipped = options.onSkipped;
     this.unsubscribe = store.events.subscribe((event) => {
       if (event.topic !== 'policy') return;
       if (event.workspace === null) for (const key of this.cache.keys()) this.dirty.add(key);
@@ -227,6 +231,7 @@ export class StorePolicySource implements PolicySource {
       );
     }
     const { policy, skipped } = addStoredRules(validated.value, stored);
+    if (skipped.length > 0) this.onSkipped?.(workspace, skipped);
     let managed: CompiledPolicy | null = managedFromFile?.compiled ?? null;
     let managedHash = managedFromFile?.hash ?? null;
     let managedSource: ManagedSource = managedFromFile === null ? null : this.managedSource;

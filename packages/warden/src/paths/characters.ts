@@ -1,5 +1,6 @@
 // Which characters a path may not contain: control and invisible characters,
 // and lookalikes of the characters that carry path meaning (`.` `/` `\` `:` `%`).
+// Each code point below is listed in exactly one set.
 
 /** What is wrong with one character, if anything. */
 export type CharProblem = 'control' | 'lookalike-dot' | 'lookalike-separator' | 'lookalike';
@@ -9,9 +10,9 @@ export type CharProblem = 'control' | 'lookalike-dot' | 'lookalike-separator' | 
  * confusables of FULL STOP, and the dot-like punctuation of other scripts).
  */
 const DOTS = new Set([
-  0x00b7, 0x0387, 0x0589, 0x05c3, 0x06d4, 0x0701, 0x0702, 0x0970, 0x0e4f, 0x1362, 0x166e, 0x1803,
-  0x1809, 0x2022, 0x2024, 0x2025, 0x2026, 0x2027, 0x2219, 0x22c5, 0x2e31, 0x2e33, 0x2e3c, 0x3002,
-  0x30fb, 0xa4f8, 0xa60e, 0xfe52, 0xff0e, 0xff61, 0xff65, 0x10a50, 0x1d16d,
+  0x00b7, 0x0387, 0x06d4, 0x0701, 0x0702, 0x0970, 0x0e4f, 0x1362, 0x166e, 0x1803, 0x1809, 0x2022,
+  0x2024, 0x2025, 0x2026, 0x2027, 0x2219, 0x22c5, 0x2e31, 0x2e33, 0x2e3c, 0x3002, 0x30fb, 0xa4f8,
+  0xa60e, 0xfe52, 0xff0e, 0xff61, 0xff65, 0x10a50, 0x1d16d,
 ]);
 
 /** Lookalikes of `/` and `\`, including the Windows best-fit mappings of `¥` and `₩` to `\`. */
@@ -21,21 +22,34 @@ const SEPARATORS = new Set([
   0x1d23a,
 ]);
 
-/** Lookalikes of `:` and `%` (streams, drives, encodings). */
+/** Lookalikes of `:` and `%` (streams, drives, encodings); the Armenian full stop and the Hebrew sof pasuq read as `:`. */
 const OTHERS = new Set([
   0x02d0, 0x02f8, 0x0589, 0x05c3, 0x066a, 0x16ec, 0x2236, 0x205a, 0x2806, 0xa789, 0xa4fd, 0xfe13,
   0xfe30, 0xfe55, 0xfe6a, 0xff05, 0xff1a, 0x2052,
 ]);
 
 const CONTROL = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u;
+/**
+ * Characters that draw nothing though they are letters or marks by category:
+ * default-ignorables (which include the Hangul fillers U+115F, U+1160, U+3164,
+ * U+FFA0, named here as well), variation selectors, and the blank Braille
+ * pattern U+2800. A name made of them looks empty or like another name.
+ */
+const INVISIBLE =
+  /[\p{Default_Ignorable_Code_Point}\p{Variation_Selector}\u115F\u1160\u3164\uFFA0\u2800]/u;
 const SPACE = /\p{Zs}/u;
+
+/** A control, format, unassigned or invisible character: never shown raw, never in a path. */
+export function isInvisible(ch: string): boolean {
+  return CONTROL.test(ch) || INVISIBLE.test(ch);
+}
 
 /** Classifies one code point; `undefined` means the character may appear in a path. */
 export function charProblem(ch: string): CharProblem | undefined {
   const cp = ch.codePointAt(0) ?? 0;
   if (cp < 0x80) return cp < 0x20 || cp === 0x7f ? 'control' : undefined;
   // U+FFFD stands for bytes that are not UTF-8: such a name cannot be addressed exactly.
-  if (CONTROL.test(ch) || cp === 0xfffd) return 'control';
+  if (isInvisible(ch) || cp === 0xfffd) return 'control';
   if (DOTS.has(cp)) return 'lookalike-dot';
   if (SEPARATORS.has(cp)) return 'lookalike-separator';
   if (OTHERS.has(cp) || SPACE.test(ch)) return 'lookalike';
@@ -44,7 +58,7 @@ export function charProblem(ch: string): CharProblem | undefined {
   if (folded.includes('.')) return 'lookalike-dot';
   if (folded.includes('/') || folded.includes('\\')) return 'lookalike-separator';
   if (/[:%\s]/u.test(folded)) return 'lookalike';
-  if (CONTROL.test(folded) || /[\p{Cc}]/u.test(folded)) return 'control';
+  if (isInvisible(folded)) return 'control';
   return undefined;
 }
 

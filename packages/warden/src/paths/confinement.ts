@@ -1,15 +1,20 @@
 // The one description of "where may this caller go" (I5): a real root folder,
-// an allowlist, hidden prefixes and the exact-case names. Callers configure
-// it; nobody re-implements the check.
+// an allowlist, hidden prefixes, the exact-case names and whether it is read-only.
+// Callers configure it; nobody re-implements the check.
 
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { foldKey } from './characters.js';
 
-export interface Confinement {
+/** What a caller configures; {@link confinement} turns it into a {@link Confinement}. */
+export interface ConfinementOptions {
   /** Absolute root; the module resolves its realpath once when created. */
   readonly root: string;
-  /** Allowlist over the normalised relative path segments; default: everything under the root. */
+  /**
+   * Allowlist over the normalised relative path segments; default: everything
+   * under the root. It is asked about every name a walk looks up, folders on
+   * the way included, so it must admit the folders leading to what it admits.
+   */
   readonly allow?: (segments: readonly string[]) => boolean;
   /** Segment prefixes that are hidden from listings and refused for every access, e.g. [['Workspace', '.trash']] or [['.trash']]. */
   readonly hidden?: readonly (readonly string[])[];
@@ -17,14 +22,15 @@ export interface Confinement {
   readonly knownNames?: readonly string[];
   /** What the allowlist admits, for refusal messages, e.g. "`Workspace/**`, `Identity.md`, `Soul.md`". */
   readonly allowed?: string;
+  /** Nothing may change through it (I4): `writeConfined` and `trashConfined` throw. Default: false. */
+  readonly readOnly?: boolean;
 }
 
-export interface ConfinementOptions {
-  readonly root: string;
-  readonly allow?: (segments: readonly string[]) => boolean;
-  readonly hidden?: readonly (readonly string[])[];
-  readonly knownNames?: readonly string[];
-  readonly allowed?: string;
+/** A created confinement: its root is a real folder and every list is filled in. */
+export interface Confinement extends ConfinementOptions {
+  readonly hidden: readonly (readonly string[])[];
+  readonly knownNames: readonly string[];
+  readonly readOnly: boolean;
 }
 
 /**
@@ -49,6 +55,7 @@ export async function confinement(options: ConfinementOptions): Promise<Confinem
     root,
     hidden: Object.freeze(hidden),
     knownNames: Object.freeze([...(options.knownNames ?? [])]),
+    readOnly: options.readOnly ?? false,
     ...(options.allow !== undefined ? { allow: options.allow } : {}),
     ...(options.allowed !== undefined ? { allowed: options.allowed } : {}),
   });
@@ -67,7 +74,7 @@ export function hiddenPrefix(
   c: Confinement,
   segments: readonly string[],
 ): readonly string[] | undefined {
-  return c.hidden?.find((prefix) => startsWithFolded(segments, prefix));
+  return c.hidden.find((prefix) => startsWithFolded(segments, prefix));
 }
 
 /** The known name a segment prefix aliases by case or compatibility form, if any. */
@@ -75,7 +82,7 @@ export function caseAlias(
   c: Confinement,
   segments: readonly string[],
 ): { readonly known: string; readonly given: string } | undefined {
-  for (const known of c.knownNames ?? []) {
+  for (const known of c.knownNames) {
     const parts = known.split('/');
     if (!startsWithFolded(segments, parts)) continue;
     const given = segments.slice(0, parts.length);
@@ -87,4 +94,11 @@ export function caseAlias(
 /** Whether the allowlist admits `segments` (no allowlist admits everything under the root). */
 export function isAllowed(c: Confinement, segments: readonly string[]): boolean {
   return c.allow === undefined || c.allow(segments);
+}
+
+/** A change through a read-only confinement is a programming error (I4), not a refusal. */
+export function assertWritable(c: Confinement, action: string): void {
+  if (c.readOnly) {
+    throw new TypeError(`confinement of \`${c.root}\` is read-only: it cannot ${action}`);
+  }
 }

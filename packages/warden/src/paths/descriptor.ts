@@ -1,17 +1,16 @@
 // Opening files and folders so that the thing used is the thing checked (I5):
-// no-follow flags, folders pinned by descriptor, and a check of the OPENED
-// descriptor rather than of the path, so a link swapped in after the check
-// cannot redirect a read or a write.
+// no-follow flags, folders pinned by descriptor and reached only through
+// their parent's descriptor, and a check of the OPENED descriptor rather than
+// of the path, so a link swapped in after the check cannot redirect anything.
 
 import type { Stats } from 'node:fs';
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { lstat, open, readlink, realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { Confinement } from './confinement.js';
-import { checkSegments } from './lexical.js';
 import type { PathResult, Refusal } from './problem.js';
-import { fsProblem, ok, refuse } from './problem.js';
+import { changed, errorCode, fsProblem, ok, refuse } from './problem.js';
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
@@ -20,17 +19,14 @@ const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 
 /** Never follows a final link, never blocks on a FIFO, never takes a terminal. */
 export const READ_FLAGS = constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
-/** Like reads, and without `O_TRUNC`: the file is truncated only after it is verified. */
-export const WRITE_FLAGS = constants.O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
-export const CREATE_FLAGS = WRITE_FLAGS | constants.O_CREAT | constants.O_EXCL;
+/** A fresh file only: writes go to a new temporary file that is renamed into place. */
+export const CREATE_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
 const DIR_FLAGS = constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
 
-/** The segments of `abs` below `root`, or `undefined` when `abs` lies outside it. */
-export function segmentsInside(root: string, abs: string): string[] | undefined {
-  const rel = relative(root, abs);
-  if (rel === '') return [];
-  if (isAbsolute(rel) || rel === '..' || rel.startsWith(`..${sep}`)) return undefined;
-  return rel.split(sep);
+/** The real absolute path of `segments` below the root. */
+export function absOf(c: Confinement, segments: readonly string[]): string {
+  return join(c.root, ...segments);
 }
 
 /** Where the kernel says a descriptor points (Linux `/proc`); `undefined` elsewhere. */
@@ -42,67 +38,107 @@ async function descriptorPath(fd: number): Promise<string | undefined> {
   }
 }
 
-function changed(shown: string): Refusal {
-  return refuse('changed', `path ${shown} changed while it was opened: it was not used`);
-}
-
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
 }
 
-/** A folder held open. Names are reached through its descriptor where the platform allows. */
+/** Without `/proc`: whether `abs` is still link-free and names the file `stat` describes. */
+async function stillAt(abs: string, stat: Stats): Promise<boolean> {
+  try {
+    return (await realpath(abs)) === abs && sameFile(await lstat(abs), stat);
+  } catch {
+    return false;
+  }
+}
+
+/** Closes a descriptor that was only read: a failing close loses nothing. */
+export async function closeQuietly(handle: { close(): Promise<void> }): Promise<void> {
+  try {
+    await handle.close();
+  } catch {
+    // nothing was written through it
+  }
+}
+
+/** A folder held open. Names in it are reached through its descriptor where the platform allows. */
 export interface OpenedDir {
-  /** Segments of the folder below the root, as the kernel reports them. */
+  /** Its real segments below the root. */
   readonly segments: readonly string[];
+  /** Its real absolute path. */
+  readonly abs: string;
   /** A path that reaches this very folder: `/proc/self/fd/<fd>` when pinned. */
   readonly path: string;
+  /** Whether names are reached through the descriptor (Linux) or through `abs` (elsewhere). */
+  readonly pinned: boolean;
   /** A path that reaches `name` inside this very folder. */
   child(name: string): string;
-  /** Without `/proc`: whether the folder path still names the opened folder. */
-  stillSame(): Promise<boolean>;
+  /** Whether the folder still lies at `abs` (it was not moved or swapped). */
+  stillThere(): Promise<boolean>;
+  /** Closes the descriptor; never throws. */
   close(): Promise<void>;
 }
 
-/** Opens the folder `abs` (a real path found by the walk) and checks the opened folder is that folder. */
-export async function openDir(
+/** A folder that could not be opened, with the errno that says why, if any. */
+export interface FolderRefusal extends Refusal {
+  readonly errno?: string;
+}
+
+/**
+ * Opens the folder at `path` that should be the real folder `segments`, with
+ * no-follow flags: a link there fails with `ELOOP`, anything but a folder
+ * with `ENOTDIR`, and nothing is opened that could block or take a terminal.
+ * Reached by name through a pinned folder (`via`), it is pinned by
+ * construction; otherwise it must lie at its real path as the kernel sees it
+ * (`/proc/self/fd`), or, without `/proc`, as its device and inode say.
+ */
+export async function openFolder(
   c: Confinement,
-  abs: string,
+  path: string,
+  segments: readonly string[],
+  via: OpenedDir | undefined,
   shown: string,
-): Promise<PathResult<OpenedDir>> {
+): Promise<PathResult<OpenedDir> | FolderRefusal> {
+  const abs = absOf(c, segments);
   let handle: FileHandle;
   try {
-    handle = await open(abs, DIR_FLAGS);
+    handle = await open(path, DIR_FLAGS);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ELOOP' || code === 'ENOTDIR' ? changed(shown) : fsProblem(error, shown);
+    const refusal = fsProblem(error, shown);
+    const errno = errorCode(error);
+    return errno === undefined ? refusal : { ...refusal, errno };
   }
-  const opened = await handle.stat();
-  const linked = await descriptorPath(handle.fd);
-  const segments = segmentsInside(c.root, linked ?? abs);
-  const stillSame = async () => {
-    try {
-      return (await realpath(abs)) === abs && sameFile(await lstat(abs), opened);
-    } catch {
-      return false;
-    }
-  };
-  // Pinned, the folder must be exactly the one the walk found; unpinned, its path must still name it.
-  if (
-    !opened.isDirectory() ||
-    segments === undefined ||
-    (linked !== undefined ? linked !== abs : !(await stillSame()))
-  ) {
-    await handle.close();
+  const linked = via === undefined ? await descriptorPath(handle.fd) : undefined;
+  const pinned = via?.pinned ?? linked !== undefined;
+  let stat: Stats | undefined;
+  try {
+    stat = pinned ? undefined : await handle.stat();
+  } catch (error) {
+    await closeQuietly(handle);
+    return fsProblem(error, shown);
+  }
+  const there =
+    via?.pinned === true ||
+    (linked !== undefined ? linked === abs : stat !== undefined && (await stillAt(abs, stat)));
+  if (!there || (stat !== undefined && !stat.isDirectory())) {
+    await closeQuietly(handle);
     return changed(shown);
   }
-  const path = linked !== undefined ? `/proc/self/fd/${handle.fd}` : abs;
+  const dirPath = pinned ? `/proc/self/fd/${handle.fd}` : abs;
   return ok({
     segments,
-    path,
-    child: (name) => join(path, name),
-    stillSame: async () => linked !== undefined || (await stillSame()),
-    close: () => handle.close(),
+    abs,
+    path: dirPath,
+    pinned,
+    child: (name) => join(dirPath, name),
+    stillThere: async () =>
+      stat === undefined ? (await descriptorPath(handle.fd)) === abs : stillAt(abs, stat),
+    close: () => closeQuietly(handle),
   });
+}
+
+/** Opens the root; pinned when `/proc/self/fd` tells where the descriptor points. */
+export function openRoot(c: Confinement, shown: string): Promise<PathResult<OpenedDir>> {
+  return openFolder(c, c.root, [], undefined, shown);
 }
 
 export interface OpenedFile {
@@ -112,12 +148,11 @@ export interface OpenedFile {
 
 /**
  * Opens `name` in an opened folder with no-follow flags and verifies the
- * descriptor: it points inside the root and within the allowlist (Linux:
- * `/proc/self/fd`; elsewhere the path must still be link-free and name the
- * same device and inode), and it is a regular file with exactly one link.
+ * descriptor: it is `name` in that very folder (Linux: `/proc/self/fd`;
+ * elsewhere the path must still be link-free and name the same device and
+ * inode), and it is a regular file with exactly one link.
  */
 export async function openFile(
-  c: Confinement,
   dir: OpenedDir,
   name: string,
   flags: number,
@@ -127,36 +162,32 @@ export async function openFile(
   try {
     handle = await open(dir.child(name), flags, 0o666);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ELOOP'
-      ? refuse('symlink', `path ${shown} is a symbolic link: links are not followed here`)
-      : fsProblem(error, shown);
+    return fsProblem(error, shown);
   }
-  const verified = await verify(c, handle, dir, name, shown);
-  if (!verified.ok) await handle.close();
+  const verified = await verify(handle, dir, name, shown);
+  if (!verified.ok) await closeQuietly(handle);
   return verified;
 }
 
 async function verify(
-  c: Confinement,
   handle: FileHandle,
   dir: OpenedDir,
   name: string,
   shown: string,
 ): Promise<PathResult<OpenedFile>> {
-  const stat = await handle.stat();
-  const linked = await descriptorPath(handle.fd);
-  if (linked !== undefined) {
-    const segments = segmentsInside(c.root, linked);
-    if (segments === undefined || !checkSegments(c, segments, shown).ok) return changed(shown);
-  } else {
-    const abs = join(dir.path, name);
-    try {
-      if ((await realpath(abs)) !== abs || !sameFile(await lstat(abs), stat)) return changed(shown);
-    } catch {
-      return changed(shown);
-    }
-    if (!(await dir.stillSame())) return changed(shown);
+  let stat: Stats;
+  try {
+    stat = await handle.stat();
+  } catch (error) {
+    return fsProblem(error, shown);
   }
+  const abs = join(dir.abs, name);
+  // Opened by name in the pinned folder, the file was that entry; removed since, Linux says so.
+  const linked = dir.pinned ? await descriptorPath(handle.fd) : undefined;
+  const there = dir.pinned
+    ? linked === abs || linked === `${abs} (deleted)`
+    : (await stillAt(abs, stat)) && (await dir.stillThere());
+  if (!there) return changed(shown);
   const kind = fileKind(stat, shown);
   return kind.ok ? ok({ handle, stat }) : kind;
 }

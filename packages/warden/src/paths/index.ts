@@ -4,12 +4,13 @@
 export type { Confinement, ConfinementOptions } from './confinement.js';
 export { confinement } from './confinement.js';
 export type { PathCode, PathProblem, PathResult, Refusal } from './problem.js';
+export { quote } from './problem.js';
 export type { LexicalPath } from './lexical.js';
 export { checkLexical, MAX_PATH_BYTES, MAX_SEGMENT_BYTES } from './lexical.js';
 export type { ConfinedFile } from './read.js';
 export { readConfined } from './read.js';
-export type { ConfinedListing, EntryType, ListedEntry } from './list.js';
-export { listConfined } from './list.js';
+export type { ConfinedListing, EntryType, ListedEntry, ListOptions } from './list.js';
+export { DEFAULT_MAX_ENTRIES, listConfined } from './list.js';
 export type { WriteOptions, WrittenFile } from './write.js';
 export { writeConfined } from './write.js';
 export type { TrashedPath, TrashPlace } from './trash.js';

@@ -4,7 +4,7 @@
 
 import { charProblem, isDeviceName, isMark } from './characters.js';
 import type { Confinement } from './confinement.js';
-import { caseAlias, hiddenPrefix, isAllowed } from './confinement.js';
+import { caseAlias, hiddenPrefix, isAllowed, startsWithFolded } from './confinement.js';
 import type { PathResult, Refusal } from './problem.js';
 import { codePoint, ok, quote, refuse } from './problem.js';
 
@@ -17,6 +17,15 @@ export interface LexicalPath {
   /** The normalised relative path, `.` for the root itself. */
   readonly rel: string;
   readonly segments: string[];
+  /** Present when the path ends in `/` or `/.` (or is `.`): it names a folder, so a file there is refused. */
+  readonly folder?: true;
+}
+
+/** Segments parsed by the text rules alone. */
+export interface ParsedPath {
+  readonly segments: string[];
+  /** The path ends in `/` or `/.`, or is `.`. */
+  readonly folder: boolean;
 }
 
 const CHAR_MESSAGES: Record<string, string> = {
@@ -29,15 +38,22 @@ const CHAR_MESSAGES: Record<string, string> = {
 /**
  * Checks a relative path given by an agent or supervisor. Design choices:
  * `.` segments are dropped (`./a` and `a/./b` are accepted), one trailing `/`
- * is accepted, an empty segment (`a//b`) is refused, and any `..` is refused
- * outright rather than resolved.
+ * is accepted and remembered as `folder`, an empty segment (`a//b`) is
+ * refused, and any `..` is refused outright rather than resolved.
  */
 export function checkLexical(c: Confinement, input: string): PathResult<LexicalPath> {
   const parsed = parsePath(input);
   if (!parsed.ok) return parsed;
-  const checked = checkSegments(c, parsed.value, quote(input));
+  const { segments, folder } = parsed.value;
+  const checked = checkSegments(c, segments, quote(input));
   if (!checked.ok) return checked;
-  return ok({ rel: relOf(parsed.value), segments: parsed.value });
+  return ok({ rel: relOf(segments), segments, ...(folder ? { folder: true as const } : {}) });
+}
+
+/** Whether a name read from the disk (a listed entry, a link target's segment) could be given as one path segment. */
+export function isPlainName(name: string): boolean {
+  const parsed = parsePath(name);
+  return parsed.ok && !parsed.value.folder && parsed.value.segments[0] === name;
 }
 
 /** The normalised relative path of segments: `a/b`, or `.` for the root. */
@@ -46,7 +62,7 @@ export function relOf(segments: readonly string[]): string {
 }
 
 /** Text rules only: turns a path into checked segments, with no confinement. */
-export function parsePath(input: unknown): PathResult<string[]> {
+export function parsePath(input: unknown): PathResult<ParsedPath> {
   if (typeof input !== 'string')
     return refuse('not-text', `path must be text, not ${typeof input}`);
   if (input === '') return refuse('empty', 'path is empty');
@@ -69,7 +85,8 @@ export function parsePath(input: unknown): PathResult<string[]> {
   if (shape !== undefined) return shape;
 
   const parts = input.split('/');
-  if (parts.length > 1 && parts.at(-1) === '') parts.pop();
+  const slash = parts.length > 1 && parts.at(-1) === '';
+  if (slash) parts.pop();
   const segments: string[] = [];
   for (const part of parts) {
     if (part === '.') continue;
@@ -77,7 +94,7 @@ export function parsePath(input: unknown): PathResult<string[]> {
     if (problem !== undefined) return problem;
     segments.push(part);
   }
-  return ok(segments);
+  return ok({ segments, folder: slash || parts.at(-1) === '.' });
 }
 
 /** Whole-path shapes: UNC, device, drive, absolute; then the characters `%`, `\` and `:`. */
@@ -148,15 +165,18 @@ export function segmentProblem(segment: string, shown: string): Refusal | undefi
 /**
  * Confinement rules over checked segments, in this order: hidden (case never
  * unhides), case alias of a known name, allowlist. Segment-wise, never by
- * string prefix, so `Workspace-Backup` is not `Workspace`.
+ * string prefix, so `Workspace-Backup` is not `Workspace`. Only the trash's
+ * own walk passes `trash`: the one hidden place it may enter.
  */
 export function checkSegments(
   c: Confinement,
   segments: readonly string[],
   shown: string,
+  trash?: readonly string[],
 ): PathResult<true> {
   const hidden = hiddenPrefix(c, segments);
-  if (hidden !== undefined) return hiddenRefusal(hidden, shown);
+  const inTrash = trash !== undefined && startsWithFolded(segments, trash);
+  if (hidden !== undefined && !inTrash) return hiddenRefusal(hidden, shown);
   const alias = caseAlias(c, segments);
   if (alias !== undefined) {
     return refuse(

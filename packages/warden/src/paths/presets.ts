@@ -17,10 +17,11 @@ export function allowAgentFolder(segments: readonly string[]): boolean {
   return segments.length === 1 && (first === 'Identity.md' || first === 'Soul.md');
 }
 
-/** An agent folder `<data>/agents/<id>/` as the inspector sees it. */
+/** An agent folder `<data>/agents/<id>/` as the inspector sees it: read-only (I4). */
 export function agentFolderConfinement(agentFolder: string): Promise<Confinement> {
   return confinement({
     root: agentFolder,
+    readOnly: true,
     allow: allowAgentFolder,
     hidden: [AGENT_TRASH],
     knownNames: ['Workspace', 'Identity.md', 'Soul.md'],

@@ -1,5 +1,8 @@
 // Why a path was refused, as data: a closed set of codes plus a Cedar-style
-// sentence. Expected refusals are results; only programming bugs throw.
+// sentence. Every refusal, and every failure the file system reports, is a
+// result; only programming errors (bad arguments, a misused confinement) throw.
+
+import { isInvisible, isMark } from './characters.js';
 
 /** Every reason the confinement refuses a path. */
 export type PathCode =
@@ -26,6 +29,7 @@ export type PathCode =
   | 'root'
   | 'trash'
   | 'symlink'
+  /** Any failure while following a link: one code and one sentence, whatever lies beyond. */
   | 'symlink-out'
   | 'changed'
   | 'hardlink'
@@ -34,7 +38,9 @@ export type PathCode =
   | 'not-directory'
   | 'not-found'
   | 'exists'
-  | 'permission';
+  | 'permission'
+  /** The file system failed in an ordinary way: full, busy, read-only, another device … */
+  | 'io';
 
 export interface PathProblem {
   readonly code: PathCode;
@@ -60,19 +66,29 @@ export function refuse(code: PathCode, message: string): Refusal {
 const SHOWN_CHARS = 120;
 
 /**
- * Puts user input in backticks for a message: invisible and control
- * characters are shown as `U+XXXX`, and long input is cut, so a message can
- * neither hide text nor grow without bound.
+ * Puts user input in backticks for a message: control, invisible and
+ * combining characters are shown as `\u{…}` code points, `\` and `` ` `` are
+ * escaped (so a shown `\u{…}` is never the input's own text), and long input
+ * is cut, so a message can neither hide text nor grow without bound.
  */
 export function quote(input: string): string {
   let shown = '';
   let count = 0;
   for (const ch of input) {
     if (count === SHOWN_CHARS) return `\`${shown}…\``;
-    shown += /[\p{C}\p{Z}]/u.test(ch) && ch !== ' ' ? codePoint(ch) : ch === '`' ? '\\`' : ch;
+    shown += shownChar(ch);
     count += 1;
   }
   return `\`${shown}\``;
+}
+
+function shownChar(ch: string): string {
+  if (ch === '`' || ch === '\\') return `\\${ch}`;
+  if (ch === ' ') return ch;
+  if (/\p{Z}/u.test(ch) || isInvisible(ch) || isMark(ch)) {
+    return `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`;
+  }
+  return ch;
 }
 
 /** `U+FF0E` for a character, as messages name characters. */
@@ -81,10 +97,38 @@ export function codePoint(ch: string): string {
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** Maps the errors a file system gives for ordinary refusals; anything else is a fault and throws. */
+/** The errno code of a file-system error (`ENOENT`), or `undefined` for anything else. */
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
+}
+
+/** Words for the ordinary failures; any other code is named as it is. */
+const IO_CAUSES: Readonly<Record<string, string>> = {
+  ETXTBSY: 'it is a program that is running',
+  EXDEV: 'it would move to another file system',
+  EBUSY: 'it is busy or a mount point',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'the file would grow too large',
+  EMLINK: 'a folder on the way holds too many links',
+  EIO: 'the disk reported an input/output error',
+  EMFILE: 'too many files are open',
+  ENFILE: 'too many files are open',
+  ENOTEMPTY: 'a folder in the way is not empty',
+};
+
+/**
+ * A refusal for an error the file system gave, naming the path the caller
+ * gave (never a descriptor path, which the error's own text would show). An
+ * error without an errno code is not the file system's: it is a bug, and throws.
+ */
 export function fsProblem(error: unknown, shown: string): Refusal {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const code = errorCode(error);
   switch (code) {
+    case undefined:
+      throw error;
     case 'ENOENT':
       return refuse('not-found', `path ${shown} does not exist`);
     case 'ENOTDIR':
@@ -103,6 +147,26 @@ export function fsProblem(error: unknown, shown: string): Refusal {
     case 'ENAMETOOLONG':
       return refuse('too-long', `path ${shown} is too long for the file system`);
     default:
-      throw error;
+      return refuse(
+        'io',
+        `path ${shown} could not be used: ${IO_CAUSES[code] ?? `the file system reported \`${code}\``}`,
+      );
   }
+}
+
+/** A folder or file on the way was swapped, moved or removed while it was checked. */
+export function changed(shown: string): Refusal {
+  return refuse('changed', `path ${shown} changed while it was checked: it was not used`);
+}
+
+/**
+ * Every failure while following a link — its target missing, outside, hidden,
+ * refused, a loop, a file where a folder should be — gets these same words,
+ * so a link cannot tell what exists beyond the boundary.
+ */
+export function linkRefusal(shown: string): Refusal {
+  return refuse(
+    'symlink-out',
+    `path ${shown} follows a symbolic link that does not lead to an allowed path`,
+  );
 }

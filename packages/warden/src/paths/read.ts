@@ -1,26 +1,25 @@
 // Reads a file inside a confinement: the file that is read is the file that
-// was checked (I5), capped at `maxBytes` (I7), and read from the verified
-// descriptor only.
+// was checked (I5), capped at `maxBytes` (I7), read from the verified
+// descriptor only, and never past the size it had when it was opened.
 
 import type { FileHandle } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
 import type { Confinement } from './confinement.js';
-import { fileKind, openDir, openFile, READ_FLAGS } from './descriptor.js';
+import { absOf, closeQuietly, fileKind, openFile, READ_FLAGS } from './descriptor.js';
 import { checkLexical } from './lexical.js';
 import type { PathResult } from './problem.js';
-import { ok, quote, refuse } from './problem.js';
-import { recheck, walk } from './resolve.js';
+import { fsProblem, ok, quote, refuse } from './problem.js';
+import { walk } from './resolve.js';
 
 export interface ConfinedFile {
   /** The normalised path as given, e.g. `Workspace/report.md`. */
   readonly rel: string;
   /** The real absolute path that was read. */
   readonly abs: string;
-  /** The file's size when it was opened. */
+  /** The file's size when it was opened (less if it shrank while read). */
   readonly size: number;
-  /** At most `maxBytes` bytes. */
+  /** The first `min(size, maxBytes)` bytes. */
   readonly content: Buffer;
-  /** Whether the file holds more than `content`. */
+  /** Whether the file holds more than `content`: exactly when `content.length < size`. */
   readonly truncated: boolean;
 }
 
@@ -38,49 +37,64 @@ export async function readConfined(
   if (lexical.value.segments.length === 0) {
     return refuse('is-directory', `path ${shown} is the root folder, not a file`);
   }
-  const walked = await walk(c, lexical.value.segments, shown);
+  const walked = await walk(c, lexical.value.segments, shown, { last: 'follow' });
   if (!walked.ok) return walked;
-  const { abs, segments, stat, viaLink } = walked.value;
-  const rechecked = recheck(c, segments, viaLink, shown);
-  if (!rechecked.ok) return rechecked;
-  // Refuse FIFOs, devices and hard links before opening anything.
-  const kind = fileKind(stat, shown);
-  if (!kind.ok) return kind;
-
-  const dir = await openDir(c, dirname(abs), shown);
-  if (!dir.ok) return dir;
+  const { dir, name, stat, segments } = walked.value;
   try {
-    const opened = await openFile(c, dir.value, basename(abs), READ_FLAGS, shown);
+    if (name === undefined || stat === undefined) {
+      return refuse('is-directory', `path ${shown} is a folder, not a file`);
+    }
+    if (lexical.value.folder === true) {
+      return refuse('not-directory', `path ${shown} ends in \`/\`, but it is not a folder`);
+    }
+    // Refuse FIFOs, devices and hard links before opening anything.
+    const kind = fileKind(stat, shown);
+    if (!kind.ok) return kind;
+    const opened = await openFile(dir, name, READ_FLAGS, shown);
     if (!opened.ok) return opened;
     const { handle, stat: openedStat } = opened.value;
     try {
-      const { content, truncated } = await readCapped(handle, opts.maxBytes);
-      return ok({ rel: lexical.value.rel, abs, size: openedStat.size, content, truncated });
+      const read = await readCapped(handle, openedStat.size, opts.maxBytes, shown);
+      if (!read.ok) return read;
+      return ok({ rel: lexical.value.rel, abs: absOf(c, segments), ...read.value });
     } finally {
-      await handle.close();
+      await closeQuietly(handle);
     }
   } finally {
-    await dir.value.close();
+    await dir.close();
   }
 }
 
 const CHUNK_BYTES = 64 * 1024;
 
-/** Reads up to `maxBytes` from the descriptor, and one byte more to tell whether the file was cut. */
+/**
+ * Reads at most `maxBytes` — and one byte more, to know the file was cut —
+ * but never past `size`, the size at opening: bytes appended meanwhile are
+ * not read, and a file that shrank reports the bytes it still had.
+ */
 async function readCapped(
   handle: FileHandle,
+  size: number,
   maxBytes: number,
-): Promise<{ content: Buffer; truncated: boolean }> {
+  shown: string,
+): Promise<PathResult<{ size: number; content: Buffer; truncated: boolean }>> {
+  const limit = Math.min(size, maxBytes + 1);
   const chunks: Buffer[] = [];
   let total = 0;
-  while (total <= maxBytes) {
-    const want = Math.min(CHUNK_BYTES, maxBytes + 1 - total);
-    const chunk = Buffer.alloc(want);
-    const { bytesRead } = await handle.read(chunk, 0, want, total);
-    if (bytesRead === 0) break;
-    chunks.push(chunk.subarray(0, bytesRead));
-    total += bytesRead;
+  try {
+    while (total < limit) {
+      const want = Math.min(CHUNK_BYTES, limit - total);
+      const chunk = Buffer.alloc(want);
+      const { bytesRead } = await handle.read(chunk, 0, want, total);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+  } catch (error) {
+    return fsProblem(error, shown);
   }
   const all = Buffer.concat(chunks, total);
-  return { content: all.subarray(0, Math.min(total, maxBytes)), truncated: total > maxBytes };
+  const seen = total < limit ? total : size;
+  const content = all.subarray(0, Math.min(total, maxBytes));
+  return ok({ size: seen, content, truncated: content.length < seen });
 }

@@ -1,174 +1,266 @@
-// Walks a lexically checked path on disk, segment by segment from the real
-// root: every link is resolved on the spot and its target re-checked against
-// the same root and hidden prefixes before the walk goes on (I5).
+// Walks a lexically checked path from the real root one name at a time (I5):
+// each name is checked against the confinement BEFORE the disk is asked about
+// it, folders are entered through their parent's descriptor, and a link is
+// read, never resolved by the kernel: its target's names join the walk. So no
+// hidden or outside folder is ever traversed, and a failure while following a
+// link has one answer, whatever exists beyond the boundary.
 
 import type { Stats } from 'node:fs';
-import { lstat, mkdir, readlink, realpath } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { lstat, mkdir, readlink } from 'node:fs/promises';
 import type { Confinement } from './confinement.js';
-import { openDir, segmentsInside } from './descriptor.js';
-import { checkSegments, relOf } from './lexical.js';
+import type { OpenedDir } from './descriptor.js';
+import { absOf, openFolder, openRoot } from './descriptor.js';
+import { checkSegments, isPlainName, relOf } from './lexical.js';
 import type { PathResult, Refusal } from './problem.js';
-import { fsProblem, ok, quote, refuse } from './problem.js';
+import { changed, errorCode, fsProblem, linkRefusal, ok, quote, refuse } from './problem.js';
 
-export interface Walked {
-  /** The real absolute path: no link in it. */
-  readonly abs: string;
-  /** Its segments below the root. */
-  readonly segments: readonly string[];
-  /** `lstat` of `abs`. */
-  readonly stat: Stats;
-  /** Whether a link was followed on the way, so the real path differs from the given one. */
-  readonly viaLink: boolean;
-}
+/** Links one walk follows before it refuses the path as a loop (Linux's own limit). */
+export const MAX_LINK_HOPS = 40;
+/** Names one walk may visit, link targets included, so its cost is bounded. */
+const MAX_STEPS = 4096;
 
 export interface WalkOptions {
-  /** Create missing folders (for the parents of a write, or a trash entry). */
+  /** `follow`: the last name is resolved through links like every other; `entry`: the last entry itself, never followed (a write, a trash). */
+  readonly last: 'follow' | 'entry';
+  /** Create missing folders on the way, and with `follow` at the end. */
   readonly create?: boolean;
-  /** Skip the hidden and allowlist checks of link targets (only for the trash's own destination). */
-  readonly hiddenOk?: boolean;
+  /** Only the trash's own walk: no link is followed anywhere, and this hidden prefix may be entered. */
+  readonly trash?: readonly string[];
 }
 
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
+export interface Walked {
+  /** The folder the walk ended in, or the folder holding the end; pinned, and the caller closes it. */
+  readonly dir: OpenedDir;
+  /** The end's name in `dir`; `undefined` when the end is `dir` itself. */
+  readonly name: string | undefined;
+  /** `lstat` of a named end (never a link, but with `entry`); `undefined` when an `entry` end does not exist. */
+  readonly stat: Stats | undefined;
+  /** Real segments of the end below the root. */
+  readonly segments: readonly string[];
+  /** Whether a link was followed on the way. */
+  readonly viaLink: boolean;
+  /** The folders this walk created, outermost first. */
+  readonly made: readonly (readonly string[])[];
 }
 
-function changed(shown: string): Refusal {
-  return refuse('changed', `path ${shown} changed while it was checked: it was not used`);
-}
-
-/** `lstat` for a path that a concurrent change may just have removed. */
-async function lstatResult(path: string, shown: string): Promise<PathResult<Stats>> {
-  try {
-    return ok(await lstat(path));
-  } catch (error) {
-    return fsProblem(error, shown);
-  }
-}
-
-function linkOut(shown: string): Refusal {
-  return refuse(
-    'symlink-out',
-    `path ${shown} leads outside the allowed paths through a symbolic link`,
-  );
-}
-
-/**
- * Follows `segments` from the root. Each segment before the last must be a
- * folder; a link is replaced by its realpath, which must lie inside the root,
- * outside every hidden prefix and within the allowlist. The caller re-checks
- * the end result with {@link recheck}.
- */
+/** Follows `segments` from the root; see {@link WalkOptions} for the end. */
 export async function walk(
   c: Confinement,
   segments: readonly string[],
   shown: string,
-  options: WalkOptions = {},
+  options: WalkOptions,
 ): Promise<PathResult<Walked>> {
-  let abs = c.root;
-  let real: string[] = [];
-  let stat = await lstat(c.root);
-  let viaLink = false;
-  for (const name of segments) {
-    if (!stat.isDirectory()) {
+  const root = await openRoot(c, shown);
+  if (!root.ok) return root;
+  const walker = new Walker(c, shown, options, root.value, segments);
+  const result = await walker.run();
+  if (!result.ok) await walker.dir.close();
+  return result;
+}
+
+type Step = PathResult<Walked> | undefined;
+
+/** What a name in the pinned folder turned out to be. */
+type Found =
+  | { readonly kind: 'folder'; readonly dir: OpenedDir }
+  | { readonly kind: 'link' }
+  | { readonly kind: 'other'; readonly stat: Stats }
+  | { readonly kind: 'missing' };
+
+class Walker {
+  dir: OpenedDir;
+  /** Names still to visit, the next one last. */
+  private readonly pending: string[];
+  private readonly made: (readonly string[])[] = [];
+  private viaLink = false;
+  private hops = 0;
+  private steps = 0;
+
+  constructor(
+    private readonly c: Confinement,
+    private readonly shown: string,
+    private readonly options: WalkOptions,
+    root: OpenedDir,
+    segments: readonly string[],
+  ) {
+    this.dir = root;
+    this.pending = [...segments].reverse();
+  }
+
+  async run(): Promise<PathResult<Walked>> {
+    for (let name = this.pending.pop(); name !== undefined; name = this.pending.pop()) {
+      this.steps += 1;
+      // `.`, `..` and empty names come only from link targets: the lexical check refused them.
+      if (name === '' || name === '.') continue;
+      const step = name === '..' ? await this.stepBack() : await this.visit(name);
+      if (step !== undefined) return step;
+    }
+    // The end is the folder the walk stands in, reached by a folder name, `..` or `.`.
+    const checked = checkSegments(this.c, this.dir.segments, this.shown, this.options.trash);
+    return checked.ok ? this.end(undefined, undefined) : this.fail(checked);
+  }
+
+  /** Once a link was followed, every refusal but a race gets the one link answer. */
+  private fail(refusal: Refusal): Refusal {
+    return this.viaLink && refusal.problem.code !== 'changed' ? linkRefusal(this.shown) : refusal;
+  }
+
+  private end(name: string | undefined, stat: Stats | undefined): PathResult<Walked> {
+    const segments = name === undefined ? this.dir.segments : [...this.dir.segments, name];
+    return ok({ dir: this.dir, name, stat, segments, viaLink: this.viaLink, made: this.made });
+  }
+
+  /** One name: checked as a place first, only then looked up, then entered, followed or returned. */
+  private async visit(name: string): Promise<Step> {
+    const last = this.pending.length === 0;
+    const position = [...this.dir.segments, name];
+    if (this.viaLink && !isPlainName(name)) return linkRefusal(this.shown);
+    const checked = checkSegments(this.c, position, this.shown, this.options.trash);
+    if (!checked.ok) return this.fail(checked);
+    if (last && this.options.last === 'entry') {
+      const looked = await this.look(name);
+      return looked.ok ? this.end(name, looked.value) : this.fail(looked);
+    }
+
+    // A name on the way is most likely a folder, the last one most likely a file.
+    let found = await this.find(name, !last);
+    if (found.ok && found.value.kind === 'missing' && this.options.create === true) {
+      const made = await this.makeFolder(name);
+      found = made.ok ? await this.find(name, true) : made;
+    }
+    if (!found.ok) return this.fail(found);
+    switch (found.value.kind) {
+      case 'folder':
+        await this.dir.close();
+        this.dir = found.value.dir;
+        return undefined;
+      case 'link':
+        return this.follow(name, position);
+      case 'other':
+        if (last) return this.end(name, found.value.stat);
+        return this.fail(
+          refuse(
+            'not-directory',
+            `path ${this.shown} does not exist: ${quote(relOf(position))} is not a folder`,
+          ),
+        );
+      case 'missing':
+        return this.fail(refuse('not-found', `path ${this.shown} does not exist`));
+    }
+  }
+
+  /** Opens `name` as a folder, or finds out what it is instead. */
+  private async find(name: string, folderFirst: boolean): Promise<PathResult<Found>> {
+    const segments = [...this.dir.segments, name];
+    const child = this.dir.child(name);
+    if (folderFirst) {
+      const opened = await openFolder(this.c, child, segments, this.dir, this.shown);
+      if (opened.ok) return ok({ kind: 'folder', dir: opened.value });
+      const why = 'errno' in opened ? opened.errno : undefined;
+      if (why === 'ELOOP') return ok({ kind: 'link' });
+      if (why !== 'ENOTDIR' && why !== 'ENOENT') return opened;
+    }
+    const looked = await this.look(name);
+    if (!looked.ok) return looked;
+    const stat = looked.value;
+    if (stat === undefined) return ok({ kind: 'missing' });
+    if (stat.isSymbolicLink()) return ok({ kind: 'link' });
+    if (!stat.isDirectory()) return ok({ kind: 'other', stat });
+    if (folderFirst) return changed(this.shown); // it was no folder a moment ago
+    const opened = await openFolder(this.c, child, segments, this.dir, this.shown);
+    if (opened.ok) return ok({ kind: 'folder', dir: opened.value });
+    const errno = 'errno' in opened ? opened.errno : undefined;
+    return errno === 'ELOOP' || errno === 'ENOTDIR' || errno === 'ENOENT'
+      ? changed(this.shown)
+      : opened;
+  }
+
+  /** `lstat` of a name in the pinned folder; `undefined` when it does not exist. */
+  private async look(name: string): Promise<PathResult<Stats | undefined>> {
+    try {
+      return ok(await lstat(this.dir.child(name)));
+    } catch (error) {
+      if (!(await this.dir.stillThere())) return changed(this.shown);
+      return errorCode(error) === 'ENOENT' ? ok(undefined) : fsProblem(error, this.shown);
+    }
+  }
+
+  private async makeFolder(name: string): Promise<PathResult<true>> {
+    try {
+      await mkdir(this.dir.child(name));
+      this.made.push([...this.dir.segments, name]);
+      return ok(true);
+    } catch (error) {
+      return errorCode(error) === 'EEXIST' ? ok(true) : fsProblem(error, this.shown);
+    }
+  }
+
+  /** Reads the link and queues its target's names; an absolute target must spell the root. */
+  private async follow(name: string, position: readonly string[]): Promise<Step> {
+    if (this.options.trash !== undefined) {
       return refuse(
-        'not-directory',
-        `path ${shown} does not exist: ${quote(relOf(real))} is not a folder`,
+        'symlink',
+        `path ${this.shown} cannot be moved to the trash: ${quote(relOf(position))} is a symbolic link, and the trash must be real folders`,
       );
     }
-    let next = join(abs, name);
-    let found: Stats;
+    this.viaLink = true;
+    this.hops += 1;
+    if (this.hops > MAX_LINK_HOPS) return linkRefusal(this.shown);
+    let target: string;
     try {
-      found = await lstat(next);
+      target = await readlink(this.dir.child(name));
     } catch (error) {
-      if (errorCode(error) !== 'ENOENT' || options.create !== true) return fsProblem(error, shown);
-      const made = await makeDir(c, abs, name, shown);
-      if (!made.ok) return made;
-      const again = await lstatResult(next, shown);
-      if (!again.ok) return again;
-      found = again.value;
+      const code = errorCode(error);
+      if (code === undefined) throw error;
+      return code === 'EINVAL' || code === 'ENOENT' ? changed(this.shown) : linkRefusal(this.shown);
     }
-    if (found.isSymbolicLink()) {
-      let target: string;
-      try {
-        target = await realpath(next);
-      } catch (error) {
-        if (errorCode(error) === 'ELOOP') return linkOut(shown);
-        if (errorCode(error) === 'ENOENT') return dangling(c, next, shown);
-        return fsProblem(error, shown);
-      }
-      const inside = segmentsInside(c.root, target);
-      if (inside === undefined) return linkOut(shown);
-      if (options.hiddenOk !== true) {
-        // A link must land on an allowed path, so links cannot probe what lies elsewhere.
-        const landed = recheck(c, inside, true, shown);
-        if (!landed.ok) return landed;
-      }
-      const landedStat = await lstatResult(target, shown);
-      if (!landedStat.ok) return landedStat;
-      next = target;
-      real = inside;
-      viaLink = true;
-      found = landedStat.value;
-    } else {
-      real = [...real, name];
+    let parts = target.split('/');
+    if (target.startsWith('/')) {
+      const rest = belowRoot(this.c.root, parts);
+      if (rest === undefined) return linkRefusal(this.shown);
+      const back = await this.backTo(0);
+      if (back !== undefined) return back;
+      parts = rest;
     }
-    abs = next;
-    stat = found;
+    if (this.steps + this.pending.length + parts.length > MAX_STEPS) return linkRefusal(this.shown);
+    for (let i = parts.length - 1; i >= 0; i -= 1) this.pending.push(parts[i] ?? '');
+    return undefined;
   }
-  return ok({ abs, segments: real, stat, viaLink });
+
+  /** `..` in a link target: back from a folder known to be real and inside, never above the root. */
+  private stepBack(): Promise<Step> {
+    const depth = this.dir.segments.length;
+    return depth === 0 ? Promise.resolve(linkRefusal(this.shown)) : this.backTo(depth - 1);
+  }
+
+  /** Returns to the folder the walk passed at `depth`, which must still lie at its real path. */
+  private async backTo(depth: number): Promise<Step> {
+    const segments = this.dir.segments.slice(0, depth);
+    // Pinned, `<fd>/..` is the kernel's parent of this very folder; otherwise the real path.
+    const parent = this.dir.pinned && depth === this.dir.segments.length - 1;
+    const path = parent ? `${this.dir.path}/..` : absOf(this.c, segments);
+    const opened = await openFolder(this.c, path, segments, undefined, this.shown);
+    if (!opened.ok) return 'errno' in opened ? changed(this.shown) : this.fail(opened);
+    await this.dir.close();
+    this.dir = opened.value;
+    return undefined;
+  }
 }
 
 /**
- * A link whose target is missing: "not found" only when it points at an
- * allowed place, so a link cannot tell whether something exists outside.
+ * The parts of an absolute link target below the root, or `undefined` when
+ * it does not spell the root's real path first (a target above or beside the
+ * root is refused without asking the disk about it).
  */
-async function dangling(c: Confinement, link: string, shown: string): Promise<Refusal> {
-  let pointed: string;
-  try {
-    pointed = await readlink(link);
-  } catch (error) {
-    // EINVAL: no longer a link, swapped while we looked.
-    if (errorCode(error) === 'EINVAL') return changed(shown);
-    return fsProblem(error, shown);
+function belowRoot(root: string, parts: readonly string[]): string[] | undefined {
+  const rootSegments = root.split('/').filter((s) => s !== '');
+  let matched = 0;
+  for (let i = 0; i < parts.length; i += 1) {
+    if (matched === rootSegments.length) return parts.slice(i);
+    const part = parts[i];
+    if (part === '' || part === '.') continue;
+    if (part !== rootSegments[matched]) return undefined;
+    matched += 1;
   }
-  const target = resolve(dirname(link), pointed);
-  const inside = segmentsInside(c.root, target);
-  if (inside === undefined || !checkSegments(c, inside, shown).ok) return linkOut(shown);
-  return refuse('not-found', `path ${shown} does not exist`);
-}
-
-/**
- * Re-checks the real segments a walk ended at against the allowlist, hidden
- * prefixes and case aliases: a link inside `Workspace/` to
- * `../AgentSettings.json` is refused here.
- */
-export function recheck(
-  c: Confinement,
-  segments: readonly string[],
-  viaLink: boolean,
-  shown: string,
-): PathResult<true> {
-  const checked = checkSegments(c, segments, shown);
-  if (checked.ok || !viaLink || checked.problem.code === 'hidden') return checked;
-  return linkOut(shown);
-}
-
-/** Creates one folder inside an opened (pinned) parent, so it cannot land outside the root. */
-async function makeDir(
-  c: Confinement,
-  parent: string,
-  name: string,
-  shown: string,
-): Promise<PathResult<true>> {
-  const dir = await openDir(c, parent, shown);
-  if (!dir.ok) return dir;
-  try {
-    await mkdir(dir.value.child(name));
-    return ok(true);
-  } catch (error) {
-    return errorCode(error) === 'EEXIST' ? ok(true) : fsProblem(error, shown);
-  } finally {
-    await dir.value.close();
-  }
+  return matched === rootSegments.length ? [] : undefined;
 }

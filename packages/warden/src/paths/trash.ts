@@ -1,16 +1,18 @@
 // Soft delete for an agent's file tools: moves a file or folder into
 // `<root>/<trash>/<stamp>/<path>` instead of removing it. The move is a rename
-// between two pinned folders, so neither end can be redirected outside the root.
+// between two pinned folders; every trash folder is a real folder (a link
+// there would send trashed files elsewhere), a new trash keeps itself out of
+// git, and a move that fails takes back the folders it made.
 
-import { lstat, rename } from 'node:fs/promises';
+import { lstat, rename, rmdir, unlink } from 'node:fs/promises';
 import type { Confinement } from './confinement.js';
-import { startsWithFolded } from './confinement.js';
+import { assertWritable, startsWithFolded } from './confinement.js';
 import type { OpenedDir } from './descriptor.js';
-import { openDir } from './descriptor.js';
-import { checkLexical, parsePath, relOf } from './lexical.js';
+import { closeQuietly, CREATE_FLAGS, openFile } from './descriptor.js';
+import { checkLexical, isPlainName, relOf } from './lexical.js';
 import type { PathResult, Refusal } from './problem.js';
-import { fsProblem, ok, quote, refuse } from './problem.js';
-import { recheck, walk } from './resolve.js';
+import { changed, errorCode, fsProblem, linkRefusal, ok, quote, refuse } from './problem.js';
+import { walk } from './resolve.js';
 
 export interface TrashPlace {
   /** Where the trash lives below the root, e.g. `['.trash']`; usually a hidden prefix. */
@@ -26,56 +28,53 @@ export interface TrashedPath {
   readonly trashedAs: string;
 }
 
+/** What a new trash folder holds, so `git add -A` never stages what was deleted. */
+const TRASH_GITIGNORE = '*\n';
+
 /** A bad trash place is a configuration bug, not a refusal: it throws. */
 function checkPlace(trash: TrashPlace): void {
   for (const segment of [...trash.segments, trash.stamp]) {
-    const parsed = parsePath(segment);
-    if (!parsed.ok || parsed.value.length !== 1 || parsed.value[0] !== segment) {
+    if (!isPlainName(segment)) {
       throw new RangeError(`trash segment \`${segment}\` must be one plain path segment`);
     }
   }
   if (trash.segments.length === 0) throw new RangeError('trash segments must not be empty');
 }
 
+/** Moves `input` into the trash; throws a `TypeError` for a read-only confinement (I4). */
 export async function trashConfined(
   c: Confinement,
   input: string,
   trash: TrashPlace,
 ): Promise<PathResult<TrashedPath>> {
+  assertWritable(c, 'trash');
   checkPlace(trash);
   const lexical = checkLexical(c, input);
   if (!lexical.ok) return lexical;
   const shown = quote(input);
-  const name = lexical.value.segments.at(-1);
-  if (name === undefined)
+  if (lexical.value.segments.length === 0) {
     return refuse('root', `path ${shown} is the root folder: it cannot be trashed`);
+  }
   const inTrash = trashProblem(lexical.value.segments, trash.segments, shown);
   if (inTrash !== undefined) return inTrash;
 
-  const parent = await walk(c, lexical.value.segments.slice(0, -1), shown);
-  if (!parent.ok) return parent;
-  if (!parent.value.stat.isDirectory()) {
-    return refuse('not-directory', `path ${shown} does not exist: its parent is not a folder`);
-  }
-  const segments = [...parent.value.segments, name];
-  const rechecked = recheck(c, segments, parent.value.viaLink, shown);
-  if (!rechecked.ok) return rechecked;
-  const realInTrash = trashProblem(segments, trash.segments, shown);
-  if (realInTrash !== undefined) return realInTrash;
-
-  const from = await openDir(c, parent.value.abs, shown);
-  if (!from.ok) return from;
+  const walked = await walk(c, lexical.value.segments, shown, { last: 'entry' });
+  if (!walked.ok) return walked;
+  const { dir: from, name, stat, segments, viaLink } = walked.value;
   try {
-    try {
-      await lstat(from.value.child(name)); // the entry itself, never what a link points at
-    } catch (error) {
-      return fsProblem(error, shown);
+    if (name === undefined || stat === undefined) {
+      return viaLink ? linkRefusal(shown) : refuse('not-found', `path ${shown} does not exist`);
     }
+    if (lexical.value.folder === true && !stat.isDirectory()) {
+      return refuse('not-directory', `path ${shown} ends in \`/\`, but it is not a folder`);
+    }
+    const realInTrash = trashProblem(segments, trash.segments, shown);
+    if (realInTrash !== undefined) return realInTrash;
     const target = [...trash.segments, trash.stamp, ...segments];
-    const moved = await moveInto(c, from.value, name, target);
+    const moved = await moveInto(c, from, name, target, trash.segments, shown);
     return moved.ok ? ok({ rel: lexical.value.rel, trashedAs: relOf(target) }) : moved;
   } finally {
-    await from.value.close();
+    await from.close();
   }
 }
 
@@ -94,44 +93,127 @@ function trashProblem(
   return undefined;
 }
 
-/** Creates the trash folders (inside the root, links out refused) and renames the entry there. */
+/** Makes the trash folders (real folders inside the root) and renames the entry there; undoes what it made on failure. */
 async function moveInto(
   c: Confinement,
   from: OpenedDir,
   name: string,
   target: readonly string[],
+  trash: readonly string[],
+  shown: string,
 ): Promise<PathResult<true>> {
-  const shownTarget = quote(relOf(target));
-  const parent = await walk(c, target.slice(0, -1), shownTarget, { create: true, hiddenOk: true });
-  if (!parent.ok) return parent;
-  if (!parent.value.stat.isDirectory()) {
-    return refuse(
-      'not-directory',
-      `trash entry ${shownTarget} cannot be made: its parent is not a folder`,
-    );
-  }
-  const to = await openDir(c, parent.value.abs, shownTarget);
-  if (!to.ok) return to;
+  const made: (readonly string[])[] = [];
+  const moved = await makeAndMove(c, from, name, target, trash, shown, made);
+  if (!moved.ok) await removeMade(c, made, trash, shown);
+  return moved;
+}
+
+async function makeAndMove(
+  c: Confinement,
+  from: OpenedDir,
+  name: string,
+  target: readonly string[],
+  trash: readonly string[],
+  shown: string,
+  made: (readonly string[])[],
+): Promise<PathResult<true>> {
+  const root = await walk(c, trash, shown, { last: 'follow', create: true, trash });
+  if (!root.ok) return root;
+  made.push(...root.value.made);
   try {
-    try {
-      await lstat(to.value.child(name));
-      return refuse('exists', `trash entry ${shownTarget} already exists: use a fresh stamp`);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return fsProblem(error, shownTarget);
+    if (root.value.name !== undefined) return notAFolder(shown, trash);
+    if (made.some((m) => m.length === trash.length)) {
+      const ignored = await writeGitignore(root.value.dir, shown);
+      if (!ignored.ok) return ignored;
     }
+  } finally {
+    await root.value.dir.close();
+  }
+  const parent = await walk(c, target.slice(0, -1), shown, { last: 'follow', create: true, trash });
+  if (!parent.ok) return parent;
+  made.push(...parent.value.made);
+  const to = parent.value.dir;
+  try {
+    if (parent.value.name !== undefined) return notAFolder(shown, target.slice(0, -1));
     try {
-      await rename(from.child(name), to.value.child(name));
+      await lstat(to.child(name));
+      return refuse(
+        'exists',
+        `trash entry ${quote(relOf(target))} already exists: use a fresh stamp`,
+      );
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EINVAL') {
-        return refuse('trash', `trash entry ${shownTarget} would lie inside what is moved`);
+      if (errorCode(error) !== 'ENOENT') return fsProblem(error, shown);
+    }
+    if (!(await from.stillThere()) || !(await to.stillThere())) return changed(shown);
+    try {
+      await rename(from.child(name), to.child(name));
+    } catch (error) {
+      if (errorCode(error) === 'EINVAL') {
+        return refuse('trash', `path ${shown} would lie inside itself in the trash`);
       }
-      return fsProblem(error, shownTarget);
+      return fsProblem(error, shown);
     }
-    if (!(await from.stillSame()) || !(await to.value.stillSame())) {
-      return refuse('changed', `trash entry ${shownTarget} changed while it was moved`);
-    }
+    if (!(await from.stillThere()) || !(await to.stillThere())) return changed(shown);
     return ok(true);
   } finally {
-    await to.value.close();
+    await to.close();
+  }
+}
+
+function notAFolder(shown: string, segments: readonly string[]): Refusal {
+  return refuse(
+    'not-directory',
+    `path ${shown} cannot be moved to the trash: ${quote(relOf(segments))} is not a folder`,
+  );
+}
+
+async function writeGitignore(dir: OpenedDir, shown: string): Promise<PathResult<true>> {
+  const opened = await openFile(dir, '.gitignore', CREATE_FLAGS, shown);
+  if (!opened.ok) return opened;
+  const { handle } = opened.value;
+  try {
+    await handle.writeFile(TRASH_GITIGNORE);
+    await handle.close();
+    return ok(true);
+  } catch (error) {
+    await closeQuietly(handle);
+    return fsProblem(error, shown);
+  }
+}
+
+/** Removes the folders a failed trash made, innermost first, each through its pinned, link-free parent. */
+async function removeMade(
+  c: Confinement,
+  made: readonly (readonly string[])[],
+  trash: readonly string[],
+  shown: string,
+): Promise<void> {
+  for (const folder of [...made].reverse()) {
+    if (folder.length === trash.length) await removeIn(c, folder, '.gitignore', trash, shown);
+    const name = folder.at(-1);
+    if (name === undefined || !(await removeIn(c, folder.slice(0, -1), name, trash, shown))) return;
+  }
+}
+
+/** Removes the file or empty folder `name` in the real folder `segments`; whether it is gone. */
+async function removeIn(
+  c: Confinement,
+  segments: readonly string[],
+  name: string,
+  trash: readonly string[],
+  shown: string,
+): Promise<boolean> {
+  const walked = await walk(c, segments, shown, { last: 'follow', trash });
+  if (!walked.ok) return false;
+  const { dir } = walked.value;
+  try {
+    if (walked.value.name !== undefined) return false;
+    const path = dir.child(name);
+    await ((await lstat(path)).isDirectory() ? rmdir(path) : unlink(path));
+    return true;
+  } catch {
+    return false; // not empty, or gone: leave the rest as it is
+  } finally {
+    await dir.close();
   }
 }

@@ -2,7 +2,7 @@
 // edited once released: a change to the schema is a new entry at the end.
 
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import { Migrator } from 'kysely';
+import { Migrator, SqliteAdapter } from 'kysely';
 
 const GENESIS = '0'.repeat(64);
 
@@ -12,6 +12,7 @@ type Db = Kysely<any>;
 
 const initial: Migration = {
   async up(db: Db) {
+    const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
     await db.schema
       .createTable('state_versions')
       .addColumn('key', 'text', (c) => c.primaryKey())
@@ -109,7 +110,8 @@ const initial: Migration = {
 
     await db.schema
       .createTable('audit_entries')
-      .addColumn('seq', 'bigint', (c) => c.primaryKey())
+      // On SQLite an `integer primary key` is the row id itself: one B-tree less per entry.
+      .addColumn('seq', sqlite ? 'integer' : 'bigint', (c) => c.primaryKey())
       .addColumn('id', 'text', (c) => c.notNull().unique())
       .addColumn('kind', 'text', (c) => c.notNull())
       .addColumn('workspace', 'text')

@@ -14,6 +14,8 @@ import { migrate } from './migrations.js';
 import type { Database as Schema } from './schema.js';
 import { sqliteWrite } from './sql/context.js';
 import { sqlStore } from './sql/store.js';
+import type { ThreadedAppender } from './sqlite-appender.js';
+import { threadedAppender } from './sqlite-appender.js';
 import type { Store } from './types.js';
 
 export interface SqliteOptions {
@@ -22,6 +24,8 @@ export interface SqliteOptions {
   readonly synchronous?: 'NORMAL' | 'FULL';
   /** How long a writer waits for another process's write lock. */
   readonly busyTimeoutMs?: number;
+  /** Write the audit log from a thread of its own (default); false keeps it in this thread. */
+  readonly auditThread?: boolean;
 }
 
 export const SQLITE_FILE = 'warden.db';
@@ -52,6 +56,7 @@ function withStatementCache(sqlite: Database.Database): SqliteDatabase {
 interface Shared {
   readonly db: Kysely<Schema>;
   readonly ready: Promise<void>;
+  readonly appender: ThreadedAppender | null;
   users: number;
 }
 
@@ -68,6 +73,10 @@ function connect(file: string, options: SqliteOptions): Shared {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+    // Checkpoints (copying the log into the database, with an fsync) are what a write
+    // costs most: do them every ~40 MB of log rather than every 4 MB, and trim the log after.
+    sqlite.pragma('wal_autocheckpoint = 10000');
+    sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     sqlite.pragma('foreign_keys = ON');
   } catch (error) {
     sqlite.close();
@@ -76,7 +85,14 @@ function connect(file: string, options: SqliteOptions): Shared {
   const db = new Kysely<Schema>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  return { db, ready: migrate(db).then(() => undefined), users: 0 };
+  const appender =
+    file === ':memory:' || options.auditThread === false
+      ? null
+      : threadedAppender(db, file, {
+          busyTimeoutMs: options.busyTimeoutMs ?? 10_000,
+          synchronous: options.synchronous ?? 'NORMAL',
+        });
+  return { db, ready: migrate(db).then(() => undefined), appender, users: 0 };
 }
 
 export async function openSqlite(options: SqliteOptions): Promise<Store> {
@@ -100,6 +116,7 @@ export async function openSqlite(options: SqliteOptions): Promise<Store> {
     used.users -= 1;
     if (used.users > 0) return;
     if (shared.get(key) === used) shared.delete(key);
+    await used.appender?.close();
     await used.db.destroy();
   };
   try {
@@ -115,5 +132,6 @@ export async function openSqlite(options: SqliteOptions): Promise<Store> {
     write: sqliteWrite(used.db),
     events: localEvents(key),
     close: release,
+    auditAppender: used.appender?.append ?? null,
   });
 }

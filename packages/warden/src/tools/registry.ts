@@ -7,7 +7,7 @@
 import type { ActionClass, RequestArgs } from '@warden/engine';
 import { isActionClass } from '@warden/engine';
 import type { z } from 'zod';
-import type { CallContext, Gate, GateDecision } from '../gate/gate.js';
+import type { CallContext, CallOutcome, Gate, GateDecision } from '../gate/gate.js';
 import type { AuditStatus } from '../store/types.js';
 
 /** A refusal by the tool itself before or while it runs (e.g. a path outside its root): recorded as `Denied`. */
@@ -117,6 +117,7 @@ export class ToolRegistry {
     /** The identity every call is stamped with (I1). */
     readonly context: CallContext,
     private readonly newId: () => string,
+    private readonly onAuditError?: (message: string) => void,
   ) {}
 
   register<A, R>(definition: ToolDefinition<A, R>): this {
@@ -233,7 +234,7 @@ export class ToolRegistry {
       error = message(thrown);
     }
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-    await this.gate.complete(this.context, {
+    const recorded = await this.record({
       callId,
       decisionId: decision?.decisionId ?? null,
       tool: name,
@@ -242,8 +243,15 @@ export class ToolRegistry {
       durationMs,
       ...(error === undefined ? {} : { error }),
     });
-    if (status === 'Ok') return { ok: true, value: value as R, status: 'Ok', decision };
-    return { ok: false, status: status as 'Error' | 'Denied', error: error ?? '', decision };
+    const audit = recorded === null ? {} : { auditError: recorded };
+    if (status === 'Ok') return { ok: true, value: value as R, status: 'Ok', decision, ...audit };
+    return {
+      ok: false,
+      status: status as 'Error' | 'Denied',
+      error: error ?? '',
+      decision,
+      ...audit,
+    };
   }
 
   private async refuse(
@@ -254,7 +262,7 @@ export class ToolRegistry {
     error: string,
     decision: GateDecision | null,
   ): Promise<ToolResult<never>> {
-    await this.gate.complete(this.context, {
+    const recorded = await this.record({
       callId,
       decisionId: decision?.decisionId ?? null,
       tool,
@@ -263,6 +271,27 @@ export class ToolRegistry {
       durationMs: null,
       error,
     });
-    return { ok: false, status, error, decision };
+    return {
+      ok: false,
+      status,
+      error,
+      decision,
+      ...(recorded === null ? {} : { auditError: recorded }),
+    };
+  }
+
+  /**
+   * Records how a call ended. The call has happened (or was refused) whatever
+   * the log says, so a failure to record is reported with the result, not thrown.
+   */
+  private async record(outcome: CallOutcome): Promise<string | null> {
+    try {
+      await this.gate.complete(this.context, outcome);
+      return null;
+    } catch (error) {
+      const text = `the call's outcome could not be recorded: ${message(error)}`;
+      this.onAuditError?.(text);
+      return text;
+    }
   }
 }

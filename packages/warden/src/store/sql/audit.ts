@@ -15,7 +15,8 @@ import type {
 } from '../types.js';
 import type { Database } from '../schema.js';
 import { CompiledQuery } from 'kysely';
-import { chainLink } from '../../audit/chain.js';
+import { canonicalJson } from '@warden/engine';
+import { linkHash } from '../../audit/chain.js';
 import type { SqlContext, Tx } from './context.js';
 import { num } from './context.js';
 
@@ -29,11 +30,59 @@ function toEntry(row: Pick<Row, 'entry' | 'prev_hash' | 'hash'>): AuditEntry {
   return { ...body, prevHash: row.prev_hash, hash: row.hash } as AuditEntry;
 }
 
+/** A draft as a row, with its canonical JSON as `entry`, before it is linked into the chain. */
+export type UnlinkedRow = Omit<Row, 'seq' | 'prev_hash' | 'hash'>;
+
+/** Where each row landed in the chain. */
+export interface ChainPosition {
+  readonly seq: number;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+/**
+ * Links and writes rows in one transaction elsewhere (SQLite: a writer thread
+ * with its own connection, so hashing and writing do not take the decision
+ * thread's time). Resolves once the rows are committed.
+ */
+export type AuditAppender = (drafts: readonly AuditDraft[]) => Promise<readonly ChainPosition[]>;
+
+export function unlinkedRow(draft: AuditDraft, withEntry = true): UnlinkedRow {
+  return {
+    id: draft.id,
+    kind: draft.kind,
+    workspace: draft.workspace,
+    agent_id: draft.agentId,
+    run_id: draft.runId,
+    call_id: draft.callId,
+    decision_id: draft.decisionId,
+    tool: draft.tool,
+    status: draft.status,
+    occurred_at_ms: Date.parse(draft.occurredAt),
+    entry: withEntry ? canonicalJson(draft.body) : '',
+  };
+}
+
 export class SqlAuditStore implements AuditStore {
-  constructor(private readonly ctx: SqlContext) {}
+  constructor(
+    private readonly ctx: SqlContext,
+    private readonly appender: AuditAppender | null = null,
+  ) {}
 
   async append(drafts: readonly AuditDraft[]): Promise<AuditEntry[]> {
     if (drafts.length === 0) return [];
+    const positions =
+      this.appender === null
+        ? await this.link(drafts.map((draft) => unlinkedRow(draft)))
+        : await this.appender(drafts);
+    return drafts.map((draft, i) => {
+      const at = positions[i] as ChainPosition;
+      return { ...draft.body, prevHash: at.prevHash, hash: at.hash } as AuditEntry;
+    });
+  }
+
+  /** Reads the head under the write lock, links the rows after it and moves it. */
+  private link(unlinked: readonly UnlinkedRow[]): Promise<ChainPosition[]> {
     return this.ctx.write(async (tx) => {
       let head = tx.selectFrom('audit_head').select(['seq', 'hash']).where('id', '=', 1);
       if (this.ctx.backend === 'postgres') head = head.forUpdate();
@@ -41,32 +90,17 @@ export class SqlAuditStore implements AuditStore {
       let seq = num(at.seq);
       let prev = at.hash;
       const rows: Row[] = [];
-      const entries: AuditEntry[] = [];
-      for (const draft of drafts) {
+      const positions: ChainPosition[] = [];
+      for (const row of unlinked) {
         seq += 1;
-        const link = chainLink(prev, draft.body);
-        rows.push({
-          seq,
-          id: draft.id,
-          kind: draft.kind,
-          workspace: draft.workspace,
-          agent_id: draft.agentId,
-          run_id: draft.runId,
-          call_id: draft.callId,
-          decision_id: draft.decisionId,
-          tool: draft.tool,
-          status: draft.status,
-          occurred_at_ms: Date.parse(draft.occurredAt),
-          entry: link.canonical,
-          prev_hash: prev,
-          hash: link.hash,
-        });
-        entries.push({ ...draft.body, prevHash: prev, hash: link.hash } as AuditEntry);
-        prev = link.hash;
+        const hash = linkHash(prev, row.entry);
+        rows.push({ seq, ...row, prev_hash: prev, hash });
+        positions.push({ seq, prevHash: prev, hash });
+        prev = hash;
       }
       await insertRows(tx, this.ctx.backend, rows);
       await tx.updateTable('audit_head').set({ seq, hash: prev }).where('id', '=', 1).execute();
-      return entries;
+      return positions;
     });
   }
 
@@ -160,7 +194,7 @@ export class SqlAuditStore implements AuditStore {
   }
 }
 
-const COLUMNS = [
+export const AUDIT_COLUMNS = [
   'seq',
   'id',
   'kind',
@@ -196,7 +230,7 @@ async function insertRows(
       await tx.executeQuery(
         CompiledQuery.raw(
           sqlText,
-          COLUMNS.map((c) => row[c]),
+          AUDIT_COLUMNS.map((c) => row[c]),
         ),
       );
     }

@@ -4,6 +4,7 @@
 import type { Backend, Events, Store } from '../types.js';
 import { SqlAgentStore } from './agents.js';
 import { SqlApprovalStore } from './approvals.js';
+import type { AuditAppender } from './audit.js';
 import { SqlAuditStore } from './audit.js';
 import type { Db, SqlContext } from './context.js';
 import { readVersion } from './context.js';
@@ -20,6 +21,8 @@ export interface SqlStoreParts {
   readonly write: SqlContext['write'];
   readonly events: Events;
   readonly close: () => Promise<void>;
+  /** Links and writes audit batches elsewhere (the SQLite writer thread). */
+  readonly auditAppender?: AuditAppender | null;
 }
 
 export function sqlStore(parts: SqlStoreParts): Store {
@@ -43,7 +46,7 @@ export function sqlStore(parts: SqlStoreParts): Store {
     agents: new SqlAgentStore(ctx),
     approvals: new SqlApprovalStore(ctx),
     presence: new SqlPresenceStore(ctx),
-    audit: new SqlAuditStore(ctx),
+    audit: new SqlAuditStore(ctx, parts.auditAppender ?? null),
     runs: new SqlRunStore(ctx),
     tasks: new SqlTaskStore(ctx),
     events: parts.events,

@@ -1,0 +1,89 @@
+// The SQLite audit writer thread: its own connection to the database file,
+// running the statements Kysely compiled in the main thread. It links each
+// batch into the chain under the write lock, commits, and only then answers,
+// so an answered batch is durable. Hashing and writing take this thread's
+// core, not the one that decides.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { canonicalJson } from '@warden/engine';
+import { linkHash } from '../audit/chain.js';
+
+export interface AppendWorkerInit {
+  readonly file: string;
+  readonly busyTimeoutMs: number;
+  readonly synchronous: 'NORMAL' | 'FULL';
+  readonly head: { readonly sql: string; readonly parameters: readonly unknown[] };
+  readonly updateHead: { readonly sql: string; readonly idParameter: unknown };
+  readonly insert: string;
+  /** Positions in an insert's parameters of `seq`, `entry`, `prev_hash` and `hash`. */
+  readonly slots: {
+    readonly seq: number;
+    readonly entry: number;
+    readonly prev: number;
+    readonly hash: number;
+  };
+}
+
+export interface AppendRequest {
+  readonly id: number;
+  /** Per entry: its insert parameters with the chain's slots left to fill, and its body. */
+  readonly rows: readonly [unknown[], { readonly [key: string]: unknown }][];
+}
+
+export type AppendReply =
+  | { readonly id: number; readonly positions: readonly [number, string, string][] }
+  | { readonly id: number; readonly error: string };
+
+const port = parentPort;
+if (port !== null) {
+  const init = workerData as AppendWorkerInit;
+  const db = new Database(init.file);
+  db.pragma(`busy_timeout = ${init.busyTimeoutMs}`);
+  db.pragma(`synchronous = ${init.synchronous}`);
+  db.pragma('wal_autocheckpoint = 10000');
+  const head = db.prepare(init.head.sql);
+  const insert = db.prepare(init.insert);
+  const update = db.prepare(init.updateHead.sql);
+  const { slots } = init;
+
+  port.on('message', (message: AppendRequest | 'close') => {
+    if (message === 'close') {
+      db.close();
+      port.close();
+      return;
+    }
+    try {
+      db.exec('begin immediate');
+      try {
+        const at = head.get(...init.head.parameters) as { seq: number | bigint; hash: string };
+        let seq = Number(at.seq);
+        let prev = at.hash;
+        const positions: [number, string, string][] = [];
+        for (const [row, body] of message.rows) {
+          seq += 1;
+          const entry = canonicalJson(body);
+          const hash = linkHash(prev, entry);
+          row[slots.seq] = seq;
+          row[slots.entry] = entry;
+          row[slots.prev] = prev;
+          row[slots.hash] = hash;
+          insert.run(...row);
+          positions.push([seq, prev, hash]);
+          prev = hash;
+        }
+        update.run(seq, prev, init.updateHead.idParameter);
+        db.exec('commit');
+        port.postMessage({ id: message.id, positions } satisfies AppendReply);
+      } catch (error) {
+        if (db.inTransaction) db.exec('rollback');
+        throw error;
+      }
+    } catch (error) {
+      port.postMessage({
+        id: message.id,
+        error: error instanceof Error ? error.message : String(error),
+      } satisfies AppendReply);
+    }
+  });
+}

@@ -1,0 +1,138 @@
+// The main thread's side of the SQLite audit writer thread: compiles the
+// statements with Kysely once, hands batches over, and settles each batch's
+// promise when the thread has committed it. A thread that dies fails its
+// batches (the gate then denies) and is started anew for the next one.
+
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { AuditDraft } from './types.js';
+import type { AuditAppender, ChainPosition } from './sql/audit.js';
+import { AUDIT_COLUMNS, unlinkedRow } from './sql/audit.js';
+import type { AppendReply, AppendRequest, AppendWorkerInit } from './sqlite-append-worker.js';
+
+/**
+ * The compiled writer thread. Tests run this package from its TypeScript
+ * sources, which a thread cannot load; they use the build the test command
+ * makes first.
+ */
+function workerFile(): string | null {
+  const here = fileURLToPath(import.meta.url);
+  const file = here.endsWith('.ts')
+    ? here.replace(
+        /[/\\]src[/\\]store[/\\]sqlite-appender\.ts$/,
+        '/dist/store/sqlite-append-worker.js',
+      )
+    : here.replace(/sqlite-appender\.js$/, 'sqlite-append-worker.js');
+  return existsSync(file) ? file : null;
+}
+
+function compile(
+  db: Kysely<Database>,
+  file: string,
+  busyTimeoutMs: number,
+  synchronous: 'NORMAL' | 'FULL',
+): AppendWorkerInit {
+  const sample = Object.fromEntries(
+    AUDIT_COLUMNS.map((c) => [c, null]),
+  ) as unknown as Database['audit_entries'];
+  const head = db.selectFrom('audit_head').select(['seq', 'hash']).where('id', '=', 1).compile();
+  const update = db
+    .updateTable('audit_head')
+    .set({ seq: 0, hash: '' })
+    .where('id', '=', 1)
+    .compile();
+  const slot = (column: (typeof AUDIT_COLUMNS)[number]) => AUDIT_COLUMNS.indexOf(column);
+  return {
+    file,
+    busyTimeoutMs,
+    synchronous,
+    head: { sql: head.sql, parameters: [...head.parameters] },
+    updateHead: { sql: update.sql, idParameter: update.parameters[2] },
+    insert: db.insertInto('audit_entries').values(sample).compile().sql,
+    slots: { seq: slot('seq'), entry: slot('entry'), prev: slot('prev_hash'), hash: slot('hash') },
+  };
+}
+
+export interface ThreadedAppender {
+  readonly append: AuditAppender;
+  close(): Promise<void>;
+}
+
+/** null when the writer thread is not available (the package is not built): append in this thread then. */
+export function threadedAppender(
+  db: Kysely<Database>,
+  file: string,
+  options: { readonly busyTimeoutMs: number; readonly synchronous: 'NORMAL' | 'FULL' },
+): ThreadedAppender | null {
+  const script = workerFile();
+  if (script === null) return null;
+  const init = compile(db, file, options.busyTimeoutMs, options.synchronous);
+  let worker: Worker | null = null;
+  let next = 1;
+  const pending = new Map<
+    number,
+    { resolve: (p: ChainPosition[]) => void; reject: (e: Error) => void }
+  >();
+
+  const start = (): Worker => {
+    const started = new Worker(script, { workerData: init });
+    started.unref();
+    started.on('message', (reply: AppendReply) => {
+      const waiting = pending.get(reply.id);
+      if (waiting === undefined) return;
+      pending.delete(reply.id);
+      if ('error' in reply) waiting.reject(new Error(reply.error));
+      else
+        waiting.resolve(reply.positions.map(([seq, prevHash, hash]) => ({ seq, prevHash, hash })));
+    });
+    const lost = (why: Error) => {
+      if (worker === started) worker = null;
+      for (const [id, waiting] of pending) {
+        pending.delete(id);
+        waiting.reject(why);
+      }
+    };
+    started.on('error', (error) => lost(new Error(`the audit writer failed: ${error.message}`)));
+    started.on('exit', (code) => lost(new Error(`the audit writer stopped (exit ${code})`)));
+    return started;
+  };
+
+  return {
+    append(drafts: readonly AuditDraft[]) {
+      worker ??= start();
+      const active = worker;
+      const id = next++;
+      // The thread writes each entry's canonical JSON itself: handing the body over
+      // costs this thread less than serialising it here.
+      const request: AppendRequest = {
+        id,
+        rows: drafts.map((draft) => {
+          const row = unlinkedRow(draft, false);
+          const params = AUDIT_COLUMNS.map((c) => (c in row ? row[c as keyof typeof row] : null));
+          return [params, draft.body];
+        }),
+      };
+      return new Promise<ChainPosition[]>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        // A thread waiting for an answer keeps the process alive; an idle one does not.
+        active.ref();
+        active.postMessage(request);
+      }).finally(() => {
+        if (pending.size === 0) active.unref();
+      });
+    },
+    async close() {
+      const active = worker;
+      worker = null;
+      if (active === null) return;
+      await new Promise<void>((resolve) => {
+        active.once('exit', () => resolve());
+        active.ref(); // until it has closed its connection
+        active.postMessage('close');
+      });
+    },
+  };
+}
