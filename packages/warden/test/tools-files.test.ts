@@ -7,6 +7,8 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  opendirSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -14,8 +16,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_ENTRIES, quote } from '../src/paths/index.js';
+import type { ListFilesResult } from '../src/tools/builtin/index.js';
 import { registerBuiltins } from '../src/tools/builtin/index.js';
 import type { ToolRegistry } from '../src/tools/registry.js';
 import type { AuditEntry } from '../src/store/types.js';
@@ -46,6 +50,26 @@ async function open(policy: object): Promise<void> {
 
 async function entriesFor(callId: string): Promise<AuditEntry[]> {
   return (await auditLog(t.warden.store)).filter((e) => e.callId === callId);
+}
+
+/** `count` files `0` … `count - 1` in a new folder `folder` of the worktree. */
+function manyFiles(folder: string, count: number): void {
+  mkdirSync(join(worktree, folder), { recursive: true });
+  for (let i = 0; i < count; i += 1) writeFileSync(join(worktree, folder, String(i)), '');
+}
+
+/** The name a folder's stream yields last: the one a capped listing leaves out. */
+function lastStreamed(folder: string): string {
+  const dir = opendirSync(join(worktree, folder));
+  let last = '';
+  for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) last = entry.name;
+  dir.closeSync();
+  return last;
+}
+
+/** A call's error with the given path's quotation made neutral, to compare two refusals' words. */
+function wording(error: string, ...paths: string[]): string {
+  return paths.reduce((text, path) => text.replaceAll(path, '<path>'), error);
 }
 
 beforeEach(() => {
@@ -89,6 +113,28 @@ describe('reads', () => {
         { name: 'a.txt', type: 'file', size: 1 },
         { name: 'src', type: 'directory' },
       ],
+    });
+  });
+
+  it('list_files says a listing is partial when the folder holds more than the cap (I7)', async () => {
+    manyFiles('big', DEFAULT_MAX_ENTRIES + 1);
+    writeFileSync(join(worktree, 'big', 'odd%name'), '');
+    const result = await tools.call<ListFilesResult>('list_files', { path: 'big' });
+    const value = result.ok ? result.value : undefined;
+    expect(value).toMatchObject({ truncated: true, omitted: 1 });
+    expect(value?.entries).toHaveLength(DEFAULT_MAX_ENTRIES);
+    expect(value?.note).toContain('the listing is partial');
+    expect(value?.note).toContain('1 entry is left out');
+  });
+
+  it('list_files says nothing is missing from a whole listing (I7)', async () => {
+    writeFileSync(join(worktree, 'a.txt'), 'a');
+    const result = await tools.call<ListFilesResult>('list_files', {});
+    expect(result.ok && result.value).toEqual({
+      path: '.',
+      entries: [{ name: 'a.txt', type: 'file', size: 1 }],
+      omitted: 0,
+      truncated: false,
     });
   });
 
@@ -195,6 +241,79 @@ describe('writes', () => {
     expect(existsSync(join(outside, 'missing'))).toBe(false);
   });
 
+  it('gates a write through a link out in one form, whatever exists beyond the link (I5, G14c)', async () => {
+    await open(NO_OUTSIDE_WRITES);
+    writeFileSync(join(outside, 'secret.txt'), 'secret');
+    symlinkSync(outside, join(worktree, 'esc'));
+    symlinkSync(join(outside, 'gone'), join(worktree, 'dangling'));
+    const writes = [
+      ['esc/secret.txt/x/y.txt', join(outside, 'secret.txt', 'x', 'y.txt')], // a file in the way
+      ['esc/missing/x/y.txt', join(outside, 'missing', 'x', 'y.txt')], // nothing there
+      ['dangling/y.txt', join(outside, 'gone', 'y.txt')], // a link to nothing
+    ];
+    const said = new Set<string>();
+    for (const [path = '', lands = ''] of writes) {
+      const result = await tools.call('write_file', { path, content: 'x' }, { callId: path });
+      expect(result, path).toMatchObject({
+        status: 'Denied',
+        decision: { rule: 'no-outside-writes' },
+      });
+      said.add(wording(result.ok ? '' : result.error, quote(path), lands));
+      const [decision] = await entriesFor(path);
+      expect(decision, path).toMatchObject({ request: { args: { paths: [lands] } } });
+    }
+    expect(said.size).toBe(1);
+  });
+
+  it('follows links that stay inside to the one that leads out, and gates the place its text names (I5, E10)', async () => {
+    await open(NO_OUTSIDE_WRITES);
+    mkdirSync(join(worktree, 'build'));
+    symlinkSync('build', join(worktree, 'alias'));
+    symlinkSync(`../../${basename(outside)}`, join(worktree, 'build', 'up'));
+    symlinkSync('alias/up', join(worktree, 'chain'));
+    const result = await tools.call(
+      'write_file',
+      { path: 'chain/x.txt', content: 'x' },
+      { callId: 'c-chain' },
+    );
+    expect(result).toMatchObject({ status: 'Denied', decision: { rule: 'no-outside-writes' } });
+    const [decision] = await entriesFor('c-chain');
+    expect(decision).toMatchObject({ request: { args: { paths: [join(outside, 'x.txt')] } } });
+    const inside = await tools.call('write_file', { path: 'alias/y.txt', content: 'y' });
+    expect(inside).toMatchObject({ ok: true, decision: null, value: { insideWorktree: true } });
+    expect(readFileSync(join(worktree, 'build', 'y.txt'), 'utf8')).toBe('y');
+  });
+
+  it('refuses an allowed write through a link out in one sentence, whatever exists beyond it (I5)', async () => {
+    await open({ ...BASE, rules: [] }); // fileWriteOutsideWorktree defaults to allow
+    writeFileSync(join(outside, 'secret.txt'), 'secret');
+    symlinkSync(outside, join(worktree, 'esc'));
+    symlinkSync(join(outside, 'gone'), join(worktree, 'dangling'));
+    const writes = [
+      ['esc/secret.txt/y.txt', join(outside, 'secret.txt')],
+      ['esc/missing/y.txt', join(outside, 'missing')],
+      ['dangling/y.txt', join(outside, 'gone')],
+    ];
+    const said = new Set<string>();
+    for (const [path = '', folder = ''] of writes) {
+      const result = await tools.call('write_file', { path, content: 'x', createParents: true });
+      expect(result, path).toMatchObject({ status: 'Denied', decision: { outcome: 'allow' } });
+      said.add(wording(result.ok ? '' : result.error, quote(folder)));
+    }
+    expect(said.size).toBe(1);
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
+  it('refuses `write_file` of a path ending in `/`: a file cannot be named that way', async () => {
+    await open({ ...BASE, rules: [] });
+    for (const path of ['notes/', 'src/notes/', `${outside}/notes/`, `${worktree}/notes/`]) {
+      const result = await tools.call('write_file', { path, content: 'x', createParents: true });
+      expect(result, path).toMatchObject({ ok: false, status: 'Denied', decision: null });
+    }
+    expect(readdirSync(worktree)).toEqual([]);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
   it('refuses escapes before anything is written: `..`, `.trash`, encoded dots, links (I5)', async () => {
     await open({ ...BASE, rules: [] });
     mkdirSync(join(worktree, '.trash'));
@@ -246,6 +365,60 @@ describe('deletes', () => {
     expect(existsSync(join(worktree, 'build', 'a'))).toBe(true);
     const [decision] = await entriesFor('c-build');
     expect(decision).toMatchObject({ request: { args: { paths: ['build'], count: 4 } } });
+  });
+
+  it('counts every file of a folder larger than one listing, so a `maxCount` cap still applies (G17)', async () => {
+    await t.cleanup();
+    await open({
+      ...BASE,
+      rules: [{ id: 'deletes', action: 'fileDelete', decision: 'allow', when: { maxCount: 1000 } }],
+    });
+    manyFiles('build', DEFAULT_MAX_ENTRIES + 1);
+    const result = await tools.call('delete_file', { path: 'build' }, { callId: 'c-many' });
+    expect(result).toMatchObject({ ok: false, status: 'Denied', decision: { decision: 'prompt' } });
+    expect(existsSync(join(worktree, 'build', '0'))).toBe(true);
+    const [decision] = await entriesFor('c-many');
+    expect(decision).toMatchObject({ request: { args: { count: DEFAULT_MAX_ENTRIES + 1 } } });
+  });
+
+  it('leaves the count absent when a folder holds a name it cannot look into, so the cap escalates (G17, G18)', async () => {
+    mkdirSync(join(worktree, 'build', 'odd%name'), { recursive: true });
+    writeFileSync(join(worktree, 'build', 'a'), 'a');
+    for (const name of ['1', '2', '3', '4']) {
+      writeFileSync(join(worktree, 'build', 'odd%name', name), name);
+    }
+    const result = await tools.call('delete_file', { path: 'build' }, { callId: 'c-odd' });
+    expect(result).toMatchObject({ ok: false, status: 'Denied', decision: { decision: 'prompt' } });
+    expect(existsSync(join(worktree, 'build', 'odd%name', '1'))).toBe(true);
+    const [decision] = await entriesFor('c-odd');
+    expect(decision).toMatchObject({ request: { args: { paths: ['build'] } } });
+    expect(decision).not.toHaveProperty('request.args.count');
+  });
+
+  it('finds the entry to delete in a folder larger than one listing (G14c)', async () => {
+    manyFiles('big', DEFAULT_MAX_ENTRIES + 1);
+    const name = lastStreamed('big');
+    const result = await tools.call('delete_file', { path: `big/${name}` });
+    expect(result).toMatchObject({ ok: true, decision: { outcome: 'allow' } });
+    expect(existsSync(join(worktree, 'big', name))).toBe(false);
+  });
+
+  it('names both the path given and the real place when a folder link on the way stays inside (G16)', async () => {
+    mkdirSync(join(worktree, 'build'));
+    writeFileSync(join(worktree, 'build', 'a'), 'a');
+    symlinkSync('build', join(worktree, 'alias'));
+    const result = await tools.call('delete_file', { path: 'alias/a' }, { callId: 'c-alias' });
+    expect(result).toMatchObject({ ok: true, decision: { outcome: 'allow' } });
+    const [decision] = await entriesFor('c-alias');
+    expect(decision).toMatchObject({
+      request: { args: { paths: ['alias/a', 'build/a'], count: 1 } },
+    });
+  });
+
+  it('quotes the path it refuses with `quote()`, so a backtick in it cannot end the quotation (STYLE 8)', async () => {
+    const result = await tools.call('delete_file', { path: 'no`such.txt' });
+    expect(result).toMatchObject({ ok: false, status: 'Denied', decision: null });
+    expect(result.ok ? '' : result.error).toContain('path `no\\`such.txt` does not exist');
   });
 
   it('refuses to delete the trash, the root, or anything through a link leading out (I5)', async () => {

@@ -170,4 +170,11 @@ describe('http_fetch', () => {
       expect(result, url).toMatchObject({ ok: false, status: 'Denied', decision: null });
     }
   });
+
+  it('quotes a refused URL with `quote()`, so a backtick in it cannot end the quotation (STYLE 8)', async () => {
+    await open(ONLY_LOOPBACK_IP);
+    const result = await tools.call('http_fetch', { url: 'not`a url' });
+    expect(result).toMatchObject({ ok: false, status: 'Denied', decision: null });
+    expect(result.ok ? '' : result.error).toContain('url `not\\`a url` is not a valid URL');
+  });
 });

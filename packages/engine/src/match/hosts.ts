@@ -9,8 +9,18 @@ export interface HostValue {
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
+/**
+ * A plain lowercase host name whose last label starts with a letter and no
+ * label is punycode: the URL parser would hand it back unchanged (nothing to
+ * encode or validate, no IPv4 reading), so it
+ * need not be asked — hosts are read on every networkEgress decision.
+ */
+const PLAIN_HOST =
+  /^(?!(?:.*\.)?xn--)(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?\.)*[a-z](?:[a-z0-9_-]*[a-z0-9_])?$/;
+
 /** The host a URL or host name names, or null when it is not a valid host. */
 export function normalizeHost(input: string): HostValue | null {
+  if (input.length <= 253 && PLAIN_HOST.test(input)) return { host: input, ip: false };
   let text = input.trim();
   const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(text);
   if (scheme !== null) text = text.slice(scheme[0].length);

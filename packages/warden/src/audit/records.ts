@@ -67,29 +67,27 @@ export interface CallRecord {
 /** A tool call (contracts §6). */
 export function callEntry(stamp: Stamp, call: CallRecord, redact: Redact): AuditDraft {
   const args = redact(call.arguments ?? null, 'arguments');
+  const error = call.error === undefined ? null : redact(call.error, 'error');
+  const redacted = [...args.paths, ...(error?.paths ?? [])];
+  // Keys in canonical order (RFC 8785), so hashing the entry needs no sorted copy.
   const body: Body = {
-    id: call.id,
-    kind: 'call',
-    workspace: stamp.workspace,
+    agentId: stamp.agentId,
+    arguments: json(args.value),
     callId: call.callId,
     decisionId: call.decisionId,
-    runId: stamp.runId,
-    agentId: stamp.agentId,
-    model: stamp.model,
-    source: stamp.source,
-    tool: call.tool,
-    arguments: json(args.value),
-    status: call.status,
     durationMs: call.durationMs,
+    ...(error === null ? {} : { error: json(error.value) }),
+    id: call.id,
+    kind: 'call',
+    model: stamp.model,
     occurredAt: call.occurredAt,
+    ...(redacted.length === 0 ? {} : { redacted }),
+    runId: stamp.runId,
+    source: stamp.source,
+    status: call.status,
+    tool: call.tool,
+    workspace: stamp.workspace,
   };
-  const redacted = [...args.paths];
-  if (call.error !== undefined) {
-    const error = redact(call.error, 'error');
-    body.error = json(error.value);
-    redacted.push(...error.paths);
-  }
-  if (redacted.length > 0) body.redacted = redacted;
   return draft('call', stamp, call, call.tool, call.status, call.occurredAt, body);
 }
 
@@ -119,32 +117,57 @@ export interface DecisionRecord {
  * `prompts`/`advisories` [], `managed`/`managedSource` null.
  */
 export function recordedDecision(result: DecisionResult): Body {
-  const out: Body = {
-    decision: result.decision,
-    outcome: result.outcome,
-    rule: result.rule,
-    scope: result.scope,
-    facets: result.facets as unknown as JsonValue,
-    reason: result.reason,
-  };
+  // Keys in canonical order (RFC 8785), so hashing the entry needs no sorted copy;
+  // assigned one by one, which is cheaper than spreading optional parts.
+  const out: { [key: string]: JsonValue } = {};
+  if (result.advisories.length > 0)
+    out.advisories = result.advisories.map((a) => ({
+      facet: a.facet,
+      rule: a.rule,
+      wouldBe: a.wouldBe,
+    }));
+  out.decision = result.decision;
   if (result.enforcement !== null) out.enforcement = result.enforcement;
+  out.facets = result.facets.map(recordedFacet);
+  if (result.managed !== null) out.managed = result.managed.map(recordedFacet);
+  if (result.managedSource !== null) out.managedSource = result.managedSource;
+  out.outcome = result.outcome;
   if (result.overridable) out.overridable = true;
   if (result.prompts.length > 0) out.prompts = [...result.prompts];
-  if (result.advisories.length > 0) out.advisories = result.advisories as unknown as JsonValue;
-  if (result.managed !== null) out.managed = result.managed as unknown as JsonValue;
-  if (result.managedSource !== null) out.managedSource = result.managedSource;
+  out.reason = result.reason;
+  out.rule = result.rule;
+  out.scope = result.scope;
+  return out;
+}
+
+function recordedFacet(entry: DecisionResult['facets'][number]): Body {
+  const out: { [key: string]: JsonValue } = {};
+  if (entry.because !== undefined) out.because = entry.because;
+  out.decision = entry.decision;
+  out.facet = entry.facet;
+  if (entry.rule !== undefined) out.rule = entry.rule;
+  if (entry.scope !== undefined) out.scope = entry.scope;
   return out;
 }
 
 /** The request as recorded: identity and tool stand in the entry itself. */
 function recordedRequest(request: ActionRequest): Body {
-  const out: Body = {};
-  if (request.space !== undefined) out.space = request.space;
-  if (request.mode !== undefined) out.mode = request.mode;
+  const out: { [key: string]: JsonValue } = {};
   if (request.actions !== undefined) out.actions = [...request.actions];
+  const args = request.args;
+  if (args !== undefined) {
+    const a: { [key: string]: JsonValue } = {};
+    if (args.cents !== undefined) a.cents = args.cents;
+    if (args.count !== undefined) a.count = args.count;
+    if (args.hosts !== undefined) a.hosts = [...args.hosts];
+    if (args.paths !== undefined) a.paths = [...args.paths];
+    if (args.refs !== undefined) a.refs = [...args.refs];
+    out.args = a;
+  }
   if (request.command !== undefined) out.command = request.command;
+  if (request.mode !== undefined) out.mode = request.mode;
+  if (request.space !== undefined) out.space = request.space;
   if (request.worktree !== undefined) out.worktree = request.worktree;
-  if (request.args !== undefined) out.args = request.args as unknown as JsonValue;
   return out;
 }
 
@@ -164,27 +187,41 @@ export function decisionEntry(
   const quotesNothing = request.paths.length === 0 && record.request?.command === undefined;
   const shown = recordedDecision(record.result);
   const decision = quotesNothing ? { value: shown, paths: [] } : redact(shown, 'decision');
+  const redacted = [...request.paths, ...decision.paths];
   const body: Body = {
+    agentId: stamp.agentId,
+    ...(record.approvalId === undefined ? {} : { approvalId: record.approvalId }),
+    callId: record.callId,
+    decision: json(decision.value),
+    ...(record.failure === undefined
+      ? {}
+      : { failure: json(redact(record.failure, 'failure').value) }),
     id: record.decisionId,
     kind: 'decision',
-    workspace: stamp.workspace,
-    callId: record.callId,
-    runId: stamp.runId,
-    agentId: stamp.agentId,
     model: stamp.model,
+    occurredAt: record.occurredAt,
+    outcome: record.outcome,
+    ...(record.override === undefined
+      ? {}
+      : {
+          override: {
+            approvalId: record.override.approvalId,
+            by: record.override.by,
+            reason: record.override.reason,
+          },
+        }),
+    policy: {
+      hash: record.policy.hash,
+      managedHash: record.policy.managedHash,
+      revision: record.policy.revision,
+    },
+    ...(redacted.length === 0 ? {} : { redacted }),
+    request: json(request.value),
+    runId: stamp.runId,
     source: stamp.source,
     tool,
-    request: json(request.value),
-    decision: json(decision.value),
-    outcome: record.outcome,
-    policy: { ...record.policy },
-    occurredAt: record.occurredAt,
+    workspace: stamp.workspace,
   };
-  if (record.approvalId !== undefined) body.approvalId = record.approvalId;
-  if (record.override !== undefined) body.override = { ...record.override };
-  if (record.failure !== undefined) body.failure = json(redact(record.failure, 'failure').value);
-  const redacted = [...request.paths, ...decision.paths];
-  if (redacted.length > 0) body.redacted = redacted;
   return draft(
     'decision',
     stamp,
@@ -217,24 +254,24 @@ export interface AnswerRecord {
 /** An approval's end: who answered and why, or why nobody did (G26, G39). */
 export function approvalEntry(stamp: Stamp, record: AnswerRecord, redact: Redact): AuditDraft {
   const body: Body = {
-    id: record.id,
-    kind: 'approval',
-    workspace: stamp.workspace,
+    agentId: stamp.agentId,
+    answer: record.answer,
     approvalId: record.approvalId,
+    by: record.by,
     callId: record.callId,
     decisionId: record.decisionId,
-    runId: stamp.runId,
-    agentId: stamp.agentId,
-    tool: record.tool,
-    answer: record.answer,
-    by: record.by,
-    reason: record.reason === null ? null : json(redact(record.reason, 'reason').value),
-    outcome: record.outcome,
+    ...(record.hours === undefined ? {} : { hours: record.hours }),
+    id: record.id,
+    kind: 'approval',
     occurredAt: record.occurredAt,
+    outcome: record.outcome,
+    reason: record.reason === null ? null : json(redact(record.reason, 'reason').value),
+    ...(record.rules === undefined ? {} : { rules: [...record.rules] }),
+    runId: stamp.runId,
+    ...(record.scope === undefined ? {} : { scope: record.scope }),
+    tool: record.tool,
+    workspace: stamp.workspace,
   };
-  if (record.hours !== undefined) body.hours = record.hours;
-  if (record.scope !== undefined) body.scope = record.scope;
-  if (record.rules !== undefined) body.rules = [...record.rules];
   return draft(
     'approval',
     stamp,
@@ -258,13 +295,13 @@ export interface ChangeRecord {
 /** A change to what decides: a policy revision, remembered rules, a revocation. */
 export function changeEntry(record: ChangeRecord): AuditDraft {
   const body: Body = {
+    by: record.by,
+    change: record.change,
+    details: record.details,
     id: record.id,
     kind: 'change',
-    workspace: record.workspace,
-    change: record.change,
-    by: record.by,
-    details: record.details,
     occurredAt: record.occurredAt,
+    workspace: record.workspace,
   };
   return {
     id: record.id,

@@ -23,6 +23,8 @@ export interface AuditWriterOptions {
 
 export class AuditWriter {
   private queue: Pending[] = [];
+  /** Entries in the queue. */
+  private queued = 0;
   private scheduled = false;
   private inFlight = 0;
   private readonly settled = new Set<() => void>();
@@ -34,8 +36,8 @@ export class AuditWriter {
     private readonly store: AuditStore,
     options: AuditWriterOptions = {},
   ) {
-    this.maxBatch = options.maxBatch ?? 2000;
-    this.maxInFlight = options.maxInFlight ?? 4;
+    this.maxBatch = options.maxBatch ?? 128;
+    this.maxInFlight = options.maxInFlight ?? 8;
   }
 
   /** Writes the drafts (in order, in one transaction) and resolves with the chained entries. */
@@ -44,7 +46,10 @@ export class AuditWriter {
     if (drafts.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       this.queue.push({ drafts, resolve, reject });
-      this.schedule();
+      this.queued += drafts.length;
+      // A full batch goes at once, so the store starts writing while more decisions are made.
+      if (this.queued >= this.maxBatch && this.inFlight < this.maxInFlight) this.dispatch();
+      else this.schedule();
     });
   }
 
@@ -68,6 +73,7 @@ export class AuditWriter {
       size += next.drafts.length;
       this.queue.shift();
     }
+    this.queued -= size;
     this.inFlight += 1;
     this.store
       .append(batch.flatMap((p) => p.drafts))

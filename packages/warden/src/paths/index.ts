@@ -22,3 +22,7 @@ export {
   WORKTREE_TRASH,
   worktreeConfinement,
 } from './presets.js';
+// Where a path really leads, for tools that must name it before they act.
+export type { WalkOptions, Walked } from './resolve.js';
+export { MAX_LINK_HOPS, walk } from './resolve.js';
+export { linkRefusal } from './problem.js';

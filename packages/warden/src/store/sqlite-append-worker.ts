@@ -5,8 +5,8 @@
 // core, not the one that decides.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
 import { canonicalJson } from '@warden/engine';
+import Database from 'better-sqlite3';
 import { linkHash } from '../audit/chain.js';
 
 export interface AppendWorkerInit {
@@ -47,43 +47,65 @@ if (port !== null) {
   const update = db.prepare(init.updateHead.sql);
   const { slots } = init;
 
-  port.on('message', (message: AppendRequest | 'close') => {
-    if (message === 'close') {
-      db.close();
-      port.close();
-      return;
-    }
+  /** Batches that arrived while one was written: they share the next transaction. */
+  let waiting: AppendRequest[] = [];
+  let closing = false;
+
+  const write = (): void => {
+    const batches = waiting;
+    waiting = [];
     try {
       db.exec('begin immediate');
       try {
         const at = head.get(...init.head.parameters) as { seq: number | bigint; hash: string };
         let seq = Number(at.seq);
         let prev = at.hash;
-        const positions: [number, string, string][] = [];
-        for (const [row, body] of message.rows) {
-          seq += 1;
-          const entry = canonicalJson(body);
-          const hash = linkHash(prev, entry);
-          row[slots.seq] = seq;
-          row[slots.entry] = entry;
-          row[slots.prev] = prev;
-          row[slots.hash] = hash;
-          insert.run(...row);
-          positions.push([seq, prev, hash]);
-          prev = hash;
+        const replies: AppendReply[] = [];
+        for (const batch of batches) {
+          const positions: [number, string, string][] = [];
+          for (const [row, body] of batch.rows) {
+            seq += 1;
+            const entry = canonicalJson(body);
+            const hash = linkHash(prev, entry);
+            row[slots.seq] = seq;
+            row[slots.entry] = entry;
+            row[slots.prev] = prev;
+            row[slots.hash] = hash;
+            insert.run(...row);
+            positions.push([seq, prev, hash]);
+            prev = hash;
+          }
+          replies.push({ id: batch.id, positions });
         }
         update.run(seq, prev, init.updateHead.idParameter);
         db.exec('commit');
-        port.postMessage({ id: message.id, positions } satisfies AppendReply);
+        for (const reply of replies) port.postMessage(reply);
       } catch (error) {
         if (db.inTransaction) db.exec('rollback');
         throw error;
       }
     } catch (error) {
-      port.postMessage({
-        id: message.id,
-        error: error instanceof Error ? error.message : String(error),
-      } satisfies AppendReply);
+      const message = error instanceof Error ? error.message : String(error);
+      for (const batch of batches)
+        port.postMessage({ id: batch.id, error: message } satisfies AppendReply);
     }
+    if (closing) {
+      db.close();
+      port.close();
+    }
+  };
+
+  port.on('message', (message: AppendRequest | 'close') => {
+    if (message === 'close') {
+      closing = true;
+      if (waiting.length === 0) {
+        db.close();
+        port.close();
+      }
+      return;
+    }
+    waiting.push(message);
+    // Messages already queued are delivered before this runs: they join the transaction.
+    if (waiting.length === 1) setImmediate(write);
   });
 }

@@ -106,13 +106,16 @@ export function threadedAppender(
       const active = worker;
       const id = next++;
       // The thread writes each entry's canonical JSON itself: handing the body over
-      // costs this thread less than serialising it here.
+      // costs this thread less than serialising it here (measured), and the
+      // writer thread has the spare time.
       const request: AppendRequest = {
         id,
         rows: drafts.map((draft) => {
           const row = unlinkedRow(draft, false);
-          const params = AUDIT_COLUMNS.map((c) => (c in row ? row[c as keyof typeof row] : null));
-          return [params, draft.body];
+          return [
+            AUDIT_COLUMNS.map((c) => (c in row ? row[c as keyof typeof row] : null)),
+            draft.body,
+          ];
         }),
       };
       return new Promise<ChainPosition[]>((resolve, reject) => {

@@ -58,7 +58,7 @@ export function unlinkedRow(draft: AuditDraft, withEntry = true): UnlinkedRow {
     decision_id: draft.decisionId,
     tool: draft.tool,
     status: draft.status,
-    occurred_at_ms: Date.parse(draft.occurredAt),
+    occurred_at_ms: draft.occurredAtMs ?? Date.parse(draft.occurredAt),
     entry: withEntry ? canonicalJson(draft.body) : '',
   };
 }

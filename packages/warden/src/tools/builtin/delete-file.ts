@@ -3,13 +3,19 @@
 // `.trash/<stamp>/` by the shared module (I5), never unlinked.
 
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { Confinement } from '../../paths/index.js';
-import { checkLexical, listConfined, trashConfined, WORKTREE_TRASH } from '../../paths/index.js';
+import {
+  checkLexical,
+  listConfined,
+  quote,
+  trashConfined,
+  WORKTREE_TRASH,
+  linkRefusal,
+  walk,
+} from '../../paths/index.js';
 import type { ToolDefinition } from '../registry.js';
 import { defineTool, ToolRefusal } from '../registry.js';
-import { below, realFolder } from './landing.js';
 import type { BuiltinOptions } from './options.js';
 import { accepted, callConfinement, settings } from './options.js';
 
@@ -25,24 +31,53 @@ export interface DeleteFileResult {
   readonly note: string;
 }
 
-/** Beyond this many files a folder's count is left unknown, so a cap escalates (E26). */
+/** Beyond this many entries a folder is not counted: its count is left absent (E26), so a cap escalates (G18). */
 const MAX_COUNTED = 100_000;
 
-/** Files below a folder, links counted as files and never followed; `undefined` when unknown. */
+/**
+ * Files below a folder, links counted as files and never followed;
+ * `undefined` when unknown. A listing is capped one entry beyond what is
+ * left to count, so a cut listing is seen as too many, never as fewer; a
+ * listing that cannot be made, or that leaves out names no path can give
+ * (each could be a folder of any size), leaves the count unknown too (G17).
+ */
 async function countFiles(c: Confinement, folder: string): Promise<number | undefined> {
-  let count = 0;
+  let files = 0;
+  let seen = 0;
   const pending = [folder];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const listing = await listConfined(c, next);
-    if (!listing.ok) return undefined;
-    count += listing.value.omitted;
+    const listing = await listConfined(c, next, { maxEntries: MAX_COUNTED - seen + 1 });
+    if (!listing.ok || listing.value.truncated || listing.value.omitted > 0) return undefined;
+    seen += listing.value.entries.length;
+    if (seen > MAX_COUNTED) return undefined;
     for (const entry of listing.value.entries) {
       if (entry.type === 'directory') pending.push(`${next}/${entry.name}`);
-      else count += 1;
+      else files += 1;
     }
-    if (count > MAX_COUNTED) return undefined;
   }
-  return count;
+  return files;
+}
+
+/** What a delete would move: the entry itself (a link is not followed) and its real place below the root. */
+interface Entry {
+  readonly real: string;
+  readonly folder: boolean;
+}
+
+/** The shared walk to the entry, never a listing: whether it exists is asked of the entry itself. */
+async function findEntry(
+  c: Confinement,
+  segments: readonly string[],
+  shown: string,
+): Promise<Entry> {
+  const walked = accepted(await walk(c, segments, shown, { last: 'entry' }));
+  await walked.dir.close();
+  if (walked.stat === undefined) {
+    throw new ToolRefusal(
+      walked.viaLink ? linkRefusal(shown).problem.message : `path ${shown} does not exist`,
+    );
+  }
+  return { real: walked.segments.join('/'), folder: walked.stat.isDirectory() };
 }
 
 /** A fresh trash segment per deletion: sortable by time, unique by a random tail. */
@@ -64,19 +99,11 @@ export function deleteFileTool(
     extract: async (args, ctx) => {
       const c = await callConfinement(s, ctx);
       const { rel, segments } = accepted(checkLexical(c, args.path));
-      const name = segments.at(-1);
-      if (name === undefined) throw new ToolRefusal('the worktree root cannot be deleted');
-      const parent = segments.length === 1 ? '.' : segments.slice(0, -1).join('/');
-      const entry = accepted(await listConfined(c, parent)).entries.find((e) => e.name === name);
-      if (entry === undefined) throw new ToolRefusal(`path \`${rel}\` does not exist`);
+      if (segments.length === 0) throw new ToolRefusal('the worktree root cannot be deleted');
+      const entry = await findEntry(c, segments, quote(args.path));
       // A folder link on the way moves the entry from its real place: name that place too.
-      const realParent = below(c.root, await realFolder(join(c.root, parent), `\`${rel}\``));
-      if (realParent === undefined) {
-        throw new ToolRefusal(`path \`${rel}\` leads outside the worktree through a symbolic link`);
-      }
-      const real = realParent === '.' ? name : `${realParent}/${name}`;
-      const paths = real === rel ? [rel] : [rel, real];
-      const count = entry.type === 'directory' ? await countFiles(c, rel) : 1;
+      const paths = entry.real === rel ? [rel] : [rel, entry.real];
+      const count = entry.folder ? await countFiles(c, entry.real) : 1;
       return {
         actions: ['fileDelete'],
         args: { paths, ...(count === undefined ? {} : { count }) },
@@ -90,7 +117,7 @@ export function deleteFileTool(
       return {
         path: trashed.rel,
         trashedAs: trashed.trashedAs,
-        note: `moved to \`${trashed.trashedAs}\`: move it back to restore it`,
+        note: `moved to ${quote(trashed.trashedAs)}: move it back to restore it`,
       };
     },
   });

@@ -71,8 +71,28 @@ export interface ListFilesResult {
     readonly type: EntryType;
     readonly size: number;
   }[];
-  /** Entries left out because no path can name them (control characters, `%`, `:` …). */
+  /** Entries left out because no path can name them (control characters, `%`, `:` …), among those read. */
   readonly omitted: number;
+  /** Whether the folder holds more entries than the cap: `entries` is then only a part of it. */
+  readonly truncated: boolean;
+  /** Says what is missing from the listing, when anything is. */
+  readonly note?: string;
+}
+
+/** Sentences about what a listing leaves out: the cut, and names no path can give. */
+function listingNote(shown: number, omitted: number, truncated: boolean): string | undefined {
+  const notes: string[] = [];
+  if (truncated) {
+    notes.push(
+      `only ${shown} entries are shown: the folder holds more than the cap, so the listing is partial`,
+    );
+  }
+  if (omitted > 0) {
+    notes.push(
+      `${omitted} ${omitted === 1 ? 'entry is' : 'entries are'} left out: no path can name them`,
+    );
+  }
+  return notes.length === 0 ? undefined : notes.join('; ');
 }
 
 export function listFilesTool(
@@ -81,13 +101,23 @@ export function listFilesTool(
   const s = settings(options);
   return defineTool({
     name: 'list_files',
-    description: 'Lists a folder inside the worktree (default: its root): names, types and sizes.',
+    description: `Lists a folder inside the worktree (default: its root): names, types and sizes of at most ${s.maxListEntries} entries; a cut says so.`,
     readOnly: true,
     schema: listSchema,
     run: async (args, ctx) => {
       const c = await callConfinement(s, ctx);
-      const listing = accepted(await listConfined(c, args.path ?? '.'));
-      return { path: listing.rel, entries: listing.entries, omitted: listing.omitted };
+      const listing = accepted(
+        await listConfined(c, args.path ?? '.', { maxEntries: s.maxListEntries }),
+      );
+      const { entries, omitted, truncated } = listing;
+      const note = listingNote(entries.length, omitted, truncated);
+      return {
+        path: listing.rel,
+        entries,
+        omitted,
+        truncated,
+        ...(note === undefined ? {} : { note }),
+      };
     },
   });
 }

@@ -4,6 +4,7 @@
 // own host — otherwise a redirect would carry the call past the host rule.
 
 import { z } from 'zod';
+import { quote } from '../../paths/index.js';
 import type { ToolDefinition } from '../registry.js';
 import { defineTool, ToolRefusal } from '../registry.js';
 import type { BuiltinOptions } from './options.js';
@@ -42,13 +43,13 @@ function target(args: HttpFetchArgs): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new ToolRefusal(`url \`${raw}\` is not a valid URL`);
+    throw new ToolRefusal(`url ${quote(raw)} is not a valid URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ToolRefusal(`url \`${raw}\` is not http or https: only web requests are made`);
+    throw new ToolRefusal(`url ${quote(raw)} is not http or https: only web requests are made`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new ToolRefusal(`url \`${raw}\` carries credentials: send them in a header instead`);
+    throw new ToolRefusal(`url ${quote(raw)} carries credentials: send them in a header instead`);
   }
   return url;
 }
@@ -125,7 +126,7 @@ export function httpFetchTool(
         read = await readCapped(response, s.maxBodyBytes);
       } catch (error) {
         if (timeout.aborted)
-          throw new Error(`the request to \`${url.host}\` took longer than ${timeoutMs} ms`);
+          throw new Error(`the request to ${quote(url.host)} took longer than ${timeoutMs} ms`);
         throw error;
       }
       const headers = Object.fromEntries(response.headers.entries());

@@ -3,7 +3,7 @@
 // shared path module (I5) into a `ToolRefusal` the registry records as `Denied`.
 
 import type { Confinement, PathResult } from '../../paths/index.js';
-import { worktreeConfinement } from '../../paths/index.js';
+import { DEFAULT_MAX_ENTRIES, worktreeConfinement } from '../../paths/index.js';
 import type { ToolContext } from '../registry.js';
 import { ToolRefusal } from '../registry.js';
 
@@ -12,6 +12,8 @@ export interface BuiltinOptions {
   readonly worktree?: string;
   /** Most bytes `read_file` returns (default 256 KiB); more is cut and said. */
   readonly maxReadBytes?: number;
+  /** Most entries `list_files` returns (default 1000); more are cut and said. */
+  readonly maxListEntries?: number;
   /** Most bytes of stdout and of stderr `run_command` keeps, each (default 64 KiB). */
   readonly maxOutputBytes?: number;
   /** `run_command`'s timeout when the call names none (default 2 minutes). */
@@ -34,6 +36,7 @@ export interface BuiltinOptions {
 export interface Settings {
   readonly worktree: string | undefined;
   readonly maxReadBytes: number;
+  readonly maxListEntries: number;
   readonly maxOutputBytes: number;
   readonly commandTimeoutMs: number;
   readonly maxTimeoutMs: number;
@@ -54,6 +57,16 @@ function bytes(value: number | undefined, fallback: number, name: string): numbe
   return n;
 }
 
+function entries(value: number | undefined, fallback: number, name: string): number {
+  const n = value ?? fallback;
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new RangeError(
+      `option \`${name}\` must be a positive whole number of entries, not \`${n}\``,
+    );
+  }
+  return n;
+}
+
 function millis(value: number | undefined, fallback: number, name: string): number {
   const n = value ?? fallback;
   if (!Number.isSafeInteger(n) || n <= 0) {
@@ -67,6 +80,7 @@ export function settings(options: BuiltinOptions = {}): Settings {
   return {
     worktree: options.worktree,
     maxReadBytes: bytes(options.maxReadBytes, 256 * KIB, 'maxReadBytes'),
+    maxListEntries: entries(options.maxListEntries, DEFAULT_MAX_ENTRIES, 'maxListEntries'),
     maxOutputBytes: bytes(options.maxOutputBytes, 64 * KIB, 'maxOutputBytes'),
     commandTimeoutMs: millis(options.commandTimeoutMs, 120_000, 'commandTimeoutMs'),
     maxTimeoutMs: millis(options.maxTimeoutMs, 600_000, 'maxTimeoutMs'),

@@ -43,7 +43,8 @@ export interface RunCommandResult {
 async function workingFolder(c: Confinement, cwd: string | undefined): Promise<string> {
   if (cwd === undefined) return '.';
   const { rel } = accepted(checkLexical(c, cwd));
-  accepted(await listConfined(c, rel)); // refuses a file, `.trash`, and links leading out
+  // Refuses a file, `.trash`, and links leading out; no entry is needed, so none is read.
+  accepted(await listConfined(c, rel, { maxEntries: 0 }));
   return rel;
 }
 

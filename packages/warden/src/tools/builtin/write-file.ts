@@ -1,12 +1,13 @@
 // `write_file`: writes inside the worktree are not gated (G14c) and go through
 // the shared confinement (I5); a write anywhere else is gated as
-// `fileWriteOutsideWorktree` with the real path it lands on, and is made only
-// there — into a folder that exists, never through a link, never elsewhere.
+// `fileWriteOutsideWorktree` with the path it lands on (`landing.ts`), and is
+// made only there — into a real folder that exists, never elsewhere.
 
-import { basename, dirname } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Confinement } from '../../paths/index.js';
-import { confinement, writeConfined } from '../../paths/index.js';
+import { confinement, quote, writeConfined } from '../../paths/index.js';
 import type { ToolDefinition } from '../registry.js';
 import { defineTool, ToolRefusal } from '../registry.js';
 import type { Landing } from './landing.js';
@@ -35,25 +36,39 @@ export interface WriteFileResult {
   readonly created: boolean;
 }
 
-/** The real folder an outside write goes into, as a confinement of its own. */
-async function outsideFolder(real: string): Promise<Confinement> {
-  const folder = dirname(real);
-  let c: Confinement;
-  try {
-    c = await confinement({ root: folder });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || error instanceof TypeError) {
-      throw new ToolRefusal(
-        `folder \`${folder}\` does not exist: folders outside the worktree are not created`,
-      );
-    }
-    throw error;
-  }
-  if (c.root !== folder) {
-    throw new ToolRefusal(`folder \`${folder}\` changed since it was checked: nothing was written`);
+type Outside = Extract<Landing, { inside: false }>;
+
+/**
+ * The real folder an outside write goes into, as a confinement of its own:
+ * it must exist, be reached by its own path without a link, and — when the
+ * path went out through a link in the worktree — be where that link leads.
+ * Every way this fails gets the same words, so not even an allowed write tells
+ * what exists out there.
+ */
+async function outsideFolder(worktree: Confinement, place: Outside): Promise<Confinement> {
+  const folder = dirname(place.real);
+  const c = await unlessFailed(confinement({ root: folder }));
+  const reached =
+    place.via === undefined
+      ? c?.root
+      : await unlessFailed(realpath(join(worktree.root, place.via)));
+  if (c === undefined || c.root !== folder || reached !== folder) {
+    throw new ToolRefusal(
+      `folder ${quote(folder)} is not an existing folder reached without links: outside the worktree, folders are not created and links are not followed, so nothing was written`,
+    );
   }
   return c;
+}
+
+/** The value, or `undefined` when the file system failed (or a root is no folder); a bug still throws. */
+async function unlessFailed<T>(pending: Promise<T>): Promise<T | undefined> {
+  try {
+    return await pending;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (error instanceof TypeError || typeof code === 'string') return undefined;
+    throw error;
+  }
 }
 
 export function writeFileTool(
@@ -94,10 +109,10 @@ export function writeFileTool(
       }
       if (gated === undefined || gated.inside || gated.real !== place.real) {
         throw new ToolRefusal(
-          `path \`${args.path}\` now lands on \`${place.real}\`, not where it was checked: nothing was written`,
+          `path ${quote(args.path)} now lands on ${quote(place.real)}, not where it was checked: nothing was written`,
         );
       }
-      const folder = await outsideFolder(place.real);
+      const folder = await outsideFolder(c, place);
       const written = accepted(await writeConfined(folder, basename(place.real), args.content));
       return {
         path: written.abs,
