@@ -8,6 +8,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { canonicalJson } from '@warden/engine';
 import Database from 'better-sqlite3';
 import { linkHash } from '../audit/chain.js';
+import { AUDIT_COLUMNS, columnsOfBody } from './sql/audit.js';
+import type { JsonValue } from './types.js';
 
 export interface AppendWorkerInit {
   readonly file: string;
@@ -27,9 +29,11 @@ export interface AppendWorkerInit {
 
 export interface AppendRequest {
   readonly id: number;
-  /** Per entry: its insert parameters with the chain's slots left to fill, and its body. */
-  readonly rows: readonly [unknown[], { readonly [key: string]: unknown }][];
+  /** Per entry: its body (which names its columns), or its insert parameters and its body. */
+  readonly rows: readonly (Body | [unknown[], Body])[];
 }
+
+type Body = { readonly [key: string]: JsonValue };
 
 export type AppendReply =
   | { readonly id: number; readonly positions: readonly [number, string, string][] }
@@ -47,6 +51,11 @@ if (port !== null) {
   const update = db.prepare(init.updateHead.sql);
   const { slots } = init;
 
+  const paramsOf = (body: Body): unknown[] => {
+    const row = columnsOfBody(body);
+    return AUDIT_COLUMNS.map((c) => row[c as keyof typeof row] ?? null);
+  };
+
   /** Batches that arrived while one was written: they share the next transaction. */
   let waiting: AppendRequest[] = [];
   let closing = false;
@@ -63,7 +72,8 @@ if (port !== null) {
         const replies: AppendReply[] = [];
         for (const batch of batches) {
           const positions: [number, string, string][] = [];
-          for (const [row, body] of batch.rows) {
+          for (const item of batch.rows) {
+            const [row, body] = Array.isArray(item) ? item : [paramsOf(item), item];
             seq += 1;
             const entry = canonicalJson(body);
             const hash = linkHash(prev, entry);

