@@ -36,8 +36,8 @@ export class AuditWriter {
     private readonly store: AuditStore,
     options: AuditWriterOptions = {},
   ) {
-    this.maxBatch = options.maxBatch ?? 128;
-    this.maxInFlight = options.maxInFlight ?? 8;
+    this.maxBatch = options.maxBatch ?? 64;
+    this.maxInFlight = options.maxInFlight ?? 32;
   }
 
   /** Writes the drafts (in order, in one transaction) and resolves with the chained entries. */
