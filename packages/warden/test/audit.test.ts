@@ -10,7 +10,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bodyOf, chainLink, verifyChain } from '../src/audit/chain.js';
 import { jsonlItems } from '../src/audit/jsonl.js';
 import type { CallContext } from '../src/gate/gate.js';
-import { tempDir } from './support/backends.js';
+import {
+  PG_URL,
+  POSTGRES_SKIP,
+  UNDER_CI,
+  dropSchema,
+  requirePostgresUnderCi,
+  tempDir,
+  uniqueSchema,
+} from './support/backends.js';
 import { warden } from './helpers.js';
 import { auditLog, openTestWarden } from './support/warden.js';
 import type { TestWarden } from './support/warden.js';
@@ -278,5 +286,29 @@ describe('redaction before storage', () => {
         jsonlItems((await auditLog(t.warden.store)).map((e) => JSON.stringify(e)).join('\n')),
       ),
     ).toMatchObject({ ok: true });
+  });
+});
+
+describe.skipIf(POSTGRES_SKIP !== null && !UNDER_CI)('the audit commands on Postgres', () => {
+  it('verify and export read the log named by DATABASE_URL (and WARDEN_DB_SCHEMA)', async () => {
+    requirePostgresUnderCi();
+    const schema = uniqueSchema();
+    const t = await openTestWarden(POLICY, { databaseUrl: PG_URL, schema });
+    try {
+      await fill(t);
+      await t.warden.writer.drain();
+      const env = { DATABASE_URL: PG_URL, WARDEN_DB_SCHEMA: schema };
+      const verified = warden(['audit', 'verify', '--json'], { env });
+      expect(verified.code).toBe(0);
+      expect(JSON.parse(verified.stdout)).toMatchObject({
+        ok: true,
+        entries: (await auditLog(t.warden.store)).length,
+      });
+      const exported = warden(['audit', 'export'], { env }).stdout.trimEnd().split('\n');
+      expect(exported.length).toBe((await auditLog(t.warden.store)).length);
+    } finally {
+      await t.cleanup();
+      await dropSchema(schema);
+    }
   });
 });
