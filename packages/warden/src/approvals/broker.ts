@@ -16,6 +16,7 @@ import type {
 import type { AnswerRecord, Redact, Stamp } from '../audit/records.js';
 import { approvalEntry, changeEntry } from '../audit/records.js';
 import type { AuditWriter } from '../audit/writer.js';
+import { checkAnswer } from './answer-check.js';
 import { materialiseRules } from './remember.js';
 import { newId as ulid } from '../ids.js';
 
@@ -292,7 +293,7 @@ export class ApprovalBroker {
         message: `approval \`${id}\` is already ${approval.state}${who}`,
       };
     }
-    const checked = this.check(approval, input, approver);
+    const checked = checkAnswer(approval, input, approver, this.maxHours);
     if (checked !== null) return checked;
     const at = this.clock();
     const reason = input.reason?.trim() === '' ? null : (input.reason?.trim() ?? null);
@@ -371,52 +372,6 @@ export class ApprovalBroker {
     }
     await this.writer.append(entries);
     return { ok: true, approval: settled };
-  }
-
-  private check(
-    approval: ApprovalRecord,
-    input: AnswerInput,
-    approver: Approver,
-  ): AnswerResult | null {
-    const invalid = (message: string): AnswerResult => ({ ok: false, code: 'invalid', message });
-    const forbidden = (message: string): AnswerResult => ({
-      ok: false,
-      code: 'forbidden',
-      message,
-    });
-    if (approval.kind === 'override') {
-      if (input.kind !== 'override' && input.kind !== 'deny')
-        return invalid(
-          `a soft deny is answered with \`override\` or \`deny\`, not \`${input.kind}\``,
-        );
-      if (!approver.roles.includes('overrider'))
-        return forbidden(
-          `\`${approver.name}\` may not override a soft deny: that needs the overrider role`,
-        );
-      if (input.kind === 'override' && (input.reason === undefined || input.reason.trim() === ''))
-        return invalid('an override needs a reason');
-      return null;
-    }
-    if (!approver.roles.includes('approver'))
-      return forbidden(`\`${approver.name}\` may not answer prompts: that needs the approver role`);
-    if (input.kind === 'override')
-      return invalid('`override` answers a soft deny, and this is a prompt');
-    if (input.kind !== 'remember') return null;
-    const offer = approval.offer;
-    if (offer === null || !offer.rememberable)
-      return invalid(`only "approve once" is offered here: ${offer?.why ?? 'nothing to remember'}`);
-    const hours = input.hours;
-    if (hours === undefined || !Number.isFinite(hours) || hours <= 0 || hours > this.maxHours)
-      return invalid(`say for how many hours, more than 0 and at most ${this.maxHours}`);
-    const scopes = offer.scopes.filter((s) => s.effective).map((s) => s.scope);
-    if (input.scope === undefined || !scopes.includes(input.scope)) {
-      const named = offer.scopes.find((s) => s.scope === input.scope);
-      const why = named?.why === undefined ? '' : `: ${named.why}`;
-      return invalid(
-        `pick a scope of ${scopes.map((s) => `\`${s}\``).join(', ')}${input.scope === undefined ? '' : `, not \`${input.scope}\`${why}`}`,
-      );
-    }
-    return null;
   }
 
   /** Closes this process's channels. */

@@ -1,0 +1,193 @@
+// What the gate does with a decision a human can change: a prompt with an
+// approver connected is held as a pending approval until it is answered or
+// ends (G22, G23); a soft deny is denied with an override request, and a
+// granted override lets exactly that call through once (G26).
+
+import type {
+  ActionRequest,
+  DecideInput,
+  DecisionResult,
+  Explained,
+  RememberOffer,
+} from '@warden/engine';
+import { rememberOffer } from '@warden/engine';
+import type { ApprovalBroker } from '../approvals/broker.js';
+import { stampOf } from '../approvals/broker.js';
+import type { Redact } from '../audit/records.js';
+import type { AuditWriter } from '../audit/writer.js';
+import { newId } from '../ids.js';
+import type { ApprovalRecord, NewApproval, Store } from '../store/types.js';
+import type { Drafts } from './drafts.js';
+import { GateFault } from './fault.js';
+import type { PolicySource } from './snapshot.js';
+import type { Base, DecideOptions, GateDecision } from './types.js';
+import { fingerprint, withIds } from './types.js';
+
+export class ApprovalFlow {
+  constructor(
+    private readonly store: Store,
+    private readonly broker: ApprovalBroker,
+    private readonly writer: AuditWriter,
+    private readonly drafts: Drafts,
+    private readonly source: PolicySource,
+    private readonly redact: Redact,
+  ) {}
+
+  private approval(
+    base: Base,
+    kind: 'prompt' | 'override',
+    id: string,
+    offer: RememberOffer | null,
+    print: string,
+    ttlMs: number,
+  ): NewApproval {
+    return {
+      id,
+      workspace: base.stamp.workspace,
+      agent: base.stamp.agentId,
+      kind,
+      tool: base.tool,
+      callId: base.callId,
+      decisionId: base.decisionId,
+      request: this.redact(base.request, 'request').value as ActionRequest,
+      decision: this.redact(base.result, 'decision').value as DecisionResult,
+      offer: offer === null ? null : (this.redact(offer, 'offer').value as RememberOffer),
+      fingerprint: print,
+      stamp: { runId: base.stamp.runId, model: base.stamp.model, source: base.stamp.source },
+      createdAt: new Date(base.at).toISOString(),
+      expiresAtMs: base.at + ttlMs,
+    };
+  }
+
+  /** A prompt with an approver connected: pending until answered (G22, G23). */
+  async hold(
+    base: Base,
+    explained: Explained,
+    input: DecideInput,
+    options: DecideOptions,
+  ): Promise<GateDecision> {
+    let offer: RememberOffer | null;
+    try {
+      offer = rememberOffer(explained, input);
+    } catch {
+      offer = null; // without an offer, only "approve once" is possible
+    }
+    const approvalId = newId();
+    const pending = this.approval(
+      base,
+      'prompt',
+      approvalId,
+      offer,
+      fingerprint(base.request),
+      this.broker.timeoutMs,
+    );
+    try {
+      await this.broker.open(pending);
+    } catch (error) {
+      throw new GateFault('approvals', `cannot open an approval: ${(error as Error).message}`);
+    }
+    await this.writer.append([
+      this.drafts.decision(base, 'ask', { approvalId }),
+      this.drafts.call(base, 'Staged', undefined, base.at),
+    ]);
+    if (options.wait === false)
+      return { ...withIds(base.result, base.decisionId, base.callId), approvalId };
+    const approval = await this.store.approvals.get(approvalId);
+    if (approval === null)
+      throw new GateFault('approvals', `approval \`${approvalId}\` vanished from the store`);
+    let settled: ApprovalRecord;
+    try {
+      settled = await this.broker.wait(approval, options.signal);
+    } catch (error) {
+      throw new GateFault('approvals', `the approval broker failed: ${(error as Error).message}`);
+    }
+    return this.concluded(settled, base.result);
+  }
+
+  /** The final decision once an approval is settled; a denied call is recorded as `Denied`. */
+  async concluded(settled: ApprovalRecord, result: DecisionResult): Promise<GateDecision> {
+    const approved = settled.state === 'approved';
+    const answer = settled.answer;
+    // Rules an approver just remembered decide the next call, before any notice arrives.
+    if (answer?.kind === 'remember') this.source.invalidate(settled.workspace);
+    let reason: string;
+    if (approved && answer !== null) {
+      const how =
+        answer.kind === 'remember' ? `for ${answer.hours ?? 0} h in ${answer.scope ?? ''}` : 'once';
+      reason = `allowed: approved ${how} by ${answer.by}${answer.reason === null ? '' : `: ${answer.reason}`} (${result.reason})`;
+    } else if (settled.state === 'denied' && answer !== null) {
+      reason = `denied by ${answer.by}${answer.reason === null ? '' : `: ${answer.reason}`} (${result.reason})`;
+    } else {
+      reason = `denied: ${settled.closedReason ?? 'the approval ended'}: a prompt nobody answers is a no (${result.reason})`;
+    }
+    if (!approved) {
+      const ids = {
+        stamp: stampOf(settled),
+        decisionId: settled.decisionId,
+        callId: settled.callId,
+        tool: settled.tool,
+        arguments: null,
+      };
+      await this.writer.append([this.drafts.call(ids, 'Denied', reason)]);
+    }
+    return {
+      ...withIds(result, settled.decisionId, settled.callId),
+      outcome: approved ? 'allow' : 'deny',
+      reason,
+      approvalId: settled.id,
+      approval: {
+        id: settled.id,
+        state: settled.state,
+        answer: settled.answer,
+        closedReason: settled.closedReason,
+      },
+    };
+  }
+
+  /** A soft deny (G26): allowed once if an overrider granted it, else denied with an override request. */
+  async softDeny(base: Base): Promise<GateDecision> {
+    const print = fingerprint(base.request);
+    const workspace = base.stamp.workspace;
+    const granted = await this.store.approvals.consumeOverride(
+      workspace,
+      print,
+      base.at - this.broker.retryWindowMs,
+      base.at,
+    );
+    const answered = withIds(base.result, base.decisionId, base.callId);
+    if (granted !== null && granted.answer !== null) {
+      const override = {
+        approvalId: granted.id,
+        by: granted.answer.by,
+        reason: granted.answer.reason ?? '',
+      };
+      await this.writer.append([this.drafts.decision(base, 'allow', { override })]);
+      return {
+        ...answered,
+        outcome: 'allow',
+        reason: `allowed: overridden by ${override.by}: ${override.reason} (${base.result.reason})`,
+        override,
+      };
+    }
+    const [open] = await this.store.approvals.list({
+      workspace,
+      kind: 'override',
+      state: 'pending',
+      fingerprint: print,
+      limit: 1,
+    });
+    let approvalId = open?.id;
+    if (approvalId === undefined) {
+      approvalId = newId();
+      await this.broker.open(
+        this.approval(base, 'override', approvalId, null, print, this.broker.overrideWindowMs),
+      );
+    }
+    const reason = `${base.result.reason}: approval \`${approvalId}\``;
+    await this.writer.append([
+      this.drafts.decision(base, 'deny', { approvalId }),
+      this.drafts.denied(base, reason),
+    ]);
+    return { ...answered, reason, approvalId };
+  }
+}

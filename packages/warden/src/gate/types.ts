@@ -1,0 +1,133 @@
+// The gate's public shapes: who calls (stamped by the adapter, never by the
+// agent), what a call would do, and what the gate answers.
+
+import { createHash } from 'node:crypto';
+import type { ActionRequest, DecisionResult, RequestArgs } from '@warden/engine';
+import { canonicalJson } from '@warden/engine';
+import type { Stamp } from '../audit/records.js';
+import type { ApprovalRecord, AuditStatus } from '../store/types.js';
+import type { PolicySnapshot } from './snapshot.js';
+
+/** Who is acting and where, as the adapter was configured: never read from tool arguments (I1). */
+export interface CallContext {
+  readonly workspace: string;
+  readonly agent: string;
+  readonly space?: string;
+  readonly mode?: string;
+  /** The choke point: `builtin`, `library`, `mcp-gateway`, `claude-code`, `http`, … */
+  readonly source: string;
+  readonly model?: string;
+  readonly runId?: string;
+  /** The absolute root relative paths refer to (E10). */
+  readonly worktree?: string;
+}
+
+/** What a tool call would do, as its declaration and argument extractor say. */
+export interface GateAsk {
+  readonly tool?: string;
+  /** Action classes (strings, so an unknown class is denied rather than a type error, E1). */
+  readonly actions?: readonly string[];
+  readonly command?: string;
+  readonly args?: RequestArgs;
+  /** The tool's own arguments, recorded (redacted) in the audit log. */
+  readonly arguments?: unknown;
+  /** The runtime's id for the call, when it has one; else Warden makes one. */
+  readonly callId?: string;
+}
+
+export interface DecideOptions {
+  /** Wait for a pending approval (default). With false, a prompt answers `ask` and its approval id. */
+  readonly wait?: boolean;
+  /** Aborting stops the wait: the approval is cancelled and the call denied. */
+  readonly signal?: AbortSignal;
+}
+
+export interface ApprovalSummary {
+  readonly id: string;
+  readonly state: ApprovalRecord['state'];
+  readonly answer: ApprovalRecord['answer'];
+  readonly closedReason: string | null;
+}
+
+/** The engine's decision (contracts §3) plus what the gate did with it. */
+export interface GateDecision extends DecisionResult {
+  readonly decisionId: string;
+  readonly callId: string;
+  /** The audit entry that records this decision; a finished call is reported against it. */
+  readonly auditId: string;
+  readonly approvalId?: string;
+  readonly approval?: ApprovalSummary;
+  readonly override?: { readonly approvalId: string; readonly by: string; readonly reason: string };
+  /** Set when a fault made the gate deny. */
+  readonly failure?: string;
+}
+
+export interface CallOutcome {
+  readonly callId: string;
+  readonly decisionId: string | null;
+  readonly tool: string;
+  readonly arguments?: unknown;
+  readonly status: AuditStatus;
+  readonly durationMs: number | null;
+  readonly error?: string;
+}
+
+export function stampFor(ctx: CallContext): Stamp {
+  return {
+    workspace: ctx.workspace,
+    agentId: ctx.agent,
+    runId: ctx.runId ?? null,
+    model: ctx.model ?? null,
+    source: ctx.source,
+  };
+}
+
+/** Identifies a request, so a granted override lets exactly that call through once (G26). */
+export function fingerprint(request: ActionRequest): string {
+  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+}
+
+/**
+ * The gate's answer: the engine's result with the ids, written out field by
+ * field — a spread or Object.assign of it costs a decision more than the engine does.
+ */
+export function withIds(r: DecisionResult, decisionId: string, callId: string): GateDecision {
+  return {
+    decision: r.decision,
+    outcome: r.outcome,
+    rule: r.rule,
+    scope: r.scope,
+    enforcement: r.enforcement,
+    overridable: r.overridable,
+    prompts: r.prompts,
+    facets: r.facets,
+    managed: r.managed,
+    managedSource: r.managedSource,
+    advisories: r.advisories,
+    reason: r.reason,
+    decisionId,
+    callId,
+    auditId: decisionId,
+  };
+}
+
+export interface CallIds {
+  readonly stamp: Stamp;
+  readonly decisionId: string;
+  readonly callId: string;
+  readonly tool: string | null;
+  readonly arguments: unknown;
+}
+
+export interface FailedCall extends CallIds {
+  readonly at: number;
+  readonly snapshot: PolicySnapshot | null;
+  readonly request: ActionRequest | null;
+}
+
+export interface Base extends CallIds {
+  readonly snapshot: PolicySnapshot;
+  readonly request: ActionRequest;
+  readonly result: DecisionResult;
+  readonly at: number;
+}
