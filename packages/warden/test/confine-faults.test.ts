@@ -3,22 +3,10 @@
 // nobody has seen. A failed write keeps the old content; a failed trash
 // leaves nothing behind; no message shows a descriptor path.
 
-import {
-  constants,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import type * as fsPromises from 'node:fs/promises';
+import { constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Confinement, PathResult } from '../src/paths/index.js';
 import {
   listConfined,
@@ -27,8 +15,9 @@ import {
   worktreeConfinement,
   writeConfined,
 } from '../src/paths/index.js';
+import { patchFileHandle, patchFsp } from './support/confine-checks.js';
+import { build, confineFolder } from './support/confine-fixtures.js';
 
-const fsp = createRequire(import.meta.url)('node:fs/promises') as typeof fsPromises;
 type Faulty = 'open' | 'lstat' | 'rename' | 'opendir';
 const restores: (() => void)[] = [];
 
@@ -37,53 +26,40 @@ function errno(code: string, path: string): NodeJS.ErrnoException {
 }
 
 /**
- * Makes `fsp[name]` fail with `code` when one of its path arguments ends in
+ * Makes `fs/promises`' `name` fail with `code` when one of its path arguments ends in
  * `/<tail>` (any call for `*`; for `open`, `write` matches every open to write).
  */
 function fault(name: Faulty, tail: string, code: string): void {
-  const original = fsp[name] as (...args: unknown[]) => Promise<unknown>;
   const matches = (args: unknown[]) =>
     tail === '*' ||
     (tail === 'write' && typeof args[1] === 'number' && (args[1] & constants.O_WRONLY) !== 0) ||
     args.some((arg) => typeof arg === 'string' && arg.endsWith(`/${tail}`));
-  (fsp as Record<string, unknown>)[name] = (...args: unknown[]) =>
-    matches(args) ? Promise.reject(errno(code, String(args[0]))) : original(...args);
-  syncBuiltinESMExports();
-  restores.push(() => {
-    (fsp as Record<string, unknown>)[name] = original;
-    syncBuiltinESMExports();
-  });
+  restores.push(
+    patchFsp(
+      name,
+      (original) =>
+        (...args) =>
+          matches(args) ? Promise.reject(errno(code, String(args[0]))) : original(...args),
+    ),
+  );
 }
 
 /** Makes every `FileHandle.write` fail with `code`, until the test ends. */
 async function faultWrites(code: string, probe: string): Promise<void> {
-  const handle = await fsp.open(probe, 'r');
-  const proto = Object.getPrototypeOf(handle) as { write: FileHandle['write'] };
-  await handle.close();
-  const original = proto.write;
-  proto.write = (() => Promise.reject(errno(code, '/proc/self/fd/99'))) as FileHandle['write'];
-  restores.push(() => {
-    proto.write = original;
-  });
+  const failing = () => Promise.reject(errno(code, '/proc/self/fd/99'));
+  restores.push(await patchFileHandle(probe, 'write', () => failing as FileHandle['write']));
 }
 
-let tree: string;
+const { base: tree } = confineFolder('faults');
 let tools: Confinement;
 
 beforeAll(async () => {
-  tree = mkdtempSync(join(tmpdir(), 'warden-confine-faults-'));
-  mkdirSync(join(tree, 'deep'));
-  writeFileSync(join(tree, 'victim.md'), 'old content');
-  writeFileSync(join(tree, 'deep', 'x.md'), 'x');
+  build(tree, { 'victim.md': 'old content', 'deep/x.md': 'x' });
   tools = await worktreeConfinement(tree);
 });
 
 afterEach(() => {
   for (const restore of restores.splice(0).reverse()) restore();
-});
-
-afterAll(() => {
-  rmSync(tree, { recursive: true, force: true });
 });
 
 function expectRefusal(result: PathResult<unknown>, code: string, shown: string): void {

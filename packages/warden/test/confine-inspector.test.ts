@@ -1,90 +1,69 @@
 // What the read-only inspector may read in an agent folder (I3, I4, I5, I6,
 // I7, A1, A6), tested against real files, links, hard links and FIFOs.
 
-import { spawnSync } from 'node:child_process';
-import {
-  appendFileSync,
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Confinement, PathCode, PathResult } from '../src/paths/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Confinement, PathCode } from '../src/paths/index.js';
 import {
   agentFolderConfinement,
   readConfined,
   trashConfined,
   writeConfined,
 } from '../src/paths/index.js';
+import { expectCedarStyle, patchFileHandle, refusedAs } from './support/confine-checks.js';
+import {
+  agentFolder,
+  build,
+  confineFolder,
+  FIFO,
+  hardLink,
+  link,
+  OUTSIDE,
+  SECRET,
+  write,
+} from './support/confine-fixtures.js';
 
-const SECRET = 'SECRET-API-KEY-4711';
-const OUTSIDE = 'OUTSIDE-CONTENT-0815';
 const MAX = { maxBytes: 64 * 1024 };
+const { agents, agent, outside } = confineFolder('inspector');
 
-let base: string;
-let agent: string;
 let inspector: Confinement;
 let fifo: boolean;
 
-function write(path: string, content: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, content);
-}
-
 beforeAll(async () => {
-  base = mkdtempSync(join(tmpdir(), 'warden-confine-inspector-'));
-  agent = join(base, 'agents', 'a1');
-  const outside = join(base, 'outside');
-  const ws = join(agent, 'Workspace');
-  write(join(outside, 'secret.txt'), OUTSIDE);
-  write(join(agent, 'AgentSettings.json'), `{"apiKey":"${SECRET}"}`);
-  write(join(agent, 'Identity.md'), 'I am a1');
-  write(join(agent, 'Soul.md'), 'be careful');
-  write(join(agent, 'history.log'), SECRET);
-  write(join(ws, 'report.md'), 'the report');
-  write(join(ws, 'notes', 'deep.md'), 'deep note');
-  write(join(ws, 'old.bak_1'), 'work output');
-  write(join(ws, '.trash', 'x'), 'trashed');
-  write(join(agent, 'Workspace-Backup', 'x.md'), SECRET);
-  write(join(base, 'agents', 'a2', 'Workspace', 'theirs.md'), SECRET);
-  symlinkSync('../AgentSettings.json', join(ws, 'settings-link'));
-  symlinkSync(join(outside, 'secret.txt'), join(ws, 'outside-link'));
-  symlinkSync(outside, join(ws, 'dir-out'));
-  symlinkSync('notes', join(ws, 'dir-in'));
-  symlinkSync('report.md', join(ws, 'report-link'));
-  symlinkSync('.trash', join(ws, 'trash-link'));
-  symlinkSync('../../a2', join(ws, 'other-agent'));
-  symlinkSync('..', join(ws, 'up'));
-  symlinkSync(join(outside, 'missing.txt'), join(ws, 'dangling-out'));
-  symlinkSync('missing.md', join(ws, 'dangling-in'));
-  symlinkSync('loop-b', join(ws, 'loop-a'));
-  symlinkSync('loop-a', join(ws, 'loop-b'));
-  linkSync(join(agent, 'AgentSettings.json'), join(ws, 'hard.json'));
-  fifo = spawnSync('mkfifo', [join(ws, 'fifo')]).status === 0;
+  build(outside, { 'secret.txt': OUTSIDE });
+  fifo = build(agents, {
+    ...agentFolder('a1', {
+      settings: `{"apiKey":"${SECRET}"}`,
+      identity: 'I am a1',
+      soul: 'be careful',
+      beside: { 'history.log': SECRET, 'Workspace-Backup/x.md': SECRET },
+      workspace: {
+        'report.md': 'the report',
+        'notes/deep.md': 'deep note',
+        'old.bak_1': 'work output',
+        '.trash/x': 'trashed',
+        'settings-link': link('../AgentSettings.json'),
+        'outside-link': link(join(outside, 'secret.txt')),
+        'dir-out': link(outside),
+        'dir-in': link('notes'),
+        'report-link': link('report.md'),
+        'trash-link': link('.trash'),
+        'other-agent': link('../../a2'),
+        up: link('..'),
+        'dangling-out': link(join(outside, 'missing.txt')),
+        'dangling-in': link('missing.md'),
+        'loop-a': link('loop-b'),
+        'loop-b': link('loop-a'),
+        'hard.json': hardLink('../AgentSettings.json'),
+        fifo: FIFO,
+      },
+    }),
+    ...agentFolder('a2', { workspace: { 'theirs.md': SECRET } }),
+  });
   inspector = await agentFolderConfinement(agent);
 });
-
-afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
-});
-
-function refusedAs<T>(result: PathResult<T>): PathCode | 'ok' {
-  return result.ok ? 'ok' : result.problem.code;
-}
-
-function expectCedarStyle(message: string): void {
-  expect(message).toMatch(/^[a-z]/);
-  expect(message).not.toMatch(/\.$/);
-  expect(message).not.toContain(SECRET);
-  expect(message).not.toContain(OUTSIDE);
-}
 
 describe('the inspector reads only the allowlist of an agent folder (I3, I5, A1, A6)', () => {
   it('reads a workspace file, Identity.md and Soul.md', async () => {
@@ -229,18 +208,19 @@ describe('a file that grows while it is read is reported as read (I7)', () => {
   async function readWhileGrowing(name: string, maxBytes: number) {
     const path = join(agent, 'Workspace', name);
     write(path, 'x'.repeat(100));
-    const probe: FileHandle = await open(path, 'r');
-    const proto = Object.getPrototypeOf(probe) as { read: FileHandle['read'] };
-    await probe.close();
-    const original = proto.read;
-    proto.read = function (this: FileHandle, ...args: Parameters<FileHandle['read']>) {
-      appendFileSync(path, 'y'.repeat(1000));
-      return original.apply(this, args);
-    } as FileHandle['read'];
+    const undo = await patchFileHandle(
+      path,
+      'read',
+      (original) =>
+        function (this: FileHandle, ...args: Parameters<FileHandle['read']>) {
+          appendFileSync(path, 'y'.repeat(1000));
+          return original.apply(this, args);
+        } as FileHandle['read'],
+    );
     try {
       return await readConfined(inspector, `Workspace/${name}`, { maxBytes });
     } finally {
-      proto.read = original;
+      undo();
     }
   }
 

@@ -2,34 +2,25 @@
 // refuse before the disk is asked (A1, A6), which they accept and how they
 // normalise them, and how a message shows what it quotes.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Confinement, PathCode, PathResult } from '../src/paths/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Confinement, PathCode } from '../src/paths/index.js';
 import {
   agentFolderConfinement,
   checkLexical,
   quote,
   worktreeConfinement,
 } from '../src/paths/index.js';
+import { refusedAs } from './support/confine-checks.js';
+import { build, confineFolder, FOLDER } from './support/confine-fixtures.js';
 
-let base: string;
+const { base } = confineFolder('lexical');
 let inspector: Confinement;
 
 beforeAll(async () => {
-  base = mkdtempSync(join(tmpdir(), 'warden-confine-lexical-'));
-  mkdirSync(join(base, 'agent'));
+  build(base, { agent: FOLDER });
   inspector = await agentFolderConfinement(join(base, 'agent'));
 });
-
-afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
-});
-
-function refusedAs<T>(result: PathResult<T>): PathCode | 'ok' {
-  return result.ok ? 'ok' : result.problem.code;
-}
 
 describe('the lexical check refuses hostile paths before touching the disk (I5)', () => {
   const cases: [label: string, input: string, code: PathCode][] = [

@@ -2,12 +2,9 @@
 // asked (I5, I6, A6): whatever a link is made to point at, the answer never
 // tells what exists beyond the boundary — not in the code, not in the message.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import type * as fsPromises from 'node:fs/promises';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Confinement, PathResult } from '../src/paths/index.js';
 import {
   agentFolderConfinement,
@@ -17,59 +14,54 @@ import {
   worktreeConfinement,
   writeConfined,
 } from '../src/paths/index.js';
+import { patchFsp, refusedAs } from './support/confine-checks.js';
+import { agentFolder, build, confineFolder, link } from './support/confine-fixtures.js';
 
 const MAX = { maxBytes: 1024 };
-
-let base: string;
-let agent: string;
-let ws: string;
-let outside: string;
+const { agents, agent, ws, outside, worktree } = confineFolder('links');
 let inspector: Confinement;
 
-function write(path: string, content: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, content);
-}
-
-function link(target: string, at: string): void {
-  symlinkSync(target, join(ws, at));
-}
+/** `chain-0` → `chain-1` → … → `chain-40` → `report.md`: 41 links in a row. */
+const chain = Object.fromEntries(
+  Array.from({ length: 41 }, (_, i) => [
+    `chain-${i}`,
+    link(i === 40 ? 'report.md' : `chain-${i + 1}`),
+  ]),
+);
 
 beforeAll(async () => {
-  base = mkdtempSync(join(tmpdir(), 'warden-confine-links-'));
-  agent = join(base, 'agents', 'a1');
-  ws = join(agent, 'Workspace');
-  outside = join(base, 'outside');
-  write(join(outside, 'secret.txt'), 'outside');
-  write(join(agent, 'AgentSettings.json'), '{"apiKey":"k"}');
-  write(join(ws, 'report.md'), 'the report');
-  write(join(ws, 'notes', 'x.md'), 'notes x');
-  write(join(ws, 'notes', 'sub', 'deep.md'), 'deep');
-  write(join(ws, 'x.md'), 'workspace x');
-  write(join(ws, '.trash', '2024-01-01', 'x'), 'trashed');
-  link('.trash/2024-01-01/x', 'trash-x');
-  link('.trash/2024-01-01/y', 'trash-y');
-  link('.trash/2024-01-01/../../report.md', 'detour-present');
-  link('.trash/nope/../../report.md', 'detour-absent');
-  link('..', 'up');
-  link('../AgentSettings.json/x', 'through-settings');
-  link('../AgentSettings.nope/x', 'through-nothing');
-  link(join(outside, 'secret.txt', 'x'), 'through-outside-file');
-  link(join(outside, 'nope', 'x'), 'through-outside-nothing');
-  link('.trash/2024-01-01/..', 'list-present');
-  link('.trash/nope/..', 'list-absent');
-  link('missing-dir/x', 'missing-inside');
-  link(join(outside, 'missing.txt'), 'missing-outside');
-  link(join(ws, 'report.md'), 'absolute-in');
-  link('notes/sub', 'deep-link');
-  link('deep-link/../x.md', 'kernel-dots');
-  link('../../../../../../../../x', 'climb');
-  for (let i = 0; i < 41; i += 1) link(i === 40 ? 'report.md' : `chain-${i + 1}`, `chain-${i}`);
+  build(outside, { 'secret.txt': 'outside' });
+  build(agents, {
+    ...agentFolder('a1', {
+      settings: '{"apiKey":"k"}',
+      workspace: {
+        'report.md': 'the report',
+        'notes/x.md': 'notes x',
+        'notes/sub/deep.md': 'deep',
+        'x.md': 'workspace x',
+        '.trash/2024-01-01/x': 'trashed',
+        'trash-x': link('.trash/2024-01-01/x'),
+        'trash-y': link('.trash/2024-01-01/y'),
+        'detour-present': link('.trash/2024-01-01/../../report.md'),
+        'detour-absent': link('.trash/nope/../../report.md'),
+        up: link('..'),
+        'through-settings': link('../AgentSettings.json/x'),
+        'through-nothing': link('../AgentSettings.nope/x'),
+        'through-outside-file': link(join(outside, 'secret.txt', 'x')),
+        'through-outside-nothing': link(join(outside, 'nope', 'x')),
+        'list-present': link('.trash/2024-01-01/..'),
+        'list-absent': link('.trash/nope/..'),
+        'missing-inside': link('missing-dir/x'),
+        'missing-outside': link(join(outside, 'missing.txt')),
+        'absolute-in': link(join(ws, 'report.md')),
+        'deep-link': link('notes/sub'),
+        'kernel-dots': link('deep-link/../x.md'),
+        climb: link('../../../../../../../../x'),
+        ...chain,
+      },
+    }),
+  });
   inspector = await agentFolderConfinement(agent);
-});
-
-afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
 });
 
 /** Both refused, with the same code and the same message but for the path itself. */
@@ -115,26 +107,21 @@ describe('a link never tells whether a hidden or refused target exists (I5, I6, 
   });
 
   it('the walk never asks the disk about a hidden name, nor lets the kernel resolve a link (I6)', async () => {
-    const fsp = createRequire(import.meta.url)('node:fs/promises') as typeof fsPromises;
     const names = ['lstat', 'stat', 'open', 'opendir', 'readlink', 'realpath'] as const;
-    const originals = names.map((name) => fsp[name]);
     const asked: string[] = [];
-    names.forEach((name, i) => {
-      const original = originals[i] as (...args: unknown[]) => Promise<unknown>;
-      (fsp as Record<string, unknown>)[name] = (path: unknown, ...rest: unknown[]) => {
+    const undo = names.map((name) =>
+      patchFsp(name, (original) => (path, ...rest) => {
         asked.push(`${name} ${String(path)}`);
         return original(path, ...rest);
-      };
-    });
-    syncBuiltinESMExports();
+      }),
+    );
     try {
       for (const path of ['trash-x', 'detour-present', 'list-present']) {
         await readConfined(inspector, `Workspace/${path}`, MAX);
         await listConfined(inspector, `Workspace/${path}`);
       }
     } finally {
-      names.forEach((name, i) => ((fsp as Record<string, unknown>)[name] = originals[i]));
-      syncBuiltinESMExports();
+      for (const restore of undo) restore();
     }
     expect(asked.filter((call) => call.includes('.trash') || call.startsWith('realpath'))).toEqual(
       [],
@@ -143,13 +130,10 @@ describe('a link never tells whether a hidden or refused target exists (I5, I6, 
 });
 
 describe('an agent cannot probe host files through a link to `/` in its worktree (I5, A6)', () => {
-  let tree: string;
   let tools: Confinement;
   beforeAll(async () => {
-    tree = join(base, 'worktree');
-    mkdirSync(tree);
-    symlinkSync('/', join(tree, 'esc'));
-    tools = await worktreeConfinement(tree);
+    build(worktree, { esc: link('/') });
+    tools = await worktreeConfinement(worktree);
   });
 
   const outsideRel = () => outside.slice(1);
@@ -203,12 +187,12 @@ describe('a link that stays inside reads what the kernel reads (I5)', () => {
     const forty = await readConfined(inspector, 'Workspace/chain-1', MAX);
     expect(forty.ok && forty.value.content.toString()).toBe('the report');
     const fortyOne = await readConfined(inspector, 'Workspace/chain-0', MAX);
-    expect(fortyOne.ok ? 'ok' : fortyOne.problem.code).toBe('symlink-out');
+    expect(refusedAs(fortyOne)).toBe('symlink-out');
   });
 
   it('refuses a link that climbs above the root before it asks the disk', async () => {
     const result = await readConfined(inspector, 'Workspace/climb', MAX);
-    expect(result.ok ? 'ok' : result.problem.code).toBe('symlink-out');
+    expect(refusedAs(result)).toBe('symlink-out');
   });
 
   it('a link refusal names the path given, never where the link points', async () => {

@@ -2,53 +2,48 @@
 // left out (I6), links are shown as links and never followed, names no path
 // could address are counted, and a listing is capped and says so (I7).
 
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Confinement, PathCode, PathResult } from '../src/paths/index.js';
+import type { Confinement } from '../src/paths/index.js';
 import { agentFolderConfinement, listConfined } from '../src/paths/index.js';
+import { refusedAs } from './support/confine-checks.js';
+import {
+  agentFolder,
+  build,
+  confineFolder,
+  FIFO,
+  link,
+  write,
+} from './support/confine-fixtures.js';
 
-let base: string;
-let agent: string;
+const { agents, agent, outside } = confineFolder('list');
 let inspector: Confinement;
 let fifo: boolean;
 
-function write(path: string, content: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, content);
-}
-
 beforeAll(async () => {
-  base = mkdtempSync(join(tmpdir(), 'warden-confine-list-'));
-  agent = join(base, 'agents', 'a1');
-  const outside = join(base, 'outside');
-  const ws = join(agent, 'Workspace');
-  write(join(outside, 'secret.txt'), 'outside');
-  write(join(agent, 'AgentSettings.json'), '{}');
-  write(join(ws, 'report.md'), 'the report');
-  write(join(ws, 'notes', 'deep.md'), 'deep note');
-  write(join(ws, '.trash', 'x'), 'trashed');
-  write(join(agent, 'Workspace-Backup', 'x.md'), 'backup');
-  write(join(base, 'agents', 'a2', 'Workspace', 'theirs.md'), 'theirs');
-  symlinkSync('../AgentSettings.json', join(ws, 'settings-link'));
-  symlinkSync(outside, join(ws, 'dir-out'));
-  symlinkSync('notes', join(ws, 'dir-in'));
-  symlinkSync('report.md', join(ws, 'report-link'));
-  symlinkSync('.trash', join(ws, 'trash-link'));
-  symlinkSync('../../a2', join(ws, 'other-agent'));
-  fifo = spawnSync('mkfifo', [join(ws, 'fifo')]).status === 0;
+  build(outside, { 'secret.txt': 'outside' });
+  fifo = build(agents, {
+    ...agentFolder('a1', {
+      settings: '{}',
+      beside: { 'Workspace-Backup/x.md': 'backup' },
+      workspace: {
+        'report.md': 'the report',
+        'notes/deep.md': 'deep note',
+        '.trash/x': 'trashed',
+        'settings-link': link('../AgentSettings.json'),
+        'dir-out': link(outside),
+        'dir-in': link('notes'),
+        'report-link': link('report.md'),
+        'trash-link': link('.trash'),
+        'other-agent': link('../../a2'),
+        fifo: FIFO,
+      },
+    }),
+    ...agentFolder('a2', { workspace: { 'theirs.md': 'theirs' } }),
+  });
   inspector = await agentFolderConfinement(agent);
 });
-
-afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
-});
-
-function refusedAs<T>(result: PathResult<T>): PathCode | 'ok' {
-  return result.ok ? 'ok' : result.problem.code;
-}
 
 describe('the inspector lists Workspace without the trash and without following links (I6)', () => {
   it('lists files, folders and links, and omits `.trash`', async () => {

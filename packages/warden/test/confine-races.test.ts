@@ -4,10 +4,7 @@
 
 import {
   existsSync,
-  linkSync,
   lstatSync,
-  mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -16,9 +13,6 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import type * as fsPromises from 'node:fs/promises';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Confinement } from '../src/paths/index.js';
@@ -29,37 +23,36 @@ import {
   worktreeConfinement,
   writeConfined,
 } from '../src/paths/index.js';
+import { patchFsp, refusedAs } from './support/confine-checks.js';
+import {
+  agentFolder,
+  build,
+  confineFolder,
+  hardLink,
+  link,
+  OUTSIDE,
+  write,
+} from './support/confine-fixtures.js';
 
-const OUTSIDE = 'OUTSIDE-CONTENT-0815';
 const MAX = { maxBytes: 64 * 1024 };
-
-let base: string;
-let agent: string;
-let outside: string;
+const { agents, agent, outside, worktree } = confineFolder('races');
 let inspector: Confinement;
 
-function write(path: string, content: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, content);
-}
-
 beforeAll(async () => {
-  base = mkdtempSync(join(tmpdir(), 'warden-confine-races-'));
-  agent = join(base, 'agents', 'a1');
-  outside = join(base, 'outside');
-  write(join(outside, 'secret.txt'), OUTSIDE);
-  write(join(outside, 'f.md'), OUTSIDE);
-  write(join(agent, 'AgentSettings.json'), '{}');
-  write(join(agent, 'Workspace', 'report.md'), 'the report');
-  write(join(agent, 'Workspace', 'notes', 'deep.md'), 'deep note');
-  symlinkSync('notes', join(agent, 'Workspace', 'dir-in'));
-  symlinkSync('../AgentSettings.json', join(agent, 'Workspace', 'settings-link'));
-  linkSync(join(agent, 'AgentSettings.json'), join(agent, 'Workspace', 'hard.json'));
+  build(outside, { 'secret.txt': OUTSIDE, 'f.md': OUTSIDE });
+  build(agents, {
+    ...agentFolder('a1', {
+      settings: '{}',
+      workspace: {
+        'report.md': 'the report',
+        'notes/deep.md': 'deep note',
+        'dir-in': link('notes'),
+        'settings-link': link('../AgentSettings.json'),
+        'hard.json': hardLink('../AgentSettings.json'),
+      },
+    }),
+  });
   inspector = await agentFolderConfinement(agent);
-});
-
-afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
 });
 
 /** Reads `Workspace/race.md` while it flips between a file and a link to the outside file. */
@@ -163,10 +156,9 @@ describe('a link swapped in between check and open never leads outside (I5)', ()
 
 describe('a folder swapped for a link never takes a write outside (I5)', () => {
   it('no write lands outside while a parent folder flips to a link leading out', async () => {
-    const tree = join(base, 'worktree');
-    const dir = join(tree, 'wswap');
+    const dir = join(worktree, 'wswap');
     write(join(dir, 'f.md'), 'old');
-    const tools = await worktreeConfinement(tree);
+    const tools = await worktreeConfinement(worktree);
     const flipper = folderFlipper(dir);
     const timer = flipping(flipper.flip);
     const codes = new Set<string>();
@@ -191,21 +183,17 @@ describe('a folder swapped for a link never takes a write outside (I5)', () => {
 describe('without `/proc`, the device and inode check keeps reads confined (I5)', () => {
   // Elsewhere than Linux there is no `/proc/self/fd`: make its readlink fail
   // and the module falls back to comparing device and inode.
-  const fsp = createRequire(import.meta.url)('node:fs/promises') as typeof fsPromises;
-  const original = fsp.readlink;
+  let undo: () => void;
   beforeAll(() => {
-    const noProc = (async (path: string, ...rest: never[]) => {
+    undo = patchFsp('readlink', (original) => async (path, ...rest) => {
       if (String(path).startsWith('/proc/self/fd/')) {
         throw Object.assign(new Error('no /proc here'), { code: 'ENOENT' });
       }
       return original(path, ...rest);
-    }) as typeof original;
-    fsp.readlink = noProc;
-    syncBuiltinESMExports();
+    });
   });
   afterAll(() => {
-    fsp.readlink = original;
-    syncBuiltinESMExports();
+    undo();
   });
 
   it('reads, lists and refuses as with `/proc`', async () => {
@@ -214,9 +202,9 @@ describe('without `/proc`, the device and inode check keeps reads confined (I5)'
     const listing = await listConfined(inspector, 'Workspace/dir-in');
     expect(listing.ok && listing.value.entries.map((e) => e.name)).toEqual(['deep.md']);
     const settings = await readConfined(inspector, 'Workspace/settings-link', MAX);
-    expect(settings.ok ? 'ok' : settings.problem.code).toBe('symlink-out');
+    expect(refusedAs(settings)).toBe('symlink-out');
     const hard = await readConfined(inspector, 'Workspace/hard.json', MAX);
-    expect(hard.ok ? 'ok' : hard.problem.code).toBe('hardlink');
+    expect(refusedAs(hard)).toBe('hardlink');
   });
 
   it('no read returns the outside file while `race.md` flips between file and link', async () => {

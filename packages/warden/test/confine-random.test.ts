@@ -3,21 +3,10 @@
 // random target reads what the kernel reads or is refused — with an answer
 // that does not change when hidden or outside files appear or vanish.
 
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, realpathSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Confinement, PathResult } from '../src/paths/index.js';
 import {
   agentFolderConfinement,
@@ -25,47 +14,40 @@ import {
   checkLexical,
   readConfined,
 } from '../src/paths/index.js';
+import { expectCedarStyle } from './support/confine-checks.js';
+import {
+  agentFolder,
+  build,
+  confineFolder,
+  FOLDER,
+  OUTSIDE,
+  SECRET,
+} from './support/confine-fixtures.js';
 
-const SECRET = 'SECRET-API-KEY-4711';
-const OUTSIDE = 'OUTSIDE-CONTENT-0815';
 const MAX = { maxBytes: 64 * 1024 };
-
-let base: string;
-let agent: string;
+const { base, agents, agent, outside } = confineFolder('random', { real: true });
 let inspector: Confinement;
 
-function write(path: string, content: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, content);
-}
-
 beforeAll(async () => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'warden-confine-random-')));
-  agent = join(base, 'agents', 'a1');
-  write(join(base, 'outside', 'secret.txt'), OUTSIDE);
-  write(join(agent, 'AgentSettings.json'), `{"apiKey":"${SECRET}"}`);
-  write(join(agent, 'Identity.md'), 'I am a1');
-  write(join(agent, 'Workspace', 'report.md'), 'the report');
-  write(join(agent, 'Workspace', 'notes', 'x.md'), 'notes x');
-  mkdirSync(join(agent, 'Workspace', 'notes', 'sub'));
-  write(join(agent, 'Workspace', '.trash', 'd', 'x'), SECRET);
+  build(outside, { 'secret.txt': OUTSIDE });
+  build(agents, {
+    ...agentFolder('a1', {
+      settings: `{"apiKey":"${SECRET}"}`,
+      identity: 'I am a1',
+      workspace: {
+        'report.md': 'the report',
+        'notes/x.md': 'notes x',
+        'notes/sub': FOLDER,
+        '.trash/d/x': SECRET,
+      },
+    }),
+  });
   inspector = await agentFolderConfinement(agent);
-});
-
-afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
 });
 
 function inside(root: string, rel: string): boolean {
   const abs = resolve(root, rel);
   return abs === root || abs.startsWith(root + sep);
-}
-
-function expectCedarStyle(message: string): void {
-  expect(message).toMatch(/^[a-z]/);
-  expect(message).not.toMatch(/\.$/);
-  expect(message).not.toContain(SECRET);
-  expect(message).not.toContain(OUTSIDE);
 }
 
 describe('random hostile paths are refused or land inside the allowlist (I5)', () => {
@@ -158,12 +140,12 @@ describe('a link with a random target reads what the kernel reads, or is refused
   async function readBothWays(): Promise<[PathResult<{ content: Buffer }>, PathResult<unknown>]> {
     const present = await readConfined(inspector, 'Workspace/r', MAX);
     renameSync(join(agent, 'Workspace', '.trash', 'd'), join(agent, 'Workspace', '.trash', 'e'));
-    renameSync(join(base, 'outside', 'secret.txt'), join(base, 'outside', 'gone.txt'));
+    renameSync(join(outside, 'secret.txt'), join(outside, 'gone.txt'));
     try {
       return [present, await readConfined(inspector, 'Workspace/r', MAX)];
     } finally {
       renameSync(join(agent, 'Workspace', '.trash', 'e'), join(agent, 'Workspace', '.trash', 'd'));
-      renameSync(join(base, 'outside', 'gone.txt'), join(base, 'outside', 'secret.txt'));
+      renameSync(join(outside, 'gone.txt'), join(outside, 'secret.txt'));
     }
   }
 

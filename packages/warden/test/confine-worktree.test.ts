@@ -6,21 +6,15 @@ import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
-  linkSync,
   lstatSync,
-  mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
-  writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Confinement, PathCode, PathResult } from '../src/paths/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Confinement } from '../src/paths/index.js';
 import {
   confinement,
   listConfined,
@@ -29,44 +23,38 @@ import {
   worktreeConfinement,
   writeConfined,
 } from '../src/paths/index.js';
+import { refusedAs } from './support/confine-checks.js';
+import {
+  build,
+  confineFolder,
+  FIFO,
+  FOLDER,
+  hardLink,
+  link,
+  OUTSIDE,
+  write,
+} from './support/confine-fixtures.js';
 
-const OUTSIDE = 'OUTSIDE-CONTENT-0815';
 const MAX = { maxBytes: 1024 };
 const trash = (stamp: string) => ({ segments: ['.trash'], stamp });
 
-let base: string;
-let outside: string;
-let tree: string;
+const { base, outside, worktree: tree } = confineFolder('worktree');
 let tools: Confinement;
 let fifo: boolean;
 
-function write(path: string, content: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, content);
-}
-
-function refusedAs<T>(result: PathResult<T>): PathCode | 'ok' {
-  return result.ok ? 'ok' : result.problem.code;
-}
-
 beforeAll(async () => {
-  base = mkdtempSync(join(tmpdir(), 'warden-confine-worktree-'));
-  outside = join(base, 'outside');
-  tree = join(base, 'worktree');
-  write(join(outside, 'secret.txt'), OUTSIDE);
-  write(join(tree, 'src', 'a.ts'), 'export const a = 1;\n');
-  write(join(tree, 'docs', 'guide.md'), 'guide');
-  symlinkSync(outside, join(tree, 'linkout'));
-  symlinkSync('src', join(tree, 'linkin'));
-  symlinkSync(join(outside, 'secret.txt'), join(tree, 'file-out'));
-  symlinkSync('src/a.ts', join(tree, 'file-in'));
-  linkSync(join(outside, 'secret.txt'), join(tree, 'hard.txt'));
-  fifo = spawnSync('mkfifo', [join(tree, 'pipe')]).status === 0;
+  build(outside, { 'secret.txt': OUTSIDE });
+  fifo = build(tree, {
+    'src/a.ts': 'export const a = 1;\n',
+    'docs/guide.md': 'guide',
+    linkout: link(outside),
+    linkin: link('src'),
+    'file-out': link(join(outside, 'secret.txt')),
+    'file-in': link('src/a.ts'),
+    'hard.txt': hardLink(join(outside, 'secret.txt')),
+    pipe: FIFO,
+  });
   tools = await worktreeConfinement(tree);
-});
-
-afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
 });
 
 describe('the file tools write inside their worktree (I5)', () => {
@@ -205,9 +193,7 @@ describe('the file tools trash inside their worktree, and the trash stays hidden
 describe('the trash is a real folder, never a link (I6)', () => {
   async function treeWith(name: string, trashTarget: string): Promise<[string, Confinement]> {
     const other = join(base, name);
-    write(join(other, 'keep.txt'), 'keep');
-    write(join(other, 'docs', 'guide.md'), 'guide');
-    symlinkSync(trashTarget, join(other, '.trash'));
+    build(other, { 'keep.txt': 'keep', 'docs/guide.md': 'guide', '.trash': link(trashTarget) });
     return [other, await worktreeConfinement(other)];
   }
 
@@ -227,10 +213,7 @@ describe('the trash is a real folder, never a link (I6)', () => {
 
   it('refuses a stamp folder that is a link, and moves nothing', async () => {
     const other = join(base, 'worktree-4');
-    write(join(other, 'keep.txt'), 'keep');
-    mkdirSync(join(other, 'docs'));
-    mkdirSync(join(other, '.trash'));
-    symlinkSync('../docs', join(other, '.trash', 's11'));
+    build(other, { 'keep.txt': 'keep', docs: FOLDER, '.trash/s11': link('../docs') });
     const c = await worktreeConfinement(other);
     expect(refusedAs(await trashConfined(c, 'keep.txt', trash('s11')))).toBe('symlink');
     expect(readdirSync(join(other, 'docs'))).toEqual([]);

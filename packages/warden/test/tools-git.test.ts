@@ -3,16 +3,11 @@
 // it amounts to, and what runs is exactly what was gated.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registerBuiltins } from '../src/tools/builtin/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { GitCommitResult } from '../src/tools/builtin/index.js';
-import type { ToolRegistry } from '../src/tools/registry.js';
-import type { AuditEntry } from '../src/store/types.js';
-import { auditLog, openTestWarden } from './support/warden.js';
-import type { TestWarden } from './support/warden.js';
+import { useBuiltins } from './support/tools-fixture.js';
 
 const SKIP = spawnSync('git', ['--version']).status === 0 ? null : 'git is not installed';
 
@@ -28,69 +23,53 @@ const POLICY = {
   ],
 };
 
-let t: TestWarden;
-let worktree: string;
-let remote: string;
-let tools: ToolRegistry;
-
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' }).trim();
 }
 
-async function open(policy: object): Promise<void> {
-  t = await openTestWarden(policy);
-  tools = registerBuiltins(
-    t.warden.tools({ workspace: 'acme', agent: 'coder-1', source: 'builtin', worktree }),
-    { env: ENV },
-  );
-}
-
-async function decisionOf(callId: string): Promise<AuditEntry | undefined> {
-  return (await auditLog(t.warden.store)).find((e) => e.kind === 'decision' && e.callId === callId);
-}
-
-/** The commit the bare remote holds for a branch, or null. */
-function remoteHead(branch: string): string | null {
-  const found = spawnSync('git', ['rev-parse', '--verify', '-q', `refs/heads/${branch}`], {
-    cwd: remote,
-    env: ENV,
-    encoding: 'utf8',
-  });
-  return found.status === 0 ? found.stdout.trim() : null;
-}
-
 describe.skipIf(SKIP !== null)(`git tools${SKIP === null ? '' : ` (skipped: ${SKIP})`}`, () => {
+  const fx = useBuiltins('warden-repo-');
+  const { decisionOf } = fx;
+  const open = (policy: object) => fx.open(policy, { env: ENV });
+  let remote: string;
+
+  /** The commit the bare remote holds for a branch, or null. */
+  function remoteHead(branch: string): string | null {
+    const found = spawnSync('git', ['rev-parse', '--verify', '-q', `refs/heads/${branch}`], {
+      cwd: remote,
+      env: ENV,
+      encoding: 'utf8',
+    });
+    return found.status === 0 ? found.stdout.trim() : null;
+  }
+
   beforeEach(() => {
-    worktree = realpathSync(mkdtempSync(join(tmpdir(), 'warden-repo-')));
-    remote = realpathSync(mkdtempSync(join(tmpdir(), 'warden-remote-')));
+    remote = fx.folder('warden-remote-');
     git(remote, 'init', '-q', '--bare');
-    git(worktree, 'init', '-q', '-b', 'main');
-    git(worktree, 'config', 'user.name', 'Coder One');
-    git(worktree, 'config', 'user.email', 'coder-1@example.test');
-    git(worktree, 'config', 'commit.gpgsign', 'false');
-    git(worktree, 'remote', 'add', 'origin', remote);
-    writeFileSync(join(worktree, 'README.md'), 'hello\n');
-    git(worktree, 'add', 'README.md');
-    git(worktree, 'commit', '-q', '-m', 'initial');
-  });
-  afterEach(async () => {
-    await t.cleanup();
-    rmSync(worktree, { recursive: true, force: true });
-    rmSync(remote, { recursive: true, force: true });
+    git(fx.worktree, 'init', '-q', '-b', 'main');
+    git(fx.worktree, 'config', 'user.name', 'Coder One');
+    git(fx.worktree, 'config', 'user.email', 'coder-1@example.test');
+    git(fx.worktree, 'config', 'commit.gpgsign', 'false');
+    git(fx.worktree, 'remote', 'add', 'origin', remote);
+    writeFileSync(join(fx.worktree, 'README.md'), 'hello\n');
+    git(fx.worktree, 'add', 'README.md');
+    git(fx.worktree, 'commit', '-q', '-m', 'initial');
   });
 
   it('git_commit stages the given paths and is gated as the command line it amounts to (G14c)', async () => {
     await open(POLICY);
-    writeFileSync(join(worktree, 'a.txt'), 'a');
-    writeFileSync(join(worktree, 'b.txt'), 'b');
-    const result = await tools.call<GitCommitResult>(
+    writeFileSync(join(fx.worktree, 'a.txt'), 'a');
+    writeFileSync(join(fx.worktree, 'b.txt'), 'b');
+    const result = await fx.tools.call<GitCommitResult>(
       'git_commit',
       { message: "it's done", paths: ['a.txt'] },
       { callId: 'c-commit' },
     );
     expect(result).toMatchObject({ ok: true, decision: { outcome: 'allow' } });
-    expect(result.ok && result.value.commit).toBe(git(worktree, 'rev-parse', 'HEAD'));
-    expect(git(worktree, 'show', '--name-only', '--format=%s', 'HEAD')).toBe("it's done\n\na.txt");
+    expect(result.ok && result.value.commit).toBe(git(fx.worktree, 'rev-parse', 'HEAD'));
+    expect(git(fx.worktree, 'show', '--name-only', '--format=%s', 'HEAD')).toBe(
+      "it's done\n\na.txt",
+    );
     expect(await decisionOf('c-commit')).toMatchObject({
       request: {
         actions: ['gitCommit'],
@@ -102,13 +81,13 @@ describe.skipIf(SKIP !== null)(`git tools${SKIP === null ? '' : ` (skipped: ${SK
 
   it('git_commit of `.` leaves `.trash` out, so a deleted file is not committed (I6)', async () => {
     await open({ ...POLICY, rules: [{ action: 'fileDelete', decision: 'allow' }] });
-    writeFileSync(join(worktree, '.env'), 'TOKEN=secret\n');
-    writeFileSync(join(worktree, 'kept.txt'), 'kept\n');
-    expect(await tools.call('delete_file', { path: '.env' })).toMatchObject({ ok: true });
-    expect(await tools.call('git_commit', { message: 'all', paths: ['.'] })).toMatchObject({
+    writeFileSync(join(fx.worktree, '.env'), 'TOKEN=secret\n');
+    writeFileSync(join(fx.worktree, 'kept.txt'), 'kept\n');
+    expect(await fx.tools.call('delete_file', { path: '.env' })).toMatchObject({ ok: true });
+    expect(await fx.tools.call('git_commit', { message: 'all', paths: ['.'] })).toMatchObject({
       ok: true,
     });
-    expect(git(worktree, 'ls-tree', '-r', '--name-only', 'HEAD')).toBe('README.md\nkept.txt');
+    expect(git(fx.worktree, 'ls-tree', '-r', '--name-only', 'HEAD')).toBe('README.md\nkept.txt');
   });
 
   it('a command rule on `git commit` meets git_commit as it meets the shell (G13, G14c)', async () => {
@@ -116,36 +95,36 @@ describe.skipIf(SKIP !== null)(`git tools${SKIP === null ? '' : ` (skipped: ${SK
       ...POLICY,
       rules: [{ id: 'no-commits', command: 'git commit', decision: 'deny' }],
     });
-    const before = git(worktree, 'rev-parse', 'HEAD');
-    writeFileSync(join(worktree, 'README.md'), 'changed\n');
-    const result = await tools.call('git_commit', { message: 'sneak', all: true });
+    const before = git(fx.worktree, 'rev-parse', 'HEAD');
+    writeFileSync(join(fx.worktree, 'README.md'), 'changed\n');
+    const result = await fx.tools.call('git_commit', { message: 'sneak', all: true });
     expect(result).toMatchObject({ status: 'Denied', decision: { rule: 'no-commits' } });
-    expect(git(worktree, 'rev-parse', 'HEAD')).toBe(before);
+    expect(git(fx.worktree, 'rev-parse', 'HEAD')).toBe(before);
   });
 
   it('git_commit refuses paths the shared module refuses, before any decision (I5)', async () => {
     await open(POLICY);
     for (const path of ['../outside.txt', '.trash/x', '/etc/passwd']) {
-      const result = await tools.call('git_commit', { message: 'm', paths: [path] });
+      const result = await fx.tools.call('git_commit', { message: 'm', paths: [path] });
       expect(result, path).toMatchObject({ ok: false, status: 'Denied', decision: null });
     }
   });
 
   it('git_push pushes the current branch when a rule allows its ref, and it arrives (G16)', async () => {
     await open(POLICY);
-    git(worktree, 'checkout', '-q', '-b', 'feature/login');
-    writeFileSync(join(worktree, 'login.ts'), 'export {};\n');
-    expect(await tools.call('git_commit', { message: 'login', paths: ['login.ts'] })).toMatchObject(
-      {
-        ok: true,
-      },
-    );
-    const result = await tools.call('git_push', {}, { callId: 'c-push' });
+    git(fx.worktree, 'checkout', '-q', '-b', 'feature/login');
+    writeFileSync(join(fx.worktree, 'login.ts'), 'export {};\n');
+    expect(
+      await fx.tools.call('git_commit', { message: 'login', paths: ['login.ts'] }),
+    ).toMatchObject({
+      ok: true,
+    });
+    const result = await fx.tools.call('git_push', {}, { callId: 'c-push' });
     expect(result).toMatchObject({
       ok: true,
       decision: { outcome: 'allow', rule: 'feature-pushes' },
     });
-    expect(remoteHead('feature/login')).toBe(git(worktree, 'rev-parse', 'HEAD'));
+    expect(remoteHead('feature/login')).toBe(git(fx.worktree, 'rev-parse', 'HEAD'));
     expect(await decisionOf('c-push')).toMatchObject({
       request: {
         actions: ['gitPush'],
@@ -157,20 +136,22 @@ describe.skipIf(SKIP !== null)(`git tools${SKIP === null ? '' : ` (skipped: ${SK
 
   it('a push to `main` is denied by a `refs: [main]` rule, however the refspec names it (G16, E26)', async () => {
     await open(POLICY);
-    git(worktree, 'checkout', '-q', '-b', 'feature/x');
+    git(fx.worktree, 'checkout', '-q', '-b', 'feature/x');
     for (const args of [
       { ref: 'main' },
       { ref: 'feature/x:main' },
       { ref: 'feature/x:refs/heads/main' },
     ]) {
-      const result = await tools.call('git_push', args);
+      const result = await fx.tools.call('git_push', args);
       expect(result, args.ref).toMatchObject({
         status: 'Denied',
         decision: { rule: 'protect-main' },
       });
     }
-    git(worktree, 'checkout', '-q', 'main');
-    expect(await tools.call('git_push', {})).toMatchObject({ decision: { rule: 'protect-main' } });
+    git(fx.worktree, 'checkout', '-q', 'main');
+    expect(await fx.tools.call('git_push', {})).toMatchObject({
+      decision: { rule: 'protect-main' },
+    });
     expect(remoteHead('main')).toBeNull();
   });
 
@@ -179,8 +160,8 @@ describe.skipIf(SKIP !== null)(`git tools${SKIP === null ? '' : ` (skipped: ${SK
       ...POLICY,
       rules: [...POLICY.rules, { id: 'pushes', action: 'gitPush', decision: 'allow' }],
     });
-    git(worktree, 'checkout', '-q', '--detach');
-    const result = await tools.call('git_push', {}, { callId: 'c-detached' });
+    git(fx.worktree, 'checkout', '-q', '--detach');
+    const result = await fx.tools.call('git_push', {}, { callId: 'c-detached' });
     // Without the escalation, the unconstrained allow would let it through.
     expect(result).toMatchObject({
       ok: false,
@@ -206,7 +187,7 @@ describe.skipIf(SKIP !== null)(`git tools${SKIP === null ? '' : ` (skipped: ${SK
       { remote: '--mirror' },
       { ref: '+main' },
     ]) {
-      const result = await tools.call('git_push', args);
+      const result = await fx.tools.call('git_push', args);
       expect(result, JSON.stringify(args)).toMatchObject({
         ok: false,
         status: 'Error',

@@ -5,15 +5,9 @@
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpFetchResult } from '../src/tools/builtin/index.js';
-import { registerBuiltins } from '../src/tools/builtin/index.js';
-import type { ToolRegistry } from '../src/tools/registry.js';
-import { auditLog, openTestWarden } from './support/warden.js';
-import type { TestWarden } from './support/warden.js';
+import { useBuiltins } from './support/tools-fixture.js';
 
 // A hosts wildcard never matches an IP address, so the allow names the IP itself.
 const ONLY_LOOPBACK_IP = {
@@ -75,44 +69,24 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-let t: TestWarden;
-let worktree: string;
-let tools: ToolRegistry;
-
-async function open(policy: object): Promise<void> {
-  t = await openTestWarden(policy);
-  tools = registerBuiltins(
-    t.warden.tools({ workspace: 'acme', agent: 'coder-1', source: 'builtin', worktree }),
-  );
-}
-
-async function fetched(args: object): Promise<HttpFetchResult> {
-  const result = await tools.call<HttpFetchResult>('http_fetch', args);
-  if (!result.ok) throw new Error(`http_fetch failed: ${result.error}`);
-  return result.value;
-}
+const fx = useBuiltins();
+const { open } = fx;
+const fetched = (args: object) => fx.value<HttpFetchResult>('http_fetch', args);
 
 beforeEach(() => {
   hits.length = 0;
-  worktree = mkdtempSync(join(tmpdir(), 'warden-wt-'));
-});
-afterEach(async () => {
-  await t.cleanup();
-  rmSync(worktree, { recursive: true, force: true });
 });
 
 describe('http_fetch', () => {
   it('is allowed by a rule `hosts: [127.0.0.1]` and returns status, headers and body (G11, G16)', async () => {
     await open(ONLY_LOOPBACK_IP);
-    const result = await tools.call('http_fetch', { url: `${base}/hello` }, { callId: 'c-get' });
+    const result = await fx.tools.call('http_fetch', { url: `${base}/hello` }, { callId: 'c-get' });
     expect(result).toMatchObject({
       ok: true,
       decision: { outcome: 'allow', rule: 'loopback' },
       value: { status: 200, body: 'hello', truncated: false, headers: { 'x-test': 'yes' } },
     });
-    const decision = (await auditLog(t.warden.store)).find(
-      (e) => e.kind === 'decision' && e.callId === 'c-get',
-    );
+    const decision = await fx.decisionOf('c-get');
     expect(decision).toMatchObject({
       request: { actions: ['networkEgress'], args: { hosts: ['127.0.0.1'] } },
     });
@@ -120,7 +94,7 @@ describe('http_fetch', () => {
 
   it('is denied by a hosts rule before any request is sent (G16)', async () => {
     await open(NO_LOOPBACK);
-    const result = await tools.call('http_fetch', { url: `${base}/hello` });
+    const result = await fx.tools.call('http_fetch', { url: `${base}/hello` });
     expect(result).toMatchObject({ status: 'Denied', decision: { rule: 'no-loopback' } });
     expect(hits).toEqual([]);
   });
@@ -134,7 +108,7 @@ describe('http_fetch', () => {
       redirect: { location: `http://localhost:${port}/landed` },
     });
     expect(hits).toEqual(['GET /redirect']);
-    const followed = await tools.call('http_fetch', { url: value.redirect?.location });
+    const followed = await fx.tools.call('http_fetch', { url: value.redirect?.location });
     expect(followed).toMatchObject({ status: 'Denied', decision: { rule: 'no-egress' } });
     expect(hits).toEqual(['GET /redirect']);
   });
@@ -153,7 +127,7 @@ describe('http_fetch', () => {
       status: 200,
       body: 'POST ping',
     });
-    const refused = await tools.call('http_fetch', { url: `${base}/echo`, body: 'ping' });
+    const refused = await fx.tools.call('http_fetch', { url: `${base}/echo`, body: 'ping' });
     expect(refused).toMatchObject({ ok: false, status: 'Denied', decision: null });
     expect(hits).toEqual(['POST /echo']);
   });
@@ -166,14 +140,14 @@ describe('http_fetch', () => {
       'not a url',
       `http://u:p@127.0.0.1/`,
     ]) {
-      const result = await tools.call('http_fetch', { url });
+      const result = await fx.tools.call('http_fetch', { url });
       expect(result, url).toMatchObject({ ok: false, status: 'Denied', decision: null });
     }
   });
 
   it('quotes a refused URL with `quote()`, so a backtick in it cannot end the quotation (STYLE 8)', async () => {
     await open(ONLY_LOOPBACK_IP);
-    const result = await tools.call('http_fetch', { url: 'not`a url' });
+    const result = await fx.tools.call('http_fetch', { url: 'not`a url' });
     expect(result).toMatchObject({ ok: false, status: 'Denied', decision: null });
     expect(result.ok ? '' : result.error).toContain('url `not\\`a url` is not a valid URL');
   });

@@ -2,15 +2,11 @@
 // from the closed taxonomy or says it only reads, and the set of reads is
 // pinned here — marking a new mutating tool `readOnly` must fail this test.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isActionClass } from '@warden/engine';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { builtinTools, registerBuiltins } from '../src/tools/builtin/index.js';
 import { defineTool, ToolRegistrationError } from '../src/tools/registry.js';
-import { openTestWarden } from './support/warden.js';
-import type { TestWarden } from './support/warden.js';
+import { useBuiltins } from './support/tools-fixture.js';
 
 /** The only built-in tools that may skip the gate. Grow it only for a true read. */
 const READ_ONLY = ['list_files', 'read_file'];
@@ -38,19 +34,11 @@ const VALID_ARGS: Record<string, object> = {
 };
 
 describe('the built-in tools', () => {
-  let t: TestWarden;
-  let worktree: string;
-  beforeEach(async () => {
-    worktree = mkdtempSync(join(tmpdir(), 'warden-wt-'));
-    t = await openTestWarden({ version: 1, workspace: 'acme', rules: [] });
-  });
-  afterEach(async () => {
-    await t.cleanup();
-    rmSync(worktree, { recursive: true, force: true });
-  });
+  const fx = useBuiltins();
+  beforeEach(() => fx.open({ version: 1, workspace: 'acme', rules: [] }));
 
   it('each declare classes from the closed taxonomy or only read, and the reads are exactly the pinned list (G5)', () => {
-    const tools = builtinTools({ worktree });
+    const tools = builtinTools({ worktree: fx.worktree });
     const readOnly = tools.filter((tool) => tool.readOnly === true).map((tool) => tool.name);
     expect(readOnly.sort()).toEqual(READ_ONLY);
     for (const tool of tools) {
@@ -72,16 +60,14 @@ describe('the built-in tools', () => {
   });
 
   it('all register on an agent registry, each with a strict schema (G5)', async () => {
-    const registry = registerBuiltins(
-      t.warden.tools({ workspace: 'acme', agent: 'coder-1', source: 'builtin', worktree }),
-    );
+    const registry = fx.tools;
     expect(
       registry
         .list()
         .map((info) => info.name)
         .sort(),
     ).toEqual(Object.keys(VALID_ARGS).sort());
-    for (const tool of builtinTools({ worktree })) {
+    for (const tool of builtinTools({ worktree: fx.worktree })) {
       const args = VALID_ARGS[tool.name];
       expect(tool.schema?.safeParse(args).success, tool.name).toBe(true);
       expect(tool.schema?.safeParse({ ...args, agentId: 'admin' }).success, tool.name).toBe(false);
@@ -91,7 +77,7 @@ describe('the built-in tools', () => {
   });
 
   it('a tool that declares no class cannot be registered (G5)', () => {
-    const registry = t.warden.tools({ workspace: 'acme', agent: 'coder-1', source: 'builtin' });
+    const registry = fx.t.warden.tools({ workspace: 'acme', agent: 'coder-1', source: 'builtin' });
     const sneaky = defineTool({
       name: 'rm_everything',
       description: 'changes things, declares nothing',
@@ -103,7 +89,7 @@ describe('the built-in tools', () => {
   });
 
   it('need a worktree: without one in the options or the call context nothing is registered (E10)', () => {
-    const registry = t.warden.tools({ workspace: 'acme', agent: 'coder-1', source: 'builtin' });
+    const registry = fx.t.warden.tools({ workspace: 'acme', agent: 'coder-1', source: 'builtin' });
     expect(() => registerBuiltins(registry)).toThrow(/worktree/);
     expect(registry.list()).toEqual([]);
   });

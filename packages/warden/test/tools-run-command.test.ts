@@ -2,15 +2,11 @@
 // the whole line before anything runs, command rules meet it word by word, and
 // the process is capped, timed out as a group, and kept from Warden's secrets.
 
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BuiltinOptions, RunCommandResult } from '../src/tools/builtin/index.js';
-import { registerBuiltins } from '../src/tools/builtin/index.js';
-import type { ToolRegistry } from '../src/tools/registry.js';
-import { auditLog, openTestWarden } from './support/warden.js';
-import type { TestWarden } from './support/warden.js';
+import { useBuiltins } from './support/tools-fixture.js';
 
 const POLICY = {
   version: 1,
@@ -23,37 +19,15 @@ const POLICY = {
   ],
 };
 
-let t: TestWarden;
-let worktree: string;
-let tools: ToolRegistry;
-
-async function open(options: BuiltinOptions = {}): Promise<void> {
-  t = await openTestWarden(POLICY);
-  tools = registerBuiltins(
-    t.warden.tools({ workspace: 'acme', agent: 'coder-1', source: 'builtin', worktree }),
-    options,
-  );
-}
-
-async function run(args: object): Promise<RunCommandResult> {
-  const result = await tools.call<RunCommandResult>('run_command', args);
-  if (!result.ok) throw new Error(`run_command failed: ${result.error}`);
-  return result.value;
-}
-
-beforeEach(() => {
-  worktree = realpathSync(mkdtempSync(join(tmpdir(), 'warden-wt-')));
-});
-afterEach(async () => {
-  await t.cleanup();
-  rmSync(worktree, { recursive: true, force: true });
-});
+const fx = useBuiltins();
+const open = (options: BuiltinOptions = {}) => fx.open(POLICY, options);
+const run = (args: object) => fx.value<RunCommandResult>('run_command', args);
 
 describe('run_command', () => {
   it('denies `rm -rf build && git push origin main` before anything runs (G14c)', async () => {
     await open();
-    mkdirSync(join(worktree, 'build'));
-    const result = await tools.call(
+    mkdirSync(join(fx.worktree, 'build'));
+    const result = await fx.tools.call(
       'run_command',
       { command: 'rm -rf build && git push origin main' },
       { callId: 'c-push' },
@@ -63,10 +37,8 @@ describe('run_command', () => {
       status: 'Denied',
       decision: { outcome: 'deny', rule: 'protect-main' },
     });
-    expect(existsSync(join(worktree, 'build'))).toBe(true);
-    const decision = (await auditLog(t.warden.store)).find(
-      (e) => e.kind === 'decision' && e.callId === 'c-push',
-    );
+    expect(existsSync(join(fx.worktree, 'build'))).toBe(true);
+    const decision = await fx.decisionOf('c-push');
     expect(decision).toMatchObject({
       tool: 'run_command',
       request: { command: 'rm -rf build && git push origin main' },
@@ -76,7 +48,7 @@ describe('run_command', () => {
   it('meets a command rule `npm publish → deny` word by word (G13, G14b)', async () => {
     await open();
     for (const command of ['npm publish', 'npm  publish --tag next', 'true && npm publish']) {
-      const result = await tools.call('run_command', { command });
+      const result = await fx.tools.call('run_command', { command });
       expect(result, command).toMatchObject({ status: 'Denied', decision: { rule: 'no-publish' } });
     }
   });
@@ -108,22 +80,22 @@ describe('run_command', () => {
     expect(value).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' });
     expect(Date.now() - started).toBeLessThan(3000);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(existsSync(join(worktree, 'late'))).toBe(false);
+    expect(existsSync(join(fx.worktree, 'late'))).toBe(false);
   });
 
   it('runs in a `cwd` the shared module accepts, and classifies relative paths from there (E26, I5)', async () => {
     await open();
-    mkdirSync(join(worktree, 'vendor'));
-    writeFileSync(join(worktree, 'vendor', 'lib.js'), 'x');
+    mkdirSync(join(fx.worktree, 'vendor'));
+    writeFileSync(join(fx.worktree, 'vendor', 'lib.js'), 'x');
     expect(await run({ command: 'pwd', cwd: 'vendor' })).toMatchObject({
-      stdout: `${join(worktree, 'vendor')}\n`,
+      stdout: `${join(fx.worktree, 'vendor')}\n`,
     });
-    const denied = await tools.call('run_command', { command: 'rm lib.js', cwd: 'vendor' });
+    const denied = await fx.tools.call('run_command', { command: 'rm lib.js', cwd: 'vendor' });
     expect(denied).toMatchObject({ status: 'Denied', decision: { rule: 'keep-vendor' } });
-    expect(existsSync(join(worktree, 'vendor', 'lib.js'))).toBe(true);
-    mkdirSync(join(worktree, '.trash'));
+    expect(existsSync(join(fx.worktree, 'vendor', 'lib.js'))).toBe(true);
+    mkdirSync(join(fx.worktree, '.trash'));
     for (const cwd of ['..', '.trash', 'vendor/lib.js', '/tmp']) {
-      const refused = await tools.call('run_command', { command: 'pwd', cwd });
+      const refused = await fx.tools.call('run_command', { command: 'pwd', cwd });
       expect(refused, cwd).toMatchObject({ ok: false, status: 'Denied', decision: null });
     }
   });

@@ -7,6 +7,21 @@ import type { RedactionKind } from './redact-markers.js';
 import { MARKER_START } from './redact-markers.js';
 import type { Find, Span } from './redact-span.js';
 
+// Words that mark a key as naming a secret: the hints of the key-named finders (the last ones
+// below) and, so that those finders are ever reached, anchors of the pre-check too.
+const SECRET_WORDS = [
+  'pass',
+  'pwd',
+  'secret',
+  'token',
+  'key',
+  'auth',
+  'cookie',
+  'cred',
+  'dsn',
+  'conn',
+];
+
 // Every pattern needs one of these anchors (case-insensitive) in its text: one regex rules out
 // most strings before any specific pattern runs.
 const ANCHORS = [
@@ -30,16 +45,7 @@ const ANCHORS = [
   'dckr_pat_',
   '-----begin',
   'bearer',
-  'pass',
-  'pwd',
-  'secret',
-  'token',
-  'key',
-  'auth',
-  'cookie',
-  'cred',
-  'dsn',
-  'conn',
+  ...SECRET_WORDS,
   'sig',
   'mysql',
   'mariadb',
@@ -97,19 +103,6 @@ function pem(): Find {
     true,
   );
 }
-
-const SECRET_WORDS = [
-  'pass',
-  'pwd',
-  'secret',
-  'token',
-  'key',
-  'auth',
-  'cookie',
-  'cred',
-  'dsn',
-  'conn',
-];
 
 function finder(hints: readonly string[], find: Find): Finder {
   return { hints, find };

@@ -3,12 +3,7 @@
 // decision in the audit log (G39) and answers — and when anything fails on
 // the way, it answers deny with the reason (fail-closed).
 
-import type {
-  ActionRequest,
-  Autonomy,
-  ClassifierTable,
-  DecideInput,
-} from '@warden/engine';
+import type { ActionRequest, Autonomy, ClassifierTable, DecideInput } from '@warden/engine';
 import { checkRequestAgainstPolicy, explainDecision, validateRequest } from '@warden/engine';
 import type { ApprovalBroker } from '../approvals/broker.js';
 import type { Redact } from '../audit/records.js';

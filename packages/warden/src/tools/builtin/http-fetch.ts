@@ -9,6 +9,8 @@ import type { ToolDefinition } from '../registry.js';
 import { defineTool, ToolRefusal } from '../registry.js';
 import type { BuiltinOptions } from './options.js';
 import { settings } from './options.js';
+import type { Captured } from './process.js';
+import { Capture } from './process.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -55,34 +57,20 @@ function target(args: HttpFetchArgs): URL {
 }
 
 /** Reads at most `cap` bytes of a body, and one chunk more to tell whether it was cut. */
-async function readCapped(
-  response: Response,
-  cap: number,
-): Promise<{ body: string; truncated: boolean; bytes: number }> {
+async function readCapped(response: Response, cap: number): Promise<Captured> {
+  const capture = new Capture(cap);
   const reader = response.body?.getReader();
-  if (reader === undefined) return { body: '', truncated: false, bytes: 0 };
-  const chunks: Uint8Array[] = [];
-  let kept = 0;
-  let total = 0;
+  if (reader === undefined) return capture.result();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.length;
-    if (kept < cap) {
-      const part = value.subarray(0, cap - kept);
-      chunks.push(part);
-      kept += part.length;
-    }
-    if (total > cap) {
+    capture.add(value);
+    if (capture.truncated) {
       await reader.cancel();
       break;
     }
   }
-  return {
-    body: Buffer.concat(chunks, kept).toString('utf8'),
-    truncated: total > kept,
-    bytes: total,
-  };
+  return capture.result();
 }
 
 /** A `Location` resolved against the request's URL; as sent when it is not a URL. */
@@ -114,7 +102,7 @@ export function httpFetchTool(
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = ctx.signal === undefined ? timeout : AbortSignal.any([ctx.signal, timeout]);
       let response: Response;
-      let read: Awaited<ReturnType<typeof readCapped>>;
+      let read: Captured;
       try {
         response = await fetch(url, {
           method,
@@ -135,7 +123,7 @@ export function httpFetchTool(
       return {
         status: response.status,
         headers,
-        body: read.body,
+        body: read.text,
         truncated: read.truncated,
         ...(redirected
           ? {

@@ -39,7 +39,8 @@ async function checkAbsolute(input: string, shown: string): Promise<string> {
   return `/${checked.value.rel}`;
 }
 
-function errorCode(error: unknown): string | undefined {
+/** The code a file-system error carries (`ENOENT` …), or `undefined` for any other throw. */
+export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
 }

@@ -46,14 +46,14 @@ export interface Finished {
   readonly durationMs: number;
 }
 
-/** Keeps the first `cap` bytes of a stream and counts the rest. */
-class Capture {
-  private readonly chunks: Buffer[] = [];
+/** Keeps the first `cap` bytes of a stream (output, a response body) and counts the rest. */
+export class Capture {
+  private readonly chunks: Uint8Array[] = [];
   private kept = 0;
   private total = 0;
   constructor(private readonly cap: number) {}
 
-  add(chunk: Buffer): void {
+  add(chunk: Uint8Array): void {
     this.total += chunk.length;
     if (this.kept >= this.cap) return;
     const part = chunk.subarray(0, this.cap - this.kept);
@@ -61,9 +61,14 @@ class Capture {
     this.kept += part.length;
   }
 
+  /** Whether more came than the cap keeps. */
+  get truncated(): boolean {
+    return this.total > this.kept;
+  }
+
   result(): Captured {
     const text = Buffer.concat(this.chunks, this.kept).toString('utf8');
-    return { text, bytes: this.total, truncated: this.total > this.kept };
+    return { text, bytes: this.total, truncated: this.truncated };
   }
 }
 

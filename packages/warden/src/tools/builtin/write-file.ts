@@ -11,7 +11,7 @@ import { confinement, quote, writeConfined } from '../../paths/index.js';
 import type { ToolDefinition } from '../registry.js';
 import { defineTool, ToolRefusal } from '../registry.js';
 import type { Landing } from './landing.js';
-import { landing } from './landing.js';
+import { errorCode, landing } from './landing.js';
 import type { BuiltinOptions } from './options.js';
 import { accepted, callConfinement, settings } from './options.js';
 
@@ -65,8 +65,7 @@ async function unlessFailed<T>(pending: Promise<T>): Promise<T | undefined> {
   try {
     return await pending;
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (error instanceof TypeError || typeof code === 'string') return undefined;
+    if (error instanceof TypeError || errorCode(error) !== undefined) return undefined;
     throw error;
   }
 }
