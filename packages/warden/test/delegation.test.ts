@@ -178,6 +178,38 @@ describe('delegate_task through the gate', () => {
     expect(decision.reason).toContain('acts at most at proposeOnly');
   });
 
+  it('hands on at most what the delegator’s space allows now, not what its run started with (G35)', async () => {
+    const run = await t.warden.startRun(base('lead', 'careful'), { budgetCents: 100 });
+    await t.warden.putPolicy(
+      { ...POLICY, spaces: { ...POLICY.spaces, careful: { autonomy: 'proposeOnly' } } },
+      { author: 'ops' },
+    );
+    const result = await t.warden.delegate(
+      { ...base('lead', 'careful'), runId: run.id },
+      { target: 'free-coder', budgetCents: 10 },
+    );
+    expect(result).toMatchObject({ ok: true, run: { autonomy: 'proposeOnly' } });
+  });
+
+  it('refuses an autonomy that is not one of the three (G35)', async () => {
+    const run = await t.warden.startRun(base('lead', 'careful'));
+    const result = await t.warden.delegate(
+      { ...base('lead', 'careful'), runId: run.id },
+      { target: 'free-coder', budgetCents: 0, autonomy: 'bogus' as never },
+    );
+    expect(result).toMatchObject({ ok: false, guard: 'autonomy' });
+  });
+
+  it('denies the calls of an adapter configured with another agent’s run', async () => {
+    const run = await t.warden.startRun(base('lead', 'careful'));
+    const decision = await t.warden.gate.decide(
+      { ...base('free-coder', 'free'), runId: run.id },
+      { actions: ['gitCommit'] },
+    );
+    expect(decision).toMatchObject({ outcome: 'deny', rule: 'failClosed' });
+    expect(decision.reason).toContain('belongs to `lead`');
+  });
+
   it('refuses a delegation without a run, or from a run that is not the caller’s', async () => {
     expect(await t.warden.delegate(base('lead'), { target: 'x', budgetCents: 0 })).toMatchObject({
       ok: false,

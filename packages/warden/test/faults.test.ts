@@ -171,7 +171,7 @@ describe.skipIf(POSTGRES_SKIP !== null && !UNDER_CI)('fail-closed on Postgres', 
     const schema = uniqueSchema();
     const tcp = await proxy(new URL(PG_URL));
     const store = await openPostgres({ url: tcp.url, schema });
-    const warden = await Warden.open({ store, env: {} });
+    const warden = await Warden.open({ store, env: { WARDEN_LOG_LEVEL: 'silent' } });
     try {
       await warden.putPolicy(POLICY, { author: 'test' });
       expect((await warden.gate.decide(CTX, COMMIT)).outcome).toBe('allow');

@@ -161,10 +161,17 @@ describe('the gate', () => {
         ['decision', 'ask'],
         ['call', 'Staged'],
         ['approval', 'once'],
+        ['decision', 'allow'],
       ]);
       expect(log.find((e) => e.kind === 'approval')).toMatchObject({
         by: 'alice',
         outcome: 'allow',
+      });
+      // How the held decision ended is recorded before the caller acts (G39).
+      expect(log.filter((e) => e.kind === 'decision').at(-1)).toMatchObject({
+        decisionId: decision.decisionId,
+        outcome: 'allow',
+        approval: { state: 'approved', answer: 'once', by: 'alice' },
       });
     });
 
@@ -184,7 +191,7 @@ describe('the gate', () => {
       const log = await auditLog(t.warden.store);
       expect(
         log.filter((e) => e.callId === decision.callId).map((e) => e.status ?? e.kind),
-      ).toEqual(['decision', 'Staged', 'approval', 'Denied']);
+      ).toEqual(['decision', 'Staged', 'approval', 'decision', 'Denied']);
     });
 
     it('denies when nobody answers in time: a timeout is a no (G22)', async () => {

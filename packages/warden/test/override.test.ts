@@ -90,6 +90,34 @@ describe('soft denies and overrides (G26)', () => {
     expect(otherCommand.outcome).toBe('deny');
   });
 
+  it('lets nothing else through: the same request with other tool arguments is another call', async () => {
+    const ask = (method: string) => ({
+      tool: 'shell',
+      command: 'npm publish',
+      arguments: { method },
+    });
+    const denied = await t.warden.gate.decide(CTX, ask('GET'));
+    await olga.answer(denied.approvalId ?? '', { kind: 'override', reason: 'ok' });
+    expect((await t.warden.gate.decide(CTX, ask('DELETE'))).outcome).toBe('deny');
+    expect((await t.warden.gate.decide(CTX, ask('GET'))).outcome).toBe('allow');
+  });
+
+  it('can no longer be overridden once its window has passed', async () => {
+    await t.cleanup();
+    let now = Date.now();
+    t = await openTestWarden(POLICY, { clock: () => now, approvals: { overrideWindowMs: 60_000 } });
+    olga = await t.warden.approvals.connect({ name: 'olga', roles: ['overrider'] });
+    const denied = await t.warden.gate.decide(CTX, PUBLISH);
+    now += 61_000;
+    expect(
+      await olga.answer(denied.approvalId ?? '', { kind: 'override', reason: 'late' }),
+    ).toMatchObject({
+      ok: false,
+      code: 'not-pending',
+    });
+    expect((await t.warden.gate.decide(CTX, PUBLISH)).outcome).toBe('deny');
+  });
+
   it('needs the overrider role and a reason', async () => {
     const denied = await t.warden.gate.decide(CTX, PUBLISH);
     expect(

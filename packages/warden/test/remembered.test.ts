@@ -64,9 +64,17 @@ describe('remembered approvals (G23)', () => {
   it('generalises one level: a branch grants its folder, a ref without `/` only itself, a path its parent', () => {
     expect(generaliseRef('feature/login')).toBe('feature/**');
     expect(generaliseRef('main')).toBe('main');
-    expect(generalisePath({ kind: 'inside', rel: 'src/app/a.ts', abs: null })).toBe('src/app/**');
-    expect(generalisePath({ kind: 'outside', abs: '/tmp/build/x.log' })).toBe('/tmp/build/**');
-    expect(generalisePath({ kind: 'outside', abs: '/x.log' })).toBe('/x.log');
+    expect(generalisePath({ kind: 'inside', rel: 'src/app/a.ts', abs: null })).toEqual([
+      'src/app/**',
+    ]);
+    expect(generalisePath({ kind: 'outside', abs: '/tmp/build/x.log' })).toEqual(['/tmp/build/**']);
+    // At the top, the parent is everything: the entry grants only itself and what is in it.
+    expect(generalisePath({ kind: 'inside', rel: 'build', abs: null })).toEqual([
+      'build',
+      'build/**',
+    ]);
+    expect(generalisePath({ kind: 'outside', abs: '/x.log' })).toEqual(['/x.log', '/x.log/**']);
+    expect(generalisePath({ kind: 'inside', rel: '.', abs: null })).toBeNull();
   });
 
   it('offers the rules it would write per scope, and writes them for the scope picked', async () => {
@@ -191,6 +199,64 @@ describe('remembered approvals (G23)', () => {
     });
     expect(refused).toMatchObject({ ok: false, code: 'invalid' });
     expect((await alice.answer(approval.id, { kind: 'once' })).ok).toBe(true);
+  });
+
+  it('offers only "approve once" for a command facet: a command rule would cover longer commands too', async () => {
+    await t.warden.putPolicy(
+      {
+        ...POLICY,
+        rules: [
+          ...POLICY.rules,
+          { id: 'ask-terraform', command: 'terraform apply', decision: 'prompt' },
+        ],
+      },
+      { author: 'ops' },
+    );
+    const { approval } = await prompt(CTX, {
+      tool: 'shell',
+      command: 'terraform apply -target=module.staging',
+    });
+    expect(approval.offer?.rememberable).toBe(false);
+    expect(approval.offer?.why).toContain('every longer command');
+  });
+
+  it('offers only "approve once" when the arguments held a secret the approver saw redacted', async () => {
+    const { approval } = await prompt(CTX, {
+      actions: ['fileDelete'],
+      args: { paths: ['keys/ghp_0123456789abcdefghijABCDEFGHIJ012345/old.pem'] },
+    });
+    expect(approval.offer?.rememberable).toBe(false);
+    expect(JSON.stringify(approval)).not.toContain('ghp_0123456789');
+    const refused = await alice.answer(approval.id, {
+      kind: 'remember',
+      hours: 8,
+      scope: 'workspace',
+    });
+    expect(refused).toMatchObject({ ok: false, code: 'invalid' });
+  });
+
+  it('refuses an answer after the approval has expired, and lists it as expired (G22)', async () => {
+    const { approval } = await prompt(CTX, { actions: ['gitPush'], args: { refs: ['feature/x'] } });
+    now += 61_000;
+    const late = await alice.answer(approval.id, { kind: 'once' });
+    expect(late).toMatchObject({ ok: false, code: 'not-pending' });
+    expect((await t.warden.store.approvals.get(approval.id))?.state).toBe('expired');
+    const waited = await t.warden.gate.awaitApproval(approval.id);
+    expect(waited.outcome).toBe('deny');
+  });
+
+  it('never writes the rules of an answer that lost the race', async () => {
+    const { approval } = await prompt(CTX, { actions: ['gitPush'], args: { refs: ['feature/x'] } });
+    const bob = await t.warden.approvals.connect({ name: 'bob', roles: ['approver'] });
+    const [first, second] = await Promise.all([
+      bob.answer(approval.id, { kind: 'deny', reason: 'no' }),
+      alice.answer(approval.id, { kind: 'remember', hours: 8, scope: 'workspace' }),
+    ]);
+    expect([first.ok, second.ok].filter(Boolean).length).toBe(1);
+    const settled = await t.warden.store.approvals.get(approval.id);
+    const rules = await t.warden.rules('acme');
+    expect(rules.length).toBe(settled?.state === 'approved' ? 1 : 0);
+    await bob.close();
   });
 
   it('offers only "approve once" for an escalation: a rule that cannot be verified (G18)', async () => {

@@ -222,6 +222,7 @@ for (const backend of BACKENDS) {
         },
         offer: null,
         fingerprint: 'fp-1',
+        arguments: { ref: 'x' },
         stamp: { runId: 'r-1', model: 'm1', source: 'library' },
         createdAt: new Date(T0).toISOString(),
         expiresAtMs: T0 + 60_000,
@@ -248,6 +249,45 @@ for (const backend of BACKENDS) {
         });
         expect(lost).toBeNull();
         expect((await store.approvals.get('a-1'))?.state).toBe('approved');
+      });
+
+      it('settles an answer only before the approval expires, and its rules only with it (G22, G23)', async () => {
+        await store.approvals.create(approval('a-2'));
+        const rule = {
+          id: 'rem-1',
+          workspace: 'acme',
+          rule: { id: 'rem-1', action: 'gitPush', decision: 'allow', origin: 'remembered' },
+          scope: 'workspace',
+          origin: 'remembered' as const,
+          createdAt: new Date(T0).toISOString(),
+          createdBy: 'alice',
+          expiresAt: null,
+          approvalId: 'a-2',
+        };
+        const answer = { kind: 'remember' as const, by: 'alice', reason: null };
+        const late = await store.approvals.settle('a-2', {
+          state: 'approved',
+          answer,
+          closedReason: null,
+          at: T0 + 60_000,
+          beforeExpiry: true,
+          rules: [rule],
+        });
+        expect(late).toBeNull();
+        expect(await store.rules.list('acme')).toEqual([]);
+        const version = await store.stateVersion('acme');
+        const settled = await store.approvals.settle('a-2', {
+          state: 'approved',
+          answer,
+          closedReason: null,
+          at: T0 + 1000,
+          beforeExpiry: true,
+          rules: [rule],
+        });
+        expect(settled?.state).toBe('approved');
+        expect((await store.rules.list('acme')).map((r) => r.id)).toEqual(['rem-1']);
+        expect(await store.stateVersion('acme')).toBe(version + 1);
+        expect((await store.approvals.get('a-2'))?.arguments).toEqual({ ref: 'x' });
       });
 
       it('lets a granted override through once, and only for its own request (G26)', async () => {

@@ -48,9 +48,15 @@ const LEVEL: Readonly<Record<Autonomy, number>> = {
   actFreely: 2,
 };
 
-/** The lower of two autonomy levels (proposeOnly < actWithApproval < actFreely). */
+/** The level of a setting; anything that is not one of the three counts as the lowest. */
+function level(a: Autonomy): number {
+  return LEVEL[a] ?? 0;
+}
+
+/** The lower of two autonomy levels (proposeOnly < actWithApproval < actFreely); an unknown value is proposeOnly. */
 export function lowerAutonomy(a: Autonomy, b: Autonomy): Autonomy {
-  return LEVEL[a] <= LEVEL[b] ? a : b;
+  const lower = level(a) <= level(b) ? a : b;
+  return Object.hasOwn(LEVEL, lower) ? lower : 'proposeOnly';
 }
 
 function refuse(guard: DelegationGuard, reason: string): DelegationVerdict {
@@ -84,7 +90,13 @@ export function checkDelegation(
       `\`${ask.target}\` is already in the chain ${[...chain, ask.target].join(' → ')}`,
     );
   }
-  if (ask.autonomy !== undefined && LEVEL[ask.autonomy] > LEVEL[delegator.autonomy]) {
+  if (ask.autonomy !== undefined && !Object.hasOwn(LEVEL, ask.autonomy)) {
+    return refuse(
+      'autonomy',
+      `unknown autonomy \`${String(ask.autonomy)}\`: use \`proposeOnly\`, \`actWithApproval\` or \`actFreely\``,
+    );
+  }
+  if (ask.autonomy !== undefined && level(ask.autonomy) > level(delegator.autonomy)) {
     return refuse(
       'autonomy',
       `\`${delegator.agent}\` acts at \`${delegator.autonomy}\` and cannot hand on \`${ask.autonomy}\``,

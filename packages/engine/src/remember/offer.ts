@@ -64,16 +64,18 @@ export function generaliseRef(ref: string): string {
   return slash < 0 ? ref : `${ref.slice(0, slash)}/**`;
 }
 
-/** A path grants its parent folder (`src/a.ts` → `src/**`); a file in the filesystem root only itself. */
-export function generalisePath(path: PathValue): string | null {
+/**
+ * A path grants its parent folder (`src/a.ts` → `src/**`). An entry at the
+ * top of the worktree or of the filesystem grants only itself and what is in
+ * it (`build` → `build`, `build/**`): its parent is everything.
+ */
+export function generalisePath(path: PathValue): string[] | null {
   if (path.kind === 'escaped') return null;
   const text = path.kind === 'inside' ? path.rel : path.abs;
-  if (path.kind === 'inside') {
-    const slash = text.lastIndexOf('/');
-    return slash < 0 ? '**' : `${text.slice(0, slash)}/**`;
-  }
+  if (text === '.' || text === '/') return null;
   const slash = text.lastIndexOf('/');
-  return slash <= 0 ? text : `${text.slice(0, slash)}/**`;
+  const top = path.kind === 'inside' ? slash < 0 : slash <= 0;
+  return top ? [text, `${text}/**`] : [`${text.slice(0, slash)}/**`];
 }
 
 function unique(values: readonly string[]): string[] {
@@ -92,9 +94,11 @@ function draftFor(outcome: FacetOutcome): Draft {
     };
   if (shown.scope?.startsWith('managed:') === true)
     return { ok: false, why: 'a managed rule asks here, and no workspace rule can lift it' };
-  if (facet.kind === 'command') {
-    return { ok: true, draft: { command: facet.name.slice('command:'.length), decision: 'allow' } };
-  }
+  if (facet.kind === 'command')
+    return {
+      ok: false,
+      why: 'a command rule covers every longer command too, so a remembered one would allow more than was asked',
+    };
   const args = facet.args;
   const needed = KEY_OF_CLASS[facet.cls];
   if (needed !== undefined && args[needed] === undefined)
@@ -104,12 +108,15 @@ function draftFor(outcome: FacetOutcome): Draft {
     const patterns: string[] = [];
     for (const path of args.paths) {
       const raw = path.kind === 'inside' ? path.rel : path.kind === 'outside' ? path.abs : path.raw;
-      const pattern = generalisePath(path);
-      if (pattern === null)
-        return { ok: false, why: `path \`${raw}\` climbs out of an unknown root` };
+      const granted = generalisePath(path);
+      if (granted === null)
+        return {
+          ok: false,
+          why: `path \`${raw}\` is the root itself or climbs out of an unknown root`,
+        };
       if (GLOB_CHARACTERS.test(raw))
         return { ok: false, why: `path \`${raw}\` holds glob characters` };
-      patterns.push(pattern);
+      patterns.push(...granted);
     }
     when.paths = unique(patterns);
   }

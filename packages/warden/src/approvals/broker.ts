@@ -179,8 +179,29 @@ export class ApprovalBroker {
     return channel;
   }
 
-  list(filter: ApprovalFilter = {}): Promise<ApprovalRecord[]> {
-    return this.store.approvals.list(filter);
+  /** Approvals, newest first; a pending one past its time is ended as it is seen. */
+  async list(filter: ApprovalFilter = {}): Promise<ApprovalRecord[]> {
+    const found = await this.store.approvals.list(filter);
+    const now = this.clock();
+    const listed: ApprovalRecord[] = [];
+    for (const approval of found) {
+      if (approval.state === 'pending' && now >= approval.expiresAtMs) {
+        const ended =
+          (await this.expire(approval)) ?? (await this.store.approvals.get(approval.id));
+        if (ended !== null && (filter.state === undefined || ended.state === filter.state))
+          listed.push(ended);
+        continue;
+      }
+      listed.push(approval);
+    }
+    return listed;
+  }
+
+  /** Ends an approval whose time is up; null when someone settled it first. */
+  private expire(approval: ApprovalRecord): Promise<ApprovalRecord | null> {
+    const seconds = Math.round((approval.expiresAtMs - Date.parse(approval.createdAt)) / 1000);
+    const what = approval.kind === 'override' ? 'no override' : 'no answer';
+    return this.end(approval, 'timeout', `${what} within ${seconds} s`);
   }
 
   async open(approval: NewApproval): Promise<void> {
@@ -209,10 +230,9 @@ export class ApprovalBroker {
         if (signal?.aborted === true) {
           ending = { answer: 'cancelled', reason: 'the caller stopped waiting' };
         } else if (now >= current.expiresAtMs) {
-          ending = {
-            answer: 'timeout',
-            reason: `no answer within ${Math.round((current.expiresAtMs - Date.parse(current.createdAt)) / 1000)} s`,
-          };
+          const settled = await this.expire(current);
+          if (settled !== null) return settled;
+          continue; // someone answered first: read their answer
         } else if (
           !(await this.connected(
             current.workspace,
@@ -296,7 +316,13 @@ export class ApprovalBroker {
     const checked = checkAnswer(approval, input, approver, this.maxHours);
     if (checked !== null) return checked;
     const at = this.clock();
-    const reason = input.reason?.trim() === '' ? null : (input.reason?.trim() ?? null);
+    if (at >= approval.expiresAtMs) {
+      await this.expire(approval);
+      return { ok: false, code: 'not-pending', message: `approval \`${id}\` has expired` };
+    }
+    const given = input.reason?.trim() ?? '';
+    // An answer's reason is stored and shown to the agent: it is redacted like everything else.
+    const reason = given === '' ? null : (this.redact(given, 'reason').value as string);
     const remember =
       input.kind === 'remember'
         ? materialiseRules(approval, input, approver.name, at, () => ulid())
@@ -313,23 +339,23 @@ export class ApprovalBroker {
             rules: remember.map((r) => r.id),
           }),
     };
-    // The rules exist before the approval reads as approved: a caller released by it
-    // must find them on its very next call, in whichever process it runs.
-    if (remember !== null) await this.store.rules.add(remember);
+    // The remembered rules come into force in the same transaction that settles the
+    // approval: never before it, and never for an answer that lost the race.
     const settled = await this.store.approvals.settle(id, {
       state: input.kind === 'deny' ? 'denied' : 'approved',
       answer,
       closedReason: null,
       at,
+      beforeExpiry: true,
+      ...(remember === null ? {} : { rules: remember }),
     });
     if (settled === null) {
-      for (const rule of remember ?? [])
-        await this.store.rules.revoke(approval.workspace, rule.id, approver.name, at);
       const now = await this.store.approvals.get(id);
+      const by = now?.answer === null || now?.answer === undefined ? '' : ` by ${now.answer.by}`;
       return {
         ok: false,
         code: 'not-pending',
-        message: `approval \`${id}\` was settled meanwhile${now?.answer ? ` by ${now.answer.by}` : ''}`,
+        message: `approval \`${id}\` was ${now?.state === 'pending' ? 'expiring' : `settled meanwhile${by}`}`,
       };
     }
     const occurredAt = new Date(at).toISOString();
@@ -370,6 +396,8 @@ export class ApprovalBroker {
         }),
       );
     }
+    // The caller released by this answer records its own decision before it acts (the
+    // gate does); this entry says who answered and why, and a failure to write it is the answerer's.
     await this.writer.append(entries);
     return { ok: true, approval: settled };
   }

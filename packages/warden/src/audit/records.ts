@@ -92,6 +92,8 @@ export function callEntry(stamp: Stamp, call: CallRecord, redact: Redact): Audit
 }
 
 export interface DecisionRecord {
+  /** The entry's id: the decision's own, unless this entry records how a held decision ended. */
+  readonly id?: string;
   readonly decisionId: string;
   readonly callId: string;
   readonly occurredAt: string;
@@ -105,6 +107,13 @@ export interface DecisionRecord {
     readonly managedHash: string | null;
   };
   readonly approvalId?: string;
+  /** How the approval that held this decision ended: its answer, who gave it and why. */
+  readonly approval?: {
+    readonly state: string;
+    readonly answer: string | null;
+    readonly by: string | null;
+    readonly reason: string | null;
+  };
   readonly override?: { readonly approvalId: string; readonly by: string; readonly reason: string };
   /** A fault that made the gate deny (fail-closed). */
   readonly failure?: string;
@@ -184,19 +193,35 @@ export function decisionEntry(
   );
   // The decision's text quotes only the request (and the policy): when the request held
   // nothing to redact and no command line whose words the engine re-renders, neither does it.
-  const quotesNothing = request.paths.length === 0 && record.request?.command === undefined;
+  const quotesNothing =
+    record.request !== null &&
+    record.failure === undefined &&
+    request.paths.length === 0 &&
+    record.request.command === undefined;
   const shown = recordedDecision(record.result);
   const decision = quotesNothing ? { value: shown, paths: [] } : redact(shown, 'decision');
   const redacted = [...request.paths, ...decision.paths];
+  const id = record.id ?? record.decisionId;
   const body: Body = {
     agentId: stamp.agentId,
+    ...(record.approval === undefined
+      ? {}
+      : {
+          approval: {
+            answer: record.approval.answer,
+            by: record.approval.by,
+            reason: record.approval.reason,
+            state: record.approval.state,
+          },
+        }),
     ...(record.approvalId === undefined ? {} : { approvalId: record.approvalId }),
     callId: record.callId,
     decision: json(decision.value),
+    ...(id === record.decisionId ? {} : { decisionId: record.decisionId }),
     ...(record.failure === undefined
       ? {}
       : { failure: json(redact(record.failure, 'failure').value) }),
-    id: record.decisionId,
+    id,
     kind: 'decision',
     model: stamp.model,
     occurredAt: record.occurredAt,
@@ -225,7 +250,7 @@ export function decisionEntry(
   return draft(
     'decision',
     stamp,
-    { id: record.decisionId, callId: record.callId, decisionId: record.decisionId },
+    { id, callId: record.callId, decisionId: record.decisionId },
     tool,
     null,
     record.occurredAt,

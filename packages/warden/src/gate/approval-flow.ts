@@ -14,9 +14,10 @@ import { rememberOffer } from '@warden/engine';
 import type { ApprovalBroker } from '../approvals/broker.js';
 import { stampOf } from '../approvals/broker.js';
 import type { Redact } from '../audit/records.js';
+import { decisionEntry } from '../audit/records.js';
 import type { AuditWriter } from '../audit/writer.js';
 import { newId } from '../ids.js';
-import type { ApprovalRecord, NewApproval, Store } from '../store/types.js';
+import type { ApprovalRecord, JsonValue, NewApproval, Store } from '../store/types.js';
 import type { Drafts } from './drafts.js';
 import { GateFault } from './fault.js';
 import type { PolicySource } from './snapshot.js';
@@ -31,6 +32,7 @@ export class ApprovalFlow {
     private readonly drafts: Drafts,
     private readonly source: PolicySource,
     private readonly redact: Redact,
+    private readonly clock: () => number,
   ) {}
 
   private approval(
@@ -51,8 +53,9 @@ export class ApprovalFlow {
       decisionId: base.decisionId,
       request: this.redact(base.request, 'request').value as ActionRequest,
       decision: this.redact(base.result, 'decision').value as DecisionResult,
-      offer: offer === null ? null : (this.redact(offer, 'offer').value as RememberOffer),
+      offer,
       fingerprint: print,
+      arguments: this.redact(base.arguments ?? null, 'arguments').value as JsonValue,
       stamp: { runId: base.stamp.runId, model: base.stamp.model, source: base.stamp.source },
       createdAt: new Date(base.at).toISOString(),
       expiresAtMs: base.at + ttlMs,
@@ -72,13 +75,25 @@ export class ApprovalFlow {
     } catch {
       offer = null; // without an offer, only "approve once" is possible
     }
+    if (offer !== null) {
+      // Rules are written from what the approver was shown: if that had to be redacted,
+      // a rule written from it would not be the rule for this call.
+      const shown = this.redact(offer, 'offer');
+      if (shown.paths.length > 0)
+        offer = {
+          rememberable: false,
+          why: 'only "approve once": the arguments hold a secret, which a remembered rule cannot name',
+          facets: (shown.value as RememberOffer).facets,
+          scopes: [],
+        };
+    }
     const approvalId = newId();
     const pending = this.approval(
       base,
       'prompt',
       approvalId,
       offer,
-      fingerprint(base.request),
+      fingerprint(base.request, base.tool, base.arguments),
       this.broker.timeoutMs,
     );
     try {
@@ -120,16 +135,43 @@ export class ApprovalFlow {
     } else {
       reason = `denied: ${settled.closedReason ?? 'the approval ended'}: a prompt nobody answers is a no (${result.reason})`;
     }
+    // How the held decision ended is durable before the caller may act on it (G39).
+    const stamp = stampOf(settled);
+    const entries = [
+      decisionEntry(
+        stamp,
+        {
+          id: newId(),
+          decisionId: settled.decisionId,
+          callId: settled.callId,
+          occurredAt: new Date(this.clock()).toISOString(),
+          request: settled.request,
+          result,
+          outcome: approved ? 'allow' : 'deny',
+          policy: { revision: null, hash: null, managedHash: null },
+          approvalId: settled.id,
+          approval: {
+            state: settled.state,
+            answer: answer?.kind ?? null,
+            by: answer?.by ?? null,
+            reason: answer?.reason ?? settled.closedReason,
+          },
+        },
+        settled.tool,
+        this.redact,
+      ),
+    ];
     if (!approved) {
       const ids = {
-        stamp: stampOf(settled),
+        stamp,
         decisionId: settled.decisionId,
         callId: settled.callId,
         tool: settled.tool,
-        arguments: null,
+        arguments: settled.arguments,
       };
-      await this.writer.append([this.drafts.call(ids, 'Denied', reason)]);
+      entries.push(this.drafts.call(ids, 'Denied', reason));
     }
+    await this.writer.append(entries);
     return {
       ...withIds(result, settled.decisionId, settled.callId),
       outcome: approved ? 'allow' : 'deny',
@@ -146,7 +188,7 @@ export class ApprovalFlow {
 
   /** A soft deny (G26): allowed once if an overrider granted it, else denied with an override request. */
   async softDeny(base: Base): Promise<GateDecision> {
-    const print = fingerprint(base.request);
+    const print = fingerprint(base.request, base.tool, base.arguments);
     const workspace = base.stamp.workspace;
     const granted = await this.store.approvals.consumeOverride(
       workspace,

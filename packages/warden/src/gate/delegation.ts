@@ -4,7 +4,7 @@
 // attempt is recorded; a refusal's reason goes back to the agent verbatim.
 
 import type { Autonomy, DelegationGuard } from '@warden/engine';
-import { checkDelegation, DEFAULT_MAX_DEPTH } from '@warden/engine';
+import { checkDelegation, DEFAULT_MAX_DEPTH, lowerAutonomy } from '@warden/engine';
 import type { RunRecord, Store } from '../store/types.js';
 import type { CallContext, Gate } from './gate.js';
 import { newId as ulid } from '../ids.js';
@@ -56,6 +56,18 @@ export async function delegate(
     ...(ask.autonomy === undefined ? {} : { autonomy: ask.autonomy }),
   };
   const finish = async (result: DelegateResult): Promise<DelegateResult> => {
+    try {
+      await record(result);
+    } catch (error) {
+      return {
+        ok: false,
+        guard: 'run',
+        reason: `delegation refused: it could not be recorded: ${error instanceof Error ? error.message : String(error)} (Warden fails closed)`,
+      };
+    }
+    return result;
+  };
+  const record = async (result: DelegateResult): Promise<void> => {
     await gate.complete(ctx, {
       callId,
       decisionId: null,
@@ -65,7 +77,6 @@ export async function delegate(
       durationMs: clock() - started,
       ...(result.ok ? {} : { error: result.reason }),
     });
-    return result;
   };
   try {
     if (ctx.runId === undefined)
@@ -87,6 +98,8 @@ export async function delegate(
         guard: 'run',
         reason: `delegation refused: run: run \`${run.id}\` is ${run.status}`,
       });
+    // The delegator acts at most at what its run was handed and at what its space allows now.
+    const now = lowerAutonomy(run.autonomy, await autonomyOf(gate, ctx.workspace, ctx.space));
     const target = await store.agents.get(ctx.workspace, ask.target);
     const targetAutonomy = await autonomyOf(gate, ctx.workspace, target?.space);
     const remaining =
@@ -97,7 +110,7 @@ export async function delegate(
         agent: run.agent,
         chain: run.chain,
         depth: run.depth,
-        autonomy: run.autonomy,
+        autonomy: now,
         remainingCents: remaining,
       },
       ask,
@@ -131,14 +144,16 @@ export async function delegate(
       budgetCents: verdict.run.budgetCents,
       startedAt: new Date(clock()).toISOString(),
     });
-    return await finish({ ok: true, run: child });
+    const started = await finish({ ok: true, run: child });
+    if (!started.ok) {
+      // The delegation could not be recorded: it does not happen, and the budget goes back.
+      await store.runs.finish(child.id, 'cancelled', clock());
+      if (run.budgetCents !== null) await store.runs.debit(run.id, -ask.budgetCents);
+    }
+    return started;
   } catch (error) {
     // Fail-closed: a delegation that cannot be checked does not happen.
     const reason = `delegation refused: ${error instanceof Error ? error.message : String(error)} (Warden fails closed)`;
-    return finish({ ok: false, guard: 'run', reason }).catch(() => ({
-      ok: false,
-      guard: 'run',
-      reason,
-    }));
+    return finish({ ok: false, guard: 'run', reason });
   }
 }

@@ -48,11 +48,15 @@ export class Drafts {
     );
   }
 
-  /** The decision of a call the gate could not decide (fail-closed). */
+  /**
+   * The decision of a call the gate could not decide (fail-closed). Its entry
+   * has an id of its own: the fault may strike after the decision's first entry.
+   */
   failure(call: FailedCall, result: DecisionResult, failure: string): AuditDraft {
     return decisionEntry(
       call.stamp,
       {
+        id: newId(),
         decisionId: call.decisionId,
         callId: call.callId,
         occurredAt: new Date(call.at).toISOString(),

@@ -59,7 +59,10 @@ export class Gate {
   private readonly classifier: ClassifierTable | undefined;
   private readonly faultRecordMs: number;
   private readonly onFault: GateOptions['onFault'];
-  private readonly ceilings = new Map<string, Autonomy | null>();
+  private readonly ceilings = new Map<
+    string,
+    { readonly agent: string; readonly workspace: string; readonly autonomy: Autonomy | null }
+  >();
   private readonly drafts: Drafts;
   private readonly flow: ApprovalFlow;
 
@@ -81,6 +84,7 @@ export class Gate {
       this.drafts,
       this.source,
       this.redact,
+      this.clock,
     );
   }
 
@@ -97,16 +101,20 @@ export class Gate {
       snapshot = current;
       const built = this.request(ctx, ask, current);
       request = built;
-      const input: DecideInput = {
+      const input: { -readonly [K in keyof DecideInput]: DecideInput[K] } = {
         policy: current.compiled,
         managed: current.managed,
         managedSource: current.managedSource,
         request: built,
         at,
         approverConnected: false,
-        ...(this.classifier === undefined ? {} : { classifier: this.classifier }),
-        ...(ctx.runId === undefined ? {} : await this.ceiling(ctx.runId)),
       };
+      if (this.classifier !== undefined) input.classifier = this.classifier;
+      if (ctx.runId !== undefined) {
+        const ceiling = await this.ceiling(ctx, ctx.runId);
+        if (ceiling !== null)
+          input.autonomyCeiling = { autonomy: ceiling, scope: `run:${ctx.runId}` };
+      }
       let explained = explainDecision(input);
       if (explained.result.decision === 'prompt' && (await this.connected(ctx.workspace))) {
         explained = explainDecision({ ...input, approverConnected: true });
@@ -182,21 +190,33 @@ export class Gate {
     return this.source.snapshot(workspace);
   }
 
-  /** A delegated run acts at most at the autonomy it was handed (G35); runs never change it. */
-  private async ceiling(runId: string): Promise<Pick<DecideInput, 'autonomyCeiling'>> {
-    let autonomy = this.ceilings.get(runId);
-    if (autonomy === undefined) {
-      let run;
-      try {
-        run = await this.store.runs.get(runId);
-      } catch (error) {
-        throw new GateFault('store', `cannot read run \`${runId}\`: ${(error as Error).message}`);
-      }
-      autonomy = run === null || run.depth === 0 ? null : run.autonomy;
-      if (this.ceilings.size >= 10_000) this.ceilings.clear();
-      this.ceilings.set(runId, autonomy);
+  /**
+   * A delegated run acts at most at the autonomy it was handed (G35); runs
+   * never change it, so it is read once. A run of another agent or workspace
+   * is a misconfigured adapter: denied. A run Warden does not know was not
+   * delegated through it: no ceiling (and not remembered, it may start later).
+   */
+  private async ceiling(ctx: CallContext, runId: string): Promise<Autonomy | null> {
+    const known = this.ceilings.get(runId);
+    if (known !== undefined && known.agent === ctx.agent && known.workspace === ctx.workspace)
+      return known.autonomy;
+    let run;
+    try {
+      run = await this.store.runs.get(runId);
+    } catch (error) {
+      throw new GateFault('store', `cannot read run \`${runId}\`: ${(error as Error).message}`);
     }
-    return autonomy === null ? {} : { autonomyCeiling: { autonomy, scope: `run:${runId}` } };
+    if (run === null) return null;
+    if (run.agent !== ctx.agent || run.workspace !== ctx.workspace)
+      throw new GateFault(
+        'request-invalid',
+        `run \`${runId}\` belongs to \`${run.agent}\` in \`${run.workspace}\`, not to \`${ctx.agent}\` in \`${ctx.workspace}\``,
+      );
+    const autonomy = run.depth === 0 ? null : run.autonomy;
+    if (this.ceilings.size >= 10_000)
+      this.ceilings.delete(this.ceilings.keys().next().value as string);
+    this.ceilings.set(runId, { agent: run.agent, workspace: run.workspace, autonomy });
+    return autonomy;
   }
 
   private async connected(workspace: string): Promise<boolean> {

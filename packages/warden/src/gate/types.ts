@@ -82,9 +82,19 @@ export function stampFor(ctx: CallContext): Stamp {
   };
 }
 
-/** Identifies a request, so a granted override lets exactly that call through once (G26). */
-export function fingerprint(request: ActionRequest): string {
-  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+/**
+ * Identifies a call — its request, its tool and the tool's own arguments — so
+ * a granted override lets exactly that call through once (G26). Arguments
+ * that have no JSON form make a print nothing else can match.
+ */
+export function fingerprint(request: ActionRequest, tool: string | null, args: unknown): string {
+  let text: string;
+  try {
+    text = canonicalJson({ arguments: args ?? null, request, tool });
+  } catch {
+    text = `unmatchable:${Math.random()}:${Date.now()}`;
+  }
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /**

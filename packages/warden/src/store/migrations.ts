@@ -77,6 +77,7 @@ const initial: Migration = {
       .addColumn('decision', 'text', (c) => c.notNull())
       .addColumn('offer', 'text')
       .addColumn('fingerprint', 'text', (c) => c.notNull())
+      .addColumn('arguments', 'text', (c) => c.notNull())
       .addColumn('stamp', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('created_at_ms', 'bigint', (c) => c.notNull())

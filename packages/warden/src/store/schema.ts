@@ -53,6 +53,7 @@ export interface Database {
     decision: string;
     offer: string | null;
     fingerprint: string;
+    arguments: string;
     stamp: string;
     created_at: string;
     created_at_ms: number;

@@ -143,6 +143,8 @@ export interface ApprovalRecord {
   readonly offer: RememberOffer | null;
   /** Identifies the request, so a granted override lets exactly it through once. */
   readonly fingerprint: string;
+  /** The tool's arguments as the approver is shown them (redacted). */
+  readonly arguments: JsonValue;
   /** The rest of the caller's identity, for the entries the approval's end writes. */
   readonly stamp: {
     readonly runId: string | null;
@@ -178,6 +180,10 @@ export interface ApprovalSettle {
   readonly answer: ApprovalAnswer | null;
   readonly closedReason: string | null;
   readonly at: number;
+  /** An answer settles only an approval that has not expired at `at` (a timeout settles any). */
+  readonly beforeExpiry?: boolean;
+  /** Remembered rules that come into force with this answer, in the same transaction (G23). */
+  readonly rules?: readonly NewStoredRule[];
 }
 
 export interface ApprovalReader {
@@ -188,7 +194,10 @@ export interface ApprovalReader {
 
 export interface ApprovalStore extends ApprovalReader {
   create(approval: NewApproval): Promise<void>;
-  /** Ends a pending approval; null when it is not pending any more (someone else settled it). */
+  /**
+   * Ends a pending approval (with its remembered rules, atomically); null when
+   * it is not pending any more — someone else settled it — or, for an answer, expired.
+   */
   settle(id: string, settle: ApprovalSettle): Promise<ApprovalRecord | null>;
   /** Takes a granted, unused override for this request, once; null when there is none. */
   consumeOverride(

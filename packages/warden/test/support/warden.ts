@@ -17,7 +17,7 @@ export async function openTestWarden(
   options: WardenOptions = {},
 ): Promise<TestWarden> {
   const data = options.data ?? tempDir('warden-gate-');
-  const warden = await Warden.open({ env: {}, ...options, data });
+  const warden = await Warden.open({ env: { WARDEN_LOG_LEVEL: 'silent' }, ...options, data });
   if (policy !== null) {
     const written = await warden.putPolicy(policy, { author: 'test' });
     if (!written.ok) throw new Error(`test policy is not valid: ${JSON.stringify(written)}`);

@@ -11,11 +11,13 @@ import type {
   ApprovalSettle,
   ApprovalState,
   ApprovalStore,
+  JsonValue,
   NewApproval,
 } from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
-import { iso, num, parseJson } from './context.js';
+import { bumpVersion, iso, num, parseJson } from './context.js';
+import { storedRuleRow } from './rules.js';
 
 type Row = Database['approvals'];
 
@@ -33,6 +35,7 @@ function fromRow(row: Row): ApprovalRecord {
     decision: JSON.parse(row.decision) as DecisionResult,
     offer: parseJson<RememberOffer>(row.offer),
     fingerprint: row.fingerprint,
+    arguments: JSON.parse(row.arguments) as JsonValue,
     stamp: JSON.parse(row.stamp) as ApprovalRecord['stamp'],
     createdAt: row.created_at,
     expiresAtMs: num(row.expires_at_ms),
@@ -63,6 +66,7 @@ export class SqlApprovalStore implements ApprovalStore {
           decision: JSON.stringify(a.decision),
           offer: a.offer === null ? null : JSON.stringify(a.offer),
           fingerprint: a.fingerprint,
+          arguments: JSON.stringify(a.arguments),
           stamp: JSON.stringify(a.stamp),
           created_at: a.createdAt,
           created_at_ms: Date.parse(a.createdAt),
@@ -104,8 +108,9 @@ export class SqlApprovalStore implements ApprovalStore {
   }
 
   async settle(id: string, s: ApprovalSettle): Promise<ApprovalRecord | null> {
+    const rules = s.rules ?? [];
     const changed = await this.ctx.write(async (tx) => {
-      const result = await tx
+      let update = tx
         .updateTable('approvals')
         .set({
           state: s.state,
@@ -115,11 +120,20 @@ export class SqlApprovalStore implements ApprovalStore {
           closed_reason: s.closedReason,
         })
         .where('id', '=', id)
-        .where('state', '=', 'pending')
-        .executeTakeFirst();
-      return num(result.numUpdatedRows) > 0;
+        .where('state', '=', 'pending');
+      if (s.beforeExpiry === true) update = update.where('expires_at_ms', '>', s.at);
+      const result = await update.executeTakeFirst();
+      if (num(result.numUpdatedRows) === 0) return null;
+      if (rules.length > 0) {
+        await tx.insertInto('stored_rules').values(rules.map(storedRuleRow)).execute();
+        for (const workspace of new Set(rules.map((r) => r.workspace)))
+          await bumpVersion(tx, workspace);
+      }
+      return true;
     });
-    if (!changed) return null;
+    if (changed === null) return null;
+    for (const workspace of new Set(rules.map((r) => r.workspace)))
+      this.ctx.notify('policy', workspace);
     const record = await this.get(id);
     if (record !== null) this.ctx.notify('approval', record.workspace, id);
     return record;

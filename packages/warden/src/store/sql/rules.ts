@@ -25,6 +25,24 @@ function fromRow(row: Row): StoredRule {
   };
 }
 
+/** A new stored rule as its row. */
+export function storedRuleRow(r: NewStoredRule): Row {
+  return {
+    id: r.id,
+    workspace: r.workspace,
+    scope: r.scope,
+    origin: r.origin,
+    rule: JSON.stringify(r.rule),
+    created_at: r.createdAt,
+    created_by: r.createdBy,
+    expires_at: r.expiresAt,
+    expires_at_ms: r.expiresAt === null ? null : Date.parse(r.expiresAt),
+    approval_id: r.approvalId,
+    revoked_at: null,
+    revoked_by: null,
+  };
+}
+
 export class SqlRuleStore implements RuleStore {
   constructor(private readonly ctx: SqlContext) {}
 
@@ -32,25 +50,7 @@ export class SqlRuleStore implements RuleStore {
     if (rules.length === 0) return;
     const workspaces = [...new Set(rules.map((r) => r.workspace))];
     await this.ctx.write(async (tx) => {
-      await tx
-        .insertInto('stored_rules')
-        .values(
-          rules.map((r) => ({
-            id: r.id,
-            workspace: r.workspace,
-            scope: r.scope,
-            origin: r.origin,
-            rule: JSON.stringify(r.rule),
-            created_at: r.createdAt,
-            created_by: r.createdBy,
-            expires_at: r.expiresAt,
-            expires_at_ms: r.expiresAt === null ? null : Date.parse(r.expiresAt),
-            approval_id: r.approvalId,
-            revoked_at: null,
-            revoked_by: null,
-          })),
-        )
-        .execute();
+      await tx.insertInto('stored_rules').values(rules.map(storedRuleRow)).execute();
       for (const workspace of workspaces) await bumpVersion(tx, workspace);
     });
     for (const workspace of workspaces) this.ctx.notify('policy', workspace);
