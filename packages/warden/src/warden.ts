@@ -50,6 +50,10 @@ export interface WardenOptions {
   readonly approvals?: BrokerOptions;
   /** Literal credentials to redact besides those in the agents' settings. */
   readonly secrets?: Iterable<string>;
+  /** How long a policy snapshot is trusted before its version is read again (default 250 ms). */
+  readonly refreshMs?: number;
+  /** How long reading the policy or recording a decision may take before the gate denies (default 10 s). */
+  readonly deadlineMs?: number;
   readonly classifier?: ClassifierTable;
   /** Where Warden reports faults (it still fails closed); default: pino on stderr at WARDEN_LOG_LEVEL or `warn`. */
   readonly logger?: Logger;
@@ -118,6 +122,7 @@ export class Warden {
       broker: this.approvals,
       redact,
       clock: parts.clock,
+      ...(parts.options.deadlineMs === undefined ? {} : { deadlineMs: parts.options.deadlineMs }),
       ...(parts.options.classifier === undefined ? {} : { classifier: parts.options.classifier }),
       onFault: (error, context) =>
         parts.logger.warn(
@@ -127,7 +132,7 @@ export class Warden {
             source: context.source,
             code: error instanceof GateFault ? error.code : 'internal',
           },
-          `denied (fail-closed): ${faultMessage(error)}`,
+          `denied (fail-closed): ${this.redactor.redactText(faultMessage(error)).text}`,
         ),
     });
   }
@@ -159,6 +164,7 @@ export class Warden {
         ? new StorePolicySource(store, {
             managedFile: managed,
             clock,
+            ...(options.refreshMs === undefined ? {} : { refreshMs: options.refreshMs }),
             onSkipped: (workspace, skipped) =>
               logger.warn(
                 { workspace, skipped },

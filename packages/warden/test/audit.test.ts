@@ -63,6 +63,10 @@ async function fill(t: TestWarden): Promise<void> {
   }
 }
 
+function omit(entry: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entry).filter(([key]) => !keys.includes(key)));
+}
+
 function rows(data: string): Database.Database {
   return new Database(join(data, 'warden.db'));
 }
@@ -162,7 +166,7 @@ describe('the audit chain', () => {
     expect(warden(['audit', 'verify', '--file', file]).code).toBe(1);
   });
 
-  it('imports an export into an empty log and reproduces the same chain; importing again skips', () => {
+  it('imports an export, each entry marked with where it came from and its original hashes; importing again skips', () => {
     const exported = warden(['audit', 'export', '--data', t.data]).stdout;
     const dir = tempDir('warden-import-');
     const file = join(dir, 'audit.jsonl');
@@ -174,10 +178,85 @@ describe('the audit chain', () => {
       imported: exported.trimEnd().split('\n').length,
       skipped: 0,
     });
-    expect(warden(['audit', 'export', '--data', target]).stdout).toBe(exported);
+    const original = exported
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const copied = warden(['audit', 'export', '--data', target])
+      .stdout.trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(copied.map((e) => e.id)).toEqual(original.map((e) => e.id));
+    copied.forEach((entry, i) => {
+      const source = original[i] as Record<string, unknown>;
+      expect(entry.imported).toMatchObject({
+        file: 'audit.jsonl',
+        position: i + 1,
+        hash: source.hash,
+        prevHash: source.prevHash,
+      });
+      expect(omit(entry, 'imported', 'hash', 'prevHash')).toEqual(omit(source, 'hash', 'prevHash'));
+    });
+    expect(warden(['audit', 'verify', '--data', target]).code).toBe(0);
     expect(
       JSON.parse(warden(['audit', 'import', file, '--data', target, '--json']).stdout).imported,
     ).toBe(0);
+  });
+
+  it('refuses to import an entry whose id is taken by other content, importing nothing', () => {
+    const lines = warden(['audit', 'export', '--data', t.data]).stdout.trimEnd().split('\n');
+    const dir = tempDir('warden-import-');
+    const file = join(dir, 'audit.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const target = join(dir, 'data');
+    expect(warden(['audit', 'import', file, '--data', target]).code).toBe(0);
+    // A forged file: the same first entry id, other content, a chain computed anew.
+    const forged = JSON.parse(lines[0] as string) as Record<string, unknown>;
+    const changed = { ...omit(forged, 'hash', 'prevHash'), by: 'mallory' };
+    const link = chainLink('0'.repeat(64), changed as never);
+    writeFileSync(
+      join(dir, 'forged.jsonl'),
+      `${JSON.stringify({ ...changed, prevHash: '0'.repeat(64), hash: link.hash })}\n`,
+    );
+    const ran = warden(['audit', 'import', join(dir, 'forged.jsonl'), '--data', target, '--json']);
+    expect(ran.code).toBe(1);
+    expect(JSON.parse(ran.stdout).errors[0].message).toContain(
+      'already in the log with other content',
+    );
+  });
+
+  it('notices lines cut from the end of an export when given the head export printed', () => {
+    const ran = warden(['audit', 'export', '--data', t.data]);
+    const head = /head ([0-9a-f]{64})/.exec(ran.stderr)?.[1] ?? '';
+    expect(head).toMatch(/^[0-9a-f]{64}$/);
+    const dir = tempDir('warden-head-');
+    const file = join(dir, 'audit.jsonl');
+    const lines = ran.stdout.trimEnd().split('\n');
+    writeFileSync(file, lines.join('\n'));
+    expect(warden(['audit', 'verify', '--file', file, '--head', head]).code).toBe(0);
+    writeFileSync(file, lines.slice(0, -1).join('\n'));
+    expect(warden(['audit', 'verify', '--file', file]).code).toBe(0); // alone, a cut end goes unseen
+    const cut = warden(['audit', 'verify', '--file', file, '--head', head, '--json']);
+    expect(cut.code).toBe(1);
+    expect(JSON.parse(cut.stdout).broken.kind).toBe('truncated');
+    // The live log still holds an earlier head as it grows.
+    expect(warden(['audit', 'verify', '--data', t.data, '--head', head]).code).toBe(0);
+  });
+
+  it('names an entry whose indexed columns were changed, though its content was not', () => {
+    const db = rows(t.data);
+    const row = db
+      .prepare(
+        "select seq, id from audit_entries where kind = 'call' and status = 'Ok' order by seq limit 1",
+      )
+      .get() as { seq: number; id: string };
+    db.prepare(
+      "update audit_entries set status = 'Error', agent_id = 'someone-else' where seq = ?",
+    ).run(row.seq);
+    db.close();
+    const ran = warden(['audit', 'verify', '--data', t.data]);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toContain(`entry \`${row.id}\` (#${row.seq}) was changed in the index`);
   });
 
   it('refuses to import a file whose chain is broken, importing nothing', () => {

@@ -126,11 +126,16 @@ describe('fail-closed', () => {
 });
 
 /** A TCP proxy in front of Postgres that can cut every connection, like a database going down. */
-async function proxy(
-  target: URL,
-): Promise<{ url: string; cut: () => void; restore: () => void; close: () => Promise<void> }> {
+async function proxy(target: URL): Promise<{
+  url: string;
+  cut: () => void;
+  freeze: () => void;
+  restore: () => void;
+  close: () => Promise<void>;
+}> {
   const sockets = new Set<Socket>();
   let down = false;
+  let frozen = false;
   const server: Server = createServer((client) => {
     if (down) {
       client.destroy();
@@ -139,7 +144,13 @@ async function proxy(
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.add(client);
     sockets.add(upstream);
-    client.pipe(upstream).pipe(client);
+    // Frozen, the proxy keeps every connection open and forwards nothing: a server that stops answering.
+    client.on('data', (chunk: Buffer) => {
+      if (!frozen) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!frozen) client.write(chunk);
+    });
     const drop = () => {
       client.destroy();
       upstream.destroy();
@@ -158,14 +169,47 @@ async function proxy(
       down = true;
       for (const socket of sockets) socket.destroy();
     },
+    freeze: () => {
+      frozen = true;
+    },
     restore: () => {
       down = false;
+      frozen = false;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
 
 describe.skipIf(POSTGRES_SKIP !== null && !UNDER_CI)('fail-closed on Postgres', () => {
+  it('denies within its deadline when the database stops answering, instead of hanging', async () => {
+    requirePostgresUnderCi();
+    const schema = uniqueSchema();
+    const tcp = await proxy(new URL(PG_URL));
+    const store = await openPostgres({ url: tcp.url, schema });
+    const warden = await Warden.open({
+      store,
+      env: { WARDEN_LOG_LEVEL: 'silent' },
+      deadlineMs: 1000,
+    });
+    try {
+      await warden.putPolicy(POLICY, { author: 'test' });
+      expect((await warden.gate.decide(CTX, COMMIT)).outcome).toBe('allow');
+      tcp.freeze();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = Date.now();
+      const decision = await warden.gate.decide(CTX, COMMIT);
+      expect(decision.outcome).toBe('deny');
+      expect(decision.reason).toContain('did not answer within 1 s');
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      tcp.restore();
+      await warden.close();
+      await store.close();
+      await tcp.close();
+      await dropSchema(schema);
+    }
+  });
+
   it('denies with the reason when the database goes down mid-service, and recovers when it returns', async () => {
     requirePostgresUnderCi();
     const schema = uniqueSchema();

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CallContext } from '../src/gate/gate.js';
 import type { ApproverChannel } from '../src/approvals/broker.js';
+import type { AuditDraft } from '../src/store/types.js';
 import { auditLog, eventually, openTestWarden } from './support/warden.js';
 import type { TestWarden } from './support/warden.js';
 
@@ -268,3 +269,99 @@ describe('the gate', () => {
     });
   });
 });
+
+describe('the gate under hostile input', () => {
+  let t: TestWarden;
+  beforeEach(async () => {
+    t = await openTestWarden(POLICY, { approvals: { timeoutMs: 5000, pollMs: 20 } });
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it('denies a call whose names hold control characters, and the calls beside it are unharmed', async () => {
+    const [bad, ...good] = await Promise.all([
+      t.warden.gate.decide(CTX, { tool: 'x\u0000y', actions: ['gitCommit'] }),
+      ...Array.from({ length: 5 }, () =>
+        t.warden.gate.decide(CTX, { tool: 'git_commit', actions: ['gitCommit'] }),
+      ),
+    ]);
+    expect(bad?.outcome).toBe('deny');
+    expect(bad?.reason).toContain('control character');
+    expect(good.map((d) => d.outcome)).toEqual(['allow', 'allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('writes each call of a batch on its own when one entry of it cannot be stored', async () => {
+    const writer = t.warden.writer;
+    const first = await writer.append([draftFor('dup-1')]);
+    expect(first).toHaveLength(1);
+    // The same id again cannot be stored; the entries beside it in the batch can.
+    const results = await Promise.allSettled([
+      writer.append([draftFor('dup-1')]),
+      writer.append([draftFor('ok-1')]),
+      writer.append([draftFor('ok-2')]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+  });
+
+  it('redacts what an approver writes in a reason, in the log and in what the agent is told', async () => {
+    const alice = await t.warden.approvals.connect({ name: 'alice', roles: ['approver'] });
+    const first = await t.warden.gate.decide(
+      CTX,
+      { actions: ['gitPush'], args: { refs: ['x'] } },
+      { wait: false },
+    );
+    const token = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    await alice.answer(first.approvalId ?? '', { kind: 'deny', reason: `use ${token} instead` });
+    const decision = await t.warden.gate.awaitApproval(first.approvalId ?? '');
+    expect(decision.reason).not.toContain(token);
+    expect(JSON.stringify(await auditLog(t.warden.store))).not.toContain(token);
+    expect(
+      JSON.stringify(await t.warden.store.approvals.get(first.approvalId ?? '')),
+    ).not.toContain(token);
+    await alice.close();
+  });
+
+  it('answers an unknown approval, or another agent’s, with a deny rather than an error', async () => {
+    const alice = await t.warden.approvals.connect({ name: 'alice', roles: ['approver'] });
+    const first = await t.warden.gate.decide(
+      CTX,
+      { actions: ['gitPush'], args: { refs: ['x'] } },
+      { wait: false },
+    );
+    expect((await t.warden.gate.awaitApproval('nope')).outcome).toBe('deny');
+    const other = await t.warden.gate.awaitApproval(first.approvalId ?? '', undefined, {
+      ...CTX,
+      agent: 'coder-2',
+    });
+    expect(other).toMatchObject({ outcome: 'deny', rule: 'failClosed' });
+    await alice.close();
+  });
+});
+
+function draftFor(id: string): AuditDraft {
+  const occurredAt = new Date().toISOString();
+  const body = {
+    agentId: 'coder-1',
+    callId: id,
+    id,
+    kind: 'call',
+    occurredAt,
+    status: 'Ok',
+    tool: 't',
+    workspace: 'acme',
+  };
+  return {
+    id,
+    kind: 'call',
+    workspace: 'acme',
+    agentId: 'coder-1',
+    runId: null,
+    callId: id,
+    decisionId: null,
+    tool: 't',
+    status: 'Ok',
+    occurredAt,
+    body,
+  };
+}

@@ -114,7 +114,7 @@ for (const backend of BACKENDS) {
           at: T0,
         });
         expect(await store.stateVersion('acme')).toBe(1);
-        expect(await store.stateVersion('managed')).toBe(1);
+        expect(await store.stateVersion(null)).toBe(1);
         expect((await store.policies.currentManaged())?.revision).toBe(1);
         expect(await store.policies.workspaces()).toEqual(['acme']);
       });

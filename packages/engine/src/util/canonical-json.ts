@@ -3,11 +3,11 @@
 // recorded entry, so it is fast: a value whose keys are already in order is
 // handed to JSON.stringify as it is, and only the rest is written by hand.
 //
-// Never through a sorted copy: a JS object lists integer-like keys (`"9"`, `"10"`)
-// first and in numeric order whatever order they were added in, and assigning
+// Never through a sorted copy: an object lists integer-like keys (`"9"`, `"10"`)
+// first, in numeric order, whatever order they were added in, and assigning
 // `__proto__` sets the prototype instead of adding a member. JSON.stringify
-// writes an object's members in `Object.keys` order, so when that order is
-// already canonical (which it can be with such keys too) its output is canonical.
+// writes members in `Object.keys` order, so when that order is canonical (as it
+// can be with such keys too) JSON.stringify's text is canonical.
 
 function invalid(value: unknown): never {
   if (typeof value === 'number')
@@ -37,16 +37,16 @@ function written(value: unknown): string | undefined {
 }
 
 function array(value: readonly unknown[]): string | undefined {
-  let texts: (string | undefined)[] | undefined;
-  for (let i = 0; i < value.length; i++) {
-    const text = written(value[i]);
-    if (text !== undefined) (texts ??= new Array<string | undefined>(value.length))[i] = text;
-  }
-  if (texts === undefined) return undefined;
+  let at = 0;
+  let first: string | undefined;
+  while (at < value.length && (first = written(value[at])) === undefined) at++;
+  if (first === undefined) return undefined;
+  // Items before `at` JSON.stringify writes canonically; those after are yet to be looked at.
   let out = '[';
   for (let i = 0; i < value.length; i++) {
+    const item = value[i];
     if (i > 0) out += ',';
-    out += texts[i] ?? member(value[i]);
+    out += i < at ? plain(item) : i === at ? first : (written(item) ?? plain(item));
   }
   return `${out}]`;
 }
@@ -55,33 +55,54 @@ function object(value: object): string | undefined {
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   const proto: unknown = Object.getPrototypeOf(value);
-  // Anything else (a Date, a class instance) would meet its toJSON: its own members are written.
+  // Another prototype (a Date, a class instance) may bring a toJSON: its own members are written.
   let sorted = proto === Object.prototype || proto === null;
-  let texts: (string | undefined)[] | undefined;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (sorted && i > 0 && (keys[i - 1] as string) > key) sorted = false;
-    const text = written(record[key]);
-    if (text !== undefined) (texts ??= new Array<string | undefined>(keys.length))[i] = text;
+  for (let i = 1; sorted && i < keys.length; i++)
+    if ((keys[i - 1] as string) > (keys[i] as string)) sorted = false;
+  let at = -1;
+  let first: string | undefined;
+  if (sorted) {
+    at = 0;
+    while (at < keys.length && (first = written(record[keys[at] as string])) === undefined) at++;
+    if (first === undefined) return undefined;
+  } else {
+    // RFC 8785 sorts property names by their UTF-16 code units: the default sort order.
+    keys.sort();
   }
-  if (sorted && texts === undefined) return undefined;
-  const order = keys.map((_, i) => i);
-  // RFC 8785 sorts property names by their UTF-16 code units, as `<` compares strings.
-  if (!sorted) order.sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1));
-  let out = '{';
-  for (const i of order) {
+  let out = '';
+  for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     const item = record[key];
     if (item === undefined) continue;
-    if (out.length > 1) out += ',';
-    out += `${JSON.stringify(key)}:${texts?.[i] ?? member(item)}`;
+    if (out !== '') out += ',';
+    out += `${quote(key)}:`;
+    out += i < at ? plain(item) : i === at ? first : (written(item) ?? plain(item));
   }
-  return `${out}}`;
+  return `{${out}}`;
 }
 
-/** A value `written` found canonical as JSON.stringify writes it (`undefined` as an array item). */
-function member(value: unknown): string {
-  return value === undefined ? 'null' : (JSON.stringify(value) as string);
+/** Text JSON.stringify writes as it is, between quotes: no quote, backslash, control or surrogate. */
+// eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+function quote(text: string): string {
+  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+/** A value `written` found canonical, as JSON.stringify writes it (`undefined` as an array item). */
+function plain(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'number':
+      return String(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+      return 'null';
+    default:
+      return value === null ? 'null' : (JSON.stringify(value) as string);
+  }
 }
 
 export function canonicalJson(value: unknown): string {

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@warden/engine';
 import type { JsonValue } from '../store/types.js';
+import { columnDrift } from './columns.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -60,6 +61,8 @@ export interface ChainItem {
   /** Where it stands: the stored sequence number or the line number. */
   readonly position: number;
   readonly problem?: string;
+  /** The columns a store indexes the entry by: they must say what the entry says. */
+  readonly columns?: { readonly [column: string]: unknown };
 }
 
 function label(id: string | null, position: number): string {
@@ -72,7 +75,8 @@ function label(id: string | null, position: number): string {
  */
 export async function verifyChain(
   items: AsyncIterable<ChainItem> | Iterable<ChainItem>,
-  expected?: { readonly seq: number; readonly hash: string },
+  /** The head the chain must end at: the store's record of it, or one noted earlier (`--head`). */
+  expected?: { readonly seq?: number; readonly hash: string },
 ): Promise<VerifyReport> {
   let prev = GENESIS_HASH;
   let prevId: string | null = null;
@@ -131,17 +135,35 @@ export async function verifyChain(
         id,
         `${label(id, position)} was changed: its content does not match its hash`,
       );
+    if (item.columns !== undefined) {
+      const drift = columnDrift(item.columns, bodyOf(entry));
+      if (drift !== null)
+        return fail(
+          'changed',
+          position,
+          id,
+          `${label(id, position)} was changed in the index: its \`${drift.column}\` reads ${JSON.stringify(drift.stored)}, the entry says ${JSON.stringify(drift.entry)}`,
+        );
+    }
     prev = entry.hash;
     prevId = id;
     count += 1;
     lastPosition = position;
   }
-  if (expected !== undefined && (expected.seq !== lastPosition || expected.hash !== prev)) {
+  if (expected !== undefined && expected.seq !== undefined && expected.seq !== lastPosition) {
     return fail(
       'truncated',
       lastPosition + 1,
       null,
       `the log ends at #${lastPosition}, but its head records #${expected.seq}: entries at the end were removed`,
+    );
+  }
+  if (expected !== undefined && expected.hash !== prev) {
+    return fail(
+      'truncated',
+      lastPosition + 1,
+      null,
+      `the log ends at #${lastPosition} with hash ${prev.slice(0, 16)}…, not at the head ${expected.hash.slice(0, 16)}…: entries at the end were removed or replaced`,
     );
   }
   return { ok: true, entries: count, head: prev, broken: null };

@@ -146,7 +146,8 @@ export class Redactor {
         item = UNREADABLE;
       }
       const redactedKey = this.#key(key);
-      const outKey = redactedKey === key ? key : freeKey(out, redactedKey);
+      // A redacted key takes no name another member has or will have, so none is overwritten.
+      const outKey = redactedKey === key ? key : freeKey(out, value, redactedKey);
       walk.segments.push(outKey);
       if (outKey !== key) record(walk);
       let result: unknown;
@@ -157,17 +158,7 @@ export class Redactor {
         result = this.#value(item, depth + 1, walk);
       }
       walk.segments.pop();
-      if (result === OMIT) continue;
-      if (outKey === '__proto__') {
-        Object.defineProperty(out, outKey, {
-          value: result,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        out[outKey] = result;
-      }
+      if (result !== OMIT) put(out, outKey, result);
     }
     return out;
   }
@@ -241,23 +232,32 @@ function hidesSomething(value: unknown): boolean {
   );
 }
 
-function freeKey(out: Record<string, unknown>, key: string): string {
+/** `key`, or `key (2)`, `key (3)`, …: the first name neither the copy nor its source has. */
+function freeKey(out: Record<string, unknown>, source: object, key: string): string {
   let candidate = key;
-  for (let n = 2; Object.hasOwn(out, candidate); n += 1) candidate = `${key} (${n})`;
+  for (let n = 2; Object.hasOwn(out, candidate) || Object.hasOwn(source, candidate); n += 1)
+    candidate = `${key} (${n})`;
   return candidate;
 }
 
-function mapEntries(map: Map<unknown, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of map) {
-    const name = typeof key === 'string' ? key : String(key);
-    Object.defineProperty(out, name, {
+/**
+ * Adds `key` to a copy as an own data member, whatever its name: assigning `__proto__` would set
+ * the copy's prototype instead, and the member would be gone from its JSON.
+ */
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(out, key, {
       value,
       enumerable: true,
       writable: true,
       configurable: true,
     });
-  }
+  else out[key] = value;
+}
+
+function mapEntries(map: Map<unknown, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of map) put(out, typeof key === 'string' ? key : String(key), value);
   return out;
 }
 

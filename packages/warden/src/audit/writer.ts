@@ -85,8 +85,20 @@ export class AuditWriter {
             offset += pending.drafts.length;
           }
         },
-        (error: unknown) => {
-          for (const pending of batch) pending.reject(error);
+        async (error: unknown) => {
+          if (batch.length === 1) {
+            (batch[0] as Pending).reject(error);
+            return;
+          }
+          // One bad entry must not fail the calls that merely shared its batch: each
+          // part is written on its own, and only what fails again is refused.
+          for (const pending of batch) {
+            try {
+              pending.resolve(await this.store.append(pending.drafts));
+            } catch (alone) {
+              pending.reject(alone);
+            }
+          }
         },
       )
       .finally(() => {

@@ -2,14 +2,15 @@
 // movement between installations (contracts §4, §6).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { verifyChain } from '../audit/chain.js';
+import { basename, join, resolve } from 'node:path';
+import { canonicalJson } from '@warden/engine';
+import { bodyOf, verifyChain } from '../audit/chain.js';
 import type { ChainItem, VerifyReport } from '../audit/chain.js';
 import { draftFromEntry, jsonlItems } from '../audit/jsonl.js';
 import { toOtlp } from '../audit/otlp.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
 import { SQLITE_FILE } from '../store/sqlite.js';
-import type { AuditDraft, AuditEntry, Store } from '../store/types.js';
+import type { AuditDraft, AuditEntry, JsonValue, Store } from '../store/types.js';
 import type { Io } from './io.js';
 import { fail, printJson, style, usage } from './io.js';
 
@@ -18,6 +19,7 @@ export interface AuditOptions {
   readonly file?: string;
   readonly format?: string;
   readonly out?: string;
+  readonly head?: string;
   readonly json?: boolean;
 }
 
@@ -70,6 +72,14 @@ function report(io: Io, json: boolean, result: VerifyReport, source: string): vo
   }
 }
 
+/** `--head HASH`: a head noted earlier (e.g. from the last export), which the chain must still end at. */
+function readHead(io: Io, json: boolean, head: string | undefined): string | null {
+  if (head === undefined) return null;
+  if (!/^[0-9a-f]{64}$/.test(head))
+    return usage(io, json, '--head', `\`${head}\` is not a head: 64 lowercase hex digits`);
+  return head;
+}
+
 export async function runVerify(io: Io, options: AuditOptions): Promise<number> {
   const json = options.json === true;
   if (options.file !== undefined && options.data !== undefined)
@@ -86,16 +96,38 @@ export async function runVerify(io: Io, options: AuditOptions): Promise<number> 
         `cannot read \`${options.file}\`: ${(error as Error).message}`,
       );
     }
-    const result = await verifyChain(jsonlItems(text));
+    const head = readHead(io, json, options.head);
+    const result = await verifyChain(jsonlItems(text), head === null ? undefined : { hash: head });
     report(io, json, result, options.file);
     return result.ok ? 0 : 1;
   }
   const store = await open(io, options, false);
   try {
     const items = async function* (): AsyncIterable<ChainItem> {
-      for await (const { seq, entry } of store.audit.scan()) yield { entry, position: seq };
+      for await (const { seq, entry, columns } of store.audit.scan())
+        yield { entry, position: seq, columns };
     };
-    const result = await verifyChain(items(), await store.audit.head());
+    // A head noted earlier must still be in the log: the log grows past it, never around it.
+    const head = readHead(io, json, options.head);
+    let seen = head === null;
+    const watched = async function* (): AsyncIterable<ChainItem> {
+      for await (const item of items()) {
+        if (item.entry?.hash === head) seen = true;
+        yield item;
+      }
+    };
+    let result = await verifyChain(watched(), await store.audit.head());
+    if (result.ok && !seen)
+      result = {
+        ...result,
+        ok: false,
+        broken: {
+          kind: 'truncated',
+          position: result.entries + 1,
+          id: null,
+          message: `no entry of the log has the head ${head ?? ''}: entries were removed and the chain rewritten since it was noted`,
+        },
+      };
     report(io, json, result, store.location);
     return result.ok ? 0 : 1;
   } finally {
@@ -113,7 +145,9 @@ export async function runExport(io: Io, options: AuditOptions, version: string):
   try {
     const lines: string[] = [];
     const entries: AuditEntry[] = [];
+    let head = '0'.repeat(64);
     for await (const { entry } of store.audit.scan()) {
+      head = entry.hash;
       count += 1;
       if (format === 'jsonl') lines.push(JSON.stringify(entry));
       else entries.push(entry);
@@ -126,12 +160,22 @@ export async function runExport(io: Io, options: AuditOptions, version: string):
       io.out(text);
     } else {
       writeFileSync(options.out, text);
-      io.err(`exported ${count.toLocaleString('en-US')} entries to ${options.out} (${format})\n`);
     }
+    // The head, to keep apart from the file: `verify --file F --head H` notices lines cut from its end.
+    io.err(
+      `exported ${count.toLocaleString('en-US')} entries${options.out === undefined || options.out === '-' ? '' : ` to ${options.out}`} (${format}); head ${head}\n`,
+    );
     return 0;
   } finally {
     await store.close();
   }
+}
+
+/** An entry's content without the marks an import adds. */
+function withoutMarks(body: { readonly [key: string]: JsonValue }): { [key: string]: JsonValue } {
+  const out: { [key: string]: JsonValue } = {};
+  for (const [key, value] of Object.entries(body)) if (key !== 'imported') out[key] = value;
+  return out;
 }
 
 export async function runImport(io: Io, file: string, options: AuditOptions): Promise<number> {
@@ -154,8 +198,16 @@ export async function runImport(io: Io, file: string, options: AuditOptions): Pr
     ]);
   const drafts: AuditDraft[] = [];
   const problems = [];
+  const at = new Date(io.now()).toISOString();
   for (const item of items) {
-    const draft = draftFromEntry(item.entry ?? {});
+    const entry = item.entry ?? {};
+    const draft = draftFromEntry(entry, {
+      file: basename(file),
+      position: item.position,
+      hash: String(entry.hash),
+      prevHash: String(entry.prevHash),
+      at,
+    });
     if ('problem' in draft)
       problems.push({
         code: 'invalid_value' as const,
@@ -167,8 +219,25 @@ export async function runImport(io: Io, file: string, options: AuditOptions): Pr
   if (problems.length > 0) return fail(io, json, problems);
   const store = await open(io, options, true);
   try {
+    // An entry already here is skipped when it is the same entry, and refused when it is not.
     const fresh: AuditDraft[] = [];
-    for (const draft of drafts) if ((await store.audit.get(draft.id)) === null) fresh.push(draft);
+    const conflicts = [];
+    for (const draft of drafts) {
+      const stored = await store.audit.get(draft.id);
+      if (stored === null) {
+        fresh.push(draft);
+        continue;
+      }
+      const mine = withoutMarks(bodyOf(stored));
+      const theirs = withoutMarks(draft.body);
+      if (canonicalJson(mine) !== canonicalJson(theirs))
+        conflicts.push({
+          code: 'conflict' as const,
+          path: `${file}:${String((draft.body.imported as { position?: number } | undefined)?.position ?? '')}`,
+          message: `entry \`${draft.id}\` is already in the log with other content`,
+        });
+    }
+    if (conflicts.length > 0) return fail(io, json, conflicts);
     for (let i = 0; i < fresh.length; i += 1000) await store.audit.append(fresh.slice(i, i + 1000));
     const skipped = drafts.length - fresh.length;
     if (json) printJson(io, { imported: fresh.length, skipped, into: store.location });

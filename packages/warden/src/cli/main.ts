@@ -129,6 +129,10 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
     )
     .option('--data <dir>', `the data folder (default \`.warden\`; DATABASE_URL for Postgres)`)
     .option('--file <file>', 'verify an exported JSONL file instead')
+    .option(
+      '--head <hash>',
+      'a head noted earlier (export prints it): a file must end there, the log must still hold it',
+    )
     .option('--json', 'print JSON')
     .action(async (options: AuditOptions) =>
       exitWith(await (await auditCommands()).runVerify(io, options)),

@@ -25,6 +25,28 @@ export class GateFault extends Error {
   }
 }
 
+/**
+ * The promise's value, or a fault when it takes longer than `ms`: a store that
+ * stops answering makes the gate deny, never hang (a caller that times out
+ * might let the call through).
+ */
+export function within<T>(
+  promise: Promise<T>,
+  ms: number,
+  code: FaultCode,
+  what: string,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new GateFault(code, `${what} did not answer within ${Math.round(ms / 100) / 10} s`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** The rule name a fail-closed denial carries. */
 export const FAIL_CLOSED_RULE = 'failClosed';
 

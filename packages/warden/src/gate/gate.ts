@@ -13,7 +13,7 @@ import { newId as ulid } from '../ids.js';
 import type { AuditEntry, Store } from '../store/types.js';
 import { ApprovalFlow } from './approval-flow.js';
 import { Drafts } from './drafts.js';
-import { GateFault, failClosed, faultMessage } from './fault.js';
+import { GateFault, failClosed, faultMessage, within } from './fault.js';
 import type { PolicySnapshot, PolicySource } from './snapshot.js';
 import type {
   Base,
@@ -25,6 +25,9 @@ import type {
   GateDecision,
 } from './types.js';
 import { stampFor, withIds } from './types.js';
+
+/** A name: no control characters, no lone surrogates, not empty, not huge. */
+const PRINTABLE = /^(?:[^\p{Cc}\p{Cs}]){1,256}$/u;
 
 export type {
   ApprovalSummary,
@@ -46,6 +49,8 @@ export interface GateOptions {
   readonly classifier?: ClassifierTable;
   /** How long a fail-closed denial waits to be recorded before it answers anyway. */
   readonly faultRecordMs?: number;
+  /** How long reading the policy or recording a decision may take before the gate denies (default 10 s). */
+  readonly deadlineMs?: number;
   readonly onFault?: (error: unknown, context: CallContext) => void;
 }
 
@@ -58,6 +63,7 @@ export class Gate {
   private readonly clock: () => number;
   private readonly classifier: ClassifierTable | undefined;
   private readonly faultRecordMs: number;
+  private readonly deadlineMs: number;
   private readonly onFault: GateOptions['onFault'];
   private readonly ceilings = new Map<
     string,
@@ -75,6 +81,7 @@ export class Gate {
     this.clock = options.clock ?? Date.now;
     this.classifier = options.classifier;
     this.faultRecordMs = options.faultRecordMs ?? 2000;
+    this.deadlineMs = options.deadlineMs ?? 10_000;
     this.onFault = options.onFault;
     this.drafts = new Drafts(this.redact, this.clock);
     this.flow = new ApprovalFlow(
@@ -97,7 +104,12 @@ export class Gate {
     let snapshot: PolicySnapshot | null = null;
     let request: ActionRequest | null = null;
     try {
-      const current = await this.source.snapshot(ctx.workspace);
+      const current = await within(
+        this.source.snapshot(ctx.workspace),
+        this.deadlineMs,
+        'store',
+        'the policy store',
+      );
       snapshot = current;
       const built = this.request(ctx, ask, current);
       request = built;
@@ -155,11 +167,29 @@ export class Gate {
   }
 
   /** Waits for an approval a decision left pending (`wait: false`), and answers the final decision. */
-  async awaitApproval(approvalId: string, signal?: AbortSignal): Promise<GateDecision> {
-    const approval = await this.store.approvals.get(approvalId);
-    if (approval === null) throw new GateFault('approvals', `no approval \`${approvalId}\``);
-    const settled = await this.broker.wait(approval, signal);
-    return this.flow.concluded(settled, settled.decision);
+  async awaitApproval(
+    approvalId: string,
+    signal?: AbortSignal,
+    /** The caller: an approval of another agent or workspace is as unknown to it as a missing one. */
+    context?: CallContext,
+  ): Promise<GateDecision> {
+    try {
+      const approval = await this.store.approvals.get(approvalId);
+      if (
+        approval === null ||
+        (context !== undefined &&
+          (approval.workspace !== context.workspace || approval.agent !== context.agent))
+      )
+        throw new GateFault('approvals', `no approval \`${approvalId}\``);
+      const settled = await this.broker.wait(approval, signal);
+      return await this.flow.concluded(settled, settled.decision);
+    } catch (error) {
+      // Fail-closed: nothing the wait runs into is an allow.
+      return {
+        ...withIds(failClosed(error), approvalId, approvalId),
+        failure: faultMessage(error),
+      };
+    }
   }
 
   /** Records how an allowed (or ungated) call ended: `Ok`, `Error`, … (contracts §6). */
@@ -232,6 +262,23 @@ export class Gate {
 
   /** The engine's request, built from the adapter's identity and the tool's declaration (E1, E3, E31). */
   private request(ctx: CallContext, ask: GateAsk, snapshot: PolicySnapshot): ActionRequest {
+    // Names are stored as they are: a control character or a broken surrogate in one
+    // could not be stored (Postgres refuses NUL) or shown honestly.
+    for (const [what, name] of [
+      ['agent', ctx.agent],
+      ['workspace', ctx.workspace],
+      ['space', ctx.space],
+      ['mode', ctx.mode],
+      ['tool', ask.tool],
+      ['call id', ask.callId],
+      ['run id', ctx.runId],
+    ] as const) {
+      if (name !== undefined && !PRINTABLE.test(name))
+        throw new GateFault(
+          'request-invalid',
+          `the ${what} name holds a control character or a broken character`,
+        );
+    }
     const raw: Record<string, unknown> = { workspace: ctx.workspace, agent: ctx.agent };
     if (ctx.space !== undefined) raw.space = ctx.space;
     if (ctx.mode !== undefined) raw.mode = ctx.mode;

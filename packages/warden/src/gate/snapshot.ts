@@ -87,7 +87,7 @@ class WatchedFile {
 export function addStoredRules(
   policy: Policy,
   stored: readonly StoredRule[],
-): { policy: Policy; skipped: string[] } {
+): { policy: Policy; skipped: string[]; accepted: { [key: string]: JsonValue }[] } {
   const skipped: string[] = [];
   const ids = new Set(allRules(policy).map((r) => r.id));
   const accepted: { [key: string]: JsonValue }[] = [];
@@ -105,7 +105,7 @@ export function addStoredRules(
     accepted.push(rule.rule);
   }
   const added = withRules(policy, accepted);
-  return { policy: added.ok ? added.policy : policy, skipped };
+  return { policy: added.ok ? added.policy : policy, skipped, accepted: added.ok ? accepted : [] };
 }
 
 interface Cached {
@@ -183,7 +183,7 @@ export class StorePolicySource implements PolicySource {
     try {
       [version, managedVersion] = await Promise.all([
         this.store.stateVersion(workspace),
-        this.managedFile === null ? this.store.stateVersion('managed') : Promise.resolve(0),
+        this.managedFile === null ? this.store.stateVersion(null) : Promise.resolve(0),
       ]);
     } catch (error) {
       throw new GateFault('store', `the policy store is unavailable: ${(error as Error).message}`);
@@ -230,7 +230,7 @@ export class StorePolicySource implements PolicySource {
         `revision ${revision.revision} of the policy of \`${workspace}\` is not valid: ${validated.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
       );
     }
-    const { policy, skipped } = addStoredRules(validated.value, stored);
+    const { policy, skipped, accepted } = addStoredRules(validated.value, stored);
     if (skipped.length > 0) this.onSkipped?.(workspace, skipped);
     let managed: CompiledPolicy | null = managedFromFile?.compiled ?? null;
     let managedHash = managedFromFile?.hash ?? null;
@@ -250,7 +250,7 @@ export class StorePolicySource implements PolicySource {
       workspace,
       compiled: compilePolicy(policy),
       revision: revision.revision,
-      hash: sha256(canonicalJson({ document: revision.hash, rules: stored.map((r) => r.rule) })),
+      hash: sha256(canonicalJson({ document: revision.hash, rules: accepted })),
       managed,
       managedSource,
       managedHash,

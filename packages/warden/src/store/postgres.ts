@@ -16,6 +16,10 @@ export interface PostgresOptions {
   /** A schema of its own (created when missing); default `public`. */
   readonly schema?: string;
   readonly poolSize?: number;
+  /** How long a statement may run (default 10 s). */
+  readonly statementTimeoutMs?: number;
+  /** How long opening a connection may take (default 5 s). */
+  readonly connectTimeoutMs?: number;
   /** Called when the notice channel fails and reconnects; the store keeps working. */
   readonly onNoticeError?: (error: Error) => void;
 }
@@ -47,12 +51,19 @@ export async function openPostgres(options: PostgresOptions): Promise<Store> {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name \`${schema}\``);
   const connection = {
     connectionString: options.url,
-    options: `-c search_path=${schema}`,
+    // A statement that runs longer than this is cancelled by the server.
+    options: `-c search_path=${schema} -c statement_timeout=${options.statementTimeoutMs ?? 10_000}`,
     types,
+    // A server that stops answering makes a query fail after this, not hang (the gate then denies).
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    query_timeout: (options.statementTimeoutMs ?? 10_000) + 2000,
+    keepAlive: true,
   };
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
-  // An idle client's error (the server went away) must not crash the process; the next query fails instead.
+  // A client's error (the server went away) must not crash the process: the query it ran
+  // fails, and the gate denies. Idle clients report on the pool, checked-out ones on themselves.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   try {
     if (schema !== 'public') await sql`create schema if not exists ${sql.id(schema)}`.execute(db);

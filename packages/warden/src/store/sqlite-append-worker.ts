@@ -8,7 +8,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { canonicalJson } from '@warden/engine';
 import Database from 'better-sqlite3';
 import { linkHash } from '../audit/chain.js';
-import { AUDIT_COLUMNS, columnsOfBody } from './sql/audit.js';
+import { columnsOfBody } from '../audit/columns.js';
+import { AUDIT_COLUMNS } from './sql/audit.js';
 import type { JsonValue } from './types.js';
 
 export interface AppendWorkerInit {

@@ -3,30 +3,49 @@
 // promise when the thread has committed it. A thread that dies fails its
 // batches (the gate then denies) and is started anew for the next one.
 
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { AuditDraft } from './types.js';
 import type { AuditAppender, ChainPosition } from './sql/audit.js';
-import { AUDIT_COLUMNS, columnsFollowBody, unlinkedRow } from './sql/audit.js';
+import { columnsFollowBody } from '../audit/columns.js';
+import { AUDIT_COLUMNS, unlinkedRow } from './sql/audit.js';
 import type { AppendReply, AppendRequest, AppendWorkerInit } from './sqlite-append-worker.js';
+
+/** Sources the writer thread runs, relative to this package's `src/`. */
+const THREAD_SOURCES = [
+  'store/sqlite-append-worker.ts',
+  'store/sql/audit.ts',
+  'audit/chain.ts',
+  'audit/columns.ts',
+];
 
 /**
  * The compiled writer thread. Tests run this package from its TypeScript
  * sources, which a thread cannot load; they use the build the test command
- * makes first.
+ * makes first — unless the build is older than the sources, which would run
+ * other code than the code under test: then the log is written in this
+ * thread (the same chain, the same durability, only slower).
  */
 function workerFile(): string | null {
   const here = fileURLToPath(import.meta.url);
-  const file = here.endsWith('.ts')
-    ? here.replace(
-        /[/\\]src[/\\]store[/\\]sqlite-appender\.ts$/,
-        '/dist/store/sqlite-append-worker.js',
-      )
-    : here.replace(/sqlite-appender\.js$/, 'sqlite-append-worker.js');
-  return existsSync(file) ? file : null;
+  if (!here.endsWith('.ts')) {
+    const file = here.replace(/sqlite-appender\.js$/, 'sqlite-append-worker.js');
+    return existsSync(file) ? file : null;
+  }
+  const src = here.replace(/[/\\]store[/\\]sqlite-appender\.ts$/, '');
+  const dist = join(src, '..', 'dist');
+  const file = join(dist, 'store', 'sqlite-append-worker.js');
+  if (!existsSync(file)) return null;
+  for (const source of THREAD_SOURCES) {
+    const built = join(dist, source.replace(/\.ts$/, '.js'));
+    if (!existsSync(built) || statSync(join(src, source)).mtimeMs > statSync(built).mtimeMs)
+      return null;
+  }
+  return file;
 }
 
 function compile(

@@ -269,6 +269,8 @@ export interface AuditEntry {
 export interface StoredAuditEntry {
   readonly seq: number;
   readonly entry: AuditEntry;
+  /** The columns the store indexes the entry by, as stored (verify compares them with the entry). */
+  readonly columns: { readonly [column: string]: JsonValue };
 }
 
 export interface AuditFilter {
@@ -462,8 +464,8 @@ export interface Store {
   readonly runs: RunStore;
   readonly tasks: TaskStore;
   readonly events: Events;
-  /** A counter that grows with every change to a workspace's policy or rules (or `managed`). */
-  stateVersion(key: string): Promise<number>;
+  /** A counter that grows with every change to a workspace's policy or rules (null: the managed layer's). */
+  stateVersion(workspace: string | null): Promise<number>;
   close(): Promise<void>;
 }
 

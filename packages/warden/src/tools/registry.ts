@@ -105,8 +105,14 @@ export interface ToolInfo {
   readonly readOnly: boolean;
 }
 
+/** What a thrown value says; a value that cannot even be turned into text still says something. */
 function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return 'the tool threw a value that cannot be shown';
+  }
 }
 
 export class ToolRegistry {

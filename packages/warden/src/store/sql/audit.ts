@@ -63,49 +63,6 @@ export function unlinkedRow(draft: AuditDraft, withEntry = true): UnlinkedRow {
   };
 }
 
-/** A body's own value for a column, as a row would hold it. */
-function field(body: { readonly [key: string]: JsonValue }, key: string): JsonValue {
-  return body[key] ?? null;
-}
-
-/**
- * The columns a body names itself: every entry Warden builds carries its
- * id, kind, identity, call, decision, tool, status and time in its body.
- */
-export function columnsOfBody(body: { readonly [key: string]: JsonValue }): UnlinkedRow {
-  const kind = (body.kind ?? 'call') as string;
-  return {
-    id: body.id as string,
-    kind,
-    workspace: field(body, 'workspace') as string | null,
-    agent_id: field(body, 'agentId') as string | null,
-    run_id: field(body, 'runId') as string | null,
-    call_id: field(body, 'callId') as string | null,
-    decision_id: (body.decisionId ?? (kind === 'decision' ? body.id : null)) as string | null,
-    tool: field(body, 'tool') as string | null,
-    status: field(body, 'status') as string | null,
-    occurred_at_ms: Date.parse(body.occurredAt as string),
-    entry: '',
-  };
-}
-
-/** Whether a draft's columns are exactly what its body names (then the body alone describes its row). */
-export function columnsFollowBody(draft: AuditDraft): boolean {
-  const b = draft.body;
-  return (
-    b.id === draft.id &&
-    (b.kind ?? 'call') === draft.kind &&
-    field(b, 'workspace') === draft.workspace &&
-    field(b, 'agentId') === draft.agentId &&
-    field(b, 'runId') === draft.runId &&
-    field(b, 'callId') === draft.callId &&
-    (b.decisionId ?? (draft.kind === 'decision' ? b.id : null)) === draft.decisionId &&
-    field(b, 'tool') === draft.tool &&
-    field(b, 'status') === draft.status &&
-    b.occurredAt === draft.occurredAt
-  );
-}
-
 export class SqlAuditStore implements AuditStore {
   constructor(
     private readonly ctx: SqlContext,
@@ -221,12 +178,26 @@ export class SqlAuditStore implements AuditStore {
     for (;;) {
       const rows = await this.ctx.db
         .selectFrom('audit_entries')
-        .select(['seq', 'entry', 'prev_hash', 'hash'])
+        .selectAll()
         .where('seq', '>=', next)
         .orderBy('seq')
         .limit(pageSize)
         .execute();
-      for (const row of rows) yield { seq: num(row.seq), entry: toEntry(row) };
+      for (const row of rows) {
+        const columns = {
+          id: row.id,
+          kind: row.kind,
+          workspace: row.workspace,
+          agent_id: row.agent_id,
+          run_id: row.run_id,
+          call_id: row.call_id,
+          decision_id: row.decision_id,
+          tool: row.tool,
+          status: row.status,
+          occurred_at_ms: num(row.occurred_at_ms),
+        };
+        yield { seq: num(row.seq), entry: toEntry(row), columns };
+      }
       if (rows.length < pageSize) return;
       next = num((rows[rows.length - 1] as Row).seq) + 1;
     }

@@ -47,8 +47,14 @@ export function postgresWrite(db: Db): SqlContext['write'] {
   return (work) => db.transaction().execute((trx) => work(trx));
 }
 
-/** Grows the counter of `key` (a workspace id, or `managed`) inside the caller's transaction. */
-export async function bumpVersion(tx: Tx, key: string): Promise<void> {
+/** The counter of a workspace (its id), or of the managed layer (null): two namespaces, so no workspace name can alias the managed layer's. */
+export function versionKey(workspace: string | null): string {
+  return workspace === null ? 'managed' : `workspace:${workspace}`;
+}
+
+/** Grows the counter of a workspace (or of the managed layer: null) inside the caller's transaction. */
+export async function bumpVersion(tx: Tx, workspace: string | null): Promise<void> {
+  const key = versionKey(workspace);
   await tx
     .insertInto('state_versions')
     .values({ key, version: 1 })
@@ -68,7 +74,8 @@ export async function lockKey(ctx: SqlContext, tx: Tx, name: string): Promise<vo
     await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(tx);
 }
 
-export async function readVersion(db: Db, key: string): Promise<number> {
+export async function readVersion(db: Db, workspace: string | null): Promise<number> {
+  const key = versionKey(workspace);
   const row = await db
     .selectFrom('state_versions')
     .select('version')

@@ -9,7 +9,6 @@ import type { SqlContext, Tx } from './context.js';
 import { bumpVersion, iso, lockKey, num } from './context.js';
 
 /** The state-version key of the managed layer. */
-export const MANAGED_KEY = 'managed';
 const MANAGED_WORKSPACE = '';
 
 type Table = 'policy_revisions' | 'managed_revisions';
@@ -97,13 +96,14 @@ export class SqlPolicyStore implements PolicyStore {
   }
 
   putManaged(write: PolicyWrite): Promise<PutResult> {
-    return this.write('managed_revisions', MANAGED_WORKSPACE, MANAGED_KEY, write);
+    return this.write('managed_revisions', MANAGED_WORKSPACE, null, write);
   }
 
   private async write(
     table: Table,
     workspace: string,
-    key: string,
+    /** The workspace whose counter grows; null for the managed layer. */
+    key: string | null,
     write: PolicyWrite,
   ): Promise<PutResult> {
     const result = await this.ctx.write(async (tx): Promise<PutResult> => {
@@ -126,7 +126,7 @@ export class SqlPolicyStore implements PolicyStore {
       await bumpVersion(tx, key);
       return { ok: true, revision: fromRow(row) };
     });
-    if (result.ok) this.ctx.notify('policy', key === MANAGED_KEY ? null : workspace);
+    if (result.ok) this.ctx.notify('policy', key);
     return result;
   }
 }

@@ -1,0 +1,89 @@
+// The columns an audit entry is indexed by, read from the entry itself. Every
+// entry Warden builds names its id, kind, identity, call, decision, tool,
+// status and time in its body; the store indexes those, and `verify` checks
+// that the index still says what the hashed entry says.
+
+import type { AuditDraft, JsonValue } from '../store/types.js';
+
+export interface EntryColumns {
+  readonly id: string;
+  readonly kind: string;
+  readonly workspace: string | null;
+  readonly agent_id: string | null;
+  readonly run_id: string | null;
+  readonly call_id: string | null;
+  readonly decision_id: string | null;
+  readonly tool: string | null;
+  readonly status: string | null;
+  readonly occurred_at_ms: number;
+}
+
+export const ENTRY_COLUMNS = [
+  'id',
+  'kind',
+  'workspace',
+  'agent_id',
+  'run_id',
+  'call_id',
+  'decision_id',
+  'tool',
+  'status',
+  'occurred_at_ms',
+] as const satisfies readonly (keyof EntryColumns)[];
+
+/** A body's own value for a column, as a row would hold it. */
+function field(body: { readonly [key: string]: JsonValue }, key: string): JsonValue {
+  return body[key] ?? null;
+}
+
+/**
+ * The columns a body names itself: every entry Warden builds carries its
+ * id, kind, identity, call, decision, tool, status and time in its body.
+ */
+export function columnsOfBody(body: { readonly [key: string]: JsonValue }): EntryColumns {
+  const kind = (body.kind ?? 'call') as string;
+  return {
+    id: body.id as string,
+    kind,
+    workspace: field(body, 'workspace') as string | null,
+    agent_id: field(body, 'agentId') as string | null,
+    run_id: field(body, 'runId') as string | null,
+    call_id: field(body, 'callId') as string | null,
+    decision_id: (body.decisionId ?? (kind === 'decision' ? body.id : null)) as string | null,
+    tool: field(body, 'tool') as string | null,
+    status: field(body, 'status') as string | null,
+    occurred_at_ms: Date.parse(body.occurredAt as string),
+  };
+}
+
+/** Whether a draft's columns are exactly what its body names (then the body alone describes its row). */
+export function columnsFollowBody(draft: AuditDraft): boolean {
+  const b = draft.body;
+  return (
+    b.id === draft.id &&
+    (b.kind ?? 'call') === draft.kind &&
+    field(b, 'workspace') === draft.workspace &&
+    field(b, 'agentId') === draft.agentId &&
+    field(b, 'runId') === draft.runId &&
+    field(b, 'callId') === draft.callId &&
+    (b.decisionId ?? (draft.kind === 'decision' ? b.id : null)) === draft.decisionId &&
+    field(b, 'tool') === draft.tool &&
+    field(b, 'status') === draft.status &&
+    b.occurredAt === draft.occurredAt
+  );
+}
+
+/** The first column whose stored value differs from what the entry says, or null. */
+export function columnDrift(
+  stored: { readonly [K in keyof EntryColumns]?: unknown },
+  body: { readonly [key: string]: JsonValue },
+): { column: keyof EntryColumns; stored: unknown; entry: unknown } | null {
+  const expected = columnsOfBody(body);
+  for (const column of ENTRY_COLUMNS) {
+    const value = stored[column];
+    const want = expected[column];
+    const same = column === 'occurred_at_ms' ? Number(value) === want : (value ?? null) === want;
+    if (!same) return { column, stored: value ?? null, entry: want };
+  }
+  return null;
+}
