@@ -69,6 +69,7 @@ export class Gate {
     string,
     { readonly agent: string; readonly workspace: string; readonly autonomy: Autonomy | null }
   >();
+  private readonly unknownRuns = new Map<string, number>();
   private readonly drafts: Drafts;
   private readonly flow: ApprovalFlow;
 
@@ -224,19 +225,27 @@ export class Gate {
    * A delegated run acts at most at the autonomy it was handed (G35); runs
    * never change it, so it is read once. A run of another agent or workspace
    * is a misconfigured adapter: denied. A run Warden does not know was not
-   * delegated through it: no ceiling (and not remembered, it may start later).
+   * delegated through it: no ceiling, looked up again after a second (a
+   * delegation starts its run before the delegate's first call).
    */
   private async ceiling(ctx: CallContext, runId: string): Promise<Autonomy | null> {
     const known = this.ceilings.get(runId);
     if (known !== undefined && known.agent === ctx.agent && known.workspace === ctx.workspace)
       return known.autonomy;
+    const unknownAt = this.unknownRuns.get(runId);
+    if (unknownAt !== undefined && this.clock() - unknownAt < 1000) return null;
     let run;
     try {
       run = await this.store.runs.get(runId);
     } catch (error) {
       throw new GateFault('store', `cannot read run \`${runId}\`: ${(error as Error).message}`);
     }
-    if (run === null) return null;
+    if (run === null) {
+      if (this.unknownRuns.size >= 10_000) this.unknownRuns.clear();
+      this.unknownRuns.set(runId, this.clock());
+      return null;
+    }
+    this.unknownRuns.delete(runId);
     if (run.agent !== ctx.agent || run.workspace !== ctx.workspace)
       throw new GateFault(
         'request-invalid',
