@@ -3,7 +3,7 @@
 // status and time in its body; the store indexes those, and `verify` checks
 // that the index still says what the hashed entry says.
 
-import type { AuditDraft, JsonValue } from '../store/types.js';
+import type { JsonValue } from '../store/types.js';
 
 export interface EntryColumns {
   readonly id: string;
@@ -54,23 +54,6 @@ export function columnsOfBody(body: { readonly [key: string]: JsonValue }): Entr
     status: field(body, 'status') as string | null,
     occurred_at_ms: Date.parse(body.occurredAt as string),
   };
-}
-
-/** Whether a draft's columns are exactly what its body names (then the body alone describes its row). */
-export function columnsFollowBody(draft: AuditDraft): boolean {
-  const b = draft.body;
-  return (
-    b.id === draft.id &&
-    (b.kind ?? 'call') === draft.kind &&
-    field(b, 'workspace') === draft.workspace &&
-    field(b, 'agentId') === draft.agentId &&
-    field(b, 'runId') === draft.runId &&
-    field(b, 'callId') === draft.callId &&
-    (b.decisionId ?? (draft.kind === 'decision' ? b.id : null)) === draft.decisionId &&
-    field(b, 'tool') === draft.tool &&
-    field(b, 'status') === draft.status &&
-    b.occurredAt === draft.occurredAt
-  );
 }
 
 /** The first column whose stored value differs from what the entry says, or null. */

@@ -5,12 +5,8 @@
 // core, not the one that decides.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { canonicalJson } from '@warden/engine';
 import Database from 'better-sqlite3';
 import { linkHash } from '../audit/chain.js';
-import { columnsOfBody } from '../audit/columns.js';
-import { AUDIT_COLUMNS } from './sql/audit.js';
-import type { JsonValue } from './types.js';
 
 export interface AppendWorkerInit {
   readonly file: string;
@@ -30,11 +26,9 @@ export interface AppendWorkerInit {
 
 export interface AppendRequest {
   readonly id: number;
-  /** Per entry: its body (which names its columns), or its insert parameters and its body. */
-  readonly rows: readonly (Body | [unknown[], Body])[];
+  /** Per entry: its insert parameters, `entry` holding its canonical JSON, the chain's slots to fill. */
+  readonly rows: readonly unknown[][];
 }
-
-type Body = { readonly [key: string]: JsonValue };
 
 export type AppendReply =
   | { readonly id: number; readonly positions: readonly [number, string, string][] }
@@ -52,11 +46,6 @@ if (port !== null) {
   const update = db.prepare(init.updateHead.sql);
   const { slots } = init;
 
-  const paramsOf = (body: Body): unknown[] => {
-    const row = columnsOfBody(body);
-    return AUDIT_COLUMNS.map((c) => row[c as keyof typeof row] ?? null);
-  };
-
   /** Batches that arrived while one was written: they share the next transaction. */
   let waiting: AppendRequest[] = [];
   let closing = false;
@@ -73,13 +62,10 @@ if (port !== null) {
         const replies: AppendReply[] = [];
         for (const batch of batches) {
           const positions: [number, string, string][] = [];
-          for (const item of batch.rows) {
-            const [row, body] = Array.isArray(item) ? item : [paramsOf(item), item];
+          for (const row of batch.rows) {
             seq += 1;
-            const entry = canonicalJson(body);
-            const hash = linkHash(prev, entry);
+            const hash = linkHash(prev, row[slots.entry] as string);
             row[slots.seq] = seq;
-            row[slots.entry] = entry;
             row[slots.prev] = prev;
             row[slots.hash] = hash;
             insert.run(...row);
