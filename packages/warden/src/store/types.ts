@@ -250,8 +250,6 @@ export interface AuditDraft {
   readonly tool: string | null;
   readonly status: AuditStatus | null;
   readonly occurredAt: string;
-  /** `occurredAt` in epoch milliseconds, when the writer has it at hand. */
-  readonly occurredAtMs?: number;
   /**
    * The whole entry as it is hashed and exported (the fields above included).
    * Appending hands it over: it becomes the entry, with `prevHash` and `hash` added.

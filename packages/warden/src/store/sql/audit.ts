@@ -17,6 +17,7 @@ import type { Database } from '../schema.js';
 import { CompiledQuery } from 'kysely';
 import { canonicalJson } from '@warden/engine';
 import { linkHash } from '../../audit/chain.js';
+import { ENTRY_COLUMNS } from '../../audit/columns.js';
 import type { SqlContext, Tx } from './context.js';
 import { num } from './context.js';
 
@@ -58,7 +59,7 @@ export function unlinkedRow(draft: AuditDraft, withEntry = true): UnlinkedRow {
     decision_id: draft.decisionId,
     tool: draft.tool,
     status: draft.status,
-    occurred_at_ms: draft.occurredAtMs ?? Date.parse(draft.occurredAt),
+    occurred_at_ms: Date.parse(draft.occurredAt),
     entry: withEntry ? canonicalJson(draft.body) : '',
   };
 }
@@ -184,18 +185,9 @@ export class SqlAuditStore implements AuditStore {
         .limit(pageSize)
         .execute();
       for (const row of rows) {
-        const columns = {
-          id: row.id,
-          kind: row.kind,
-          workspace: row.workspace,
-          agent_id: row.agent_id,
-          run_id: row.run_id,
-          call_id: row.call_id,
-          decision_id: row.decision_id,
-          tool: row.tool,
-          status: row.status,
-          occurred_at_ms: num(row.occurred_at_ms),
-        };
+        const columns: { [column: string]: JsonValue } = {};
+        for (const column of ENTRY_COLUMNS) columns[column] = row[column];
+        columns.occurred_at_ms = num(row.occurred_at_ms);
         yield { seq: num(row.seq), entry: toEntry(row), columns };
       }
       if (rows.length < pageSize) return;
