@@ -25,7 +25,7 @@ const CTX: CallContext = {
   source: 'library',
   model: 'claude-sonnet-4',
   runId: 'r-1',
-  worktree: '/srv/work/api',
+  worktree: '/srv/repos/api',
 };
 
 describe('the gate', () => {

@@ -28,7 +28,7 @@ const CTX: CallContext = {
   workspace: 'acme',
   agent: 'coder-1',
   source: 'library',
-  worktree: '/srv/work/api',
+  worktree: '/srv/repos/api',
 };
 const HOUR = 3_600_000;
 
