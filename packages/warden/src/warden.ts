@@ -87,6 +87,8 @@ export class Warden {
   readonly writer: AuditWriter;
   readonly data: string;
   readonly logger: Logger;
+  /** The managed layer's file when one pins it (G29); null when the stored managed layer applies. */
+  readonly managedFile: ManagedFile | null;
   private redactor: Redactor;
   private readonly clock: () => number;
   private readonly ownsStore: boolean;
@@ -100,8 +102,10 @@ export class Warden {
     redactor: Redactor;
     clock: () => number;
     logger: Logger;
+    managedFile: ManagedFile | null;
     options: WardenOptions;
   }) {
+    this.managedFile = parts.managedFile;
     this.logger = parts.logger;
     this.store = parts.store;
     this.ownsStore = parts.ownsStore;
@@ -183,6 +187,7 @@ export class Warden {
       redactor,
       clock,
       logger,
+      managedFile: managed,
       options,
     });
   }

@@ -14,6 +14,7 @@ export const REDACTION_KINDS = [
   'openai-key',
   'google-api-key',
   'npm-token',
+  'warden-token',
   'jwt',
   'huggingface-token',
   'sendgrid-key',

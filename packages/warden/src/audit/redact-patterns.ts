@@ -37,6 +37,7 @@ const ANCHORS = [
   'sk-',
   'aiza',
   'npm_',
+  'wdn_',
   'eyj',
   'hf_',
   'sg\\.',
@@ -149,6 +150,8 @@ const FINDERS: readonly Finder[] = [
   ),
   finder(['aiza'], regexFinder('google-api-key', /AIza[0-9A-Za-z_-]{35}/g)),
   finder(['npm_'], regexFinder('npm-token', /npm_[A-Za-z0-9]{36,}/g)),
+  // Warden's own API tokens (contracts §8).
+  finder(['wdn_'], regexFinder('warden-token', /wdn_[A-Za-z0-9_-]{40,}/g)),
   finder(
     ['eyj'],
     regexFinder('jwt', /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g),

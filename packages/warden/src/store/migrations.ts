@@ -205,8 +205,29 @@ const initial: Migration = {
   },
 };
 
+/** API tokens (contracts §8): hashed at rest, each with one role and, for agents, the identity it stamps. */
+const tokens: Migration = {
+  async up(db: Db) {
+    await db.schema
+      .createTable('api_tokens')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('hash', 'text', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addColumn('workspace', 'text')
+      .addColumn('agent', 'text')
+      .addColumn('space', 'text')
+      .addColumn('mode', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('created_by', 'text', (c) => c.notNull())
+      .addColumn('revoked_at', 'text')
+      .execute();
+  },
+};
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
+  '0002_tokens': tokens,
 };
 
 const provider: MigrationProvider = {

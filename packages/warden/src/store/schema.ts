@@ -13,6 +13,19 @@ export interface RevisionRow {
 }
 
 export interface Database {
+  api_tokens: {
+    id: string;
+    hash: string;
+    name: string;
+    role: string;
+    workspace: string | null;
+    agent: string | null;
+    space: string | null;
+    mode: string | null;
+    created_at: string;
+    created_by: string;
+    revoked_at: string | null;
+  };
   state_versions: { key: string; version: number };
   policy_revisions: RevisionRow;
   managed_revisions: RevisionRow;

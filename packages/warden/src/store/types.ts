@@ -429,6 +429,35 @@ export interface TaskStore extends TaskReader {
   ): Promise<TaskRecord | null>;
 }
 
+// ─── API tokens (contracts §8) ─────────────────────────────────────────────
+
+export const ROLES = ['admin', 'approver', 'overrider', 'viewer', 'agent'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A token as stored: its SHA-256, never the token itself. */
+export interface TokenRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly role: Role;
+  /** Humans: null for every workspace. Agents: the one workspace the token acts in. */
+  readonly workspace: string | null;
+  /** Agents: the agent id every request is stamped with. */
+  readonly agent: string | null;
+  readonly space: string | null;
+  readonly mode: string | null;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly revokedAt: string | null;
+}
+
+export interface TokenStore {
+  add(token: Omit<TokenRecord, 'revokedAt'>, hash: string): Promise<void>;
+  /** The live token with this hash; null when there is none or it was revoked. */
+  byHash(hash: string): Promise<TokenRecord | null>;
+  list(): Promise<TokenRecord[]>;
+  revoke(id: string, at: number): Promise<TokenRecord | null>;
+}
+
 // ─── Events between processes ──────────────────────────────────────────────
 
 export type StoreTopic = 'approval' | 'policy' | 'presence';
@@ -461,6 +490,7 @@ export interface Store {
   readonly audit: AuditStore;
   readonly runs: RunStore;
   readonly tasks: TaskStore;
+  readonly tokens: TokenStore;
   readonly events: Events;
   /** A counter that grows with every change to a workspace's policy or rules (null: the managed layer's). */
   stateVersion(workspace: string | null): Promise<number>;

@@ -13,6 +13,7 @@ import { SqlPresenceStore } from './presence.js';
 import { SqlRuleStore } from './rules.js';
 import { SqlRunStore } from './runs.js';
 import { SqlTaskStore } from './tasks.js';
+import { SqlTokenStore } from './tokens.js';
 
 export interface SqlStoreParts {
   readonly backend: Backend;
@@ -49,6 +50,7 @@ export function sqlStore(parts: SqlStoreParts): Store {
     audit: new SqlAuditStore(ctx, parts.auditAppender ?? null),
     runs: new SqlRunStore(ctx),
     tasks: new SqlTaskStore(ctx),
+    tokens: new SqlTokenStore(ctx),
     events: parts.events,
     stateVersion: (key) => readVersion(parts.db, key),
     close: () => (closed ??= parts.close()),

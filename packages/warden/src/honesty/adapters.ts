@@ -1,0 +1,169 @@
+// What each adapter through which Warden sees agents' actions declares (G37),
+// as data. Every note says exactly what holds; where a claim is in doubt the
+// cell claims less. The sandbox column depends on the host and is computed in
+// `matrix.ts` from each adapter's reason for not being covered.
+
+import type { Cell, Column } from './columns.js';
+
+/**
+ * Which adapters this build contains. A later change that builds the MCP
+ * gateway or the Claude Code hook flips its entry here (and the test that pins
+ * this list), and re-checks the row's cells against what it built.
+ */
+export const AVAILABLE_IN_THIS_BUILD = {
+  builtin: true,
+  library: true,
+  'mcp-gateway': false,
+  'claude-code-via-gateway': false,
+  'claude-code-hook': false,
+} as const;
+
+export type AdapterId = keyof typeof AVAILABLE_IN_THIS_BUILD;
+
+/** The protocol revision and runtime version the specified rows were written against. */
+export const MCP_PROTOCOL = 'mcp 2025-06-18';
+export const CLAUDE_CODE = 'claude-code 2.1.197';
+
+export interface AdapterDeclaration {
+  readonly adapter: AdapterId;
+  readonly title: string;
+  /** `warden <version>` is filled in with the package's version. */
+  readonly verifiedWith: (wardenVersion: string) => string;
+  readonly basis: string;
+  readonly cells: Readonly<Record<Exclude<Column, 'sandboxCovered'>, Cell>>;
+  /** Why its tools are not under a sandbox profile even where the host offers a backend. */
+  readonly unsandboxed: string;
+}
+
+export const ADAPTERS: readonly AdapterDeclaration[] = [
+  {
+    adapter: 'builtin',
+    title: "Warden's in-process tool registry (the built-in harness)",
+    verifiedWith: (v) => `warden ${v}`,
+    basis: "checked against this build's tool registry and built-in tools",
+    cells: {
+      filtersToolSurface: {
+        value: true,
+        note: "the agent is offered exactly the tools registered in Warden's registry (`tools.list()`), and the ratchet (G5) keeps out a mutating tool that declares no class; the list is not trimmed by policy, so a tool whose every call is denied is still listed",
+      },
+      interceptsToolCalls: {
+        value: true,
+        note: 'every `tools.call` passes the registry and every call that names a class or a command is decided by the gate before it runs; reads and writes inside the worktree are recorded without a decision by design (G5), and `run_command` is decided on its command line, not on what the started process does afterwards',
+      },
+      observesCompletion: {
+        value: true,
+        note: 'every call is recorded with its status (`Ok`, `Error`, `Denied`, `NotFound`) and, when it ran, its duration',
+      },
+      seesNativeTools: {
+        value: false,
+        note: 'the registry is the whole harness, so there is no runtime of its own to see into: Warden sees only calls made through `tools.call`, and what the embedding process does by itself (files, processes, network) is unseen',
+      },
+    },
+    unsandboxed:
+      "its file tools are confined by Warden's path module, not sandboxed (reads, deletes and writes inside the worktree stay in it, a write elsewhere is gated as `fileWriteOutsideWorktree`), so the tool surface and this engine are their only file-system boundary, and `run_command`, git and `http_fetch` run with the full rights of Warden's user",
+  },
+  {
+    adapter: 'library',
+    title: "a TypeScript agent wrapping its own tools with Warden's registry",
+    verifiedWith: (v) => `warden ${v}`,
+    basis: "checked against this build's tool registry (`defineTool`, `tools.call`)",
+    cells: {
+      filtersToolSurface: {
+        value: false,
+        note: 'the agent, not Warden, chooses which tools its model is offered; the registry lists only the tools the agent registered with it',
+      },
+      interceptsToolCalls: {
+        value: 'partial',
+        note: 'every call to a tool the agent wrapped passes the gate before it runs (reads are recorded without a decision, G5); a tool it did not wrap, or calls directly, runs unseen',
+      },
+      observesCompletion: {
+        value: 'partial',
+        note: 'status and duration are recorded for calls made through `tools.call` only',
+      },
+      seesNativeTools: {
+        value: false,
+        note: "Warden sees nothing of the agent's framework or code outside the registry, only the calls to what it wraps",
+      },
+    },
+    unsandboxed:
+      "wrapped tools run inside the agent's own process with its user's rights, and Warden starts no sandbox around them",
+  },
+  {
+    adapter: 'mcp-gateway',
+    title: 'Warden as MCP gateway: server to the agent, client to downstream MCP servers',
+    verifiedWith: () => MCP_PROTOCOL,
+    basis: `specified against MCP protocol revision ${MCP_PROTOCOL.slice(4)}; the gateway is not in this build, so the row states what it must do, not what was run`,
+    cells: {
+      filtersToolSurface: {
+        value: true,
+        note: "the agent's `tools/list` is answered by Warden, so of the MCP tools behind the gateway it sees only those Warden passes on; MCP servers the agent connects to directly, past the gateway, are not Warden's to filter",
+      },
+      interceptsToolCalls: {
+        value: true,
+        note: 'every `tools/call` through the gateway is decided by the gate before it is forwarded downstream; a call that does not go through the gateway is not seen',
+      },
+      observesCompletion: {
+        value: true,
+        note: "the gateway sees each forwarded call's result or error and measures its duration; what a downstream server does after it has answered is not seen",
+      },
+      seesNativeTools: {
+        value: false,
+        note: "the gateway sees only MCP traffic: the agent runtime's own tools never reach it",
+      },
+    },
+    unsandboxed:
+      "MCP tools run in the downstream servers' processes, which the gateway as specified starts or connects to without a sandbox profile",
+  },
+  {
+    adapter: 'claude-code-via-gateway',
+    title: 'Claude Code seen only through the MCP gateway',
+    verifiedWith: () => `${CLAUDE_CODE}, ${MCP_PROTOCOL}`,
+    basis: `specified against ${CLAUDE_CODE} and MCP protocol revision ${MCP_PROTOCOL.slice(4)}; the gateway is not in this build, so the row states what it must do, not what was run`,
+    cells: {
+      filtersToolSurface: {
+        value: 'partial',
+        note: "Warden decides which of the gateway's `mcp__*` tools Claude Code sees, but not its native tools nor MCP servers configured in Claude Code directly",
+      },
+      interceptsToolCalls: {
+        value: 'partial',
+        note: "only Claude Code's `mcp__*` calls to the gateway pass the gate; its own Read, Write, Edit and Bash tools run unseen",
+      },
+      observesCompletion: {
+        value: 'partial',
+        note: "Warden sees the outcome and duration of the `mcp__*` calls it forwarded, and nothing of the native tools' calls",
+      },
+      seesNativeTools: {
+        value: false,
+        note: "Claude Code's own Read, Write, Edit and Bash tools run unseen: they never leave Claude Code's process through MCP",
+      },
+    },
+    unsandboxed:
+      "Claude Code runs its native tools in its own process and the MCP tools run in downstream servers; Warden starts neither under a sandbox and does not check whether Claude Code's own sandbox setting is on",
+  },
+  {
+    adapter: 'claude-code-hook',
+    title: "Claude Code with Warden's `PreToolUse` hook installed for all tools",
+    verifiedWith: () => CLAUDE_CODE,
+    basis: `that a \`PreToolUse\` hook still runs under \`--dangerously-skip-permissions\` was seen with ${CLAUDE_CODE}; Warden's hook is not in this build, so the row states its specification`,
+    cells: {
+      filtersToolSurface: {
+        value: false,
+        note: 'a hook answers calls, it does not shape the tool list: Claude Code offers its model every tool it has, and a call Warden denies is refused only when it is made',
+      },
+      interceptsToolCalls: {
+        value: 'partial',
+        note: `every native tool call passes the gate before it runs, also under \`--dangerously-skip-permissions\` (seen with ${CLAUDE_CODE}), but only a deny is reliable across versions (an allow or a prompt may not be honoured alike by every version), and a hook that crashes, times out or prints bad JSON lets the call through, which Warden's hook must never do`,
+      },
+      observesCompletion: {
+        value: false,
+        note: 'a `PreToolUse` hook runs only before the call, so Warden sees no status or duration unless a `PostToolUse` hook is also installed, which this adapter does not install',
+      },
+      seesNativeTools: {
+        value: true,
+        note: 'installed for all tools, the hook shows Warden every native tool call (Read, Write, Edit, Bash, …) with its arguments before it runs; what a Bash process does once started is not seen',
+      },
+    },
+    unsandboxed:
+      "Claude Code runs its native tools in its own process: Warden's hook starts no sandbox around them and does not check whether Claude Code's own sandbox setting is on",
+  },
+];

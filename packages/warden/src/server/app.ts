@@ -1,0 +1,127 @@
+// The HTTP API (contracts §8): JSON under /v1, a bearer token on every route
+// but the health checks, errors as `{ "errors": [...] }` with a 4xx — and a
+// 500 only for a bug, which says nothing of its stack.
+
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { GateFault } from '../gate/fault.js';
+import { Api } from './api.js';
+import type { Env } from './api.js';
+import type { Identity } from './auth.js';
+import { tokenHash } from './auth.js';
+import type { ServerContext } from './context.js';
+import { ApiError } from './errors.js';
+import { approvalRoutes } from './routes/approvals.js';
+import { decideRoutes } from './routes/decide.js';
+import { metaRoutes } from './routes/meta.js';
+import { policyRoutes } from './routes/policy.js';
+import { recordRoutes } from './routes/records.js';
+import { tokenRoutes } from './routes/tokens.js';
+import { workRoutes } from './routes/work.js';
+
+export interface ServerState {
+  /** Set when the server stops taking requests: readiness answers 503. */
+  shuttingDown: boolean;
+}
+
+const BODY_LIMIT = 2 * 1024 * 1024;
+/** How long a token found by its hash is trusted before it is looked up again (a revocation waits at most this). */
+const TOKEN_TTL_MS = 1000;
+
+export function createApp(
+  ctx: ServerContext,
+  state: ServerState = { shuttingDown: false },
+): { app: Hono<Env>; api: Api } {
+  const app = new Hono<Env>();
+  const api = new Api();
+  const tokens = new Map<string, { identity: Identity | null; at: number }>();
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return c.json({ errors: error.problems }, error.status);
+    if (error instanceof GateFault) {
+      // Reading the policy for a route other than decide (which never throws) ran into a fault.
+      const status =
+        error.code === 'policy-missing'
+          ? 404
+          : error.code === 'store' || error.code === 'audit'
+            ? 503
+            : 409;
+      return c.json({ errors: [{ path: '', message: error.message }] }, status);
+    }
+    ctx.logger.error({ err: error, path: c.req.path, method: c.req.method }, 'internal error');
+    return c.json({ errors: [{ path: '', message: 'internal error: the server logged it' }] }, 500);
+  });
+  app.notFound((c) =>
+    c.json({ errors: [{ path: '', message: `no route \`${c.req.method} ${c.req.path}\`` }] }, 404),
+  );
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/readyz', async (c) => {
+    if (state.shuttingDown) return c.json({ ok: false, reason: 'shutting down' }, 503);
+    try {
+      await ctx.warden.store.stateVersion(null);
+      return c.json({ ok: true, storage: ctx.warden.store.backend });
+    } catch (error) {
+      return c.json(
+        { ok: false, reason: `the store does not answer: ${(error as Error).message}` },
+        503,
+      );
+    }
+  });
+
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: BODY_LIMIT,
+      onError: (c) =>
+        c.json(
+          {
+            errors: [
+              { path: 'body', message: `the body is larger than ${BODY_LIMIT / 1024 / 1024} MiB` },
+            ],
+          },
+          413,
+        ),
+    }),
+  );
+  app.use('/v1/*', async (c, next) => {
+    if (state.shuttingDown)
+      return c.json({ errors: [{ path: '', message: 'the server is shutting down' }] }, 503);
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (match === null)
+      return c.json(
+        {
+          errors: [
+            { path: 'authorization', message: 'give a token: `Authorization: Bearer <token>`' },
+          ],
+        },
+        401,
+      );
+    const hash = tokenHash(match[1] as string);
+    const now = ctx.clock();
+    let known = tokens.get(hash);
+    if (known === undefined || now - known.at > TOKEN_TTL_MS) {
+      known = { identity: await ctx.warden.store.tokens.byHash(hash), at: now };
+      if (tokens.size > 10_000) tokens.clear();
+      tokens.set(hash, known);
+    }
+    if (known.identity === null)
+      return c.json(
+        { errors: [{ path: 'authorization', message: 'the token is not known or was revoked' }] },
+        401,
+      );
+    c.set('identity', known.identity);
+    return next();
+  });
+
+  decideRoutes(api, ctx);
+  recordRoutes(api, ctx);
+  policyRoutes(api, ctx);
+  approvalRoutes(api, ctx);
+  workRoutes(api, ctx);
+  metaRoutes(api, ctx);
+  tokenRoutes(api, ctx);
+  api.mount(app);
+  return { app, api };
+}

@@ -1,0 +1,104 @@
+// The server's configuration: a file (YAML or JSON), then the environment,
+// then flags, each overriding the one before; validated whole at start, with
+// every problem listed, before anything listens.
+
+import { z } from 'zod';
+import { parseText } from '../policy/source.js';
+import { readInput } from '../policy/load.js';
+import { DEFAULT_DATA } from '../store/open.js';
+
+export const DEFAULT_PORT = 8787;
+
+export const configSchema = z.strictObject({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(DEFAULT_PORT),
+  data: z.string().min(1).default(DEFAULT_DATA),
+  databaseUrl: z.string().min(1).optional().describe('Postgres; default: DATABASE_URL'),
+  databaseSchema: z.string().min(1).optional().describe('default: WARDEN_DB_SCHEMA, else public'),
+  managedPolicy: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('a managed policy file; default: WARDEN_MANAGED_POLICY'),
+  approvalTimeoutSeconds: z.number().positive().max(3600).default(60),
+  overrideWindowSeconds: z
+    .number()
+    .positive()
+    .max(7 * 86400)
+    .default(3600),
+  shutdownGraceSeconds: z.number().min(0).max(600).default(10),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type ServerConfig = z.infer<typeof configSchema>;
+
+export interface ConfigFlags {
+  readonly config?: string;
+  readonly data?: string;
+  readonly port?: string;
+  readonly host?: string;
+}
+
+export type ConfigResult =
+  | { readonly ok: true; readonly config: ServerConfig }
+  | {
+      readonly ok: false;
+      readonly problems: readonly { readonly path: string; readonly message: string }[];
+    };
+
+/** The configuration from a file, the environment and flags, or every problem with it. */
+export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): ConfigResult {
+  const problems: { path: string; message: string }[] = [];
+  let fromFile: Record<string, unknown> = {};
+  if (flags.config !== undefined) {
+    const text = readInput(flags.config, () => '');
+    if (!text.ok)
+      return {
+        ok: false,
+        problems: text.issues.map((i) => ({ path: '--config', message: i.message })),
+      };
+    const parsed = parseText(text.value);
+    if (!parsed.ok)
+      return {
+        ok: false,
+        problems: parsed.issues.map((i) => ({
+          path: `${flags.config}${i.path === '' ? '' : `: ${i.path}`}`,
+          message: i.message,
+        })),
+      };
+    if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value))
+      return {
+        ok: false,
+        problems: [{ path: flags.config, message: 'expected a mapping of settings' }],
+      };
+    fromFile = parsed.value as Record<string, unknown>;
+  }
+  const merged: Record<string, unknown> = { ...fromFile };
+  const fromEnv: [string, string | undefined][] = [
+    ['databaseUrl', env.DATABASE_URL],
+    ['databaseSchema', env.WARDEN_DB_SCHEMA],
+    ['managedPolicy', env.WARDEN_MANAGED_POLICY],
+    ['logLevel', env.WARDEN_LOG_LEVEL],
+  ];
+  for (const [key, value] of fromEnv) if (value !== undefined && value !== '') merged[key] = value;
+  if (flags.data !== undefined) merged.data = flags.data;
+  if (flags.host !== undefined) merged.host = flags.host;
+  if (flags.port !== undefined) {
+    const port = Number(flags.port);
+    if (!Number.isInteger(port))
+      problems.push({ path: '--port', message: `\`${flags.port}\` is not a port number` });
+    else merged.port = port;
+  }
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.join('.');
+      problems.push({
+        path: key === '' ? (flags.config ?? 'config') : key,
+        message: issue.message.replace(/^./, (c) => c.toLowerCase()),
+      });
+    }
+  }
+  if (problems.length > 0 || !parsed.success) return { ok: false, problems };
+  return { ok: true, config: parsed.data };
+}

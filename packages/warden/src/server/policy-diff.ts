@@ -1,0 +1,61 @@
+// What changed between two policy revisions: rules by id (added, removed,
+// changed, with both versions), spaces and modes by name. Pure: documents in,
+// a difference out.
+
+import { canonicalJson } from '@warden/engine';
+import type { JsonValue } from '../store/types.js';
+
+type Doc = { readonly [key: string]: JsonValue };
+
+export interface Changes<T> {
+  readonly added: readonly T[];
+  readonly removed: readonly T[];
+  readonly changed: readonly { readonly before: T; readonly after: T }[];
+}
+
+function byKey<T>(before: ReadonlyMap<string, T>, after: ReadonlyMap<string, T>): Changes<T> {
+  const added: T[] = [];
+  const removed: T[] = [];
+  const changed: { before: T; after: T }[] = [];
+  for (const [key, value] of after) {
+    const old = before.get(key);
+    if (old === undefined) added.push(value);
+    else if (canonicalJson(old) !== canonicalJson(value))
+      changed.push({ before: old, after: value });
+  }
+  for (const [key, value] of before) if (!after.has(key)) removed.push(value);
+  return { added, removed, changed };
+}
+
+function rules(document: Doc): Map<string, Doc> {
+  const list = Array.isArray(document.rules) ? (document.rules as Doc[]) : [];
+  // A rule without an id is keyed by its content: changing it reads as one removed, one added.
+  return new Map(
+    list.map((rule) => [typeof rule.id === 'string' ? rule.id : `#${canonicalJson(rule)}`, rule]),
+  );
+}
+
+function named(document: Doc, key: 'spaces' | 'modes'): Map<string, Doc> {
+  const value = document[key];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return new Map();
+  return new Map(
+    Object.entries(value as Doc).map(([name, settings]) => [name, { name, ...(settings as Doc) }]),
+  );
+}
+
+export function policyDiff(
+  from: JsonValue,
+  to: JsonValue,
+): {
+  rules: Changes<Doc>;
+  spaces: Changes<Doc>;
+  modes: Changes<Doc>;
+} {
+  const a = (from ?? {}) as Doc;
+  const b = (to ?? {}) as Doc;
+  return {
+    rules: byKey(rules(a), rules(b)),
+    spaces: byKey(named(a, 'spaces'), named(b, 'spaces')),
+    modes: byKey(named(a, 'modes'), named(b, 'modes')),
+  };
+}

@@ -1,0 +1,235 @@
+// Approvals over HTTP (G22, G23, G26): list and read them, answer them, and
+// hold a live channel — a Server-Sent Events stream of pending approvals —
+// which is what makes its holder a connected approver while it is open.
+
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import type { AnswerResult } from '../../approvals/broker.js';
+import type { ApprovalRecord } from '../../store/types.js';
+import type { Api } from '../api.js';
+import type { Identity } from '../auth.js';
+import { approverRoles, tokenHash } from '../auth.js';
+import type { ServerContext } from '../context.js';
+import { workspaceOf } from '../context.js';
+import { ApiError, forbidden, notFound } from '../errors.js';
+
+const answerSchema = z.strictObject({
+  kind: z.enum(['once', 'remember', 'deny', 'override']),
+  reason: z.string().max(2000).optional(),
+  hours: z.number().positive().optional().describe('for `remember`'),
+  scope: z.string().optional().describe('for `remember`: one of the scopes the approval offers'),
+});
+
+/** What a client is shown of an approval: everything a human needs to answer it. */
+export function approvalView(approval: ApprovalRecord): Record<string, unknown> {
+  return {
+    id: approval.id,
+    kind: approval.kind,
+    state: approval.state,
+    workspace: approval.workspace,
+    agent: approval.agent,
+    tool: approval.tool,
+    callId: approval.callId,
+    decisionId: approval.decisionId,
+    request: approval.request,
+    arguments: approval.arguments,
+    decision: approval.decision,
+    facets:
+      approval.offer?.facets ??
+      approval.decision.facets.filter((f) => approval.decision.prompts.includes(f.facet)),
+    rememberable: approval.offer?.rememberable ?? false,
+    ...(approval.offer?.why === undefined ? {} : { onlyOnce: approval.offer.why }),
+    scopes: approval.offer?.scopes ?? [],
+    createdAt: approval.createdAt,
+    expiresAt: new Date(approval.expiresAtMs).toISOString(),
+    answer: approval.answer,
+    answeredAt: approval.answeredAt,
+    closedReason: approval.closedReason,
+  };
+}
+
+function mustApprove(identity: Identity): void {
+  if (approverRoles(identity).length === 0)
+    throw forbidden(`a \`${identity.role}\` token may not answer approvals`);
+}
+
+function answered(result: AnswerResult): Record<string, unknown> {
+  if (result.ok) return approvalView(result.approval);
+  const status = { 'not-found': 404, 'not-pending': 409, forbidden: 403, invalid: 422 }[
+    result.code
+  ] as 404 | 409 | 403 | 422;
+  throw new ApiError(status, [{ path: '', message: result.message }]);
+}
+
+export function approvalRoutes(api: Api, ctx: ServerContext): void {
+  const { warden } = ctx;
+  const approverOf = (identity: Identity) => ({
+    name: identity.name,
+    roles: approverRoles(identity),
+    workspace: identity.workspace,
+  });
+
+  api.add({
+    method: 'get',
+    path: '/v1/approvals',
+    summary: 'List approvals, newest first',
+    permission: 'read',
+    query: z.strictObject({
+      workspace: z.string().optional(),
+      state: z.enum(['pending', 'approved', 'denied', 'expired', 'cancelled']).optional(),
+      agent: z.string().optional(),
+      limit: z.coerce.number().int().min(1).max(500).optional(),
+    }),
+    responses: { 200: '`{ approvals }`' },
+    handler: async ({ identity, query }) => {
+      const workspace = await workspaceOf(ctx, identity, query.workspace);
+      const approvals = await warden.approvals.list({
+        workspace,
+        ...(query.state === undefined ? {} : { state: query.state }),
+        ...(query.agent === undefined ? {} : { agent: query.agent }),
+        limit: query.limit ?? 100,
+      });
+      return { approvals: approvals.map(approvalView) };
+    },
+  });
+
+  api.add({
+    method: 'get',
+    path: '/v1/approvals/stream',
+    summary: 'Hold a live approver channel: pending approvals as Server-Sent Events',
+    permission: 'read',
+    responses: { 200: '`text/event-stream`: `approval` and `settled` events' },
+    handler: async ({ c, identity }) => {
+      mustApprove(identity);
+      return streamSSE(c, async (stream) => {
+        const channel = await warden.approvals.connect(approverOf(identity));
+        const send = (event: string, data: unknown) =>
+          stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => undefined);
+        const settledSeen = new Set<string>();
+        const stopApprovals = channel.onApproval(
+          (approval) => void send('approval', approvalView(approval)),
+        );
+        const stopSettled = warden.store.events.subscribe((event) => {
+          if (event.topic !== 'approval' || event.id === undefined) return;
+          if (identity.workspace !== null && event.workspace !== identity.workspace) return;
+          const id = event.id;
+          warden.store.approvals
+            .get(id)
+            .then((approval) => {
+              if (approval === null || approval.state === 'pending' || settledSeen.has(id)) return;
+              settledSeen.add(id);
+              void send('settled', approvalView(approval));
+            })
+            .catch(() => undefined);
+        });
+        let end: () => void = () => undefined;
+        const closed = new Promise<void>((resolve) => {
+          end = resolve;
+          stream.onAbort(resolve);
+        });
+        // A revoked token stops being an approver within a second, here as for every request.
+        const hash = tokenHash(
+          /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '',
+        );
+        const recheck = setInterval(() => {
+          warden.store.tokens
+            .byHash(hash)
+            .then(async (still) => {
+              if (still !== null) return;
+              await send('revoked', { message: 'the token was revoked' });
+              end();
+            })
+            .catch(() => undefined);
+        }, 1000);
+        await send('ready', {
+          name: identity.name,
+          roles: approverRoles(identity),
+          workspace: identity.workspace,
+        });
+        for (const approval of await channel.pending())
+          await send('approval', approvalView(approval));
+        // A comment now and then keeps proxies from closing a quiet stream.
+        const keepalive = setInterval(
+          () => void stream.write(': keepalive\n\n').catch(() => undefined),
+          15_000,
+        );
+        await closed;
+        clearInterval(keepalive);
+        clearInterval(recheck);
+        stopApprovals();
+        stopSettled();
+        await channel.close();
+      });
+    },
+  });
+
+  api.add({
+    method: 'get',
+    path: '/v1/approvals/:id',
+    summary: 'Read one approval',
+    permission: 'read',
+    responses: { 200: 'the approval', 404: 'no such approval' },
+    handler: async ({ identity, params }) => {
+      const approval = await warden.store.approvals.get(params.id as string);
+      if (
+        approval === null ||
+        (identity.workspace !== null && approval.workspace !== identity.workspace)
+      )
+        throw notFound(`no approval \`${params.id ?? ''}\``);
+      return approvalView(approval);
+    },
+  });
+
+  api.add({
+    method: 'post',
+    path: '/v1/approvals/:id/answer',
+    summary:
+      'Answer an approval: once, remember for N hours in a scope, deny, or override a soft deny',
+    permission: 'read',
+    body: answerSchema,
+    responses: {
+      200: 'the settled approval',
+      403: 'the role may not give this answer',
+      404: 'no such approval',
+      409: 'no longer pending',
+      422: 'not a valid answer',
+    },
+    handler: async ({ identity, params, body }) => {
+      mustApprove(identity);
+      return answered(
+        await warden.approvals.answer(
+          params.id as string,
+          {
+            kind: body.kind,
+            ...(body.reason === undefined ? {} : { reason: body.reason }),
+            ...(body.hours === undefined ? {} : { hours: body.hours }),
+            ...(body.scope === undefined ? {} : { scope: body.scope }),
+          },
+          approverOf(identity),
+        ),
+      );
+    },
+  });
+
+  api.add({
+    method: 'post',
+    path: '/v1/approvals/:id/override',
+    summary: 'Override a soft deny, with a reason (G26)',
+    permission: 'override',
+    body: z.strictObject({ reason: z.string().min(1).max(2000) }),
+    responses: {
+      200: 'the settled approval',
+      404: 'no such approval',
+      409: 'no longer pending',
+      422: 'not a soft deny',
+    },
+    handler: async ({ identity, params, body }) =>
+      answered(
+        await warden.approvals.answer(
+          params.id as string,
+          { kind: 'override', reason: body.reason },
+          approverOf(identity),
+        ),
+      ),
+  });
+}

@@ -1,0 +1,242 @@
+// The fixed routes an adapter talks to (contracts §8): decide, report a
+// finished call, and the what-if check that answers what decide would. The
+// identity on every decision and entry is the token's; a body that names
+// another agent, workspace, space or mode is refused (I1).
+
+import type { RequestArgs } from '@warden/engine';
+import {
+  checkRequestAgainstPolicy,
+  explainDecision,
+  parseTimestamp,
+  validateRequest,
+} from '@warden/engine';
+import { z } from 'zod';
+import { AUDIT_STATUSES } from '../../store/types.js';
+import type { Api } from '../api.js';
+import { Reply } from '../api.js';
+import type { Identity } from '../auth.js';
+import { agentContext, workspaceOf } from '../context.js';
+import type { ServerContext } from '../context.js';
+import { badRequest, forbidden, invalid, notFound } from '../errors.js';
+
+const names = z.array(z.string()).describe('a list of names');
+
+export const requestArgsSchema = z.strictObject({
+  paths: names.optional(),
+  refs: names.optional(),
+  hosts: names.optional(),
+  count: z.number().int().min(0).optional(),
+  cents: z.number().int().min(0).optional(),
+});
+
+/** An action request (contracts §2); `workspace` and `agent` come from an agent token. */
+export const requestSchema = z.strictObject({
+  workspace: z.string().optional(),
+  agent: z.string().optional(),
+  space: z.string().optional(),
+  mode: z.string().optional(),
+  tool: z.string().optional(),
+  actions: z.array(z.string()).optional(),
+  command: z.string().optional(),
+  worktree: z.string().optional(),
+  args: requestArgsSchema.optional(),
+});
+
+const decideSchema = requestSchema.extend({
+  arguments: z
+    .unknown()
+    .optional()
+    .describe("the tool's own arguments, recorded (redacted) in the audit log"),
+  callId: z.string().optional().describe("the runtime's id for the call"),
+});
+
+const reportSchema = z.strictObject({
+  auditId: z.string().optional().describe('the `auditId` decide answered, for a call it allowed'),
+  callId: z.string().optional(),
+  tool: z.string().optional().describe('for a call no decision covered'),
+  arguments: z.unknown().optional(),
+  status: z.enum(
+    AUDIT_STATUSES.filter((s) => s !== 'Staged') as ['Ok', 'Error', 'Denied', 'NotFound'],
+  ),
+  durationMs: z.number().min(0).optional(),
+  error: z.string().optional(),
+});
+
+const whatIfSchema = z.strictObject({
+  request: requestSchema,
+  approver: z
+    .enum(['connected', 'none'])
+    .optional()
+    .describe('default: whether one is connected now'),
+  at: z
+    .string()
+    .optional()
+    .describe('the time of the decision, ISO 8601 with a zone (default: now)'),
+});
+
+/** Bound values fill what the body leaves out; a body that names other ones is refused (contracts §8). */
+function bound(identity: Identity, body: z.infer<typeof requestSchema>): void {
+  for (const [key, value] of [
+    ['workspace', identity.workspace],
+    ['agent', identity.agent],
+    ['space', identity.space],
+    ['mode', identity.mode],
+  ] as const) {
+    const asked = body[key];
+    if (value !== null && asked !== undefined && asked !== value)
+      throw forbidden(
+        `this token is ${key} \`${value}\`: the request may not name ${key} \`${asked}\``,
+      );
+  }
+}
+
+export function decideRoutes(api: Api, ctx: ServerContext): void {
+  api.add({
+    method: 'post',
+    path: '/v1/decide',
+    summary: 'Decide a request: allow, ask a human, or deny',
+    permission: 'decide',
+    body: decideSchema,
+    query: z.strictObject({
+      wait: z.enum(['0', '1']).optional().describe('`0`: answer at once with `ask`'),
+    }),
+    responses: {
+      200: 'the decision (contracts §3) with `auditId`; durable when answered',
+      400: 'not a request',
+      403: 'the body names another identity',
+    },
+    handler: async ({ c, identity, body, query }) => {
+      bound(identity, body);
+      const context = {
+        ...agentContext(identity, body.worktree),
+        ...(identity.space === null && body.space !== undefined ? { space: body.space } : {}),
+        ...(identity.mode === null && body.mode !== undefined ? { mode: body.mode } : {}),
+      };
+      return ctx.warden.gate.decide(
+        context,
+        {
+          ...(body.tool === undefined ? {} : { tool: body.tool }),
+          ...(body.actions === undefined ? {} : { actions: body.actions }),
+          ...(body.command === undefined ? {} : { command: body.command }),
+          ...(body.args === undefined ? {} : { args: body.args as RequestArgs }),
+          ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
+          ...(body.callId === undefined ? {} : { callId: body.callId }),
+        },
+        { wait: query.wait !== '0', signal: c.req.raw.signal },
+      );
+    },
+  });
+
+  api.add({
+    method: 'get',
+    path: '/v1/decide/:approvalId',
+    summary: 'Wait for the decision of a request that was answered with `ask`',
+    permission: 'decide',
+    responses: { 200: 'the final decision' },
+    handler: ({ c, identity, params }) =>
+      ctx.warden.gate.awaitApproval(
+        params.approvalId as string,
+        c.req.raw.signal,
+        agentContext(identity, undefined),
+      ),
+  });
+
+  api.add({
+    method: 'post',
+    path: '/v1/audit',
+    summary: 'Report how a call ended',
+    permission: 'report',
+    body: reportSchema,
+    responses: {
+      201: 'the entry, durable',
+      400: 'not a report',
+      404: 'no such decision of this agent',
+    },
+    handler: async ({ identity, body }) => {
+      const context = agentContext(identity, undefined);
+      let callId = body.callId;
+      let tool = body.tool;
+      let decisionId: string | null = null;
+      if (body.auditId !== undefined) {
+        const [decision] = await ctx.warden.store.audit.query({
+          decisionId: body.auditId,
+          kinds: ['decision'],
+          order: 'oldest',
+          limit: 1,
+        });
+        if (
+          decision === undefined ||
+          decision.agentId !== identity.agent ||
+          decision.workspace !== identity.workspace
+        )
+          throw notFound(`no decision \`${body.auditId}\` of this agent`);
+        decisionId = body.auditId;
+        callId ??= decision.callId as string;
+        tool ??= (decision.tool as string | null) ?? undefined;
+      }
+      if (tool === undefined)
+        throw badRequest('tool', 'say which `tool` ran, or give the `auditId` of its decision');
+      const entry = await ctx.warden.gate.complete(context, {
+        callId: callId ?? `c-${decisionId ?? Date.now().toString(36)}`,
+        decisionId,
+        tool,
+        arguments: body.arguments ?? null,
+        status: body.status,
+        durationMs: body.durationMs ?? null,
+        ...(body.error === undefined ? {} : { error: body.error }),
+      });
+      return new Reply(201, entry);
+    },
+  });
+
+  api.add({
+    method: 'post',
+    path: '/v1/what-if',
+    summary: 'The what-if check: the decision a request would get now, and why (G38)',
+    permission: 'any',
+    body: whatIfSchema,
+    responses: { 200: 'the decision (contracts §3)', 422: 'the request is not valid' },
+    handler: async ({ identity, body }) => {
+      const request = { ...body.request };
+      if (identity.role === 'agent') {
+        bound(identity, request);
+        request.workspace = identity.workspace as string;
+        request.agent = identity.agent as string;
+        if (identity.space !== null) request.space = identity.space;
+        if (identity.mode !== null) request.mode = identity.mode;
+      } else {
+        request.workspace = await workspaceOf(ctx, identity, request.workspace);
+      }
+      const validated = validateRequest(request);
+      if (!validated.ok)
+        throw invalid(
+          validated.issues.map((i) => ({
+            path: `request${i.path === '' ? '' : `.${i.path}`}`,
+            message: i.message,
+          })),
+        );
+      const snapshot = await ctx.warden.gate.snapshot(validated.value.workspace);
+      const mismatch = checkRequestAgainstPolicy(validated.value, snapshot.compiled.policy);
+      if (mismatch.length > 0)
+        throw invalid(mismatch.map((i) => ({ path: `request.${i.path}`, message: i.message })));
+      let at = ctx.clock();
+      if (body.at !== undefined) {
+        const parsed = parseTimestamp(body.at);
+        if (typeof parsed !== 'number') throw badRequest('at', parsed.problem);
+        at = parsed;
+      }
+      const approverConnected =
+        body.approver === undefined
+          ? await ctx.warden.approvals.connected(validated.value.workspace)
+          : body.approver === 'connected';
+      return explainDecision({
+        policy: snapshot.compiled,
+        managed: snapshot.managed,
+        managedSource: snapshot.managedSource,
+        request: validated.value,
+        at,
+        approverConnected,
+      }).result;
+    },
+  });
+}

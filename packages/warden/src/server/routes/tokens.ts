@@ -1,0 +1,112 @@
+// Tokens over HTTP, for admins: list them (never their secrets), make one
+// (its secret is answered once), revoke one. A workspace-bound admin manages
+// the tokens of its workspace only. The first admin token comes from the CLI
+// (`warden token create`), which writes to the store directly.
+
+import { z } from 'zod';
+import { ROLES } from '../../store/types.js';
+import type { TokenRecord } from '../../store/types.js';
+import type { Api } from '../api.js';
+import { Reply } from '../api.js';
+import type { Identity } from '../auth.js';
+import { createToken } from '../auth.js';
+import type { ServerContext } from '../context.js';
+import { forbidden, invalid, notFound } from '../errors.js';
+
+export function tokenView(record: TokenRecord): Record<string, unknown> {
+  return {
+    id: record.id,
+    name: record.name,
+    role: record.role,
+    workspace: record.workspace,
+    agent: record.agent,
+    space: record.space,
+    mode: record.mode,
+    createdAt: record.createdAt,
+    createdBy: record.createdBy,
+    revokedAt: record.revokedAt,
+  };
+}
+
+function visible(identity: Identity, record: TokenRecord): boolean {
+  return identity.workspace === null || record.workspace === identity.workspace;
+}
+
+export function tokenRoutes(api: Api, ctx: ServerContext): void {
+  const { warden } = ctx;
+
+  api.add({
+    method: 'get',
+    path: '/v1/tokens',
+    summary: 'List tokens (names, roles, bindings; never the secrets)',
+    permission: 'tokens',
+    query: z.strictObject({ revoked: z.enum(['true', 'false']).optional() }),
+    responses: { 200: '`{ tokens }`' },
+    handler: async ({ identity, query }) => {
+      const all = (await warden.store.tokens.list()).filter((t) => visible(identity, t));
+      const tokens = query.revoked === 'true' ? all : all.filter((t) => t.revokedAt === null);
+      return { tokens: tokens.map(tokenView) };
+    },
+  });
+
+  api.add({
+    method: 'post',
+    path: '/v1/tokens',
+    summary: 'Make a token; its secret is in this answer and nowhere else',
+    permission: 'tokens',
+    body: z.strictObject({
+      role: z.enum(ROLES),
+      name: z.string(),
+      workspace: z.string().optional(),
+      agent: z.string().optional(),
+      space: z.string().optional(),
+      mode: z.string().optional(),
+    }),
+    responses: { 201: '`{ token, record }`', 403: 'another workspace', 422: 'not a valid token' },
+    handler: async ({ identity, body }) => {
+      if (identity.workspace !== null) {
+        if (body.workspace !== undefined && body.workspace !== identity.workspace)
+          throw forbidden(
+            `this token acts in workspace \`${identity.workspace}\`, not in \`${body.workspace}\``,
+          );
+      }
+      const workspace = body.workspace ?? identity.workspace ?? undefined;
+      const made = await createToken(warden.store.tokens, {
+        role: body.role,
+        name: body.name,
+        ...(workspace === undefined ? {} : { workspace }),
+        ...(body.agent === undefined ? {} : { agent: body.agent }),
+        ...(body.space === undefined ? {} : { space: body.space }),
+        ...(body.mode === undefined ? {} : { mode: body.mode }),
+        by: identity.name,
+        at: ctx.clock(),
+      });
+      if (!made.ok)
+        throw invalid(
+          made.problems.map((p) => ({ path: p.path.replace(/^--/, ''), message: p.message })),
+        );
+      ctx.logger.info(
+        { token: made.record.id, role: made.record.role, by: identity.name },
+        'token created',
+      );
+      return new Reply(201, { token: made.token, record: tokenView(made.record) });
+    },
+  });
+
+  api.add({
+    method: 'delete',
+    path: '/v1/tokens/:id',
+    summary: 'Revoke a token; every server refuses it within a second',
+    permission: 'tokens',
+    responses: { 200: 'the revoked token', 404: 'no such token' },
+    handler: async ({ identity, params }) => {
+      const id = params.id as string;
+      const record = (await warden.store.tokens.list()).find((t) => t.id === id);
+      if (record === undefined || !visible(identity, record)) throw notFound(`no token \`${id}\``);
+      const revoked = await warden.store.tokens.revoke(id, ctx.clock());
+      if (revoked === null) throw notFound(`no token \`${id}\``);
+      ctx.logger.info({ token: id, by: identity.name }, 'token revoked');
+      return tokenView(revoked);
+    },
+  });
+}
