@@ -1,5 +1,6 @@
 // `npm run bench`: Warden's engine against Cedar and casbin on equivalent
-// generated policy sets of 50, 5,000 and 50,000 rules. Flags: --json, --quick, --sizes.
+// generated policy sets of 50, 5,000 and 50,000 rules, the gate, and the HTTP
+// decide endpoint. Flags: --json, --quick, --sizes, --only.
 
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -20,6 +21,7 @@ import type { Compile, Row, SizeInfo } from './report.js';
 import { computeRatios, evaluateTargets, fmtUs, jsonLines, renderHuman } from './report.js';
 import { compileWarden, wardenClassRequest, wardenDocument } from './warden.js';
 import { gateJsonLines, renderGate, runGateBench } from './gate.js';
+import { httpJsonLines, renderHttp, runHttpBench } from './http.js';
 import type { Job, WorkerResult } from './worker.js';
 import { CLASS_POOL } from './worker.js';
 
@@ -27,11 +29,11 @@ interface Options {
   readonly json: boolean;
   readonly quick: boolean;
   readonly sizes: readonly number[];
-  readonly only: 'engine' | 'gate' | null;
+  readonly only: 'engine' | 'gate' | 'http' | null;
 }
 
 const USAGE =
-  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate]';
+  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http]';
 
 function parseArgs(argv: readonly string[]): Options {
   let json = false;
@@ -53,8 +55,8 @@ function parseArgs(argv: readonly string[]): Options {
       sizes = [...new Set(parsed)].sort((a, b) => a - b);
     } else if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
-      if (value !== 'engine' && value !== 'gate')
-        throw new Error(`--only takes \`engine\` or \`gate\`, got \`${value ?? ''}\``);
+      if (value !== 'engine' && value !== 'gate' && value !== 'http')
+        throw new Error(`--only takes \`engine\`, \`gate\` or \`http\`, got \`${value ?? ''}\``);
       only = value;
     } else if (arg === '--help' || arg === '-h') {
       process.stderr.write(`${USAGE}\n`);
@@ -94,6 +96,12 @@ function inWorker(task: Job['task'], size: number, quick: boolean): WorkerResult
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
+  if (options.only === 'http') {
+    const http = runHttpBench(options.quick, log);
+    if (options.json) process.stdout.write(`${httpJsonLines(http).join('\n')}\n`);
+    else process.stdout.write(`${renderHttp(http)}\n`);
+    return;
+  }
   const gate = options.only === 'engine' ? null : runGateBench(options.quick, log);
   if (options.only === 'gate' && gate !== null) {
     if (options.json) process.stdout.write(`${gateJsonLines(gate).join('\n')}\n`);
@@ -177,12 +185,14 @@ async function main(): Promise<void> {
 
   const ratios = computeRatios(rows, options.sizes);
   const targets = evaluateTargets(rows, options.sizes, ratios, compile);
+  const http = options.only === null ? runHttpBench(options.quick, log) : null;
   log(`done in ${(elapsedMs(started) / 1000).toFixed(1)} s`);
 
   if (options.json) {
     const lines = [
       ...jsonLines(rows, ratios, targets, compile),
       ...(gate === null ? [] : gateJsonLines(gate)),
+      ...(http === null ? [] : httpJsonLines(http)),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return;
@@ -196,6 +206,7 @@ async function main(): Promise<void> {
   ].join('\n');
   process.stdout.write(`${renderHuman(header, infos, rows, ratios, targets, compile)}\n`);
   if (gate !== null) process.stdout.write(`${renderGate(gate)}\n`);
+  if (http !== null) process.stdout.write(`${renderHttp(http)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -66,3 +66,4 @@ export {
   checkDelegation,
   lowerAutonomy,
 } from './delegate/guards.js';
+export { closest, didYouMean } from './util/did-you-mean.js';

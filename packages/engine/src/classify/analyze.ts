@@ -71,7 +71,43 @@ const INNER: Flow = { inner: true, blur: false, placeholder: null };
 // eslint-disable-next-line no-control-regex -- control characters are what this looks for
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
+/** Analyses already made, per classifier table: agents repeat the same few command lines. */
+const MEMO = new WeakMap<ClassifierTable, Map<string, CommandAnalysis>>();
+const MEMO_SIZE = 4096;
+const MEMO_TEXT = 4096;
+
+/** What a command line does, read once per table, working directory and text (the result is shared: read-only). */
 export function analyzeCommand(
+  text: string,
+  table: ClassifierTable,
+  worktree: string | null,
+): CommandAnalysis {
+  if (text.length > MEMO_TEXT) return analyzeFresh(text, table, worktree);
+  let memo = MEMO.get(table);
+  if (memo === undefined) {
+    memo = new Map();
+    MEMO.set(table, memo);
+  }
+  const key = `${worktree ?? ''}\u0000${text}`;
+  let analysis = memo.get(key);
+  if (analysis === undefined) {
+    analysis = deepFreeze(analyzeFresh(text, table, worktree));
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    memo.set(key, analysis);
+  }
+  return analysis;
+}
+
+/** A shared analysis cannot be changed by one decision under the next one's feet. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function analyzeFresh(
   text: string,
   table: ClassifierTable,
   worktree: string | null,

@@ -2,6 +2,7 @@
 // in lets tests run commands in-process and read exactly what a user sees.
 
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
 import type { InputIssue } from '../policy/load.js';
 
 export interface Io {
@@ -12,6 +13,51 @@ export interface Io {
   readonly now: () => number;
   /** Whether to use colour on standard output. */
   readonly color: boolean;
+  /** Questions answered line by line on standard input (interactive commands). */
+  readonly lines?: () => LineReader;
+}
+
+export interface LineReader {
+  /** The next line typed after `prompt`; null once the input has ended; rejects when `signal` aborts. */
+  ask(prompt: string, signal: AbortSignal): Promise<string | null>;
+  close(): void;
+}
+
+function stdinLines(): LineReader {
+  const rl = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
+  });
+  let ended = false;
+  const end = new Promise<null>((resolve) =>
+    rl.once('close', () => {
+      ended = true;
+      resolve(null);
+    }),
+  );
+  return {
+    ask: (prompt, signal) =>
+      ended ? Promise.resolve(null) : Promise.race([rl.question(prompt, { signal }), end]),
+    close: () => rl.close(),
+  };
+}
+
+/** Resolves with the signal's name when the process is asked to stop (SIGINT, SIGTERM). */
+export function untilSignalled(): { readonly signalled: Promise<string>; dispose(): void } {
+  let on: (signal: NodeJS.Signals) => void = () => undefined;
+  const signalled = new Promise<string>((resolve) => {
+    on = (signal) => resolve(signal);
+    process.once('SIGINT', on);
+    process.once('SIGTERM', on);
+  });
+  return {
+    signalled,
+    dispose: () => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+    },
+  };
 }
 
 export function processIo(): Io {
@@ -25,6 +71,7 @@ export function processIo(): Io {
       process.stdout.isTTY === true &&
       process.env.NO_COLOR === undefined &&
       process.env.TERM !== 'dumb',
+    lines: stdinLines,
   };
 }
 

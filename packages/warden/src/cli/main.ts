@@ -2,7 +2,11 @@
 
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
+import type { ApprovalsOptions } from './approvals-command.js';
 import type { AuditOptions } from './audit-command.js';
+import type { ApplyOptions } from './policy-apply-command.js';
+import type { ServeOptions } from './serve-command.js';
+import type { TokenOptions } from './token-command.js';
 import { runClassifier } from './classifier-command.js';
 import { runCheck, runExplain } from './decision-command.js';
 import type { DecisionOptions } from './decision-command.js';
@@ -16,6 +20,16 @@ const VERSION = (createRequire(import.meta.url)('../../package.json') as { versi
 
 /** Commands that open a store load it only when they run: other commands start without it. */
 const auditCommands = () => import('./audit-command.js');
+const serveCommand = () => import('./serve-command.js');
+const tokenCommands = () => import('./token-command.js');
+const applyCommand = () => import('./policy-apply-command.js');
+const approvalCommands = () => import('./approvals-command.js');
+
+function connectOptions(command: Command): Command {
+  return command
+    .option('--server <url>', 'the Warden server (default: WARDEN_URL)')
+    .option('--token <token>', 'a token for it (default: WARDEN_TOKEN)');
+}
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -58,6 +72,10 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
       },
     })
     .exitOverride();
+
+  const exitWith = (code: number): void => {
+    if (code !== EXIT.ok) throw new Exit(code);
+  };
 
   decisionOptions(
     program
@@ -104,6 +122,118 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
       runEnumerate(io, file, options),
     );
 
+  connectOptions(
+    policy
+      .command('apply')
+      .description(
+        'store a policy as the next revision: on a server (`--server`, admin token) or in the data folder',
+      )
+      .argument('<file>', 'the policy (a document without `workspace` is the managed layer)')
+      .option('--data <dir>', 'the data folder (default `.warden`; DATABASE_URL for Postgres)')
+      .option('--message <text>', 'say why, for the revision history'),
+  )
+    .option('--json', 'print JSON')
+    .action(async (file: string, options: ApplyOptions) =>
+      exitWith(await (await applyCommand()).runApply(io, file, options)),
+    );
+
+  program
+    .command('serve')
+    .description(
+      'the Warden server: SQLite in `--data` by default, Postgres with DATABASE_URL; binds 127.0.0.1 unless told otherwise',
+    )
+    .option('--data <dir>', 'the data folder (default `.warden`)')
+    .option('--port <n>', 'the port (default 8787; 0 picks a free one)')
+    .option('--host <host>', 'the address to listen on (default 127.0.0.1)')
+    .option('--config <file>', 'a configuration file (YAML or JSON); env and flags override it')
+    .option('--json', 'print the banner as one JSON line')
+    .action(async (options: ServeOptions) =>
+      exitWith(await (await serveCommand()).runServe(io, options, VERSION)),
+    );
+
+  const token = program
+    .command('token')
+    .description("API tokens for people and for agents' adapters (shown once, kept as a hash)");
+  const storeOption = (command: Command) =>
+    command
+      .option('--data <dir>', 'the data folder (default `.warden`; DATABASE_URL for Postgres)')
+      .option('--json', 'print JSON');
+  storeOption(
+    token
+      .command('create')
+      .description('make a token and print it once')
+      .option('--role <role>', '`admin`, `approver`, `overrider`, `viewer` or `agent`')
+      .option('--name <name>', 'who or what holds it')
+      .option('--workspace <id>', 'bind it to one workspace (required for `agent`)')
+      .option('--agent <id>', 'the agent an `agent` token is')
+      .option('--space <id>', 'bind an `agent` token to a space')
+      .option('--mode <name>', 'bind an `agent` token to a mode'),
+  ).action(async (options: TokenOptions) =>
+    exitWith(await (await tokenCommands()).runTokenCreate(io, options)),
+  );
+  storeOption(
+    token
+      .command('list')
+      .description('the tokens: names, roles and bindings, never the secrets')
+      .option('--all', 'include revoked tokens'),
+  ).action(async (options: TokenOptions) =>
+    exitWith(await (await tokenCommands()).runTokenList(io, options)),
+  );
+  storeOption(
+    token
+      .command('revoke')
+      .description('revoke a token (servers refuse it within a second)')
+      .argument('<id>', 'the token id (or its name, when only one live token has it)'),
+  ).action(async (id: string, options: TokenOptions) =>
+    exitWith(await (await tokenCommands()).runTokenRevoke(io, id, options)),
+  );
+
+  const approvals = program
+    .command('approvals')
+    .description('answer the prompts agents are waiting on');
+  connectOptions(
+    approvals
+      .command('watch')
+      .description(
+        'be a connected approver: each prompt is shown as it comes, answered once / for N hours / deny',
+      )
+      .option('--hours <n>', 'how long "remember" allows (default 8)')
+      .option(
+        '--json',
+        'print the stream as JSON lines and ask nothing (answer with `approvals answer`)',
+      ),
+  ).action(async (options: ApprovalsOptions) =>
+    exitWith(await (await approvalCommands()).runWatch(io, options)),
+  );
+  connectOptions(
+    approvals
+      .command('list')
+      .description('approvals, newest first (pending by default)')
+      .option('--state <state>', '`pending`, `approved`, `denied`, `expired`, `cancelled` or `all`')
+      .option('--agent <id>', 'only this agent')
+      .option('--workspace <id>', 'the workspace (when the token is not bound to one)')
+      .option('--limit <n>', 'at most this many')
+      .option('--json', 'print JSON'),
+  ).action(async (options: ApprovalsOptions) =>
+    exitWith(await (await approvalCommands()).runList(io, options)),
+  );
+  connectOptions(
+    approvals
+      .command('answer')
+      .description('answer one approval')
+      .argument('<id>', 'the approval id')
+      .option('--once', 'allow this call once')
+      .option('--remember', 'allow it and calls like it for `--hours` in `--scope`')
+      .option('--deny', 'refuse it')
+      .option('--override', 'override a soft deny (needs `--reason`)')
+      .option('--hours <n>', 'for `--remember` (default 8)')
+      .option('--scope <scope>', 'for `--remember`: one of the scopes the approval offers')
+      .option('--reason <text>', 'why')
+      .option('--json', 'print JSON'),
+  ).action(async (id: string, options: ApprovalsOptions) =>
+    exitWith(await (await approvalCommands()).runAnswer(io, id, options)),
+  );
+
   program
     .command('classifier')
     .description('show the command classifier table, or what it reads in a command line')
@@ -119,9 +249,6 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
     );
 
   const audit = program.command('audit').description('the audit log: integrity and movement');
-  const exitWith = (code: number): void => {
-    if (code !== EXIT.ok) throw new Exit(code);
-  };
   audit
     .command('verify')
     .description(
@@ -203,4 +330,6 @@ function optionOf(message: string): string {
 export async function main(argv: readonly string[]): Promise<void> {
   const code = await run(argv.slice(2), processIo());
   process.exitCode = code;
+  // Nothing should hold the process open once a command is done; if something does, it ends anyway.
+  setTimeout(() => process.exit(code), 3000).unref();
 }

@@ -105,12 +105,14 @@ export class Gate {
     let snapshot: PolicySnapshot | null = null;
     let request: ActionRequest | null = null;
     try {
-      const current = await within(
-        this.source.snapshot(ctx.workspace),
-        this.deadlineMs,
-        'store',
-        'the policy store',
-      );
+      const current =
+        this.source.peek?.(ctx.workspace) ??
+        (await within(
+          this.source.snapshot(ctx.workspace),
+          this.deadlineMs,
+          'store',
+          'the policy store',
+        ));
       snapshot = current;
       const built = this.request(ctx, ask, current);
       request = built;

@@ -28,6 +28,8 @@ export interface PolicySnapshot {
 
 export interface PolicySource {
   snapshot(workspace: string): Promise<PolicySnapshot>;
+  /** The snapshot `snapshot` would answer, when it is at hand without reading anything. */
+  peek?(workspace: string): PolicySnapshot | null;
   /** Forgets what is cached for a workspace: its next snapshot reads the store again. */
   invalidate(workspace: string): void;
   close(): void;
@@ -152,6 +154,15 @@ export class StorePolicySource implements PolicySource {
       if (event.workspace === null) for (const key of this.cache.keys()) this.dirty.add(key);
       else this.dirty.add(event.workspace);
     });
+  }
+
+  peek(workspace: string): PolicySnapshot | null {
+    const cached = this.cache.get(workspace);
+    return cached !== undefined &&
+      !this.dirty.has(workspace) &&
+      this.clock() - cached.checkedAt < this.refreshMs
+      ? cached.snapshot
+      : null;
   }
 
   async snapshot(workspace: string): Promise<PolicySnapshot> {

@@ -2,6 +2,7 @@
 // then flags, each overriding the one before; validated whole at start, with
 // every problem listed, before anything listens.
 
+import { didYouMean } from '@warden/engine';
 import { z } from 'zod';
 import { parseText } from '../policy/source.js';
 import { readInput } from '../policy/load.js';
@@ -92,6 +93,19 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): ConfigRe
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const unknown of issue.keys)
+          problems.push({
+            path: unknown,
+            message: `unknown setting \`${unknown}\`${
+              didYouMean(unknown, Object.keys(configSchema.shape)) ||
+              `: the settings are ${Object.keys(configSchema.shape)
+                .map((k) => `\`${k}\``)
+                .join(', ')}`
+            }`,
+          });
+        continue;
+      }
       const key = issue.path.join('.');
       problems.push({
         path: key === '' ? (flags.config ?? 'config') : key,

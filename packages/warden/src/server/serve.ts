@@ -88,41 +88,74 @@ export async function startServer(
   return { url, port, warden, stop };
 }
 
-/** The one-screen banner: where it listens, where the data is, what decides. */
-export async function banner(
+export interface BannerFacts {
+  readonly version: string;
+  readonly url: string;
+  readonly storage: { readonly backend: 'sqlite' | 'postgres'; readonly location: string };
+  readonly data: string;
+  readonly managed: { readonly source: 'file' | 'stored' | 'none'; readonly file?: string };
+  readonly workspaces: readonly { readonly workspace: string; readonly revision: number | null }[];
+  readonly tokens: Readonly<Record<string, number>>;
+  readonly approvalTimeoutSeconds: number;
+}
+
+/** What the banner says, as data (`warden serve --json` prints it as one line). */
+export async function bannerFacts(
   running: RunningServer,
   config: ServerConfig,
   version: string,
-): Promise<string> {
+): Promise<BannerFacts> {
   const { warden } = running;
-  const storage =
-    warden.store.backend === 'sqlite'
-      ? `SQLite ${warden.store.location}`
-      : `Postgres ${config.databaseUrl === undefined ? warden.store.location : redactUrl(config.databaseUrl)}${config.databaseSchema === undefined ? '' : ` (schema ${config.databaseSchema})`}`;
-  const managed =
+  const location =
+    warden.store.backend === 'sqlite' || config.databaseUrl === undefined
+      ? warden.store.location
+      : `${redactUrl(config.databaseUrl)}${config.databaseSchema === undefined ? '' : ` (schema ${config.databaseSchema})`}`;
+  const managed: BannerFacts['managed'] =
     warden.managedFile !== null
-      ? `file ${warden.managedFile.file} (${config.managedPolicy === undefined ? 'WARDEN_MANAGED_POLICY' : 'configured'}; the stored managed layer is ignored)`
+      ? { source: 'file', file: warden.managedFile.file }
       : (await warden.store.policies.currentManaged()) === null
-        ? 'none'
-        : 'stored (edit it with PUT /v1/managed)';
-  const workspaces = await warden.store.policies.workspaces();
-  const revisions = await Promise.all(
-    workspaces.map(
-      async (w) => `${w} (revision ${(await warden.store.policies.current(w))?.revision ?? '?'})`,
-    ),
+        ? { source: 'none' }
+        : { source: 'stored' };
+  const workspaces = await Promise.all(
+    (await warden.store.policies.workspaces()).map(async (workspace) => ({
+      workspace,
+      revision: (await warden.store.policies.current(workspace))?.revision ?? null,
+    })),
   );
-  const tokens = (await warden.store.tokens.list()).filter((t) => t.revokedAt === null);
-  const roles = new Map<string, number>();
-  for (const t of tokens) roles.set(t.role, (roles.get(t.role) ?? 0) + 1);
+  const tokens: Record<string, number> = {};
+  for (const t of await warden.store.tokens.list())
+    if (t.revokedAt === null) tokens[t.role] = (tokens[t.role] ?? 0) + 1;
+  return {
+    version,
+    url: running.url,
+    storage: { backend: warden.store.backend, location },
+    data: resolve(config.data),
+    managed,
+    workspaces,
+    tokens,
+    approvalTimeoutSeconds: config.approvalTimeoutSeconds,
+  };
+}
+
+/** The one-screen banner: where it listens, where the data is, what decides. */
+export function renderBanner(facts: BannerFacts, config: ServerConfig): string {
+  const managed =
+    facts.managed.source === 'file'
+      ? `file ${facts.managed.file ?? ''} (${config.managedPolicy === undefined ? 'WARDEN_MANAGED_POLICY' : 'configured'}; a stored managed layer is ignored)`
+      : facts.managed.source === 'stored'
+        ? 'stored (edit it with PUT /v1/managed)'
+        : 'none';
+  const roles = Object.entries(facts.tokens);
   const lines = [
-    `Warden ${version} — listening on ${running.url}`,
-    `  storage     ${storage}`,
-    `  data        ${resolve(config.data)}`,
+    `Warden ${facts.version} — listening on ${facts.url}`,
+    `  storage     ${facts.storage.backend === 'sqlite' ? 'SQLite' : 'Postgres'} ${facts.storage.location}`,
+    ...(facts.storage.backend === 'sqlite' ? [`  data        ${facts.data}`] : []),
     `  managed     ${managed}`,
-    `  workspaces  ${revisions.length === 0 ? 'none yet (PUT /v1/policy, or `warden policy apply FILE`)' : revisions.join(', ')}`,
-    `  tokens      ${tokens.length === 0 ? 'none yet: `warden token create --role admin --name <you>`' : [...roles].map(([r, n]) => `${n} ${r}`).join(', ')}`,
-    `  approvals   a prompt waits ${config.approvalTimeoutSeconds} s for a connected approver, else it is denied`,
-    `  API         ${running.url}/v1/openapi.json · health ${running.url}/healthz · ready ${running.url}/readyz`,
+    `  workspaces  ${facts.workspaces.length === 0 ? 'none yet: `warden policy apply FILE`' : facts.workspaces.map((w) => `${w.workspace} (revision ${w.revision ?? '?'})`).join(', ')}`,
+    `  tokens      ${roles.length === 0 ? 'none yet: `warden token create --role admin --name <you>`' : roles.map(([r, n]) => `${n} ${r}`).join(', ')}`,
+    `  approvals   a prompt waits ${facts.approvalTimeoutSeconds} s for a connected approver, else it is denied`,
+    `  API         ${facts.url}/v1/openapi.json · ${facts.url}/healthz · ${facts.url}/readyz`,
+    `  stop        Ctrl-C (requests in flight finish, the audit log is flushed)`,
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -126,6 +126,8 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
         const closed = new Promise<void>((resolve) => {
           end = resolve;
           stream.onAbort(resolve);
+          // A client gone while the channel was opening is gone: no listener hears that abort.
+          if (stream.aborted) resolve();
         });
         // A revoked token stops being an approver within a second, here as for every request.
         const hash = tokenHash(

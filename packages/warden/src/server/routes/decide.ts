@@ -11,6 +11,7 @@ import {
   validateRequest,
 } from '@warden/engine';
 import { z } from 'zod';
+import { GateFault } from '../../gate/fault.js';
 import { AUDIT_STATUSES } from '../../store/types.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
@@ -122,7 +123,13 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
           ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
           ...(body.callId === undefined ? {} : { callId: body.callId }),
         },
-        { wait: query.wait !== '0', signal: c.req.raw.signal },
+        {
+          wait: query.wait !== '0',
+          // Read only when the call waits for an approver: made on demand, it costs nothing otherwise.
+          get signal() {
+            return c.req.raw.signal;
+          },
+        },
       );
     },
   });
@@ -132,13 +139,23 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/decide/:approvalId',
     summary: 'Wait for the decision of a request that was answered with `ask`',
     permission: 'decide',
-    responses: { 200: 'the final decision' },
-    handler: ({ c, identity, params }) =>
-      ctx.warden.gate.awaitApproval(
-        params.approvalId as string,
-        c.req.raw.signal,
-        agentContext(identity, undefined),
-      ),
+    responses: { 200: 'the final decision', 404: 'no prompt of this agent with this id' },
+    handler: async ({ c, identity, params }) => {
+      const id = params.approvalId as string;
+      const approval = await ctx.warden.store.approvals.get(id).catch((error: unknown) => {
+        throw new GateFault('store', `cannot read approval \`${id}\`: ${(error as Error).message}`);
+      });
+      // Only a prompt answered `ask` is waited for here. A soft deny's override is used by
+      // retrying the call (G26): waited for here too, one override would let two calls through.
+      if (
+        approval === null ||
+        approval.kind !== 'prompt' ||
+        approval.workspace !== identity.workspace ||
+        approval.agent !== identity.agent
+      )
+        throw notFound(`no prompt \`${id}\` of this agent to wait for`);
+      return ctx.warden.gate.awaitApproval(id, c.req.raw.signal, agentContext(identity, undefined));
+    },
   });
 
   api.add({

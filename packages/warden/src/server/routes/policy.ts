@@ -11,7 +11,7 @@ import type { JsonValue, PolicyRevision } from '../../store/types.js';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
-import { conflict, invalid, notFound } from '../errors.js';
+import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { policyDiff } from '../policy-diff.js';
 
 const workspaceQuery = z.strictObject({ workspace: z.string().optional() });
@@ -350,7 +350,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
     },
     handler: async ({ identity, body }) => {
       if (identity.workspace !== null)
-        throw conflict(
+        throw forbidden(
           'the managed layer applies to every workspace: a token bound to one may not write it',
         );
       if (warden.managedFile !== null)

@@ -1,0 +1,75 @@
+// `warden serve`: the control plane on its embedded default (SQLite in the
+// data folder) or on Postgres (DATABASE_URL). Validates its whole
+// configuration before it listens, prints a one-screen banner, and stops
+// gracefully on SIGINT or SIGTERM.
+
+import type { ConfigFlags } from '../server/config.js';
+import { loadConfig } from '../server/config.js';
+import { bannerFacts, renderBanner, startServer } from '../server/serve.js';
+import type { RunningServer } from '../server/serve.js';
+import type { Io } from './io.js';
+import { EXIT, fail, untilSignalled, usage } from './io.js';
+
+export interface ServeOptions extends ConfigFlags {
+  readonly json?: boolean;
+}
+
+/** Resolves when SIGINT or SIGTERM arrives; a second one while stopping stops at once. */
+async function untilStopped(): Promise<string> {
+  const { signalled, dispose } = untilSignalled();
+  const signal = await signalled;
+  dispose();
+  const force = () => process.exit(EXIT.usage);
+  process.once('SIGINT', force);
+  process.once('SIGTERM', force);
+  return signal;
+}
+
+function startProblem(error: unknown, port: number, host: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE')
+    return `port ${port} on ${host} is in use: stop what holds it or choose another with \`--port\``;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return `cannot listen on \`${host}\`: it is not an address of this machine`;
+  if (code === 'EACCES') return `not allowed to listen on port ${port}: choose one above 1023`;
+  return (error as Error).message;
+}
+
+export async function runServe(
+  io: Io,
+  options: ServeOptions,
+  version: string,
+  stopped: () => Promise<string> = untilStopped,
+): Promise<number> {
+  const json = options.json === true;
+  const loaded = loadConfig(options, io.env);
+  if (!loaded.ok)
+    return fail(
+      io,
+      json,
+      loaded.problems.map((p) => ({ code: 'invalid_value' as const, ...p })),
+    );
+  const { config } = loaded;
+  let running: RunningServer;
+  try {
+    running = await startServer(config, { version, env: io.env });
+  } catch (error) {
+    const where = config.databaseUrl === undefined ? '--data' : 'DATABASE_URL';
+    const message = startProblem(error, config.port, config.host);
+    return usage(
+      io,
+      json,
+      /port|listen/.test(message) ? '--port' : where,
+      `cannot start: ${message}`,
+    );
+  }
+  const facts = await bannerFacts(running, config, version);
+  if (json) io.out(`${JSON.stringify({ ready: true, ...facts })}\n`);
+  else io.out(renderBanner(facts, config));
+  const signal = await stopped();
+  io.err(`warden: ${signal}: stopping (requests in flight finish, the audit log is flushed)\n`);
+  await running.stop();
+  if (json) io.out(`${JSON.stringify({ stopped: true })}\n`);
+  else io.err('warden: stopped\n');
+  return EXIT.ok;
+}

@@ -1,0 +1,167 @@
+// `warden token create|list|revoke`: identities for humans and for agents'
+// adapters (contracts §8). Writes to the store directly (the data folder, or
+// the Postgres of DATABASE_URL), so the first admin token needs no server.
+// A token is shown once; only its hash is kept.
+
+import { userInfo } from 'node:os';
+import { createToken } from '../server/auth.js';
+import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
+import type { Store, TokenRecord } from '../store/types.js';
+import type { Io } from './io.js';
+import { EXIT, fail, printJson, style, usage } from './io.js';
+
+export interface TokenOptions {
+  readonly role?: string;
+  readonly name?: string;
+  readonly workspace?: string;
+  readonly agent?: string;
+  readonly space?: string;
+  readonly mode?: string;
+  readonly data?: string;
+  readonly all?: boolean;
+  readonly json?: boolean;
+}
+
+async function withStore<T>(
+  io: Io,
+  options: TokenOptions,
+  use: (store: Store) => Promise<T>,
+): Promise<T> {
+  const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
+  let store: Store;
+  try {
+    store = await openStore(storeOptions);
+  } catch (error) {
+    const where =
+      storeOptions.databaseUrl !== undefined
+        ? 'the database named by DATABASE_URL'
+        : `\`${options.data ?? DEFAULT_DATA}\``;
+    return usage(
+      io,
+      options.json === true,
+      storeOptions.databaseUrl !== undefined ? 'DATABASE_URL' : '--data',
+      `cannot open ${where}: ${(error as Error).message}`,
+    );
+  }
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function binding(record: TokenRecord): string {
+  const parts = [
+    record.workspace === null ? null : `workspace ${record.workspace}`,
+    record.agent === null ? null : `agent ${record.agent}`,
+    record.space === null ? null : `space ${record.space}`,
+    record.mode === null ? null : `mode ${record.mode}`,
+  ].filter((p): p is string => p !== null);
+  return parts.length === 0 ? 'every workspace' : parts.join(', ');
+}
+
+export async function runTokenCreate(io: Io, options: TokenOptions): Promise<number> {
+  const json = options.json === true;
+  const missing = [
+    ...(options.role === undefined
+      ? [
+          {
+            code: 'missing_field' as const,
+            path: '--role',
+            message: 'give a role: `admin`, `approver`, `overrider`, `viewer` or `agent`',
+          },
+        ]
+      : []),
+    ...(options.name === undefined
+      ? [
+          {
+            code: 'missing_field' as const,
+            path: '--name',
+            message: 'give the token a name: who or what holds it',
+          },
+        ]
+      : []),
+  ];
+  if (missing.length > 0) return fail(io, json, missing);
+  let by = 'cli';
+  try {
+    by = `cli:${userInfo().username}`;
+  } catch {
+    // No user name on this host: `cli` it is.
+  }
+  return withStore(io, options, async (store) => {
+    const made = await createToken(store.tokens, {
+      role: options.role as string,
+      name: options.name as string,
+      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+      ...(options.agent === undefined ? {} : { agent: options.agent }),
+      ...(options.space === undefined ? {} : { space: options.space }),
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+      by,
+      at: io.now(),
+    });
+    if (!made.ok)
+      return fail(
+        io,
+        json,
+        made.problems.map((p) => ({ code: 'invalid_value' as const, ...p })),
+      );
+    if (json) {
+      printJson(io, { token: made.token, record: made.record });
+      return EXIT.ok;
+    }
+    const s = style(io.color);
+    io.err(
+      `${s.bold(`token for ${made.record.name}`)} (${made.record.role}; ${binding(made.record)}), id ${made.record.id}\n` +
+        'it is shown once and kept nowhere: store it now. Use it as `Authorization: Bearer <token>` or `WARDEN_TOKEN`\n',
+    );
+    io.out(`${made.token}\n`);
+    return EXIT.ok;
+  });
+}
+
+export async function runTokenList(io: Io, options: TokenOptions): Promise<number> {
+  return withStore(io, options, async (store) => {
+    const all = await store.tokens.list();
+    const tokens = options.all === true ? all : all.filter((t) => t.revokedAt === null);
+    if (options.json === true) {
+      printJson(io, { tokens });
+      return EXIT.ok;
+    }
+    if (tokens.length === 0) {
+      io.out('no tokens yet: `warden token create --role admin --name <you>`\n');
+      return EXIT.ok;
+    }
+    const s = style(io.color);
+    for (const t of tokens)
+      io.out(
+        `${t.id}  ${s.bold(t.name)}  ${t.role}  ${binding(t)}  created ${t.createdAt} by ${t.createdBy}${t.revokedAt === null ? '' : s.red(`  revoked ${t.revokedAt}`)}\n`,
+      );
+    return EXIT.ok;
+  });
+}
+
+export async function runTokenRevoke(io: Io, id: string, options: TokenOptions): Promise<number> {
+  const json = options.json === true;
+  return withStore(io, options, async (store) => {
+    const all = await store.tokens.list();
+    const byName = all.filter((t) => t.name === id && t.revokedAt === null);
+    const known = all.find((t) => t.id === id) ?? (byName.length === 1 ? byName[0] : undefined);
+    if (known === undefined)
+      return usage(
+        io,
+        json,
+        'id',
+        byName.length > 1
+          ? `${byName.length} tokens are named \`${id}\`: give the id (${byName.map((t) => `\`${t.id}\``).join(', ')})`
+          : `no token \`${id}\`: \`warden token list\` shows them`,
+      );
+    if (known.revokedAt !== null)
+      return usage(io, json, 'id', `\`${known.id}\` was revoked already, at ${known.revokedAt}`);
+    const revoked = await store.tokens.revoke(known.id, io.now());
+    if (revoked === null) return usage(io, json, 'id', `\`${known.id}\` was revoked already`);
+    if (json) printJson(io, { revoked });
+    else io.out(`revoked ${revoked.id} (${revoked.name}): servers refuse it within a second\n`);
+    return EXIT.ok;
+  });
+}

@@ -1,0 +1,153 @@
+// Long-running `warden` processes for tests: `warden serve` and `warden
+// approvals watch`, spawned from the real binary, with their output read as
+// it comes and their input written line by line.
+
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { BIN } from '../helpers.js';
+
+export interface Spawned {
+  readonly child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once standard output (or error) holds `text`; rejects after `timeoutMs`. */
+  waitFor(
+    text: string | RegExp,
+    options?: { stream?: 'stdout' | 'stderr'; timeoutMs?: number },
+  ): Promise<string>;
+  write(line: string): void;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  readonly exited: Promise<number | null>;
+}
+
+function baseEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', WARDEN_LOG_LEVEL: 'warn' };
+  delete env.WARDEN_MANAGED_POLICY;
+  delete env.DATABASE_URL;
+  delete env.WARDEN_DB_SCHEMA;
+  delete env.WARDEN_URL;
+  delete env.WARDEN_TOKEN;
+  const set = Object.entries(extra).filter((e): e is [string, string] => e[1] !== undefined);
+  const unset = new Set(Object.keys(extra).filter((key) => extra[key] === undefined));
+  return Object.fromEntries([...Object.entries(env).filter(([key]) => !unset.has(key)), ...set]);
+}
+
+export function spawnWarden(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: baseEnv(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const waiters = new Set<() => void>();
+  const poke = () => {
+    for (const w of [...waiters]) w();
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    poke();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+    poke();
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      poke();
+      resolve(code);
+    }),
+  );
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    waitFor: (text, options = {}) =>
+      new Promise<string>((resolve, reject) => {
+        const stream = options.stream ?? 'stdout';
+        const read = () => (stream === 'stdout' ? out : err);
+        const found = () => (typeof text === 'string' ? read().includes(text) : text.test(read()));
+        const check = () => {
+          if (found()) {
+            cleanup();
+            resolve(read());
+          } else if (done) {
+            cleanup();
+            reject(
+              new Error(
+                `warden ${args.join(' ')} exited before printing ${String(text)}\nstdout: ${out}\nstderr: ${err}`,
+              ),
+            );
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(
+            new Error(
+              `timed out waiting for ${String(text)} from warden ${args.join(' ')}\nstdout: ${out}\nstderr: ${err}`,
+            ),
+          );
+        }, options.timeoutMs ?? 15_000);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      }),
+    write: (line) => {
+      child.stdin.write(`${line}\n`);
+    },
+    stop: async (signal = 'SIGTERM') => {
+      if (!done) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export interface Served extends Spawned {
+  readonly url: string;
+  readonly banner: Record<string, unknown>;
+}
+
+/** `warden serve --port 0 --json`, resolved once it listens. */
+export async function serve(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Promise<Served> {
+  const spawned = spawnWarden(['serve', '--port', '0', '--json', ...args], env);
+  const text = await spawned.waitFor(/\n/);
+  const banner = JSON.parse(text.split('\n')[0] as string) as Record<string, unknown>;
+  return { ...spawned, url: banner.url as string, banner };
+}
+
+/** A JSON request to a served Warden with a bearer token. */
+export async function api(
+  url: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+  };
+}
