@@ -164,3 +164,39 @@ export {
   worktreeConfinement,
   writeConfined,
 } from './paths/index.js';
+
+// The server (`warden serve`): the HTTP API, tokens and roles, configuration.
+export type { RunningServer, StartOptions } from './server/serve.js';
+export { startServer } from './server/serve.js';
+export type { ServerState } from './server/app.js';
+export { createApp } from './server/app.js';
+export type { ServerContext } from './server/context.js';
+export type { Identity, Permission, TokenRequest } from './server/auth.js';
+export { TOKEN_PREFIX, can, createToken, tokenHash } from './server/auth.js';
+export type { ConfigFlags, ConfigResult, ServerConfig } from './server/config.js';
+export { DEFAULT_PORT, configSchema, loadConfig } from './server/config.js';
+
+// Policy templates.
+export type {
+  ApplyResult,
+  PreviewResult,
+  RulesResult,
+  TemplateArgs,
+  TemplateInfo,
+  TemplateParam,
+  TemplateProblem,
+} from './templates/index.js';
+export { TEMPLATES, applyTemplate, previewTemplate, templateRules } from './templates/index.js';
+
+// The honesty matrix (G37): what each adapter lets Warden see and stop.
+export type {
+  AdapterDeclaration,
+  AdapterId,
+  AdapterRow,
+  Cell,
+  Column,
+  DetectOptions,
+  HonestyMatrix,
+  HostFacts,
+} from './honesty/index.js';
+export { ADAPTERS, detectHost, honestyMatrix, renderMatrix } from './honesty/index.js';

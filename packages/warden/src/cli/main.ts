@@ -6,6 +6,7 @@ import type { ApprovalsOptions } from './approvals-command.js';
 import type { AuditOptions } from './audit-command.js';
 import type { ApplyOptions } from './policy-apply-command.js';
 import type { ServeOptions } from './serve-command.js';
+import type { TemplatesOptions } from './templates-command.js';
 import type { TokenOptions } from './token-command.js';
 import { runClassifier } from './classifier-command.js';
 import { runCheck, runExplain } from './decision-command.js';
@@ -24,6 +25,7 @@ const serveCommand = () => import('./serve-command.js');
 const tokenCommands = () => import('./token-command.js');
 const applyCommand = () => import('./policy-apply-command.js');
 const approvalCommands = () => import('./approvals-command.js');
+const templateCommands = () => import('./templates-command.js');
 
 function connectOptions(command: Command): Command {
   return command
@@ -135,6 +137,41 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
     .option('--json', 'print JSON')
     .action(async (file: string, options: ApplyOptions) =>
       exitWith(await (await applyCommand()).runApply(io, file, options)),
+    );
+
+  const templates = program
+    .command('templates')
+    .description('the shipped policy templates: named sets of rules to add to a workspace policy');
+  templates
+    .command('list')
+    .description('the templates: names, titles and the parameters they take')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) =>
+      exitWith((await templateCommands()).runTemplatesList(io, options)),
+    );
+  templates
+    .command('show')
+    .description('what one template does, and its parameters')
+    .argument('<name>', 'the template')
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) =>
+      exitWith((await templateCommands()).runTemplatesShow(io, name, options)),
+    );
+  connectOptions(
+    templates
+      .command('apply')
+      .description(
+        "add a template's rules to a workspace policy as the next revision: on a server (`--server`, admin token) or in the data folder",
+      )
+      .argument('<name>', 'the template')
+      .option('--param <key=value>', 'a parameter; repeat it for each value of a list', collect)
+      .option('--workspace <id>', 'the workspace (needed when several have a policy)')
+      .option('--data <dir>', 'the data folder (default `.warden`; DATABASE_URL for Postgres)')
+      .option('--message <text>', 'say why, for the revision history (default: `template NAME`)'),
+  )
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: TemplatesOptions) =>
+      exitWith(await (await templateCommands()).runTemplatesApply(io, name, options)),
     );
 
   program

@@ -24,7 +24,8 @@ interface Written {
   readonly hash?: string;
 }
 
-function author(): string {
+/** Who writes a revision from this machine: `cli:<user>`. */
+export function author(): string {
   try {
     return `cli:${userInfo().username}`;
   } catch {

@@ -74,3 +74,16 @@ export function timeParam(
     );
   return Date.parse(value);
 }
+
+/** The `since`/`until` parameters of a query as a store filter's window (absent ones stay absent). */
+export function timeWindow(
+  query: { readonly since?: string | undefined; readonly until?: string | undefined },
+  now: number,
+): { sinceMs?: number; untilMs?: number } {
+  const sinceMs = timeParam('since', query.since, now);
+  const untilMs = timeParam('until', query.until, now);
+  return {
+    ...(sinceMs === undefined ? {} : { sinceMs }),
+    ...(untilMs === undefined ? {} : { untilMs }),
+  };
+}

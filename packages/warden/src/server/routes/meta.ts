@@ -17,6 +17,13 @@ const templateArgs = z.strictObject({
   params: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
 });
 
+const applyArgs = templateArgs.extend({
+  message: z
+    .string()
+    .optional()
+    .describe('why, for the revision history (default: `template NAME`)'),
+});
+
 export function metaRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
   const matrix = honestyMatrix(detectHost(), { version: ctx.version });
@@ -101,7 +108,7 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
     summary:
       "Add a template's rules to the policy (a new revision; the rules' origin is `template`)",
     permission: 'policy',
-    body: templateArgs,
+    body: applyArgs,
     responses: {
       200: 'the new revision and the rules added',
       404: 'no such template',
@@ -117,7 +124,7 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
       if (!applied.ok) throw invalid(applied.problems);
       const written = await warden.putPolicy(applied.document, {
         author: identity.name,
-        message: `template ${name}`,
+        message: body.message ?? `template ${name}`,
         expected: current.revision,
       });
       if (!written.ok && 'conflict' in written)
@@ -127,6 +134,7 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
           written.issues.map((i) => ({ path: `document.${i.path}`, message: i.message })),
         );
       return {
+        workspace,
         revision: written.revision.revision,
         hash: written.revision.hash,
         added: applied.added,

@@ -7,7 +7,7 @@ import type { AuditEntry, AuditKind, AuditStatus } from '../../store/types.js';
 import { AUDIT_KINDS, AUDIT_STATUSES } from '../../store/types.js';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
-import { timeParam, workspaceOf } from '../context.js';
+import { timeParam, timeWindow, workspaceOf } from '../context.js';
 
 const oneOrMore = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]);
 const limit = z.coerce.number().int().min(1).max(1000).optional();
@@ -64,12 +64,7 @@ export function recordRoutes(api: Api, ctx: ServerContext): void {
         ...(query.tool === undefined ? {} : { tool: query.tool }),
         ...(query.status === undefined ? {} : { statuses: list(query.status) as AuditStatus[] }),
         ...(query.kind === undefined ? {} : { kinds: list(query.kind) as AuditKind[] }),
-        ...(query.since === undefined
-          ? {}
-          : { sinceMs: timeParam('since', query.since, now) as number }),
-        ...(query.until === undefined
-          ? {}
-          : { untilMs: timeParam('until', query.until, now) as number }),
+        ...timeWindow(query, now),
         limit: query.limit ?? 100,
       });
       return { entries };
@@ -91,12 +86,7 @@ export function recordRoutes(api: Api, ctx: ServerContext): void {
         workspace,
         kinds: ['decision'],
         ...(query.agent === undefined ? {} : { agent: query.agent }),
-        ...(query.since === undefined
-          ? {}
-          : { sinceMs: timeParam('since', query.since, now) as number }),
-        ...(query.until === undefined
-          ? {}
-          : { untilMs: timeParam('until', query.until, now) as number }),
+        ...timeWindow(query, now),
         // Filters on the entries' content run here, so read a margin beyond the limit.
         limit:
           query.outcome === undefined && query.advisory === undefined

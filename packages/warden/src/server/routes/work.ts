@@ -11,7 +11,7 @@ import { Reply } from '../api.js';
 import type { Identity } from '../auth.js';
 import { can } from '../auth.js';
 import type { ServerContext } from '../context.js';
-import { agentContext, timeParam, workspaceOf } from '../context.js';
+import { agentContext, timeParam, timeWindow, workspaceOf } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 
 const limit = z.coerce.number().int().min(1).max(1000).optional();
@@ -54,12 +54,7 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
       const runs = await warden.store.runs.list({
         workspace,
         ...(query.agent === undefined ? {} : { agent: query.agent }),
-        ...(query.since === undefined
-          ? {}
-          : { sinceMs: timeParam('since', query.since, now) as number }),
-        ...(query.until === undefined
-          ? {}
-          : { untilMs: timeParam('until', query.until, now) as number }),
+        ...timeWindow(query, now),
         limit: query.limit ?? 100,
       });
       return { runs };

@@ -1,0 +1,419 @@
+// `warden templates list|show|apply`: the shipped policy templates. Listing
+// and showing need nothing but this package; applying adds a template's rules
+// to a workspace's current policy as its next revision — on a server
+// (`--server`, a token that may change the policy) or straight into the data
+// folder (or DATABASE_URL's Postgres), through the same `applyTemplate`.
+
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describeRule, didYouMean, validatePolicy } from '@warden/engine';
+import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
+import { SQLITE_FILE } from '../store/sqlite.js';
+import { TEMPLATES, applyTemplate, templateRules } from '../templates/index.js';
+import type { TemplateArgs, TemplateInfo, TemplateParam } from '../templates/index.js';
+import { Warden } from '../warden.js';
+import type { PolicyWriteResult } from '../warden.js';
+import type { ConnectOptions } from './client.js';
+import { connection, refused, request } from './client.js';
+import type { Io } from './io.js';
+import { EXIT, Exit, fail, printJson, style, usage } from './io.js';
+import { author } from './policy-apply-command.js';
+
+export interface TemplatesOptions extends ConnectOptions {
+  readonly param?: readonly string[];
+  readonly workspace?: string;
+  readonly message?: string;
+  readonly data?: string;
+}
+
+interface Problem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** What applying wrote: the revision and the rules added, each with its sentence. */
+interface Applied {
+  readonly workspace: string | null;
+  readonly revision: number;
+  readonly hash: string | null;
+  readonly added: readonly Record<string, unknown>[];
+}
+
+const NAMES = TEMPLATES.map((template) => template.name);
+
+function known(io: Io, json: boolean, name: string): TemplateInfo {
+  const template = TEMPLATES.find((t) => t.name === name);
+  if (template !== undefined) return template;
+  const hint = didYouMean(name, NAMES);
+  return usage(
+    io,
+    json,
+    '',
+    hint === ''
+      ? `unknown template \`${name}\`: the templates are ${NAMES.map((n) => `\`${n}\``).join(', ')}`
+      : `unknown template \`${name}\`${hint}`,
+  );
+}
+
+function examples(param: TemplateParam): readonly string[] {
+  return typeof param.example === 'string' ? [param.example] : param.example;
+}
+
+/** A value as it is typed in a shell: quoted when the shell would read it otherwise. */
+function shellWord(value: string): string {
+  return /^[A-Za-z0-9_./:@=+-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function firstFlag(param: TemplateParam): string {
+  return `--param ${param.name}=${shellWord(examples(param)[0] ?? 'VALUE')}`;
+}
+
+function paramFlags(param: TemplateParam): string {
+  const values = param.kind === 'list' ? examples(param) : examples(param).slice(0, 1);
+  return values.map((value) => `--param ${param.name}=${shellWord(value)}`).join(' ');
+}
+
+function paramSummary(param: TemplateParam): string {
+  const values = examples(param)
+    .map((value) => `\`${value}\``)
+    .join(', ');
+  return `${param.name} (${param.required ? 'required' : 'optional'}; e.g. ${values})`;
+}
+
+/** Words wrapped to `width` columns, each line after `indent`. */
+function wrap(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
+      lines.push(`${indent}${line}`);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(`${indent}${line}`);
+  return lines.join('\n');
+}
+
+export function runTemplatesList(io: Io, options: { json?: boolean }): number {
+  if (options.json === true) {
+    printJson(io, {
+      templates: TEMPLATES.map((t) => ({
+        name: t.name,
+        title: t.title,
+        params: t.params.map((p) => ({
+          name: p.name,
+          required: p.required,
+          kind: p.kind,
+          example: p.example,
+        })),
+      })),
+    });
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  const nameWidth = Math.max(4, ...TEMPLATES.map((t) => t.name.length));
+  const titleWidth = Math.max(5, ...TEMPLATES.map((t) => t.title.length));
+  io.out(`${s.dim(`${'NAME'.padEnd(nameWidth)}  ${'TITLE'.padEnd(titleWidth)}  PARAMETERS`)}\n`);
+  for (const t of TEMPLATES) {
+    const params = t.params.length === 0 ? ['none'] : t.params.map(paramSummary);
+    io.out(`${s.bold(t.name.padEnd(nameWidth))}  ${t.title.padEnd(titleWidth)}  ${params[0]}\n`);
+    for (const more of params.slice(1))
+      io.out(`${' '.repeat(nameWidth + titleWidth + 4)}${more}\n`);
+  }
+  io.out(
+    s.dim(
+      '\n`warden templates show NAME` says what one does; `warden templates apply NAME` adds its rules\n',
+    ),
+  );
+  return EXIT.ok;
+}
+
+export function runTemplatesShow(io: Io, name: string, options: { json?: boolean }): number {
+  const json = options.json === true;
+  const template = known(io, json, name);
+  if (json) {
+    printJson(io, template);
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  const lines = [
+    `${s.bold(template.name)}: ${template.title}`,
+    '',
+    wrap(template.description, 80, ''),
+    '',
+  ];
+  if (template.params.length === 0) lines.push('It takes no parameters.');
+  else {
+    lines.push('Parameters:');
+    for (const p of template.params) {
+      const kind = p.kind === 'list' ? 'a list: repeat `--param` for each value' : 'one value';
+      lines.push(`  ${s.bold(p.name)}  ${p.required ? 'required' : 'optional'}, ${kind}`);
+      lines.push(wrap(p.description, 80, '    '));
+      lines.push(`    e.g. ${paramFlags(p)}`);
+    }
+  }
+  const required = template.params.filter((p) => p.required).map(paramFlags);
+  lines.push(
+    '',
+    s.dim(`Apply it: warden templates apply ${[template.name, ...required].join(' ')}`),
+  );
+  io.out(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+}
+
+/** `--param key=value`, repeated, as the API's `params`: a list parameter always takes a list. */
+function paramsOf(
+  template: TemplateInfo,
+  given: readonly string[],
+): { params: Record<string, string | string[]>; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const values = new Map<string, string[]>();
+  for (const pair of given) {
+    const at = pair.indexOf('=');
+    const key = at < 0 ? '' : pair.slice(0, at).trim();
+    if (key === '') {
+      problems.push({
+        path: '--param',
+        message: `\`${pair}\` is not \`key=value\`${template.params[0] === undefined ? '' : `: e.g. \`${firstFlag(template.params[0])}\``}`,
+      });
+      continue;
+    }
+    values.set(key, [...(values.get(key) ?? []), pair.slice(at + 1)]);
+  }
+  const params: Record<string, string | string[]> = {};
+  for (const [key, list] of values) {
+    const param = template.params.find((p) => p.name === key);
+    if (param?.kind === 'string') {
+      if (list.length > 1)
+        problems.push({
+          path: `--param ${key}`,
+          message: `\`${key}\` takes one value, not ${list.length}`,
+        });
+      else params[key] = list[0] as string;
+    } else params[key] = param === undefined && list.length === 1 ? (list[0] as string) : list;
+  }
+  return { params, problems };
+}
+
+/** A template problem's path as the command line spells it: `params.hosts[1]` is `--param hosts`. */
+function flagPath(path: string): string {
+  const param = /^params(?:\.([A-Za-z_][A-Za-z0-9_-]*)|\[("(?:[^"\\]|\\.)*")\])/.exec(path);
+  if (param !== null) return `--param ${param[1] ?? (JSON.parse(param[2] as string) as string)}`;
+  if (path === 'template') return '';
+  if (path === 'workspace') return '--workspace';
+  return path;
+}
+
+function failWith(io: Io, json: boolean, problems: readonly Problem[]): never {
+  return fail(
+    io,
+    json,
+    problems.map((p) => ({ code: 'invalid_value', path: flagPath(p.path), message: p.message })),
+  );
+}
+
+/** Each added rule with the sentence the product shows for it. */
+function withSentences(
+  rules: readonly Record<string, unknown>[],
+  workspace: string | null,
+): Record<string, unknown>[] {
+  const checked = validatePolicy(
+    { version: 1, workspace: workspace ?? 'workspace', rules },
+    'workspace',
+  );
+  if (!checked.ok) return rules.map((rule) => ({ ...rule }));
+  return rules.map((rule, index) => {
+    const compiled = checked.value.rules[index];
+    return compiled === undefined
+      ? { ...rule }
+      : { ...rule, sentence: describeRule(compiled, workspace ?? undefined) };
+  });
+}
+
+export async function runTemplatesApply(
+  io: Io,
+  name: string,
+  options: TemplatesOptions,
+): Promise<number> {
+  const json = options.json === true;
+  const template = known(io, json, name);
+  const { params, problems: malformed } = paramsOf(template, options.param ?? []);
+  const args: TemplateArgs = Object.keys(params).length === 0 ? {} : { params };
+  // The arguments are checked here first, by the function the server uses: every problem at once,
+  // before any store or server is reached.
+  const checked = templateRules(template.name, args, {});
+  const problems = [
+    ...malformed,
+    ...(checked.ok ? [] : checked.problems),
+    ...(options.workspace !== undefined && options.workspace.trim() === ''
+      ? [{ path: '--workspace', message: 'name the workspace: e.g. `--workspace acme`' }]
+      : []),
+  ];
+  if (problems.length > 0) return failWith(io, json, problems);
+
+  const remote =
+    options.server !== undefined ||
+    (options.data === undefined && io.env.WARDEN_URL !== undefined && io.env.WARDEN_URL !== '');
+  const applied = remote
+    ? await applyRemotely(io, template.name, args, options)
+    : await applyLocally(io, template.name, args, options);
+
+  const added = withSentences(applied.added, applied.workspace);
+  if (json) {
+    printJson(io, {
+      applied: true,
+      template: template.name,
+      workspace: applied.workspace,
+      revision: applied.revision,
+      ...(applied.hash === null ? {} : { hash: applied.hash }),
+      added,
+    });
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  const where = applied.workspace === null ? 'the policy' : `workspace \`${applied.workspace}\``;
+  io.out(
+    `${s.green('applied')}: template \`${template.name}\` made revision ${applied.revision} of ${where} (${added.length} rule${added.length === 1 ? '' : 's'} added)\n`,
+  );
+  for (const rule of added)
+    io.out(`  ${s.bold(String(rule.id))}  ${String(rule.sentence ?? JSON.stringify(rule))}\n`);
+  return EXIT.ok;
+}
+
+async function applyRemotely(
+  io: Io,
+  name: string,
+  args: TemplateArgs,
+  options: TemplatesOptions,
+): Promise<Applied> {
+  const json = options.json === true;
+  const conn = connection(io, options);
+  const answer = await request(
+    io,
+    conn,
+    'POST',
+    `/v1/templates/${encodeURIComponent(name)}/apply`,
+    {
+      json,
+      body: {
+        ...args,
+        ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+        ...(options.message === undefined ? {} : { message: options.message }),
+      },
+    },
+  );
+  if (answer.status < 200 || answer.status > 299) {
+    const errors = (answer.body as { errors?: Problem[] } | null)?.errors;
+    return refused(
+      io,
+      json,
+      Array.isArray(errors)
+        ? {
+            ...answer,
+            body: { errors: errors.map((e) => ({ ...e, path: flagPath(e.path ?? '') })) },
+          }
+        : answer,
+    );
+  }
+  const body = answer.body as {
+    workspace?: string;
+    revision: number;
+    hash?: string;
+    added?: Record<string, unknown>[];
+  };
+  return {
+    workspace: body.workspace ?? options.workspace ?? null,
+    revision: body.revision,
+    hash: body.hash ?? null,
+    added: body.added ?? [],
+  };
+}
+
+const APPLY_ONE = 'apply one first with `warden policy apply FILE`';
+
+async function applyLocally(
+  io: Io,
+  name: string,
+  args: TemplateArgs,
+  options: TemplatesOptions,
+): Promise<Applied> {
+  const json = options.json === true;
+  const data = options.data ?? DEFAULT_DATA;
+  const storeOptions = storeOptionsFromEnv(io.env, data);
+  const postgres = storeOptions.databaseUrl !== undefined;
+  // An absent data folder holds no policy: say so rather than make an empty store.
+  if (!postgres && !existsSync(join(resolve(data), SQLITE_FILE)))
+    return usage(
+      io,
+      json,
+      '--data',
+      `no policy yet: \`${data}\` holds no Warden data: ${APPLY_ONE}`,
+    );
+  let warden: Warden;
+  try {
+    warden = await Warden.open({ ...storeOptions, env: {}, managedPolicyFile: null });
+  } catch (error) {
+    return usage(
+      io,
+      json,
+      postgres ? 'DATABASE_URL' : '--data',
+      `cannot open the store: ${(error as Error).message}`,
+    );
+  }
+  let workspace: string;
+  let written: PolicyWriteResult;
+  let added: Record<string, unknown>[];
+  try {
+    workspace = options.workspace ?? (await onlyWorkspace(io, json, warden));
+    const current = await warden.store.policies.current(workspace);
+    if (current === null)
+      return usage(
+        io,
+        json,
+        '--workspace',
+        `no policy is stored for workspace \`${workspace}\`: ${APPLY_ONE}`,
+      );
+    const result = applyTemplate(current.document, name, args);
+    if (!result.ok) return failWith(io, json, result.problems);
+    added = result.added;
+    written = await warden.putPolicy(result.document, {
+      author: author(),
+      message: options.message ?? `template ${name}`,
+      expected: current.revision,
+    });
+  } catch (error) {
+    if (error instanceof Exit) throw error;
+    return usage(
+      io,
+      json,
+      postgres ? 'DATABASE_URL' : '--data',
+      `cannot use the store: ${(error as Error).message}`,
+    );
+  } finally {
+    await warden.close();
+  }
+  if (!written.ok)
+    return 'conflict' in written
+      ? usage(io, json, '', 'the policy changed meanwhile: apply the template again')
+      : failWith(io, json, written.issues);
+  return {
+    workspace,
+    revision: written.revision.revision,
+    hash: written.revision.hash,
+    added,
+  };
+}
+
+/** The one workspace with a policy, when `--workspace` is not given. */
+async function onlyWorkspace(io: Io, json: boolean, warden: Warden): Promise<string> {
+  const workspaces = await warden.store.policies.workspaces();
+  if (workspaces.length === 1) return workspaces[0] as string;
+  return usage(
+    io,
+    json,
+    '--workspace',
+    workspaces.length === 0
+      ? `no workspace has a policy yet: ${APPLY_ONE}`
+      : `say which workspace: ${workspaces.map((w) => `\`--workspace ${w}\``).join(', ')}`,
+  );
+}
