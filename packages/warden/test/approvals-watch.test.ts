@@ -9,7 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, serve, spawnWarden } from './support/processes.js';
+import { api, cliToken, serve, spawnWarden } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -39,9 +39,7 @@ const cleanup: Spawned[] = [];
 let setup: Setup;
 
 function token(data: string, ...args: string[]): string {
-  const made = warden(['token', 'create', '--data', data, '--json', ...args]);
-  expect(made.code, made.stderr + made.stdout).toBe(0);
-  return (JSON.parse(made.stdout) as { token: string }).token;
+  return cliToken(['--data', data, ...args]).token;
 }
 
 let template: { readonly data: string } & Omit<Setup, 'data' | 'server'>;

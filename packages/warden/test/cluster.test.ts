@@ -18,7 +18,7 @@ import {
   uniqueSchema,
 } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, serve, spawnWarden } from './support/processes.js';
+import { api, cliToken, serve, spawnWarden } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -52,7 +52,7 @@ function cli(args: string[]): string {
 }
 
 function token(...args: string[]): string {
-  return (JSON.parse(cli(['token', 'create', '--json', ...args])) as { token: string }).token;
+  return cliToken(args, env).token;
 }
 
 function decide(on: Served, body: Record<string, unknown>, query = '') {
@@ -222,11 +222,9 @@ describe.skipIf(!UNDER_CI && POSTGRES_SKIP !== null)('two servers on one Postgre
   });
 
   it('a token revoked on B is refused by A within a second', async () => {
-    const made = JSON.parse(
-      cli(['token', 'create', '--json', '--role', 'viewer', '--name', 'temp']),
-    ) as { token: string; record: { id: string } };
+    const made = cliToken(['--role', 'viewer', '--name', 'temp'], env);
     expect((await api(a.url, made.token, 'GET', '/v1/me')).status).toBe(200);
-    const revoked = await api(b.url, tokens.admin, 'DELETE', `/v1/tokens/${made.record.id}`);
+    const revoked = await api(b.url, tokens.admin, 'DELETE', `/v1/tokens/${made.id}`);
     expect(revoked.status).toBe(200);
     const took = await within(
       1500,

@@ -2,14 +2,12 @@
 // runs them: real processes, a real data folder, HTTP over loopback.
 
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served } from './support/processes.js';
-import { api, serve } from './support/processes.js';
+import { api, cliToken, freePort, serve } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -24,15 +22,6 @@ rules:
     decision: deny
 `;
 
-/** A port nothing listens on (it was free a moment ago). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 const running: Served[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop('SIGKILL')));
@@ -45,9 +34,7 @@ async function started(args: string[], env: Record<string, string> = {}): Promis
 }
 
 function token(data: string, ...args: string[]): string {
-  const made = warden(['token', 'create', '--data', data, '--json', ...args]);
-  expect(made.code, made.stderr + made.stdout).toBe(0);
-  return (JSON.parse(made.stdout) as { token: string }).token;
+  return cliToken(['--data', data, ...args]).token;
 }
 
 function dataWithPolicy(): string {

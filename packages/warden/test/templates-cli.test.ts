@@ -3,8 +3,6 @@
 // server path and for reading back what was written.
 
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../src/templates/index.js';
@@ -12,7 +10,7 @@ import type { Ran } from './helpers.js';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served } from './support/processes.js';
-import { api, serve } from './support/processes.js';
+import { api, cliToken, freePort, serve } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -37,9 +35,7 @@ async function started(data: string): Promise<Served> {
 }
 
 function token(data: string, ...args: string[]): string {
-  const made = warden(['token', 'create', '--data', data, '--json', ...args]);
-  expect(made.code, made.stderr + made.stdout).toBe(0);
-  return (JSON.parse(made.stdout) as { token: string }).token;
+  return cliToken(['--data', data, ...args]).token;
 }
 
 function dataWithPolicy(): string {
@@ -49,15 +45,6 @@ function dataWithPolicy(): string {
   const applied = warden(['policy', 'apply', file, '--data', data]);
   expect(applied.code, applied.stderr).toBe(0);
   return data;
-}
-
-/** A port nothing listens on (it was free a moment ago). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Exit 1, the problems one per line on standard error, each a plain `error:` line. */

@@ -11,8 +11,13 @@ import { DEFAULT_DATA } from '../store/open.js';
 export const DEFAULT_PORT = 8787;
 
 export const configSchema = z.strictObject({
-  host: z.string().min(1).default('127.0.0.1'),
-  port: z.number().int().min(0).max(65535).default(DEFAULT_PORT),
+  host: z.string().min(1, 'give an address to listen on, such as `127.0.0.1`').default('127.0.0.1'),
+  port: z
+    .number()
+    .int('a port is a whole number')
+    .min(0, 'a port is 0 to 65535 (0 picks a free one)')
+    .max(65535, 'a port is 0 to 65535 (0 picks a free one)')
+    .default(DEFAULT_PORT),
   data: z.string().min(1).default(DEFAULT_DATA),
   databaseUrl: z.string().min(1).optional().describe('Postgres; default: DATABASE_URL'),
   databaseSchema: z.string().min(1).optional().describe('default: WARDEN_DB_SCHEMA, else public'),

@@ -4,7 +4,10 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { BIN } from '../helpers.js';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { BIN, warden } from '../helpers.js';
 
 export interface Spawned {
   readonly child: ChildProcessWithoutNullStreams;
@@ -150,4 +153,24 @@ export async function api(
     status: response.status,
     body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
   };
+}
+
+/** `warden token create … --json` with the real binary: the new token's secret and id. */
+export function cliToken(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): { readonly token: string; readonly id: string } {
+  const made = warden(['token', 'create', '--json', ...args], { env });
+  expect(made.code, made.stderr + made.stdout).toBe(0);
+  const parsed = JSON.parse(made.stdout) as { token: string; record: { id: string } };
+  return { token: parsed.token, id: parsed.record.id };
+}
+
+/** A port nothing listens on (it was free a moment ago). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
