@@ -22,6 +22,7 @@ import { computeRatios, evaluateTargets, fmtUs, jsonLines, renderHuman } from '.
 import { compileWarden, wardenClassRequest, wardenDocument } from './warden.js';
 import { gateJsonLines, renderGate, runGateBench } from './gate.js';
 import { httpJsonLines, renderHttp, runHttpBench } from './http.js';
+import { hookJsonLines, renderHook, runHookBench } from './hook.js';
 import type { Job, WorkerResult } from './worker.js';
 import { CLASS_POOL } from './worker.js';
 
@@ -29,11 +30,11 @@ interface Options {
   readonly json: boolean;
   readonly quick: boolean;
   readonly sizes: readonly number[];
-  readonly only: 'engine' | 'gate' | 'http' | null;
+  readonly only: 'engine' | 'gate' | 'http' | 'hook' | null;
 }
 
 const USAGE =
-  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http]';
+  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|hook]';
 
 function parseArgs(argv: readonly string[]): Options {
   let json = false;
@@ -55,8 +56,10 @@ function parseArgs(argv: readonly string[]): Options {
       sizes = [...new Set(parsed)].sort((a, b) => a - b);
     } else if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
-      if (value !== 'engine' && value !== 'gate' && value !== 'http')
-        throw new Error(`--only takes \`engine\`, \`gate\` or \`http\`, got \`${value ?? ''}\``);
+      if (value !== 'engine' && value !== 'gate' && value !== 'http' && value !== 'hook')
+        throw new Error(
+          `--only takes \`engine\`, \`gate\`, \`http\` or \`hook\`, got \`${value ?? ''}\``,
+        );
       only = value;
     } else if (arg === '--help' || arg === '-h') {
       process.stderr.write(`${USAGE}\n`);
@@ -96,6 +99,12 @@ function inWorker(task: Job['task'], size: number, quick: boolean): WorkerResult
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
+  if (options.only === 'hook') {
+    const hook = await runHookBench(options.quick, log);
+    if (options.json) process.stdout.write(`${hookJsonLines(hook).join('\n')}\n`);
+    else process.stdout.write(`${renderHook(hook)}\n`);
+    return;
+  }
   if (options.only === 'http') {
     const http = runHttpBench(options.quick, log);
     if (options.json) process.stdout.write(`${httpJsonLines(http).join('\n')}\n`);
@@ -186,6 +195,7 @@ async function main(): Promise<void> {
   const ratios = computeRatios(rows, options.sizes);
   const targets = evaluateTargets(rows, options.sizes, ratios, compile);
   const http = options.only === null ? runHttpBench(options.quick, log) : null;
+  const hook = options.only === null ? await runHookBench(options.quick, log) : null;
   log(`done in ${(elapsedMs(started) / 1000).toFixed(1)} s`);
 
   if (options.json) {
@@ -193,6 +203,7 @@ async function main(): Promise<void> {
       ...jsonLines(rows, ratios, targets, compile),
       ...(gate === null ? [] : gateJsonLines(gate)),
       ...(http === null ? [] : httpJsonLines(http)),
+      ...(hook === null ? [] : hookJsonLines(hook)),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return;
@@ -207,6 +218,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${renderHuman(header, infos, rows, ratios, targets, compile)}\n`);
   if (gate !== null) process.stdout.write(`${renderGate(gate)}\n`);
   if (http !== null) process.stdout.write(`${renderHttp(http)}\n`);
+  if (hook !== null) process.stdout.write(`${renderHook(hook)}\n`);
 }
 
 main().catch((error: unknown) => {

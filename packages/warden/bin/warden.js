@@ -1,12 +1,29 @@
 #!/usr/bin/env node
-// The `warden` command: runs the compiled CLI.
-import('../dist/cli/main.js').then(
-  (cli) => cli.main(process.argv),
-  (error) => {
-    process.stderr.write(
-      `warden: cannot start: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.stderr.write('warden: run `npm run build` in the Warden checkout first\n');
-    process.exit(1);
-  },
-);
+// The `warden` command: runs the compiled CLI. `warden hook claude-code` takes
+// a shorter way in (it runs for every tool call), and if even that cannot
+// load, it denies: Claude Code lets a call through when a hook crashes.
+const args = process.argv.slice(2);
+const hook = args[0] === 'hook' && args[1] === 'claude-code' && !args.includes('--help');
+
+if (hook) {
+  import('../dist/hook/main.js').then(
+    (entry) => entry.mainHook(args.slice(2)),
+    (error) => {
+      process.stderr.write(
+        `Warden: cannot start the hook (${error instanceof Error ? error.message : String(error)}): denied, fail-closed\n`,
+      );
+      process.exit(2);
+    },
+  );
+} else {
+  import('../dist/cli/main.js').then(
+    (cli) => cli.main(process.argv),
+    (error) => {
+      process.stderr.write(
+        `warden: cannot start: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.stderr.write('warden: run `npm run build` in the Warden checkout first\n');
+      process.exit(1);
+    },
+  );
+}

@@ -39,6 +39,8 @@ export interface WardenOptions {
   /** Postgres for multi-node deployments; default: DATABASE_URL from `env`. */
   readonly databaseUrl?: string;
   readonly schema?: string;
+  /** SQLite: write the audit log from a thread of its own (default); false for a process that records a call or two. */
+  readonly auditThread?: boolean;
   /** A store opened elsewhere; Warden does not close it. */
   readonly store?: Store;
   /** Standalone: decide from this policy file instead of the stored policy. */
@@ -151,6 +153,7 @@ export class Warden {
         ...storeOptionsFromEnv(env, data),
         ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
         ...(options.schema === undefined ? {} : { schema: options.schema }),
+        ...(options.auditThread === undefined ? {} : { auditThread: options.auditThread }),
       }));
     const managedPath =
       options.managedPolicyFile !== undefined

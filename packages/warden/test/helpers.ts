@@ -9,6 +9,7 @@ import type { Io } from '../src/cli/io.js';
 
 export const BIN = join(import.meta.dirname, '..', 'bin', 'warden.js');
 export const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
+export const FIXTURES = join(import.meta.dirname, 'fixtures');
 
 export interface Ran {
   readonly code: number;

@@ -12,6 +12,7 @@ import {
   honestyMatrix,
   renderMatrix,
 } from '../src/honesty/index.js';
+import { warden } from './helpers.js';
 
 /** A file system that holds exactly these executables. */
 const only =
@@ -110,13 +111,13 @@ describe('the honesty matrix (G37)', () => {
     expect(library.cells.interceptsToolCalls.note).toContain('runs unseen');
   });
 
-  it('marks the gateway and the hook as not in this build, and names the version each row was checked with', () => {
+  it('marks the gateway as not in this build and the hook as in it, and names the version each row was checked with', () => {
     expect(AVAILABLE_IN_THIS_BUILD).toEqual({
       builtin: true,
       library: true,
       'mcp-gateway': false,
       'claude-code-via-gateway': false,
-      'claude-code-hook': false,
+      'claude-code-hook': true,
     });
     for (const a of matrix.adapters)
       expect(a.available).toBe(
@@ -125,6 +126,7 @@ describe('the honesty matrix (G37)', () => {
     expect(row('builtin').verifiedWith).toBe('warden 0.1.0');
     expect(row('mcp-gateway').verifiedWith).toBe('mcp 2025-06-18');
     expect(row('mcp-gateway').basis).toContain('not in this build');
+    expect(row('claude-code-hook').basis).toContain('recorded Claude Code inputs');
     expect(honestyMatrix(SANDBOX_LINUX).adapters[0]?.verifiedWith).toMatch(/^warden \d+\.\d+\.\d+/);
   });
 });
@@ -192,7 +194,7 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
   });
 
   it('detects this host without being told anything', () => {
-    const host = detectHost();
+    const host = honestyMatrix(detectHost()).host;
     expect(host.platform).toBe(process.platform);
     for (const found of [host.bwrap, host.socat])
       expect(found === null || typeof found === 'string').toBe(true);
@@ -217,8 +219,29 @@ describe('renderMatrix', () => {
       /yes\s+✓\s+✓\s+✓\s+✗\s+✗\s+warden 0\.1\.0$/,
     );
     expect(lines.find((l) => l.startsWith('claude-code-hook '))).toMatch(
-      /no\s+✗\s+~\s+✗\s+✓\s+✗\s+claude-code 2\.1\.197$/,
+      /yes\s+✗\s+~\s+✗\s+✓\s+✗\s+claude-code 2\.1\.197$/,
     );
     expect(text).toContain('(not in this build: specified, not run)');
+  });
+});
+
+describe('warden doctor (G37): the matrix of the host it runs on', () => {
+  it('prints the host, its sandbox backend and every adapter; --json the same data', () => {
+    const human = warden(['doctor']);
+    expect(human.code).toBe(0);
+    const host = honestyMatrix(detectHost()).host;
+    expect(human.stdout).toContain(
+      `host: ${host.platform}; sandbox backend: ${host.backend ?? 'none'}`,
+    );
+    for (const a of honestyMatrix(detectHost()).adapters)
+      expect(human.stdout).toContain(`${a.adapter} `);
+    const json = warden(['doctor', '--json']);
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.stdout) as {
+      host: { backend: string | null };
+      adapters: { adapter: string }[];
+    };
+    expect(parsed.host.backend).toBe(host.backend);
+    expect(parsed.adapters.map((a) => a.adapter)).toContain('claude-code-hook');
   });
 });

@@ -7,6 +7,8 @@ import type { AuditOptions } from './audit-command.js';
 import type { ApplyOptions } from './policy-apply-command.js';
 import type { ServeOptions } from './serve-command.js';
 import type { TemplatesOptions } from './templates-command.js';
+import type { HookInstallOptions } from './hook-install-command.js';
+import type { HookOptions } from '../hook/run.js';
 import type { TokenOptions } from './token-command.js';
 import { runClassifier } from './classifier-command.js';
 import { runCheck, runExplain } from './decision-command.js';
@@ -26,6 +28,8 @@ const tokenCommands = () => import('./token-command.js');
 const applyCommand = () => import('./policy-apply-command.js');
 const approvalCommands = () => import('./approvals-command.js');
 const templateCommands = () => import('./templates-command.js');
+const hookRunner = () => import('../hook/run.js');
+const hookInstall = () => import('./hook-install-command.js');
 
 function connectOptions(command: Command): Command {
   return command
@@ -270,6 +274,74 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
   ).action(async (id: string, options: ApprovalsOptions) =>
     exitWith(await (await approvalCommands()).runAnswer(io, id, options)),
   );
+
+  const hook = program
+    .command('hook')
+    .description("answer an agent runtime's hook: Claude Code asks Warden before every tool call");
+  hook
+    .command('claude-code')
+    .description(
+      "Claude Code's `PreToolUse` hook: reads its JSON on standard input, prints allow or deny; every failure is a deny",
+    )
+    .option(
+      '--server <url>',
+      'connected: the Warden server decides (default: WARDEN_URL; token: WARDEN_TOKEN)',
+    )
+    .option('--token <token>', 'an `agent` token (default: WARDEN_TOKEN)')
+    .option('--policy <file>', 'standalone: decide from this policy file (prompts are denied)')
+    .option(
+      '--managed <file>',
+      'standalone: a managed policy file (default: WARDEN_MANAGED_POLICY)',
+    )
+    .option('--data <dir>', 'standalone: where the audit log is written (default `.warden`)')
+    .option(
+      '--agent <id>',
+      "the agent id (standalone default `claude-code`; connected: the token's)",
+    )
+    .option('--space <id>', 'the space')
+    .option('--mode <name>', 'the mode')
+    .option('--timeout <seconds>', 'answer within this long, else deny (default 55)')
+    .action(async (options: HookOptions) => {
+      const { runHook } = await hookRunner();
+      exitWith(
+        await runHook(
+          { stdin: () => Promise.resolve(io.stdin()), out: (text) => io.out(text), env: io.env },
+          options,
+        ),
+      );
+    });
+  const install = hook.command('install').description('install a hook into an agent runtime');
+  install
+    .command('claude-code')
+    .description(
+      "write the `PreToolUse` entry (all tools) into a project's `.claude/settings.json` or the user's",
+    )
+    .option('--project <dir>', 'the project (default: this folder)')
+    .option('--user', 'the user settings, `~/.claude/settings.json`')
+    .option('--server <url>', 'connected: the Warden server (the token comes from WARDEN_TOKEN)')
+    .option('--policy <file>', 'standalone: the policy file')
+    .option('--data <dir>', 'standalone: the data folder for the audit log')
+    .option('--agent <id>', 'the agent id')
+    .option('--json', 'print JSON')
+    .action(async (options: HookInstallOptions) =>
+      exitWith((await hookInstall()).runHookInstall(io, options)),
+    );
+
+  program
+    .command('doctor')
+    .description(
+      'where rules are enforced on this host: the honesty matrix (G37) and the sandbox backend',
+    )
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { detectHost, honestyMatrix, renderMatrix } = await import('../honesty/index.js');
+      const matrix = honestyMatrix(detectHost(), { version: VERSION });
+      io.out(
+        options.json === true
+          ? `${JSON.stringify(matrix, null, 2)}\n`
+          : `${renderMatrix(matrix)}\n`,
+      );
+    });
 
   program
     .command('classifier')

@@ -50,6 +50,9 @@ export async function runServe(
       loaded.problems.map((p) => ({ code: 'invalid_value' as const, ...p })),
     );
   const { config } = loaded;
+  // Listening for the stop signal from here on: one that comes while starting or just after
+  // the banner stops the server cleanly instead of killing it.
+  const stopping = stopped();
   let running: RunningServer;
   try {
     running = await startServer(config, { version, env: io.env });
@@ -66,7 +69,7 @@ export async function runServe(
   const facts = await bannerFacts(running, config, version);
   if (json) io.out(`${JSON.stringify({ ready: true, ...facts })}\n`);
   else io.out(renderBanner(facts, config));
-  const signal = await stopped();
+  const signal = await stopping;
   io.err(`warden: ${signal}: stopping (requests in flight finish, the audit log is flushed)\n`);
   await running.stop();
   if (json) io.out(`${JSON.stringify({ stopped: true })}\n`);

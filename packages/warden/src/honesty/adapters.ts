@@ -15,7 +15,7 @@ export const AVAILABLE_IN_THIS_BUILD = {
   library: true,
   'mcp-gateway': false,
   'claude-code-via-gateway': false,
-  'claude-code-hook': false,
+  'claude-code-hook': true,
 } as const;
 
 export type AdapterId = keyof typeof AVAILABLE_IN_THIS_BUILD;
@@ -144,7 +144,7 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
     adapter: 'claude-code-hook',
     title: "Claude Code with Warden's `PreToolUse` hook installed for all tools",
     verifiedWith: () => CLAUDE_CODE,
-    basis: `that a \`PreToolUse\` hook still runs under \`--dangerously-skip-permissions\` was seen with ${CLAUDE_CODE}; Warden's hook is not in this build, so the row states its specification`,
+    basis: `\`warden hook claude-code\` is in this build; its answers, failure paths and install are tested with recorded Claude Code inputs, not with a running Claude Code; that a \`PreToolUse\` hook still runs under \`--dangerously-skip-permissions\` was seen with ${CLAUDE_CODE}`,
     cells: {
       filtersToolSurface: {
         value: false,
@@ -152,7 +152,7 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       },
       interceptsToolCalls: {
         value: 'partial',
-        note: `every native tool call passes the gate before it runs, also under \`--dangerously-skip-permissions\` (seen with ${CLAUDE_CODE}), but only a deny is reliable across versions (an allow or a prompt may not be honoured alike by every version), and a hook that crashes, times out or prints bad JSON lets the call through, which Warden's hook must never do`,
+        note: `every native tool call passes the hook before it runs, also under \`--dangerously-skip-permissions\` (seen with ${CLAUDE_CODE}): \`Bash\`, writes outside the worktree, \`WebFetch\`/\`WebSearch\` are decided by the gate, an unmapped \`mcp__*\` or unknown tool is denied, reads and writes inside the worktree pass ungated (G14c); only a deny is reliable across versions (an allow may not be honoured alike by every version), and a hook that crashes, times out or prints bad JSON lets the call through, so Warden's hook turns every failure into a deny`,
       },
       observesCompletion: {
         value: false,

@@ -1,8 +1,6 @@
 // Picks the backend: Postgres when a database URL is given (DATABASE_URL),
 // else the embedded SQLite file in the data folder (default `./.warden`).
 
-import { openPostgres } from './postgres.js';
-import { openSqlite } from './sqlite.js';
 import type { Store } from './types.js';
 
 export const DEFAULT_DATA = '.warden';
@@ -14,6 +12,8 @@ export interface OpenStoreOptions {
   readonly databaseUrl?: string;
   /** Postgres: a schema of its own. */
   readonly schema?: string;
+  /** SQLite: write the audit log from a thread of its own (default true). */
+  readonly auditThread?: boolean;
 }
 
 /** Reads DATABASE_URL (and WARDEN_DB_SCHEMA) from an environment. */
@@ -30,12 +30,18 @@ export function storeOptionsFromEnv(
   };
 }
 
+/** Each backend's driver is loaded only when it is used: a command on SQLite never loads `pg`. */
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   if (options.databaseUrl !== undefined) {
+    const { openPostgres } = await import('./postgres.js');
     return openPostgres({
       url: options.databaseUrl,
       ...(options.schema === undefined ? {} : { schema: options.schema }),
     });
   }
-  return openSqlite({ data: options.data ?? DEFAULT_DATA });
+  const { openSqlite } = await import('./sqlite.js');
+  return openSqlite({
+    data: options.data ?? DEFAULT_DATA,
+    ...(options.auditThread === undefined ? {} : { auditThread: options.auditThread }),
+  });
 }

@@ -1,0 +1,194 @@
+// Claude Code's `PreToolUse` hook (contracts §4): what a native tool call asks
+// of the gate. `Bash` goes through the shell classifier (G14b, G14c); file
+// writes are gated only outside the worktree (`cwd`), judged by the one path
+// confinement; `WebFetch`/`WebSearch` are network egress with their hosts
+// (E12); tools that only read or steer Claude Code itself pass ungated; an
+// `mcp__*` tool and a tool Warden does not know are denied until they are
+// mapped — never guessed to be harmless.
+
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { GateAsk } from '../gate/types.js';
+
+/** The fields of Claude Code's `PreToolUse` input that Warden reads; others pass unread. */
+export interface PreToolUse {
+  readonly hook_event_name: 'PreToolUse';
+  readonly cwd: string;
+  readonly tool_name: string;
+  readonly tool_input: Readonly<Record<string, unknown>>;
+  readonly tool_use_id?: string;
+  readonly session_id?: string;
+  readonly permission_mode?: string;
+}
+
+/**
+ * Claude Code's input read field by field, or every problem with it. Checked
+ * by hand, not with a schema library: the hook starts for every tool call, and
+ * loading one would cost more than the rest of its start.
+ */
+export function readPreToolUse(raw: unknown): PreToolUse | string[] {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return ['the input is not a JSON object'];
+  const input = raw as Record<string, unknown>;
+  const problems: string[] = [];
+  if (input.hook_event_name !== 'PreToolUse')
+    problems.push(
+      `\`hook_event_name\` is ${JSON.stringify(input.hook_event_name ?? null)}: this hook answers \`PreToolUse\` only, install it under \`PreToolUse\``,
+    );
+  if (typeof input.cwd !== 'string' || !isAbsolute(input.cwd))
+    problems.push('`cwd` is not an absolute path: Claude Code always sends the working directory');
+  if (typeof input.tool_name !== 'string' || input.tool_name === '')
+    problems.push('`tool_name` is missing');
+  const toolInput = input.tool_input;
+  if (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput))
+    problems.push('`tool_input` is not an object');
+  for (const key of ['tool_use_id', 'session_id', 'permission_mode'] as const)
+    if (input[key] !== undefined && typeof input[key] !== 'string')
+      problems.push(`\`${key}\` is not a string`);
+  if (problems.length > 0) return problems;
+  return input as unknown as PreToolUse;
+}
+
+/** What one call comes to before any policy is read. */
+export type HookPlan =
+  /** Ask the gate. */
+  | { readonly kind: 'gate'; readonly ask: GateAsk; readonly worktree: string }
+  /** Nothing to decide: the call only reads, or writes inside the worktree (G14c). */
+  | { readonly kind: 'ungated'; readonly reason: string }
+  /** Refused before the gate: Warden cannot tell what the call does. */
+  | { readonly kind: 'refuse'; readonly reason: string };
+
+/** Claude Code's own tools that only read, or steer the session; their effects pass other hooks. */
+const UNGATED: Readonly<Record<string, string>> = {
+  Read: 'reads a file',
+  NotebookRead: 'reads a notebook',
+  Glob: 'lists files',
+  Grep: 'searches files',
+  LS: 'lists a folder',
+  TodoWrite: "updates Claude Code's own task list",
+  ExitPlanMode: 'leaves plan mode',
+  Task: 'starts a subagent, whose own tool calls pass this hook',
+  Agent: 'starts a subagent, whose own tool calls pass this hook',
+  BashOutput: 'reads the output of a running shell',
+  KillShell: 'stops a shell Claude Code started',
+  KillBash: 'stops a shell Claude Code started',
+  ListMcpResourcesTool: 'lists MCP resources',
+  ReadMcpResourceTool: 'reads an MCP resource',
+  SlashCommand: 'runs a slash command, whose tool calls pass this hook',
+  Skill: 'loads a skill, whose tool calls pass this hook',
+};
+
+const FILE_WRITERS: Readonly<Record<string, string>> = {
+  Write: 'file_path',
+  Edit: 'file_path',
+  MultiEdit: 'file_path',
+  NotebookEdit: 'notebook_path',
+};
+
+function text(input: Readonly<Record<string, unknown>>, key: string): string | null {
+  const value = input[key];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * Whether a file at `target` (absolute) lies inside `worktree`, judged by the
+ * one path confinement: lexically, then walking the real folders without
+ * following a link out. A path it refuses for any reason counts as outside.
+ */
+export async function insideWorktree(worktree: string, target: string): Promise<boolean> {
+  const rel = relative(worktree, target);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
+  // Loaded only for a file write: most calls never need it.
+  const { checkLexical, walk, worktreeConfinement } = await import('../paths/index.js');
+  let c;
+  try {
+    c = await worktreeConfinement(worktree);
+  } catch {
+    return false;
+  }
+  const lexical = checkLexical(c, rel.split(sep).join('/'));
+  if (!lexical.ok) return false;
+  const walked = await walk(c, lexical.value.segments, lexical.value.rel, { last: 'entry' });
+  if (!walked.ok) return false;
+  await walked.value.dir.close();
+  return true;
+}
+
+/** What the call asks of the gate, from Claude Code's input alone (never from its words about itself). */
+export async function planCall(input: PreToolUse): Promise<HookPlan> {
+  const { tool_name: tool, tool_input: args, cwd } = input;
+  const callId = input.tool_use_id;
+  const base = { tool, arguments: args, ...(callId === undefined ? {} : { callId }) };
+  if (tool === 'Bash') {
+    const command = text(args, 'command');
+    if (command === null) return { kind: 'refuse', reason: '`Bash` without a `command`' };
+    return { kind: 'gate', worktree: cwd, ask: { ...base, command } };
+  }
+  const pathKey = FILE_WRITERS[tool];
+  if (pathKey !== undefined) {
+    const path = text(args, pathKey);
+    if (path === null) return { kind: 'refuse', reason: `\`${tool}\` without a \`${pathKey}\`` };
+    const target = resolve(cwd, path);
+    if (await insideWorktree(cwd, target))
+      return { kind: 'ungated', reason: `\`${tool}\` writes inside the worktree (not gated)` };
+    return {
+      kind: 'gate',
+      worktree: cwd,
+      ask: { ...base, actions: ['fileWriteOutsideWorktree'], args: { paths: [target] } },
+    };
+  }
+  if (tool === 'WebFetch') {
+    const url = text(args, 'url');
+    if (url === null) return { kind: 'refuse', reason: '`WebFetch` without a `url`' };
+    return {
+      kind: 'gate',
+      worktree: cwd,
+      ask: { ...base, actions: ['networkEgress'], args: { hosts: [url] } },
+    };
+  }
+  if (tool === 'WebSearch') {
+    // The hosts a search reaches are only known when it is limited to some (E8: unknown otherwise).
+    const allowed = args.allowed_domains;
+    const known =
+      Array.isArray(allowed) && allowed.length > 0 && allowed.every((h) => typeof h === 'string');
+    return {
+      kind: 'gate',
+      worktree: cwd,
+      ask: {
+        ...base,
+        actions: ['networkEgress'],
+        ...(known ? { args: { hosts: allowed as string[] } } : {}),
+      },
+    };
+  }
+  const ungated = UNGATED[tool];
+  if (ungated !== undefined) return { kind: 'ungated', reason: `\`${tool}\` ${ungated}` };
+  if (tool.startsWith('mcp__'))
+    return {
+      kind: 'refuse',
+      reason: `\`${tool}\` is an MCP tool with no mapping to action classes: give Claude Code this server through \`warden gateway\`, where each tool is mapped`,
+    };
+  return {
+    kind: 'refuse',
+    reason: `\`${tool}\` is a Claude Code tool Warden does not know, so it cannot tell what it does: denied`,
+  };
+}
+
+/** Claude Code's answer shape: `allow` or `deny`, with the reason it shows. */
+export function hookAnswer(
+  decision: 'allow' | 'deny',
+  reason: string,
+): {
+  hookSpecificOutput: {
+    hookEventName: 'PreToolUse';
+    permissionDecision: 'allow' | 'deny';
+    permissionDecisionReason: string;
+  };
+} {
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: decision,
+      permissionDecisionReason: reason,
+    },
+  };
+}

@@ -1,0 +1,270 @@
+// `warden hook claude-code`: reads one `PreToolUse` input on standard input
+// and prints Claude Code's answer. Claude Code lets a call through when a hook
+// crashes, times out or prints bad JSON (G37), so every way this can go wrong
+// — bad input, no policy, an unreachable or silent server, an internal error,
+// the deadline — ends as an explicit deny: the deny JSON with exit 0 here, and
+// exit 2 with the reason on standard error where even that cannot be done
+// (see `bin/warden.js`). Connected (`--server`/WARDEN_URL with a token) the
+// server decides and humans answer prompts; standalone (`--policy FILE`) the
+// file decides, prompts are denied (G22) and the audit goes to `--data`.
+
+import { hookAnswer, planCall, readPreToolUse } from './claude-code.js';
+import type { HookPlan, PreToolUse } from './claude-code.js';
+
+export interface HookOptions {
+  readonly server?: string | undefined;
+  readonly token?: string | undefined;
+  readonly policy?: string | undefined;
+  readonly managed?: string | undefined;
+  readonly data?: string | undefined;
+  readonly agent?: string | undefined;
+  readonly space?: string | undefined;
+  readonly mode?: string | undefined;
+  /** Seconds to answer in; stay under the hook's `timeout` in Claude Code's settings (60 s by default). */
+  readonly timeout?: string | undefined;
+}
+
+export interface HookIo {
+  readonly stdin: () => Promise<string>;
+  readonly out: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Claude Code's own default hook timeout is 60 s; the hook answers a little before it. */
+export const DEFAULT_TIMEOUT_SECONDS = 55;
+/** Claude Code's input is small; a larger one is not from Claude Code. */
+const MAX_INPUT_BYTES = 4 * 1024 * 1024;
+
+const DENY = (reason: string) => hookAnswer('deny', `Warden: ${reason}`);
+
+/** The seconds the hook has to answer, or a problem with `--timeout`. */
+export function timeoutSeconds(options: HookOptions): number | string {
+  if (options.timeout === undefined) return DEFAULT_TIMEOUT_SECONDS;
+  const seconds = Number(options.timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
+    return `\`--timeout ${options.timeout}\` is not a number of seconds between 0 and 3600`;
+  return seconds;
+}
+
+/** Reads standard input whole; rejects past the size limit. */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > MAX_INPUT_BYTES) throw new Error('the input is larger than 4 MiB');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+type Answer = ReturnType<typeof hookAnswer>;
+
+function parseInput(text: string): PreToolUse | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text) as unknown;
+  } catch {
+    return text.trim() === ''
+      ? 'no input: the hook reads Claude Code’s `PreToolUse` JSON on standard input'
+      : 'the input is not JSON: the hook reads Claude Code’s `PreToolUse` JSON on standard input';
+  }
+  const read = readPreToolUse(raw);
+  if (Array.isArray(read)) return `the input is not a \`PreToolUse\` call: ${read.join('; ')}`;
+  return read;
+}
+
+/** The decision's outcome as Claude Code's answer: only `allow` lets the call run. */
+function fromDecision(outcome: unknown, reason: unknown): Answer {
+  const why = typeof reason === 'string' && reason !== '' ? reason : 'no reason given';
+  if (outcome === 'allow') return hookAnswer('allow', `Warden: ${why}`);
+  if (outcome === 'deny') return DENY(why);
+  return DENY(`the decision was \`${String(outcome)}\`, not allow: ${why}`);
+}
+
+/**
+ * POSTs JSON with node's own HTTP client: `fetch` loads its implementation on
+ * first use, which would cost the hook more than its request does.
+ */
+async function postJson(
+  url: string,
+  token: string,
+  body: string,
+  signal: AbortSignal,
+): Promise<{ status: number; text: string }> {
+  const target = new URL(url);
+  const { request } = await (target.protocol === 'https:'
+    ? import('node:https')
+    : import('node:http'));
+  return new Promise((resolvePost, reject) => {
+    const req = request(
+      target,
+      {
+        method: 'POST',
+        signal,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolvePost({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function connected(
+  server: string,
+  token: string,
+  plan: Extract<HookPlan, { kind: 'gate' }>,
+  options: HookOptions,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const url = `${server.replace(/\/+$/, '')}/v1/decide`;
+  const body = {
+    ...plan.ask,
+    worktree: plan.worktree,
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
+    ...(options.space === undefined ? {} : { space: options.space }),
+    ...(options.mode === undefined ? {} : { mode: options.mode }),
+  };
+  let response: { status: number; text: string };
+  try {
+    response = await postJson(url, token, JSON.stringify(body), signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    return DENY(
+      `cannot reach the Warden server at ${server} (${code ?? (error as Error).message}): denied, fail-closed`,
+    );
+  }
+  const { text } = response;
+  let answer: Record<string, unknown> | null = null;
+  try {
+    answer = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // Reported below.
+  }
+  if (response.status === 200 && answer !== null)
+    return fromDecision(answer.outcome, answer.reason);
+  const errors = (answer?.errors as { message?: string }[] | undefined)
+    ?.map((e) => e.message)
+    .filter((m): m is string => typeof m === 'string');
+  const said = errors !== undefined && errors.length > 0 ? `: ${errors.join('; ')}` : '';
+  return DENY(`the Warden server answered HTTP ${response.status}${said}: denied, fail-closed`);
+}
+
+async function standalone(
+  file: string,
+  plan: Extract<HookPlan, { kind: 'gate' }>,
+  options: HookOptions,
+  io: HookIo,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const [{ loadPolicyFile }, { openWarden }] = await Promise.all([
+    import('../policy/load.js'),
+    import('../warden.js'),
+  ]);
+  const loaded = loadPolicyFile(file, 'workspace', () => '');
+  if (!loaded.ok)
+    return DENY(
+      `the policy \`${file}\` cannot be used: ${loaded.issues.map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`).join('; ')}`,
+    );
+  const workspace = loaded.value.policy.workspace;
+  if (workspace === undefined) return DENY(`the policy \`${file}\` names no workspace`);
+  const warden = await openWarden({
+    data: options.data ?? '.warden',
+    policyFile: file,
+    managedPolicyFile: options.managed ?? io.env.WARDEN_MANAGED_POLICY ?? null,
+    env: io.env,
+    // One call, one record: starting a writer thread would cost more than writing it here.
+    auditThread: false,
+  });
+  try {
+    const decision = await warden.gate.decide(
+      {
+        workspace,
+        agent: options.agent ?? 'claude-code',
+        source: 'claude-code',
+        worktree: plan.worktree,
+        ...(options.space === undefined ? {} : { space: options.space }),
+        ...(options.mode === undefined ? {} : { mode: options.mode }),
+      },
+      plan.ask,
+      { signal },
+    );
+    return fromDecision(decision.outcome, decision.reason);
+  } finally {
+    await warden.close();
+  }
+}
+
+/** The answer to one call. Never throws for bad input; the caller turns a throw into a deny. */
+export async function answerHook(io: HookIo, options: HookOptions): Promise<Answer> {
+  const seconds = timeoutSeconds(options);
+  if (typeof seconds === 'string') return DENY(seconds);
+  const signal = AbortSignal.timeout(seconds * 1000);
+  const server = options.server ?? io.env.WARDEN_URL;
+  const token = options.token ?? io.env.WARDEN_TOKEN;
+  const hasServer = server !== undefined && server !== '';
+  if (hasServer && options.policy !== undefined)
+    return DENY('give either `--server` (connected) or `--policy` (standalone), not both');
+  let text: string;
+  try {
+    text = await io.stdin();
+  } catch (error) {
+    return DENY(`cannot read the input: ${(error as Error).message}`);
+  }
+  const input = parseInput(text);
+  if (typeof input === 'string') return DENY(input);
+  const plan = await planCall(input);
+  if (plan.kind === 'refuse') return DENY(plan.reason);
+  if (plan.kind === 'ungated') return hookAnswer('allow', `Warden: ${plan.reason}`);
+  try {
+    if (hasServer) {
+      if (token === undefined || token === '')
+        return DENY(
+          `no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
+        );
+      return await connected(server, token, plan, options, signal);
+    }
+    if (options.policy !== undefined)
+      return await standalone(options.policy, plan, options, io, signal);
+  } catch (error) {
+    if (signal.aborted)
+      return DENY(
+        `no decision within ${seconds} s (raise the hook's \`timeout\` and \`--timeout\` together): denied, fail-closed`,
+      );
+    throw error;
+  }
+  return DENY(
+    'the hook has no policy: give `--server URL` with a token (or WARDEN_URL and WARDEN_TOKEN), or `--policy FILE`',
+  );
+}
+
+/** Runs the hook: prints the answer, and exits 0 — a deny is an answer, not a failure. */
+export async function runHook(io: HookIo, options: HookOptions): Promise<number> {
+  let answer: Answer;
+  try {
+    answer = await answerHook(io, options);
+  } catch (error) {
+    answer = DENY(
+      `internal error: ${error instanceof Error ? error.message : String(error)}: denied, fail-closed`,
+    );
+  }
+  io.out(`${JSON.stringify(answer)}\n`);
+  return 0;
+}
