@@ -56,6 +56,8 @@ export {
   gitPushTool,
   httpFetchTool,
   listFilesTool,
+  prCreateTool,
+  prMergeTool,
   readFileTool,
   registerBuiltins,
   runCommandTool,

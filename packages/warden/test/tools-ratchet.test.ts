@@ -18,6 +18,8 @@ const DECLARED: Record<string, string[]> = {
   run_command: ['processSpawn'],
   git_commit: ['gitCommit'],
   git_push: ['gitPush'],
+  pr_create: ['prCreate'],
+  pr_merge: ['prPublish'],
   http_fetch: ['networkEgress'],
 };
 
@@ -30,6 +32,8 @@ const VALID_ARGS: Record<string, object> = {
   run_command: { command: 'true' },
   git_commit: { message: 'm' },
   git_push: {},
+  pr_create: { base: 'main', title: 't' },
+  pr_merge: { pr: 1 },
   http_fetch: { url: 'http://127.0.0.1/' },
 };
 

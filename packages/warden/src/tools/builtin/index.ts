@@ -1,5 +1,5 @@
 // Warden's reference built-in tools, the ones agents actually need: file reads
-// and writes, deletes, a shell, git commit and push, and HTTP. Each declares
+// and writes, deletes, a shell, git commit and push, pull requests, and HTTP. Each declares
 // its classes or says it only reads (G5), and each passes the registry's gate
 // (G1); the file tools share the one path confinement (I5).
 
@@ -9,6 +9,7 @@ import { deleteFileTool } from './delete-file.js';
 import { listFilesTool, readFileTool } from './file-reads.js';
 import { gitCommitTool } from './git-commit.js';
 import { gitPushTool } from './git-push.js';
+import { prCreateTool, prMergeTool } from './gh-pr.js';
 import { httpFetchTool } from './http-fetch.js';
 import type { BuiltinOptions } from './options.js';
 import { settings } from './options.js';
@@ -20,6 +21,7 @@ export type { DeleteFileArgs, DeleteFileResult } from './delete-file.js';
 export type { ListFilesArgs, ListFilesResult, ReadFileArgs, ReadFileResult } from './file-reads.js';
 export type { GitCommitArgs, GitCommitResult } from './git-commit.js';
 export type { GitPushArgs, GitPushResult } from './git-push.js';
+export type { PrCreateArgs, PrMergeArgs, PrResult } from './gh-pr.js';
 export type { HttpFetchArgs, HttpFetchResult } from './http-fetch.js';
 export type { RunCommandArgs, RunCommandResult } from './run-command.js';
 export type { WriteFileArgs, WriteFileResult } from './write-file.js';
@@ -30,6 +32,8 @@ export {
   gitPushTool,
   httpFetchTool,
   listFilesTool,
+  prCreateTool,
+  prMergeTool,
   readFileTool,
   runCommandTool,
   writeFileTool,
@@ -46,6 +50,8 @@ export function builtinTools(options: BuiltinOptions = {}): ToolDefinition<never
     runCommandTool(options),
     gitCommitTool(options),
     gitPushTool(options),
+    prCreateTool(options),
+    prMergeTool(options),
     httpFetchTool(options),
   ] as unknown as ToolDefinition<never, unknown>[];
 }

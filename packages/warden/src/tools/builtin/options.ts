@@ -22,8 +22,10 @@ export interface BuiltinOptions {
   readonly maxTimeoutMs?: number;
   /** The git binary (default `git`, looked up on PATH). */
   readonly git?: string;
-  /** How long one git command may run (default 2 minutes). */
+  /** How long one git or `gh` command may run (default 2 minutes). */
   readonly gitTimeoutMs?: number;
+  /** GitHub's command line for the pull request tools (default `gh`, looked up on PATH). */
+  readonly gh?: string;
   /** Most bytes of a response body `http_fetch` returns (default 256 KiB). */
   readonly maxBodyBytes?: number;
   /** `http_fetch`'s timeout when the call names none (default 30 seconds). */
@@ -42,6 +44,7 @@ export interface Settings {
   readonly maxTimeoutMs: number;
   readonly git: string;
   readonly gitTimeoutMs: number;
+  readonly gh: string;
   readonly maxBodyBytes: number;
   readonly fetchTimeoutMs: number;
   readonly env: NodeJS.ProcessEnv;
@@ -86,6 +89,7 @@ export function settings(options: BuiltinOptions = {}): Settings {
     maxTimeoutMs: millis(options.maxTimeoutMs, 600_000, 'maxTimeoutMs'),
     git: options.git ?? 'git',
     gitTimeoutMs: millis(options.gitTimeoutMs, 120_000, 'gitTimeoutMs'),
+    gh: options.gh ?? 'gh',
     maxBodyBytes: bytes(options.maxBodyBytes, 256 * KIB, 'maxBodyBytes'),
     fetchTimeoutMs: millis(options.fetchTimeoutMs, 30_000, 'fetchTimeoutMs'),
     env: options.env ?? process.env,
