@@ -144,6 +144,17 @@ describe('G14b/G14c: what a Claude Code tool call asks of the gate', () => {
     expect(notebook).toMatchObject({ kind: 'gate', ask: { args: { paths: ['/etc/x.ipynb'] } } });
   });
 
+  it('records a long content argument by its start and size, so a large write is still decided', async () => {
+    const content = 'x'.repeat(3 * 1024 * 1024);
+    const plan = await planCall(input('Write', { file_path: '/etc/big.txt', content }, worktree));
+    expect(plan.kind).toBe('gate');
+    const recorded = (plan as { ask: { arguments: { content: string; file_path: string } } }).ask
+      .arguments;
+    expect(recorded.file_path).toBe('/etc/big.txt');
+    expect(recorded.content.length).toBeLessThan(5000);
+    expect(recorded.content).toMatch(/… \(3145728 bytes in all\)$/);
+  });
+
   it('WebFetch and WebSearch are network egress with the hosts they name (E12), unknown otherwise', async () => {
     expect(
       await planCall(input('WebFetch', { url: 'https://api.github.com/x', prompt: 'p' }, worktree)),

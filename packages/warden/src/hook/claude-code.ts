@@ -84,6 +84,24 @@ const FILE_WRITERS: Readonly<Record<string, string>> = {
   NotebookEdit: 'notebook_path',
 };
 
+/** Longest string argument recorded whole; a file's new content is summarised beyond it. */
+const RECORDED_TEXT = 4096;
+
+/**
+ * The arguments as the audit log keeps them: a long string (a file's content,
+ * an edit) is cut to its start and its size, so a large write is still decided
+ * and recorded rather than refused for its size.
+ */
+function recordable(args: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args))
+    out[key] =
+      typeof value === 'string' && value.length > RECORDED_TEXT
+        ? `${value.slice(0, RECORDED_TEXT)}… (${Buffer.byteLength(value)} bytes in all)`
+        : value;
+  return out;
+}
+
 function text(input: Readonly<Record<string, unknown>>, key: string): string | null {
   const value = input[key];
   return typeof value === 'string' && value !== '' ? value : null;
@@ -117,7 +135,7 @@ export async function insideWorktree(worktree: string, target: string): Promise<
 export async function planCall(input: PreToolUse): Promise<HookPlan> {
   const { tool_name: tool, tool_input: args, cwd } = input;
   const callId = input.tool_use_id;
-  const base = { tool, arguments: args, ...(callId === undefined ? {} : { callId }) };
+  const base = { tool, arguments: recordable(args), ...(callId === undefined ? {} : { callId }) };
   if (tool === 'Bash') {
     const command = text(args, 'command');
     if (command === null) return { kind: 'refuse', reason: '`Bash` without a `command`' };
