@@ -111,12 +111,12 @@ describe('the honesty matrix (G37)', () => {
     expect(library.cells.interceptsToolCalls.note).toContain('runs unseen');
   });
 
-  it('marks the gateway as not in this build and the hook as in it, and names the version each row was checked with', () => {
+  it('marks the gateway and the hook as in this build, and names the version each row was checked with', () => {
     expect(AVAILABLE_IN_THIS_BUILD).toEqual({
       builtin: true,
       library: true,
-      'mcp-gateway': false,
-      'claude-code-via-gateway': false,
+      'mcp-gateway': true,
+      'claude-code-via-gateway': true,
       'claude-code-hook': true,
     });
     for (const a of matrix.adapters)
@@ -125,7 +125,8 @@ describe('the honesty matrix (G37)', () => {
       );
     expect(row('builtin').verifiedWith).toBe('warden 0.1.0');
     expect(row('mcp-gateway').verifiedWith).toBe('mcp 2025-06-18');
-    expect(row('mcp-gateway').basis).toContain('not in this build');
+    expect(row('mcp-gateway').basis).toContain('`warden gateway` is in this build');
+    expect(row('claude-code-via-gateway').basis).toContain('not with a running Claude Code');
     expect(row('claude-code-hook').basis).toContain('recorded Claude Code inputs');
     expect(honestyMatrix(SANDBOX_LINUX).adapters[0]?.verifiedWith).toMatch(/^warden \d+\.\d+\.\d+/);
   });
@@ -221,7 +222,7 @@ describe('renderMatrix', () => {
     expect(lines.find((l) => l.startsWith('claude-code-hook '))).toMatch(
       /yes\s+✗\s+~\s+✗\s+✓\s+✗\s+claude-code 2\.1\.197$/,
     );
-    expect(text).toContain('(not in this build: specified, not run)');
+    expect(text).not.toContain('(not in this build: specified, not run)');
   });
 });
 

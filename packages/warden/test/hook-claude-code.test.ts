@@ -177,6 +177,13 @@ describe('G14b/G14c: what a Claude Code tool call asks of the gate', () => {
       kind: 'refuse',
       reason: expect.stringContaining('no mapping'),
     });
+    expect(await planCall(input('mcp__warden__fs__write_file', {}, worktree))).toMatchObject({
+      kind: 'ungated',
+      reason: expect.stringContaining("Warden's MCP gateway"),
+    });
+    expect(await planCall(input('mcp__wdn__fs__write_file', {}, worktree), 'wdn')).toMatchObject({
+      kind: 'ungated',
+    });
     expect(await planCall(input('Teleport', {}, worktree))).toMatchObject({
       kind: 'refuse',
       reason: expect.stringContaining('does not know'),
@@ -340,7 +347,7 @@ describe('connected: a real `warden serve` decides, humans answer prompts', () =
 
   const env = () => ({ WARDEN_URL: server.url, WARDEN_TOKEN: agent });
 
-  it('allow and deny come from the server, identity from the token', () => {
+  it('allow and deny come from the server, identity from the token', async () => {
     const push = recorded('bash-push.json', worktree).replace(
       'git push origin main',
       'git push origin feature/x',
@@ -352,6 +359,13 @@ describe('connected: a real `warden serve` decides, humans answer prompts', () =
       deny(
         'Warden: denied: `gitPush`: ref `main` matches refs [main] of rule `protect-main` in workspace',
       ),
+    );
+    // The server records which choke point asked.
+    const audit = await api(server.url, approver, 'GET', '/v1/audit?workspace=acme&kind=decision');
+    const entries = audit.body.entries as { source: string; agentId: string }[];
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.every((e) => e.source === 'claude-code' && e.agentId === 'claude-code')).toBe(
+      true,
     );
     // The token is agent `claude-code`; asking as another agent is refused, and refused means deny.
     const other = hook(['--agent', 'someone-else'], push, env());

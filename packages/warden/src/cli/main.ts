@@ -6,6 +6,7 @@ import type { ApprovalsOptions } from './approvals-command.js';
 import type { AuditOptions } from './audit-command.js';
 import type { ApplyOptions } from './policy-apply-command.js';
 import type { ServeOptions } from './serve-command.js';
+import type { GatewayOptions } from './gateway-command.js';
 import type { TemplatesOptions } from './templates-command.js';
 import type { HookInstallOptions } from './hook-install-command.js';
 import type { HookOptions } from '../hook/run.js';
@@ -29,12 +30,29 @@ const applyCommand = () => import('./policy-apply-command.js');
 const approvalCommands = () => import('./approvals-command.js');
 const templateCommands = () => import('./templates-command.js');
 const hookRunner = () => import('../hook/run.js');
+const gatewayCommand = () => import('./gateway-command.js');
 const hookInstall = () => import('./hook-install-command.js');
 
 function connectOptions(command: Command): Command {
   return command
     .option('--server <url>', 'the Warden server (default: WARDEN_URL)')
     .option('--token <token>', 'a token for it (default: WARDEN_TOKEN)');
+}
+
+/** The two adapter modes (contracts §4): connected to a server, or standalone on a policy file. */
+function adapterOptions(command: Command): Command {
+  return command
+    .option(
+      '--server <url>',
+      'connected: the Warden server decides (default: WARDEN_URL; token: WARDEN_TOKEN)',
+    )
+    .option('--token <token>', 'an `agent` token (default: WARDEN_TOKEN)')
+    .option('--policy <file>', 'standalone: decide from this policy file (prompts are denied)')
+    .option(
+      '--managed <file>',
+      'standalone: a managed policy file (default: WARDEN_MANAGED_POLICY)',
+    )
+    .option('--data <dir>', 'standalone: where the audit log is written (default `.warden`)');
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -192,6 +210,20 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
       exitWith(await (await serveCommand()).runServe(io, options, VERSION)),
     );
 
+  adapterOptions(
+    program
+      .command('gateway')
+      .description(
+        'the MCP gateway: one MCP server to the agent in front of downstream MCP servers, every call through the gate',
+      ),
+  )
+    .option('--config <file>', 'the gateway configuration (YAML or JSON)')
+    .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1 at this port instead of stdio')
+    .option('--timeout <seconds>', 'a downstream call that takes longer fails (default 60)')
+    .action(async (options: GatewayOptions) =>
+      exitWith(await (await gatewayCommand()).runGateway(io, options, VERSION)),
+    );
+
   const token = program
     .command('token')
     .description("API tokens for people and for agents' adapters (shown once, kept as a hash)");
@@ -278,28 +310,23 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
   const hook = program
     .command('hook')
     .description("answer an agent runtime's hook: Claude Code asks Warden before every tool call");
-  hook
-    .command('claude-code')
-    .description(
-      "Claude Code's `PreToolUse` hook: reads its JSON on standard input, prints allow or deny; every failure is a deny",
-    )
-    .option(
-      '--server <url>',
-      'connected: the Warden server decides (default: WARDEN_URL; token: WARDEN_TOKEN)',
-    )
-    .option('--token <token>', 'an `agent` token (default: WARDEN_TOKEN)')
-    .option('--policy <file>', 'standalone: decide from this policy file (prompts are denied)')
-    .option(
-      '--managed <file>',
-      'standalone: a managed policy file (default: WARDEN_MANAGED_POLICY)',
-    )
-    .option('--data <dir>', 'standalone: where the audit log is written (default `.warden`)')
+  adapterOptions(
+    hook
+      .command('claude-code')
+      .description(
+        "Claude Code's `PreToolUse` hook: reads its JSON on standard input, prints allow or deny; every failure is a deny",
+      ),
+  )
     .option(
       '--agent <id>',
       "the agent id (standalone default `claude-code`; connected: the token's)",
     )
     .option('--space <id>', 'the space')
     .option('--mode <name>', 'the mode')
+    .option(
+      '--gateway <name>',
+      "the MCP server name of Warden's gateway in Claude Code, whose tools it decides (default `warden`)",
+    )
     .option('--timeout <seconds>', 'answer within this long, else deny (default 55)')
     .action(async (options: HookOptions) => {
       const { runHook } = await hookRunner();

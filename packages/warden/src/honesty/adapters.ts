@@ -13,8 +13,8 @@ import type { Cell, Column } from './columns.js';
 export const AVAILABLE_IN_THIS_BUILD = {
   builtin: true,
   library: true,
-  'mcp-gateway': false,
-  'claude-code-via-gateway': false,
+  'mcp-gateway': true,
+  'claude-code-via-gateway': true,
   'claude-code-hook': true,
 } as const;
 
@@ -60,7 +60,7 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       },
     },
     unsandboxed:
-      "its file tools are confined by Warden's path module, not sandboxed (reads, deletes and writes inside the worktree stay in it, a write elsewhere is gated as `fileWriteOutsideWorktree`), so the tool surface and this engine are their only file-system boundary, and `run_command`, git and `http_fetch` run with the full rights of Warden's user",
+      "its file tools are confined by Warden's path module, not sandboxed (reads, deletes and writes inside the worktree stay in it, a write elsewhere is gated as `fileWriteOutsideWorktree`), so the tool surface and this engine are their only file-system boundary, and `run_command`, git, `gh` and `http_fetch` run with the full rights of Warden's user",
   },
   {
     adapter: 'library',
@@ -92,19 +92,19 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
     adapter: 'mcp-gateway',
     title: 'Warden as MCP gateway: server to the agent, client to downstream MCP servers',
     verifiedWith: () => MCP_PROTOCOL,
-    basis: `specified against MCP protocol revision ${MCP_PROTOCOL.slice(4)}; the gateway is not in this build, so the row states what it must do, not what was run`,
+    basis: `\`warden gateway\` is in this build, written against MCP protocol revision ${MCP_PROTOCOL.slice(4)}; it is tested end to end with the MCP TypeScript SDK's client (stdio and Streamable HTTP) in front of the reference filesystem and memory MCP servers, standalone and connected to a Warden server`,
     cells: {
       filtersToolSurface: {
         value: true,
-        note: "the agent's `tools/list` is answered by Warden, so of the MCP tools behind the gateway it sees only those Warden passes on; MCP servers the agent connects to directly, past the gateway, are not Warden's to filter",
+        note: "the agent's `tools/list` is answered by Warden with the downstream tools as `<server>__<tool>`, and the gateway does not start while a downstream tool has neither a mapping nor `readOnly: true` in its configuration (G5); the list is not trimmed by policy, and MCP servers the agent connects to directly, past the gateway, are not Warden's to filter",
       },
       interceptsToolCalls: {
         value: true,
-        note: 'every `tools/call` through the gateway is decided by the gate before it is forwarded downstream; a call that does not go through the gateway is not seen',
+        note: 'every `tools/call` to a tool mapped to action classes is decided by the gate before it is forwarded downstream; a tool the configuration marks `readOnly: true` is forwarded and recorded without a decision (G5), so that mark is trusted as written; a call that does not go through the gateway is not seen',
       },
       observesCompletion: {
         value: true,
-        note: "the gateway sees each forwarded call's result or error and measures its duration; what a downstream server does after it has answered is not seen",
+        note: 'each forwarded call is recorded with its status (`Ok`, or `Error` for an error result, a failed or crashed downstream server and a timeout) and its duration; what a downstream server does after it has answered is not seen',
       },
       seesNativeTools: {
         value: false,
@@ -112,13 +112,13 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       },
     },
     unsandboxed:
-      "MCP tools run in the downstream servers' processes, which the gateway as specified starts or connects to without a sandbox profile",
+      "MCP tools run in the downstream servers' processes, which the gateway starts (stdio) or connects to (Streamable HTTP) without a sandbox profile",
   },
   {
     adapter: 'claude-code-via-gateway',
     title: 'Claude Code seen only through the MCP gateway',
     verifiedWith: () => `${CLAUDE_CODE}, ${MCP_PROTOCOL}`,
-    basis: `specified against ${CLAUDE_CODE} and MCP protocol revision ${MCP_PROTOCOL.slice(4)}; the gateway is not in this build, so the row states what it must do, not what was run`,
+    basis: `the gateway is in this build and tested with the MCP TypeScript SDK's client, not with a running Claude Code; what Claude Code sends through MCP and runs natively is as specified against ${CLAUDE_CODE} and MCP protocol revision ${MCP_PROTOCOL.slice(4)}`,
     cells: {
       filtersToolSurface: {
         value: 'partial',

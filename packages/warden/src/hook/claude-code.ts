@@ -132,7 +132,11 @@ export async function insideWorktree(worktree: string, target: string): Promise<
 }
 
 /** What the call asks of the gate, from Claude Code's input alone (never from its words about itself). */
-export async function planCall(input: PreToolUse): Promise<HookPlan> {
+export async function planCall(
+  input: PreToolUse,
+  /** The name Claude Code knows Warden's own MCP gateway by: its tools are decided there. */
+  gateway = 'warden',
+): Promise<HookPlan> {
   const { tool_name: tool, tool_input: args, cwd } = input;
   const callId = input.tool_use_id;
   const base = { tool, arguments: recordable(args), ...(callId === undefined ? {} : { callId }) };
@@ -180,6 +184,11 @@ export async function planCall(input: PreToolUse): Promise<HookPlan> {
   }
   const ungated = UNGATED[tool];
   if (ungated !== undefined) return { kind: 'ungated', reason: `\`${tool}\` ${ungated}` };
+  if (tool.startsWith(`mcp__${gateway}__`))
+    return {
+      kind: 'ungated',
+      reason: `\`${tool}\` goes through Warden's MCP gateway, which decides it`,
+    };
   if (tool.startsWith('mcp__'))
     return {
       kind: 'refuse',

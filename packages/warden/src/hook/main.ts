@@ -18,6 +18,7 @@ const OPTIONS = {
   agent: { type: 'string' },
   space: { type: 'string' },
   mode: { type: 'string' },
+  gateway: { type: 'string' },
   timeout: { type: 'string' },
 } as const;
 

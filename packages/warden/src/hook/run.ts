@@ -20,6 +20,8 @@ export interface HookOptions {
   readonly agent?: string | undefined;
   readonly space?: string | undefined;
   readonly mode?: string | undefined;
+  /** The MCP server name Claude Code knows Warden's gateway by (default `warden`). */
+  readonly gateway?: string | undefined;
   /** Seconds to answer in; stay under the hook's `timeout` in Claude Code's settings (60 s by default). */
   readonly timeout?: string | undefined;
 }
@@ -107,6 +109,7 @@ async function postJson(
           authorization: `Bearer ${token}`,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
+          'x-warden-adapter': 'claude-code',
         },
       },
       (res) => {
@@ -230,7 +233,7 @@ export async function answerHook(io: HookIo, options: HookOptions): Promise<Answ
   }
   const input = parseInput(text);
   if (typeof input === 'string') return DENY(input);
-  const plan = await planCall(input);
+  const plan = await planCall(input, options.gateway ?? 'warden');
   if (plan.kind === 'refuse') return DENY(plan.reason);
   if (plan.kind === 'ungated') return hookAnswer('allow', `Warden: ${plan.reason}`);
   try {

@@ -116,3 +116,27 @@ export function chooseManaged(flag: string | undefined, env: NodeJS.ProcessEnv):
   if (fromEnv !== undefined && fromEnv !== '') return { file: fromEnv, source: 'env' };
   return { file: null, source: null };
 }
+
+/** A settings file (YAML or JSON) parsed, or its problems with the file named in each path. */
+export function readSettingsFile(
+  file: string,
+):
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly problems: { path: string; message: string }[] } {
+  const text = readInput(file, () => '');
+  if (!text.ok)
+    return {
+      ok: false,
+      problems: text.issues.map((i) => ({ path: '--config', message: i.message })),
+    };
+  const parsed = parseText(text.value);
+  if (!parsed.ok)
+    return {
+      ok: false,
+      problems: parsed.issues.map((i) => ({
+        path: i.path === '' ? file : `${file}: ${i.path}`,
+        message: i.message,
+      })),
+    };
+  return { ok: true, value: parsed.value };
+}

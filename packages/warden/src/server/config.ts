@@ -4,8 +4,7 @@
 
 import { didYouMean } from '@warden/engine';
 import { z } from 'zod';
-import { parseText } from '../policy/source.js';
-import { readInput } from '../policy/load.js';
+import { readSettingsFile } from '../policy/load.js';
 import { DEFAULT_DATA } from '../store/open.js';
 
 export const DEFAULT_PORT = 8787;
@@ -57,21 +56,8 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): ConfigRe
   const problems: { path: string; message: string }[] = [];
   let fromFile: Record<string, unknown> = {};
   if (flags.config !== undefined) {
-    const text = readInput(flags.config, () => '');
-    if (!text.ok)
-      return {
-        ok: false,
-        problems: text.issues.map((i) => ({ path: '--config', message: i.message })),
-      };
-    const parsed = parseText(text.value);
-    if (!parsed.ok)
-      return {
-        ok: false,
-        problems: parsed.issues.map((i) => ({
-          path: `${flags.config}${i.path === '' ? '' : `: ${i.path}`}`,
-          message: i.message,
-        })),
-      };
+    const parsed = readSettingsFile(flags.config);
+    if (!parsed.ok) return parsed;
     if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value))
       return {
         ok: false,

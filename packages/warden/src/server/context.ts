@@ -42,11 +42,25 @@ export async function workspaceOf(
 }
 
 /** An agent token's call context: every field from the token, none from the body (I1). */
-export function agentContext(identity: Identity, worktree: string | undefined): CallContext {
+/** The adapters that say which choke point they are (header `X-Warden-Adapter`); any other caller is `http`. */
+export const ADAPTER_SOURCES = ['mcp-gateway', 'claude-code'] as const;
+
+/** The audit's `source` for a request: the adapter it names, if it is one Warden knows. */
+export function sourceOf(header: string | undefined): string {
+  return (ADAPTER_SOURCES as readonly string[]).includes(header ?? '')
+    ? (header as string)
+    : 'http';
+}
+
+export function agentContext(
+  identity: Identity,
+  worktree: string | undefined,
+  source = 'http',
+): CallContext {
   return {
     workspace: identity.workspace as string,
     agent: identity.agent as string,
-    source: 'http',
+    source,
     ...(identity.space === null ? {} : { space: identity.space }),
     ...(identity.mode === null ? {} : { mode: identity.mode }),
     ...(worktree === undefined ? {} : { worktree }),

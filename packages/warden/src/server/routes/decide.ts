@@ -16,7 +16,7 @@ import { AUDIT_STATUSES } from '../../store/types.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
 import type { Identity } from '../auth.js';
-import { agentContext, workspaceOf } from '../context.js';
+import { agentContext, sourceOf, workspaceOf } from '../context.js';
 import type { ServerContext } from '../context.js';
 import { badRequest, forbidden, invalid, notFound } from '../errors.js';
 
@@ -109,7 +109,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
     handler: async ({ c, identity, body, query }) => {
       bound(identity, body);
       const context = {
-        ...agentContext(identity, body.worktree),
+        ...agentContext(identity, body.worktree, sourceOf(c.req.header('x-warden-adapter'))),
         ...(identity.space === null && body.space !== undefined ? { space: body.space } : {}),
         ...(identity.mode === null && body.mode !== undefined ? { mode: body.mode } : {}),
       };
@@ -169,8 +169,8 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
       400: 'not a report',
       404: 'no such decision of this agent',
     },
-    handler: async ({ identity, body }) => {
-      const context = agentContext(identity, undefined);
+    handler: async ({ c, identity, body }) => {
+      const context = agentContext(identity, undefined, sourceOf(c.req.header('x-warden-adapter')));
       let callId = body.callId;
       let tool = body.tool;
       let decisionId: string | null = null;

@@ -1,0 +1,142 @@
+// `warden gateway --config FILE`: the MCP gateway (contracts §7). Connected
+// (`--server`/WARDEN_URL with an agent token) or standalone (`--policy FILE`);
+// stdio to the agent by default, Streamable HTTP on 127.0.0.1 with `--http`.
+// Every bad input is one line per problem on standard error and exit 1; the
+// gateway logs only to standard error, as standard output is the MCP channel.
+
+import type { Decider } from '../gateway/decider.js';
+import type { Io } from './io.js';
+import { EXIT, untilSignalled } from './io.js';
+
+export interface GatewayOptions {
+  readonly config?: string;
+  readonly server?: string;
+  readonly token?: string;
+  readonly policy?: string;
+  readonly managed?: string;
+  readonly data?: string;
+  readonly http?: string;
+  readonly timeout?: string;
+}
+
+function problems(io: Io, lines: readonly string[]): number {
+  for (const line of lines) io.err(`error: ${line}\n`);
+  return EXIT.usage;
+}
+
+export async function runGateway(
+  io: Io,
+  options: GatewayOptions,
+  version: string,
+): Promise<number> {
+  const log = (line: string) => io.err(`warden gateway: ${line}\n`);
+  if (options.config === undefined)
+    return problems(io, ['--config: give the gateway configuration file (YAML or JSON)']);
+  const flagProblems: string[] = [];
+  let port: number | null = null;
+  if (options.http !== undefined) {
+    const n = Number(options.http);
+    if (!Number.isInteger(n) || n < 0 || n > 65535)
+      flagProblems.push(`--http: \`${options.http}\` is not a port (0 to 65535)`);
+    else port = n;
+  }
+  const { DEFAULT_TIMEOUT_SECONDS } = await import('../gateway/gateway.js');
+  let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
+  if (options.timeout !== undefined) {
+    const n = Number(options.timeout);
+    if (!Number.isFinite(n) || n <= 0 || n > 3600)
+      flagProblems.push(
+        `--timeout: \`${options.timeout}\` is not a number of seconds (up to 3600)`,
+      );
+    else timeoutSeconds = n;
+  }
+  const server = options.server ?? io.env.WARDEN_URL;
+  const token = options.token ?? io.env.WARDEN_TOKEN;
+  const hasServer = server !== undefined && server !== '';
+  if (hasServer && options.policy !== undefined)
+    flagProblems.push(
+      '--policy: give either `--server` (connected) or `--policy` (standalone), not both',
+    );
+  if (hasServer && (token === undefined || token === ''))
+    flagProblems.push(
+      `--token: no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
+    );
+  if (hasServer) {
+    try {
+      new URL(server);
+    } catch {
+      flagProblems.push(`--server: \`${server}\` is not a URL`);
+    }
+  }
+  if (!hasServer && options.policy === undefined)
+    flagProblems.push(
+      'the gateway has no policy: give `--server URL` with an agent token (or WARDEN_URL and WARDEN_TOKEN) for connected mode, or `--policy FILE` for standalone',
+    );
+  if (!hasServer && options.policy === undefined && options.managed !== undefined)
+    flagProblems.push('--managed: only with `--policy` (standalone)');
+  const { loadGatewayConfig } = await import('../gateway/config.js');
+  const loaded = loadGatewayConfig(options.config);
+  if (!loaded.ok)
+    flagProblems.push(
+      ...loaded.problems.map((p) =>
+        p.path.startsWith('--') || p.path.startsWith(options.config as string)
+          ? `${p.path}: ${p.message}`
+          : `${options.config}: ${p.path}: ${p.message}`,
+      ),
+    );
+  if (flagProblems.length > 0 || !loaded.ok) return problems(io, flagProblems);
+  const { config } = loaded;
+
+  const { connectedDecider, standaloneDecider } = await import('../gateway/decider.js');
+  let decider: Decider;
+  if (hasServer) {
+    decider = connectedDecider(config, server, token as string, log);
+  } else {
+    const made = await standaloneDecider(config, {
+      policy: options.policy as string,
+      managed: options.managed ?? io.env.WARDEN_MANAGED_POLICY ?? null,
+      data: options.data ?? '.warden',
+      env: io.env,
+    });
+    if ('problems' in made) return problems(io, made.problems);
+    decider = made;
+  }
+
+  const { Gateway, GatewayStartError } = await import('../gateway/gateway.js');
+  let gateway: Awaited<ReturnType<typeof Gateway.start>>;
+  try {
+    gateway = await Gateway.start(config, decider, { timeoutMs: timeoutSeconds * 1000, log });
+  } catch (error) {
+    if (error instanceof GatewayStartError) return problems(io, error.problems);
+    throw error;
+  }
+  const { serveHttp, serveStdio } = await import('../gateway/upstream.js');
+  const { servers, tools } = gateway.counts;
+  const what = `${tools} tool${tools === 1 ? '' : 's'} from ${servers} server${servers === 1 ? '' : 's'}, ${decider.describe}`;
+  const { signalled, dispose } = untilSignalled();
+  try {
+    if (port === null) {
+      log(`serving ${what} on standard input/output`);
+      await Promise.race([serveStdio(gateway, version), signalled]);
+    } else {
+      let http: Awaited<ReturnType<typeof serveHttp>>;
+      try {
+        http = await serveHttp(gateway, version, port);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        return problems(io, [
+          code === 'EADDRINUSE'
+            ? `--http: port ${port} on 127.0.0.1 is in use: choose another`
+            : `--http: cannot listen on port ${port}: ${(error as Error).message}`,
+        ]);
+      }
+      log(`serving ${what} at ${http.url}`);
+      await signalled;
+      await http.close();
+    }
+  } finally {
+    dispose();
+    await gateway.close();
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,264 @@
+// The MCP gateway's configuration (contracts §7): who the agent is, which
+// downstream MCP servers to reach, and what each exposed tool does — either a
+// read (`readOnly: true`) or a set of action classes with the arguments the
+// request's attributes are read from. Validated whole, every problem listed.
+
+import { isAbsolute } from 'node:path';
+import { ACTION_CLASSES, didYouMean, isActionClass } from '@warden/engine';
+import { z } from 'zod';
+import { readSettingsFile } from '../policy/load.js';
+
+/** Exposed names are `<server>__<tool>`: a server name is one segment without `__`. */
+const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+const argPath = z
+  .string()
+  .regex(
+    /^[^.[\]]+(\[\])?(\.[^.[\]]+(\[\])?)*$/,
+    'an argument path is keys joined by `.`, with `[]` after a key that holds an array (e.g. `edits[].path`)',
+  );
+
+const argPaths = z.array(argPath, 'a list of argument paths');
+
+const stdioServer = z.strictObject({
+  command: z.string().min(1, 'give the command that starts the server'),
+  args: z.array(z.string(), 'a list of arguments').optional(),
+  env: z.record(z.string(), z.string(), 'a mapping of names to values').optional(),
+});
+
+const httpServer = z.strictObject({
+  url: z.url('a URL such as `http://127.0.0.1:9000/mcp`'),
+});
+
+const readOnlyTool = z.strictObject({ readOnly: z.literal(true) });
+
+const mappedTool = z.strictObject({
+  actions: z.array(z.string(), 'a list of action classes').min(1, 'name at least one class'),
+  args: z
+    .strictObject({
+      paths: argPaths.optional(),
+      refs: argPaths.optional(),
+      hosts: argPaths.optional(),
+      count: argPaths.optional(),
+      cents: argPaths.optional(),
+    })
+    .optional(),
+});
+
+export const gatewaySchema = z.strictObject({
+  agent: z.string('give the agent id stamped on every call').min(1, 'the agent id is not empty'),
+  workspace: z.string('give the workspace').min(1, 'the workspace is not empty'),
+  space: z.string().min(1).optional(),
+  mode: z.string().min(1).optional(),
+  servers: z.record(z.string(), z.unknown(), 'a mapping of server names to servers'),
+  tools: z.record(z.string(), z.unknown(), 'a mapping of exposed tool names to mappings'),
+  worktree: z.string().min(1).optional(),
+});
+
+export type StdioServer = z.infer<typeof stdioServer>;
+export type HttpServer = z.infer<typeof httpServer>;
+export type ServerEntry = { readonly name: string } & (
+  ({ readonly kind: 'stdio' } & StdioServer) | ({ readonly kind: 'http' } & HttpServer)
+);
+export type ArgKey = 'paths' | 'refs' | 'hosts' | 'count' | 'cents';
+export type ToolMapping =
+  | { readonly readOnly: true }
+  | {
+      readonly readOnly?: undefined;
+      readonly actions: readonly string[];
+      readonly args: Partial<Record<ArgKey, readonly string[]>>;
+    };
+
+export interface GatewayConfig {
+  readonly agent: string;
+  readonly workspace: string;
+  readonly space?: string;
+  readonly mode?: string;
+  readonly worktree?: string;
+  readonly servers: readonly ServerEntry[];
+  /** In the order of the file: the first key that matches a name (exact before glob) maps it. */
+  readonly tools: readonly { readonly pattern: string; readonly mapping: ToolMapping }[];
+}
+
+export interface Problem {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ConfigLoad =
+  | { readonly ok: true; readonly config: GatewayConfig }
+  | { readonly ok: false; readonly problems: readonly Problem[] };
+
+function joinPath(base: string, parts: readonly PropertyKey[]): string {
+  let out = base;
+  for (const part of parts) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+function zodProblems(error: z.ZodError, base: string, known: readonly string[]): Problem[] {
+  const problems: Problem[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys)
+        problems.push({
+          path: joinPath(base, [...issue.path, key]),
+          message: `unknown setting \`${key}\`${
+            didYouMean(key, known) ||
+            `: the settings are ${known.map((k) => `\`${k}\``).join(', ')}`
+          }`,
+        });
+      continue;
+    }
+    const path = joinPath(base, issue.path);
+    problems.push({
+      path: path === '' ? '(top level)' : path,
+      message: issue.message.replace(/^./, (c) => c.toLowerCase()),
+    });
+  }
+  return problems;
+}
+
+function parseServer(name: string, raw: unknown, problems: Problem[]): ServerEntry | null {
+  const at = `servers.${name}`;
+  if (!SERVER_NAME.test(name) || name.includes('__'))
+    problems.push({
+      path: at,
+      message: `a server name is letters, digits, \`-\` and \`_\` without \`__\` (tools are exposed as \`<server>__<tool>\`)`,
+    });
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    problems.push({ path: at, message: 'give `command` (stdio) or `url` (Streamable HTTP)' });
+    return null;
+  }
+  const hasUrl = 'url' in raw;
+  const hasCommand = 'command' in raw;
+  if (hasUrl === hasCommand) {
+    problems.push({
+      path: at,
+      message: hasUrl
+        ? 'give either `command` (stdio) or `url` (Streamable HTTP), not both'
+        : 'give `command` (stdio) or `url` (Streamable HTTP)',
+    });
+    return null;
+  }
+  if (hasUrl) {
+    const parsed = httpServer.safeParse(raw);
+    if (!parsed.success) {
+      problems.push(...zodProblems(parsed.error, at, ['url']));
+      return null;
+    }
+    const protocol = new URL(parsed.data.url).protocol;
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      problems.push({ path: `${at}.url`, message: 'a Streamable HTTP server has an http(s) URL' });
+      return null;
+    }
+    return { name, kind: 'http', ...parsed.data };
+  }
+  const parsed = stdioServer.safeParse(raw);
+  if (!parsed.success) {
+    problems.push(...zodProblems(parsed.error, at, ['command', 'args', 'env']));
+    return null;
+  }
+  return { name, kind: 'stdio', ...parsed.data };
+}
+
+function parseTool(name: string, raw: unknown, problems: Problem[]): ToolMapping | null {
+  const at = `tools.${name}`;
+  if (typeof raw === 'object' && raw !== null && 'readOnly' in raw) {
+    const parsed = readOnlyTool.safeParse(raw);
+    if (!parsed.success) {
+      const only = Object.keys(raw).length === 1;
+      problems.push(
+        only
+          ? { path: `${at}.readOnly`, message: 'is `true`; a tool that mutates names `actions`' }
+          : {
+              path: at,
+              message: 'either `{ readOnly: true }` or `{ actions: [...], args: {...} }`, not both',
+            },
+      );
+      return null;
+    }
+    return { readOnly: true };
+  }
+  const parsed = mappedTool.safeParse(raw);
+  // Unknown classes are named even when something else in the entry is wrong too.
+  const actions = (raw as { actions?: unknown } | null)?.actions;
+  let ok = parsed.success;
+  if (Array.isArray(actions))
+    actions.forEach((action: unknown, index) => {
+      if (typeof action === 'string' && !isActionClass(action)) {
+        ok = false;
+        problems.push({
+          path: `${at}.actions[${index}]`,
+          message: `unknown action class \`${action}\`${
+            didYouMean(action, ACTION_CLASSES) ||
+            `: the classes are ${ACTION_CLASSES.map((c) => `\`${c}\``).join(', ')}`
+          }`,
+        });
+      }
+    });
+  if (!parsed.success)
+    problems.push(...zodProblems(parsed.error, at, ['actions', 'args', 'readOnly']));
+  if (!ok || !parsed.success) return null;
+  const args: Partial<Record<ArgKey, readonly string[]>> = {};
+  for (const [key, paths] of Object.entries(parsed.data.args ?? {}))
+    if (paths !== undefined) args[key as ArgKey] = paths;
+  return { actions: parsed.data.actions, args };
+}
+
+/** Validates a parsed configuration document; `base` prefixes nothing (paths are the document's). */
+export function validateGatewayConfig(raw: unknown): ConfigLoad {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return {
+      ok: false,
+      problems: [{ path: '(top level)', message: 'expected a mapping of settings' }],
+    };
+  const problems: Problem[] = [];
+  const top = gatewaySchema.safeParse(raw);
+  if (!top.success) problems.push(...zodProblems(top.error, '', Object.keys(gatewaySchema.shape)));
+  const doc = raw as Record<string, unknown>;
+  const servers: ServerEntry[] = [];
+  const rawServers = doc.servers;
+  if (typeof rawServers === 'object' && rawServers !== null && !Array.isArray(rawServers)) {
+    if (Object.keys(rawServers).length === 0)
+      problems.push({ path: 'servers', message: 'name at least one downstream server' });
+    for (const [name, value] of Object.entries(rawServers)) {
+      const entry = parseServer(name, value, problems);
+      if (entry !== null) servers.push(entry);
+    }
+  }
+  const tools: { pattern: string; mapping: ToolMapping }[] = [];
+  const rawTools = doc.tools;
+  if (typeof rawTools === 'object' && rawTools !== null && !Array.isArray(rawTools)) {
+    for (const [name, value] of Object.entries(rawTools)) {
+      const mapping = parseTool(name, value, problems);
+      if (mapping !== null) tools.push({ pattern: name, mapping });
+    }
+  }
+  const worktree = doc.worktree;
+  if (typeof worktree === 'string' && worktree !== '' && !isAbsolute(worktree))
+    problems.push({ path: 'worktree', message: `is an absolute path, not \`${worktree}\`` });
+  if (problems.length > 0 || !top.success) return { ok: false, problems };
+  const data = top.data;
+  return {
+    ok: true,
+    config: {
+      agent: data.agent,
+      workspace: data.workspace,
+      ...(data.space === undefined ? {} : { space: data.space }),
+      ...(data.mode === undefined ? {} : { mode: data.mode }),
+      ...(data.worktree === undefined ? {} : { worktree: data.worktree }),
+      servers,
+      tools,
+    },
+  };
+}
+
+/** Reads and validates a configuration file (YAML or JSON). */
+export function loadGatewayConfig(file: string): ConfigLoad {
+  const read = readSettingsFile(file);
+  if (!read.ok) return read;
+  return validateGatewayConfig(read.value);
+}
