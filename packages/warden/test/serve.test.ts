@@ -4,6 +4,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { detectHost, honestyMatrix } from '../src/honesty/index.js';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served } from './support/processes.js';
@@ -248,6 +249,13 @@ describe('warden serve', () => {
       expect(text).toContain('workspaces  none yet: `warden policy apply FILE`');
       expect(text).toContain(
         'tokens      none yet: `warden token create --role admin --name <you>`',
+      );
+      // G2: where the host has no sandbox backend, the banner says the guard rules are the outermost layer.
+      const backend = honestyMatrix(detectHost()).host.backend;
+      expect(text).toContain(
+        backend === null
+          ? 'sandbox     none on this host: the guard rules are the outermost layer'
+          : `sandbox     ${backend} found`,
       );
       expect(text.split('\n').length).toBeLessThan(15);
     } finally {

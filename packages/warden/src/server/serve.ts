@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { redactUrl } from '../store/postgres.js';
 import { Warden } from '../warden.js';
+import { detectHost, honestyMatrix } from '../honesty/index.js';
 import { createApp } from './app.js';
 import type { ServerState } from './app.js';
 import type { ServerConfig } from './config.js';
@@ -97,6 +98,8 @@ export interface BannerFacts {
   readonly workspaces: readonly { readonly workspace: string; readonly revision: number | null }[];
   readonly tokens: Readonly<Record<string, number>>;
   readonly approvalTimeoutSeconds: number;
+  /** The host's sandbox backend (G2): `null` where there is none and the guard rules are the outermost layer. */
+  readonly sandbox: { readonly backend: string | null };
 }
 
 /** What the banner says, as data (`warden serve --json` prints it as one line). */
@@ -134,6 +137,7 @@ export async function bannerFacts(
     workspaces,
     tokens,
     approvalTimeoutSeconds: config.approvalTimeoutSeconds,
+    sandbox: { backend: honestyMatrix(detectHost(), { version }).host.backend },
   };
 }
 
@@ -154,6 +158,11 @@ export function renderBanner(facts: BannerFacts, config: ServerConfig): string {
     `  workspaces  ${facts.workspaces.length === 0 ? 'none yet: `warden policy apply FILE`' : facts.workspaces.map((w) => `${w.workspace} (revision ${w.revision ?? '?'})`).join(', ')}`,
     `  tokens      ${roles.length === 0 ? 'none yet: `warden token create --role admin --name <you>`' : roles.map(([r, n]) => `${n} ${r}`).join(', ')}`,
     `  approvals   a prompt waits ${facts.approvalTimeoutSeconds} s for a connected approver, else it is denied`,
+    `  sandbox     ${
+      facts.sandbox.backend === null
+        ? 'none on this host: the guard rules are the outermost layer (`warden doctor`)'
+        : `${facts.sandbox.backend} found; Warden does not start tools under it yet, so the guard rules are the outermost layer (\`warden doctor\`)`
+    }`,
     `  API         ${facts.url}/v1/openapi.json · ${facts.url}/healthz · ${facts.url}/readyz`,
     `  stop        Ctrl-C (requests in flight finish, the audit log is flushed)`,
   ];
