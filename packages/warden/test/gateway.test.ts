@@ -536,3 +536,34 @@ describe('warden gateway, connected to a Warden server', () => {
     expect(existsSync(join(s.work, 'z.txt'))).toBe(false);
   }, 90_000);
 });
+
+describe("the README's gateway example", () => {
+  it('starts as written (every downstream tool mapped, G5) and decides a write', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## The MCP gateway'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(yaml).toBeDefined();
+    const dir = tempDir();
+    const work = join(dir, 'work');
+    mkdirSync(work);
+    const config = join(dir, 'gateway.yaml');
+    writeFileSync(
+      config,
+      (yaml as string)
+        .replaceAll('/srv/work', work)
+        .replaceAll('node_modules/', `${join(ROOT, 'node_modules')}/`),
+    );
+    const policy = join(dir, 'policy.yaml');
+    writeFileSync(policy, POLICY);
+    const { client, stderr } = await agent(['--config', config, '--policy', policy, '--data', dir]);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names, stderr()).toContain('fs__write_file');
+    expect(names).toContain('memory__create_entities');
+    const wrote = await call(client, 'fs__write_file', {
+      path: join(work, 'notes.txt'),
+      content: 'hello',
+    });
+    expect(wrote.isError ?? false, text(wrote)).toBe(false);
+    expect(readFileSync(join(work, 'notes.txt'), 'utf8')).toBe('hello');
+  });
+});
