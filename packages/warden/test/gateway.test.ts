@@ -332,6 +332,60 @@ describe('warden gateway, standalone', () => {
   }, 60_000);
 });
 
+describe('warden gateway, with a downstream reached by URL', () => {
+  it('contracts §7: a Streamable HTTP downstream (another gateway) is aggregated and gated like a stdio one', async () => {
+    // The inner gateway serves the filesystem and memory servers over HTTP.
+    const inner = setup();
+    const port = await freePort();
+    const innerGateway = spawnWarden([
+      'gateway',
+      '--config',
+      inner.config,
+      '--policy',
+      inner.policy,
+      '--data',
+      inner.data,
+      '--http',
+      String(port),
+    ]);
+    spawned.push(innerGateway);
+    await innerGateway.waitFor(`http://127.0.0.1:${port}/mcp`, {
+      stream: 'stderr',
+      timeoutMs: 30_000,
+    });
+    // The outer gateway reaches it by URL; its tools come through as `in__<server>__<tool>`.
+    const outer = setup(
+      {
+        'in__fs__{read,list}_*': { readOnly: true },
+        'in__fs__{directory_tree,search_files,get_file_info}': { readOnly: true },
+        'in__fs__*': { actions: ['fileWriteOutsideWorktree'], args: { paths: ['path'] } },
+        'in__mem__*': { actions: ['workspaceMutation'] },
+      },
+      { in: { url: `http://127.0.0.1:${port}/mcp` } },
+    );
+    const { client, stderr } = await agent([
+      '--config',
+      outer.config,
+      '--policy',
+      outer.policy,
+      '--data',
+      outer.data,
+    ]);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names, stderr()).toContain('in__fs__write_file');
+    expect(names).toContain('in__mem__read_graph');
+    const wrote = await call(client, 'in__fs__write_file', {
+      path: join(inner.work, 'u.txt'),
+      content: 'by url',
+    });
+    expect(wrote.isError ?? false, text(wrote)).toBe(false);
+    expect(readFileSync(join(inner.work, 'u.txt'), 'utf8')).toBe('by url');
+    // Both gateways decided and recorded the call.
+    expect(calls(exported(outer.data), 'in__fs__write_file').map((e) => e.status)).toEqual(['Ok']);
+    expect(calls(exported(inner.data), 'fs__write_file').map((e) => e.status)).toEqual(['Ok']);
+  }, 60_000);
+});
+
 describe('warden gateway, refusing to start', () => {
   it('G5: a downstream tool with neither a mapping nor readOnly stops the gateway, listing every unmapped tool', () => {
     const s = setup({ 'fs__read_*': { readOnly: true }, 'mem__*': { readOnly: true } });
