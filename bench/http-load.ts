@@ -121,7 +121,7 @@ const MIX: readonly { readonly label: string; readonly body: Record<string, unkn
     body: {
       tool: 'run_command',
       command: 'npm test -- --reporter=dot',
-      worktree: '/srv/work/api',
+      worktree: '/srv/agents/api',
       arguments: { command: 'npm test -- --reporter=dot' },
     },
   },
@@ -139,7 +139,7 @@ const MIX: readonly { readonly label: string; readonly body: Record<string, unkn
     body: {
       tool: 'run_command',
       command: 'git status && git diff --stat',
-      worktree: '/srv/work/api',
+      worktree: '/srv/agents/api',
       arguments: { command: 'git status && git diff --stat' },
     },
   },
@@ -157,7 +157,7 @@ const MIX: readonly { readonly label: string; readonly body: Record<string, unkn
     body: {
       tool: 'run_command',
       command: 'rm -rf node_modules && npm ci',
-      worktree: '/srv/work/api',
+      worktree: '/srv/agents/api',
       arguments: { command: 'rm -rf node_modules && npm ci' },
     },
   },
@@ -168,7 +168,7 @@ const MIX: readonly { readonly label: string; readonly body: Record<string, unkn
       actions: ['gitPush'],
       command: 'git push origin release/2.4',
       args: { refs: ['release/2.4'] },
-      worktree: '/srv/work/api',
+      worktree: '/srv/agents/api',
       arguments: { command: 'git push origin release/2.4' },
     },
   },
@@ -177,7 +177,7 @@ const MIX: readonly { readonly label: string; readonly body: Record<string, unkn
     body: {
       tool: 'run_command',
       command: 'npm install zod@4',
-      worktree: '/srv/work/api',
+      worktree: '/srv/agents/api',
       arguments: { command: 'npm install zod@4' },
     },
   },

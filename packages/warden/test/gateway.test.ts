@@ -604,7 +604,7 @@ describe("the README's gateway example", () => {
     writeFileSync(
       config,
       (yaml as string)
-        .replaceAll('/srv/work', work)
+        .replaceAll('/srv/agents', work)
         .replaceAll('node_modules/', `${join(ROOT, 'node_modules')}/`),
     );
     const policy = join(dir, 'policy.yaml');

@@ -8,7 +8,13 @@ import { detectHost, honestyMatrix } from '../src/honesty/index.js';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served } from './support/processes.js';
-import { api, cliToken, freePort, serve } from './support/processes.js';
+import {
+  api,
+  cliToken,
+  dataWithPolicy as withPolicy,
+  freePort,
+  serve,
+} from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -39,12 +45,8 @@ function token(data: string, ...args: string[]): string {
 }
 
 function dataWithPolicy(): string {
-  const data = tempDir();
-  const file = join(data, 'policy.yaml');
-  writeFileSync(file, POLICY);
-  const applied = warden(['policy', 'apply', file, '--data', data]);
-  expect(applied.code, applied.stderr).toBe(0);
-  expect(applied.stdout).toContain('revision 1 of workspace `acme`');
+  const { data, said } = withPolicy(POLICY);
+  expect(said).toContain('revision 1 of workspace `acme`');
   return data;
 }
 

@@ -2,7 +2,7 @@
 // binary, a real data folder, and a served Warden over loopback for the
 // server path and for reading back what was written.
 
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../src/templates/index.js';
@@ -10,7 +10,13 @@ import type { Ran } from './helpers.js';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served } from './support/processes.js';
-import { api, cliToken, freePort, serve } from './support/processes.js';
+import {
+  api,
+  cliToken,
+  dataWithPolicy as withPolicy,
+  freePort,
+  serve,
+} from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -39,12 +45,7 @@ function token(data: string, ...args: string[]): string {
 }
 
 function dataWithPolicy(): string {
-  const data = tempDir();
-  const file = join(data, 'policy.yaml');
-  writeFileSync(file, POLICY);
-  const applied = warden(['policy', 'apply', file, '--data', data]);
-  expect(applied.code, applied.stderr).toBe(0);
-  return data;
+  return withPolicy(POLICY).data;
 }
 
 /** Exit 1, the problems one per line on standard error, each a plain `error:` line. */
@@ -74,7 +75,7 @@ describe('warden templates list and show (issue 4 deliverable 4)', () => {
       const line = lines.find((l) => l.startsWith(`${t.name} `));
       expect(line, t.name).toContain(t.title);
     }
-    expect(listed.stdout).toContain('worktrees (required; e.g. `/srv/work/*`)');
+    expect(listed.stdout).toContain('worktrees (required; e.g. `/srv/agents/*`)');
     expect(listed.stdout).toContain('branches (optional;');
     expect(lines.find((l) => l.startsWith('no-package-installs '))).toMatch(/none$/);
   });
@@ -239,7 +240,7 @@ describe('warden templates apply, on a server (issue 4 deliverable 4, G24)', () 
       'apply',
       'never-delete-outside-worktree',
       '--param',
-      'worktrees=/srv/work/*',
+      'worktrees=/srv/agents/*',
       '--message',
       'keep deletions in the worktree',
       '--server',

@@ -32,7 +32,7 @@ const BASE = {
 
 /** Parameters that every template accepts, for the checks that apply to all of them. */
 const EXAMPLE_PARAMS: Record<string, TemplateArgs['params']> = {
-  'never-delete-outside-worktree': { worktrees: ['/srv/work/*'] },
+  'never-delete-outside-worktree': { worktrees: ['/srv/agents/*'] },
   'egress-allowlist': { hosts: ['api.internal', '*.internal'] },
 };
 
@@ -196,8 +196,10 @@ describe('never-push-without-asking', () => {
 });
 
 describe('never-delete-outside-worktree', () => {
-  const worktree = '/srv/work/api';
-  const doc = applied('never-delete-outside-worktree', { params: { worktrees: ['/srv/work/*'] } });
+  const worktree = '/srv/agents/api';
+  const doc = applied('never-delete-outside-worktree', {
+    params: { worktrees: ['/srv/agents/*'] },
+  });
   const del = (paths: string[], withWorktree: boolean) =>
     decideOn(doc, {
       actions: ['fileDelete'],
@@ -219,7 +221,7 @@ describe('never-delete-outside-worktree', () => {
     for (const [paths, withWorktree] of [
       [['src/a.ts'], false],
       [['src/a.ts'], true],
-      [['/srv/work/api/src/a.ts'], true],
+      [['/srv/agents/api/src/a.ts'], true],
       [['.'], true],
     ] as const) {
       const result = del([...paths], withWorktree);
@@ -280,7 +282,7 @@ describe('never-delete-outside-worktree', () => {
       },
     ]);
     const problems = problemsOf('never-delete-outside-worktree', {
-      params: { worktrees: ['src', '!/srv/work/*', '/', '/a/../b'] },
+      params: { worktrees: ['src', '!/srv/agents/*', '/', '/a/../b'] },
     });
     expect(problems.map((p) => p.path)).toEqual([
       'params.worktrees[0]',
@@ -289,7 +291,7 @@ describe('never-delete-outside-worktree', () => {
       'params.worktrees[3]',
     ]);
     expect(problems[0]?.message).toBe(
-      '`src` is not absolute: name the worktree folders by absolute path, such as `/srv/work/*`',
+      '`src` is not absolute: name the worktree folders by absolute path, such as `/srv/agents/*`',
     );
     expect(problems[2]?.message).toBe('`/` holds every path: the rule would deny nothing');
     expect(problems[3]?.message).toMatch(

@@ -18,7 +18,7 @@ function worktreeProblem(value: string): string | null {
   if (value.startsWith('!'))
     return 'list the worktree folders without `!`: the template excludes them itself';
   if (!value.startsWith('/'))
-    return `\`${value}\` is not absolute: name the worktree folders by absolute path, such as \`/srv/work/*\``;
+    return `\`${value}\` is not absolute: name the worktree folders by absolute path, such as \`/srv/agents/*\``;
   const trimmed = value.replace(/\/+$/, '');
   if (trimmed === '' || trimmed === '/**')
     return `\`${value}\` holds every path: the rule would deny nothing`;
@@ -36,7 +36,7 @@ export const NEVER_DELETE_OUTSIDE_WORKTREE: TemplateDefinition = {
     'worktree, and the worktree root itself, are left to the other rules (the built-in default ' +
     'prompts). The worktree folders are a parameter because a request that names its worktree ' +
     'also meets absolute patterns with the paths inside it (E36): a bare `/**` would deny every ' +
-    'deletion. With a glob such as `/srv/work/*`, a path that climbs into a sibling worktree ' +
+    'deletion. With a glob such as `/srv/agents/*`, a path that climbs into a sibling worktree ' +
     '(`../other/x`) counts as inside; name each worktree exactly to prevent that. A deletion ' +
     'whose paths are not known (a tool that does not report them, `rm -rf ~`, `rm *.log`) is ' +
     'escalated to a prompt (G18), which `actFreely` does not pre-approve (E17b). It governs the ' +
@@ -47,10 +47,10 @@ export const NEVER_DELETE_OUTSIDE_WORKTREE: TemplateDefinition = {
     {
       name: 'worktrees',
       description:
-        'the absolute folders that are the worktrees of agents, or globs over them (`/srv/work/*`); each root and everything under it counts as inside',
+        'the absolute folders that are the worktrees of agents, or globs over them (`/srv/agents/*`); each root and everything under it counts as inside',
       required: true,
       kind: 'list',
-      example: ['/srv/work/*'],
+      example: ['/srv/agents/*'],
       probe: (value) => ({
         action: 'fileDelete',
         decision: 'deny',

@@ -4,7 +4,10 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { BIN, warden } from '../helpers.js';
@@ -173,4 +176,14 @@ export async function freePort(): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** A fresh data folder with `policy` (YAML) applied through the real `warden policy apply`, and what it said. */
+export function dataWithPolicy(policy: string): { readonly data: string; readonly said: string } {
+  const data = mkdtempSync(join(tmpdir(), 'warden-'));
+  const file = join(data, 'policy.yaml');
+  writeFileSync(file, policy);
+  const applied = warden(['policy', 'apply', file, '--data', data]);
+  expect(applied.code, applied.stderr).toBe(0);
+  return { data, said: applied.stdout };
 }
