@@ -34,6 +34,8 @@ export type { CommandAnalysis } from './classify/analyze.js';
 export { analyzeCommand } from './classify/analyze.js';
 
 export { parseTimestamp } from './util/time.js';
+export type { HostValue } from './match/hosts.js';
+export { normalizeHost } from './match/hosts.js';
 export { canonicalJson } from './util/canonical-json.js';
 export { sha256Hex } from './util/hash.js';
 

@@ -64,6 +64,10 @@ export {
   writeFileTool,
 } from './tools/builtin/index.js';
 
+// The OS sandbox `run_command` runs shell commands under (G2).
+export type { SandboxMode, SandboxProbe } from './sandbox/runtime.js';
+export { closeSandbox, probeSandbox } from './sandbox/runtime.js';
+
 // Approvals.
 export type {
   AnswerInput,

@@ -28,6 +28,11 @@ const BARE_LINUX = detectHost({
 const SANDBOX_LINUX = detectHost({
   platform: 'linux',
   env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+  exists: only('/usr/bin/bwrap', '/usr/bin/socat', '/usr/bin/rg'),
+});
+const NO_RG_LINUX = detectHost({
+  platform: 'linux',
+  env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
   exists: only('/usr/bin/bwrap', '/usr/bin/socat'),
 });
 const WINDOWS: HostFacts = { platform: 'win32', bwrap: null, socat: null };
@@ -98,7 +103,8 @@ describe('the honesty matrix (G37)', () => {
     expect(builtin.cells.filtersToolSurface.value).toBe(true);
     expect(builtin.cells.interceptsToolCalls.value).toBe(true);
     expect(builtin.cells.observesCompletion.value).toBe(true);
-    expect(builtin.cells.sandboxCovered.value).toBe(false);
+    // On a host with a backend only `run_command` is under it: never the whole row.
+    expect(builtin.cells.sandboxCovered.value).toBe('partial');
     expect(builtin.cells.sandboxCovered.note).toContain(
       'the tool surface and this engine are their only file-system boundary',
     );
@@ -163,7 +169,7 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
       expect(a.cells.sandboxCovered.note).toContain('no sandbox backend');
     }
     expect(m.host.statement).toContain('the guard rules are the outermost enforcement layer here');
-    expect(m.host.statement).toContain('Linux without `bwrap` on the PATH');
+    expect(m.host.statement).toContain('Linux without `bwrap` and `rg` (ripgrep');
     expect(m.host.statement).toContain('the eight allow defaults');
     expect(m.host.statement).toContain('sandbox floor that is missing');
     expect(allowDefaults()).toHaveLength(8);
@@ -178,26 +184,47 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
     for (const a of m.adapters) expect(a.cells.sandboxCovered.value).toBe(false);
   });
 
-  it('on a host with `bwrap` and `socat`, names the backend but still claims no sandbox coverage, because Warden runs nothing under it yet', () => {
+  it('on a host with `bwrap`, `socat` and `rg`, the built-ins are partly covered (run_command) and every other adapter is not', () => {
     const m = honestyMatrix(SANDBOX_LINUX);
     expect(m.host.sandboxBackend).toBe(true);
     expect(m.host.backend).toBe('bwrap+socat');
     expect(m.host.floorMissing).toBe(true);
     expect(m.host.statement).toContain('offers a sandbox backend');
     expect(m.host.statement).toContain('`/usr/bin/bwrap`');
-    expect(m.host.statement).toContain("Warden runs no adapter's tools under it yet");
+    expect(m.host.statement).toContain(
+      'the built-in `run_command` runs its shell commands under it',
+    );
+    expect(m.host.statement).toContain('every other tool of every adapter runs outside it');
     expect(m.host.statement).not.toContain('outermost enforcement layer here');
     expect(m.host.statement).not.toBe(honestyMatrix(BARE_LINUX).host.statement);
     for (const a of m.adapters) {
+      if (a.adapter === 'builtin') continue;
       expect(a.cells.sandboxCovered.value, a.adapter).toBe(false);
-      expect(a.cells.sandboxCovered.note).toContain('Warden runs nothing under them yet');
+      expect(a.cells.sandboxCovered.note).toContain("this adapter's tools do not run under them");
     }
+    const builtin = rowOf(m.adapters, 'builtin').cells.sandboxCovered;
+    expect(builtin.value).toBe('partial');
+    expect(builtin.note).toContain(
+      "`run_command`'s shell commands run under @anthropic-ai/sandbox-runtime",
+    );
+    // G37: the file tools stay uncovered, and the note says so in the spec's words.
+    expect(builtin.note).toContain(
+      'the tool surface and this engine are their only file-system boundary',
+    );
+    expect(builtin.note).toContain('git, `gh` and `http_fetch` run with the full rights');
+  });
+
+  it('without `rg` the Linux sandbox runtime cannot start, so the host has no backend (G2)', () => {
+    const m = honestyMatrix(NO_RG_LINUX);
+    expect(m.host.sandboxBackend).toBe(false);
+    expect(m.host.statement).toContain('Linux without `rg` (ripgrep');
+    for (const a of m.adapters) expect(a.cells.sandboxCovered.value, a.adapter).toBe(false);
   });
 
   it('detects this host without being told anything', () => {
     const host = honestyMatrix(detectHost()).host;
     expect(host.platform).toBe(process.platform);
-    for (const found of [host.bwrap, host.socat])
+    for (const found of [host.bwrap, host.socat, host.rg])
       expect(found === null || typeof found === 'string').toBe(true);
   });
 });

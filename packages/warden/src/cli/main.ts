@@ -360,14 +360,27 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
       'where rules are enforced on this host: the honesty matrix (G37) and the sandbox backend',
     )
     .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
+    .option('--no-probe', 'do not run a command under the sandbox backend to check it works')
+    .action(async (options: { json?: boolean; probe: boolean }) => {
       const { detectHost, honestyMatrix, renderMatrix } = await import('../honesty/index.js');
-      const matrix = honestyMatrix(detectHost(), { version: VERSION });
-      io.out(
-        options.json === true
-          ? `${JSON.stringify(matrix, null, 2)}\n`
-          : `${renderMatrix(matrix)}\n`,
-      );
+      const host = detectHost();
+      const matrix = honestyMatrix(host, { version: VERSION });
+      const probe =
+        options.probe && matrix.host.sandboxBackend
+          ? await (await import('../sandbox/runtime.js')).probeSandbox(host)
+          : null;
+      if (options.json === true) {
+        io.out(`${JSON.stringify({ ...matrix, probe }, null, 2)}\n`);
+        return;
+      }
+      const check =
+        probe === null
+          ? ''
+          : probe.ok
+            ? `\nsandbox check: ${probe.backend} works: ${probe.detail}\n`
+            : `\nsandbox check FAILED: ${probe.detail}; \`run_command\` refuses every command while its sandbox cannot start\n`;
+      io.out(`${renderMatrix(matrix)}\n${check}`);
+      if (probe !== null && !probe.ok) exitWith(EXIT.usage);
     });
 
   program

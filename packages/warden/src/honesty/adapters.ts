@@ -31,8 +31,13 @@ export interface AdapterDeclaration {
   readonly verifiedWith: (wardenVersion: string) => string;
   readonly basis: string;
   readonly cells: Readonly<Record<Exclude<Column, 'sandboxCovered'>, Cell>>;
-  /** Why its tools are not under a sandbox profile even where the host offers a backend. */
+  /** Why its tools are not under a sandbox profile (on a host without a backend: all of it). */
   readonly unsandboxed: string;
+  /**
+   * What of it runs under the host's backend where there is one, and what still
+   * does not; absent: nothing of it does, wherever it runs.
+   */
+  readonly sandboxed?: { readonly covered: string; readonly uncovered: string };
 }
 
 export const ADAPTERS: readonly AdapterDeclaration[] = [
@@ -61,6 +66,12 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
     },
     unsandboxed:
       "its file tools are confined by Warden's path module, not sandboxed (reads, deletes and writes inside the worktree stay in it, a write elsewhere is gated as `fileWriteOutsideWorktree`), so the tool surface and this engine are their only file-system boundary, and `run_command`, git, `gh` and `http_fetch` run with the full rights of Warden's user",
+    sandboxed: {
+      covered:
+        "`run_command`'s shell commands run under @anthropic-ai/sandbox-runtime (unless the embedding sets `sandbox: 'off'`): they write only inside the worktree and the sandbox's own temporary folder, cannot read the usual credential folders, and reach the network only through its proxy, for the hosts the allowed command line names and those the operator listed",
+      uncovered:
+        "the file tools are confined by Warden's path module, not sandboxed, so the tool surface and this engine are their only file-system boundary, and git, `gh` and `http_fetch` run with the full rights of Warden's user",
+    },
   },
   {
     adapter: 'library',

@@ -12,6 +12,12 @@ export interface HostFacts {
   readonly bwrap: string | null;
   /** The `socat` executable found on the PATH, or `null`. */
   readonly socat: string | null;
+  /**
+   * The `rg` (ripgrep) executable found on the PATH, or `null`; absent means
+   * not looked for. The sandbox runtime needs it on Linux to find the files it
+   * must keep unwritable inside the worktree (`.git/hooks`, shell profiles).
+   */
+  readonly rg?: string | null;
   /** macOS's `sandbox-exec` found on the PATH, or `null`; absent means not looked for. */
   readonly sandboxExec?: string | null;
 }
@@ -78,18 +84,24 @@ export function detectHost(options: DetectOptions = {}): HostFacts {
     platform: search.platform,
     bwrap: findOnPath('bwrap', search),
     socat: findOnPath('socat', search),
+    rg: findOnPath('rg', search),
     sandboxExec: findOnPath('sandbox-exec', search),
   };
 }
 
+/** Whether ripgrep is missing: looked for and not found (a host that did not look is not held to it). */
+function rgMissing(host: HostFacts): boolean {
+  return host.rg === null;
+}
+
 /**
  * The sandbox backend the host offers, or `null`: on Linux `bwrap` and `socat`
- * together, on macOS `sandbox-exec`; Windows and every other platform have
- * none Warden knows of (G2).
+ * together (and `rg`, which the sandbox runtime needs there), on macOS
+ * `sandbox-exec`; Windows and every other platform have none Warden knows of (G2).
  */
 export function sandboxBackend(host: HostFacts): string | null {
   if (host.platform === 'linux')
-    return host.bwrap !== null && host.socat !== null ? 'bwrap+socat' : null;
+    return host.bwrap !== null && host.socat !== null && !rgMissing(host) ? 'bwrap+socat' : null;
   if (host.platform === 'darwin')
     return host.sandboxExec !== undefined && host.sandboxExec !== null ? 'sandbox-exec' : null;
   return null;
@@ -98,7 +110,11 @@ export function sandboxBackend(host: HostFacts): string | null {
 /** Why the host has no backend, as a phrase: "Linux without `socat` on the PATH". */
 export function missingBackend(host: HostFacts): string {
   if (host.platform === 'linux') {
-    const missing = [host.bwrap === null ? '`bwrap`' : null, host.socat === null ? '`socat`' : null]
+    const missing = [
+      host.bwrap === null ? '`bwrap`' : null,
+      host.socat === null ? '`socat`' : null,
+      rgMissing(host) ? '`rg` (ripgrep, which the sandbox runtime needs)' : null,
+    ]
       .filter((m) => m !== null)
       .join(' and ');
     return `Linux without ${missing} on the PATH`;

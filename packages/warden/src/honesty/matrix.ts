@@ -1,7 +1,8 @@
 // The honesty matrix computed for the running host (G37, G2, G7): the adapters'
 // declarations plus the sandbox column and the host statement, which depend on
-// whether the host offers a sandbox backend — and on the fact that Warden does
-// not yet launch any tool under one, so no adapter is sandbox-covered anywhere.
+// whether the host offers a sandbox backend. Where it does, the built-in
+// `run_command` runs its shell commands under it and nothing else does, so no
+// adapter is ever wholly sandbox-covered.
 
 import { createRequire } from 'node:module';
 import type { ActionClass } from '@warden/engine';
@@ -61,28 +62,40 @@ function allowDefaultsPhrase(): string {
 
 /**
  * The operator's sentence about the host. Without a backend the guard rules
- * are the outermost layer, full stop. With one, they are still the outermost
- * layer Warden enforces, because Warden runs nothing under the backend yet; a
- * runtime may sandbox its own tools, which Warden does not check.
+ * are the outermost layer, full stop. With one, only the built-in
+ * `run_command`'s shell commands run under it; for every other tool the guard
+ * rules are still the outermost layer Warden enforces, and a runtime may
+ * sandbox its own tools, which Warden does not check.
  */
 export function hostStatement(host: HostFacts): string {
   if (sandboxBackend(host) === null) {
     return `this host offers no sandbox backend (${missingBackend(host)}): the guard rules are the outermost enforcement layer here, and ${allowDefaultsPhrase()} assume a sandbox floor that is missing (G2, G7)`;
   }
-  return `this host offers a sandbox backend (${presentBackend(host)}), but Warden runs no adapter's tools under it yet: the guard rules are the outermost layer Warden enforces, and ${allowDefaultsPhrase()} still lack the sandbox floor they assume unless the agent runtime sandboxes its own tools, which Warden does not check (G2, G7)`;
+  return `this host offers a sandbox backend (${presentBackend(host)}): the built-in \`run_command\` runs its shell commands under it, but every other tool of every adapter runs outside it, so for those the guard rules are the outermost layer Warden enforces, and ${allowDefaultsPhrase()} lack the sandbox floor they assume unless the agent runtime sandboxes its own tools, which Warden does not check (G2, G7)`;
 }
 
 /**
- * The sandbox cell. It is `false` on every host today: where a backend is
- * present, Warden still launches no tool under it. Only a change that does
- * launch tools under the backend may add a way to `true` here.
+ * The sandbox cell. Without a backend nothing is covered. With one, an
+ * adapter that runs some of its tools under it is `partial` and says which;
+ * no adapter claims `true`, because none runs every tool under it.
  */
 function sandboxCell(declaration: AdapterDeclaration, host: HostFacts): Cell {
-  const where =
-    sandboxBackend(host) === null
-      ? `this host has no sandbox backend either (${missingBackend(host)})`
-      : `${presentBackend(host)} are on this host, but Warden runs nothing under them yet`;
-  return { value: false, note: `not covered: ${declaration.unsandboxed}; ${where}` };
+  if (sandboxBackend(host) === null) {
+    return {
+      value: false,
+      note: `not covered: ${declaration.unsandboxed}; this host has no sandbox backend either (${missingBackend(host)})`,
+    };
+  }
+  if (declaration.sandboxed !== undefined) {
+    return {
+      value: 'partial',
+      note: `partly covered, by ${presentBackend(host)}: ${declaration.sandboxed.covered}; not covered: ${declaration.sandboxed.uncovered}`,
+    };
+  }
+  return {
+    value: false,
+    note: `not covered: ${declaration.unsandboxed}; ${presentBackend(host)} are on this host, but this adapter's tools do not run under them`,
+  };
 }
 
 function row(declaration: AdapterDeclaration, host: HostFacts, version: string): AdapterRow {

@@ -161,7 +161,7 @@ export function renderBanner(facts: BannerFacts, config: ServerConfig): string {
     `  sandbox     ${
       facts.sandbox.backend === null
         ? 'none on this host: the guard rules are the outermost layer (`warden doctor`)'
-        : `${facts.sandbox.backend} found; Warden does not start tools under it yet, so the guard rules are the outermost layer (\`warden doctor\`)`
+        : `${facts.sandbox.backend} found: the built-in \`run_command\` runs its shell commands under it; for every other tool, and for every agent that asks this server, the guard rules are the outermost layer (\`warden doctor\`)`
     }`,
     `  API         ${facts.url}/v1/openapi.json · ${facts.url}/healthz · ${facts.url}/readyz`,
     `  stop        Ctrl-C (requests in flight finish, the audit log is flushed)`,

@@ -3,6 +3,9 @@
 // shared path module (I5) into a `ToolRefusal` the registry records as `Denied`.
 
 import type { Confinement, PathResult } from '../../paths/index.js';
+import type { HostFacts } from '../../honesty/host.js';
+import type { SandboxMode } from '../../sandbox/runtime.js';
+import { DEFAULT_DENY_READ, SANDBOX_MODES } from '../../sandbox/runtime.js';
 import { DEFAULT_MAX_ENTRIES, worktreeConfinement } from '../../paths/index.js';
 import type { ToolContext } from '../registry.js';
 import { ToolRefusal } from '../registry.js';
@@ -32,6 +35,18 @@ export interface BuiltinOptions {
   readonly fetchTimeoutMs?: number;
   /** The environment child processes start from, before Warden's credentials are removed (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Whether `run_command` runs its commands under the OS sandbox (G2): `auto`
+   * (default) where the host offers a backend, `required` always (a host
+   * without one refuses the command), `off` never.
+   */
+  readonly sandbox?: SandboxMode;
+  /** Hosts a sandboxed command may reach besides those its command line names (a package registry, say). */
+  readonly sandboxAllowedHosts?: readonly string[];
+  /** Paths a sandboxed command may not read (default: the usual credential folders, `~/.ssh`, `~/.aws`, …). */
+  readonly sandboxDenyRead?: readonly string[];
+  /** The host the sandbox is chosen for (default: this one, read from the PATH). */
+  readonly sandboxHost?: HostFacts;
 }
 
 /** The options with every default filled in. */
@@ -48,6 +63,10 @@ export interface Settings {
   readonly maxBodyBytes: number;
   readonly fetchTimeoutMs: number;
   readonly env: NodeJS.ProcessEnv;
+  readonly sandbox: SandboxMode;
+  readonly sandboxAllowedHosts: readonly string[];
+  readonly sandboxDenyRead: readonly string[];
+  readonly sandboxHost: HostFacts | undefined;
 }
 
 const KIB = 1024;
@@ -78,6 +97,28 @@ function millis(value: number | undefined, fallback: number, name: string): numb
   return n;
 }
 
+function sandboxMode(value: SandboxMode | undefined): SandboxMode {
+  const mode = value ?? 'auto';
+  if (!SANDBOX_MODES.includes(mode)) {
+    throw new RangeError(
+      `option \`sandbox\` must be one of ${SANDBOX_MODES.map((m) => `\`${m}\``).join(', ')}, not \`${String(mode)}\``,
+    );
+  }
+  return mode;
+}
+
+function strings(
+  value: readonly string[] | undefined,
+  fallback: readonly string[],
+  name: string,
+): readonly string[] {
+  const list = value ?? fallback;
+  if (!Array.isArray(list) || list.some((v) => typeof v !== 'string' || v.trim() === '')) {
+    throw new RangeError(`option \`${name}\` must be a list of non-empty strings`);
+  }
+  return [...list];
+}
+
 /** Fills in the defaults; a bad option is a configuration bug and throws. */
 export function settings(options: BuiltinOptions = {}): Settings {
   return {
@@ -93,6 +134,10 @@ export function settings(options: BuiltinOptions = {}): Settings {
     maxBodyBytes: bytes(options.maxBodyBytes, 256 * KIB, 'maxBodyBytes'),
     fetchTimeoutMs: millis(options.fetchTimeoutMs, 30_000, 'fetchTimeoutMs'),
     env: options.env ?? process.env,
+    sandbox: sandboxMode(options.sandbox),
+    sandboxAllowedHosts: strings(options.sandboxAllowedHosts, [], 'sandboxAllowedHosts'),
+    sandboxDenyRead: strings(options.sandboxDenyRead, DEFAULT_DENY_READ, 'sandboxDenyRead'),
+    sandboxHost: options.sandboxHost,
   };
 }
 
