@@ -11,6 +11,7 @@ import type { TemplatesOptions } from './templates-command.js';
 import type { HookInstallOptions } from './hook-install-command.js';
 import type { HookOptions } from '../hook/run.js';
 import type { TokenOptions } from './token-command.js';
+import type { AgentCreateOptions, AgentListOptions } from './agent-command.js';
 import { runClassifier } from './classifier-command.js';
 import { runCheck, runExplain } from './decision-command.js';
 import type { DecisionOptions } from './decision-command.js';
@@ -260,6 +261,42 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
   ).action(async (id: string, options: TokenOptions) =>
     exitWith(await (await tokenCommands()).runTokenRevoke(io, id, options)),
   );
+
+  const agent = program
+    .command('agent')
+    .description(
+      "the instance's agents on disk: `<data>/agents/<id>/` with settings, Identity, Soul and Workspace",
+    );
+  agent
+    .command('create')
+    .description('make an agent folder: AgentSettings.json, Identity.md, Soul.md, Workspace/')
+    .argument('<id>', 'the agent id (letters, digits, `.`, `_`, `-`)')
+    .option('--role <role>', 'what it is for: `coder`, `supervisor`, …')
+    .option('--workspace <id>', 'the workspace its audit entries, runs and tasks belong to')
+    .option('--name <name>', 'a display name')
+    .option('--model <model>', 'the model it runs on')
+    .option(
+      '--tool <name>',
+      'assign a tool, repeatable (a supervisor: the inspector and messages to the human)',
+      collect,
+    )
+    .option('--observe <id>', "a supervisor's observable agent, repeatable (default: all)", collect)
+    .option('--data <dir>', 'the data folder (default `.warden`)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: AgentCreateOptions) =>
+      (await import('./agent-command.js')).runAgentCreate(io, id, options),
+    );
+  agent
+    .command('list')
+    .description('the agents with role, tools and last activity (from the audit log)')
+    .option(
+      '--data <dir>',
+      'the data folder (default `.warden`; DATABASE_URL for the audit log on Postgres)',
+    )
+    .option('--json', 'print JSON')
+    .action(async (options: AgentListOptions) =>
+      (await import('./agent-command.js')).runAgentList(io, options),
+    );
 
   const approvals = program
     .command('approvals')

@@ -1,0 +1,28 @@
+// The instance on disk (inspector.md §2): agents' folders and their settings.
+
+export type { AgentSettings, InspectorSettings, SettingsResult } from './settings.js';
+export {
+  AGENT_ID,
+  AgentSettingsSchema,
+  DEFAULT_INSPECTOR_SETTINGS,
+  InspectorSettingsSchema,
+  agentIdProblem,
+  inspectorSettings,
+  parseAgentSettings,
+} from './settings.js';
+export type { InstanceAgent, NewAgent } from './agents.js';
+export {
+  IDENTITY_FILE,
+  NON_ACTING_TOOLS,
+  SETTINGS_FILE,
+  SOUL_FILE,
+  SUPERVISOR_SOUL,
+  WORKSPACE_DIR,
+  agentFolder,
+  agentsFolder,
+  createAgent,
+  declaredClasses,
+  listInstanceAgents,
+  readAgent,
+  supervisorWarnings,
+} from './agents.js';
