@@ -247,7 +247,7 @@ describe('warden gateway, standalone', () => {
     expect(calls(exported(s.data), 'fs__move_file').map((e) => e.status)).toEqual(['Denied']);
   }, 60_000);
 
-  it('a downstream that fails, hangs past --timeout or crashes mid-call ends the call as a tool error and an audit entry', async () => {
+  it('a downstream that fails, hangs past --timeout or crashes mid-call ends the call as a tool error and an audit entry; a crashed one is started again at the next call', async () => {
     const s = setup(
       { fx__peek: { readOnly: true }, 'fx__*': { actions: ['processSpawn'] } },
       { fx: { command: process.execPath, args: ['faulty.mjs'] } },
@@ -277,16 +277,17 @@ describe('warden gateway, standalone', () => {
     const crashed = await call(client, 'fx__crash', {});
     expect(crashed.isError).toBe(true);
     expect(text(crashed)).toContain('Warden:');
+    // The crashed server is started again for the next call (gateway-restart.test.ts has the rest).
     const after = await call(client, 'fx__peek', {});
-    expect(after.isError).toBe(true);
-    expect(text(after)).toContain('closed its connection');
+    expect(after.isError, text(after)).not.toBe(true);
+    expect(text(after)).toBe('peeked');
     const entries = exported(s.data);
     for (const tool of ['fx__fail', 'fx__hang', 'fx__crash'])
       expect(
         calls(entries, tool).map((e) => e.status),
         tool,
       ).toEqual(['Error']);
-    expect(calls(entries, 'fx__peek').map((e) => e.status)).toEqual(['Ok', 'Error']);
+    expect(calls(entries, 'fx__peek').map((e) => e.status)).toEqual(['Ok', 'Ok']);
   }, 60_000);
 
   it('--http: the SDK Streamable HTTP client lists the tools and calls through the gate', async () => {

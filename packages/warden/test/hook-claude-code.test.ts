@@ -5,12 +5,15 @@
 // a deny, because Claude Code lets a call through when a hook fails.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Io } from '../src/cli/io.js';
+import { Exit } from '../src/cli/io.js';
+import { runHookInstall } from '../src/cli/hook-install-command.js';
 import { planCall, readPreToolUse } from '../src/hook/claude-code.js';
 import type { PreToolUse } from '../src/hook/claude-code.js';
 import { BIN, FIXTURES, warden } from './helpers.js';
@@ -93,8 +96,19 @@ function input(tool: string, toolInput: Record<string, unknown>, cwd: string): P
   return read;
 }
 
+/** MCP servers Claude Code talks to directly, mapped as the gateway would map them (contracts §7). */
+const GATEWAY_CONFIG = `agent: claude-code
+workspace: acme
+servers:
+  github: { url: "https://api.githubcopilot.com/mcp/" }
+tools:
+  github__push_files: { actions: [gitPush], args: { refs: [branch] } }
+  "github__{get,list,search}_*": { readOnly: true }
+`;
+
 let worktree: string;
 let policyFile: string;
+let gatewayConfig: string;
 beforeAll(() => {
   const root = tempDir('warden-hook-');
   worktree = join(root, 'api');
@@ -103,6 +117,8 @@ beforeAll(() => {
   symlinkSync(join(root, 'elsewhere'), join(worktree, 'out'));
   policyFile = join(root, 'policy.yaml');
   writeFileSync(policyFile, POLICY);
+  gatewayConfig = join(root, 'gateway.yaml');
+  writeFileSync(gatewayConfig, GATEWAY_CONFIG);
 });
 
 describe('G14b/G14c: what a Claude Code tool call asks of the gate', () => {
@@ -254,6 +270,114 @@ describe('standalone: decisions from the policy file, prompts denied (G22)', () 
     expect(ran.answer).toMatchObject(
       deny(expect.stringContaining('cannot be used') as unknown as string),
     );
+  });
+});
+
+describe('--gateway-config: MCP servers Claude Code talks to directly, mapped as the gateway maps them (G1, G5, contracts §7)', () => {
+  const direct = () => [
+    '--policy',
+    policyFile,
+    '--data',
+    tempDir(),
+    '--gateway-config',
+    gatewayConfig,
+  ];
+
+  it('G1, G16: a mapped tool is decided with its classes and the arguments its mapping reads', () => {
+    const push = recorded('mcp-github-push-files.json', worktree);
+    expect(hook(direct(), push)).toEqual({
+      code: 0,
+      stderr: '',
+      answer: deny(
+        'Warden: denied: `gitPush`: ref `main` matches refs [main] of rule `protect-main` in workspace',
+      ),
+    });
+    expect(
+      hook(direct(), push.replace('"branch": "main"', '"branch": "feature/login"')).answer,
+    ).toEqual(
+      allow(
+        'Warden: allowed: `gitPush`: refs [feature/login] lie within refs [feature/**] of rule `feature-branches` in workspace',
+      ),
+    );
+    // A mapped argument of the wrong type is refused, not decided without it.
+    expect(hook(direct(), push.replace('"branch": "main"', '"branch": 7')).answer).toEqual(
+      deny(
+        'Warden: `mcp__github__push_files`: the argument `branch` is read as refs and must be a non-empty string: denied',
+      ),
+    );
+  });
+
+  it('G5: a read-only tool passes; an unmapped one, and a server the file does not list, are denied saying how to map them', () => {
+    expect(hook(direct(), recorded('mcp-github-list-issues.json', worktree)).answer).toEqual(
+      allow(
+        `Warden: \`mcp__github__list_issues\` only reads (\`github__list_issues\` is \`readOnly\` in \`${gatewayConfig}\`): not gated`,
+      ),
+    );
+    expect(hook(direct(), recorded('mcp-github-create-issue.json', worktree)).answer).toEqual(
+      deny(
+        `Warden: \`mcp__github__create_issue\` has no mapping in the gateway configuration \`${gatewayConfig}\`: map \`github__create_issue\` under \`tools\` there, with \`actions\` (and \`args\`) if it changes anything or \`readOnly: true\` if it only reads (the ratchet, G5)`,
+      ),
+    );
+    expect(hook(direct(), recorded('mcp-tool.json', worktree)).answer).toEqual(
+      deny(
+        `Warden: \`mcp__filesystem__write_file\` is a tool of the MCP server \`filesystem\`, which the gateway configuration \`${gatewayConfig}\` does not list: add \`filesystem\` under \`servers\` there and map \`filesystem__write_file\` under \`tools\` (\`actions\` with \`args\`, or \`readOnly: true\`), or give Claude Code this server through \`warden gateway\``,
+      ),
+    );
+  });
+
+  it("G1: Warden's own gateway keeps its tools; without --gateway-config an MCP tool is denied, saying how to map it", () => {
+    expect(hook(direct(), recorded('mcp-gateway-tool.json', worktree)).answer).toEqual(
+      allow(
+        "Warden: `mcp__warden__fs__write_file` goes through Warden's MCP gateway, which decides it",
+      ),
+    );
+    expect(
+      hook(
+        ['--policy', policyFile, '--data', tempDir()],
+        recorded('mcp-github-push-files.json', worktree),
+      ).answer,
+    ).toEqual(
+      deny(
+        'Warden: `mcp__github__push_files` is an MCP tool with no mapping to action classes: give Claude Code this server through `warden gateway`, where each tool is mapped, or map its tools in a gateway configuration given to the hook with `--gateway-config FILE`',
+      ),
+    );
+  });
+
+  it('G37: a gateway configuration that cannot be read or is invalid is a deny that says why; other tools are not affected', () => {
+    const missing = join(tempDir(), 'none.yaml');
+    const args = ['--policy', policyFile, '--data', tempDir(), '--gateway-config', missing];
+    expect(hook(args, recorded('mcp-github-push-files.json', worktree)).answer).toEqual(
+      deny(
+        `Warden: the gateway configuration \`${missing}\` (\`--gateway-config\`) cannot be used: no such file \`${missing}\``,
+      ),
+    );
+    const bad = join(tempDir(), 'bad.yaml');
+    writeFileSync(bad, GATEWAY_CONFIG.replace('[gitPush]', '[gitPsh]'));
+    args[5] = bad;
+    expect(hook(args, recorded('mcp-github-push-files.json', worktree)).answer).toMatchObject(
+      deny(
+        expect.stringContaining(
+          'tools.github__push_files.actions[0]: unknown action class `gitPsh`: did you mean `gitPush`?',
+        ) as unknown as string,
+      ),
+    );
+    expect(hook(args, recorded('read.json', worktree)).answer).toEqual(
+      allow('Warden: `Read` reads a file'),
+    );
+  });
+
+  it('the decided call is in the audit log under the name Claude Code gave it (G39)', () => {
+    const data = tempDir();
+    const ran = hook(
+      ['--policy', policyFile, '--data', data, '--gateway-config', gatewayConfig],
+      recorded('mcp-github-push-files.json', worktree),
+    );
+    expect(ran.answer).toMatchObject(
+      deny(expect.stringContaining('protect-main') as unknown as string),
+    );
+    const exported = warden(['audit', 'export', '--data', data]).stdout;
+    expect(exported).toContain('toolu_01Gp3Xr8Nt5Vb2Kq7Hm4Ld9S');
+    expect(exported).toContain('"tool":"mcp__github__push_files"');
   });
 });
 
@@ -427,6 +551,20 @@ describe('connected: a real `warden serve` decides, humans answer prompts', () =
     expect(Date.now() - started).toBeLessThan(6000);
   });
 
+  it('contracts §4, G1: --gateway-config: the server decides a directly reached MCP tool with its mapping', () => {
+    expect(
+      hook(
+        ['--gateway-config', gatewayConfig],
+        recorded('mcp-github-push-files.json', worktree),
+        env(),
+      ).answer,
+    ).toEqual(
+      deny(
+        'Warden: denied: `gitPush`: ref `main` matches refs [main] of rule `protect-main` in workspace',
+      ),
+    );
+  });
+
   it('a bad token, an unreachable server and a silent one are denies', async () => {
     const text = recorded('bash-push.json', worktree);
     expect(
@@ -526,6 +664,54 @@ describe('warden hook install claude-code', () => {
     expect(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')).toBe('{ nope');
     const both = warden(['hook', 'install', 'claude-code', '--user', '--project', project]);
     expect(both.code).toBe(1);
+  });
+
+  it('contracts §4: --gateway-config is checked and passed on: the installed hook maps directly reached MCP servers', () => {
+    const project = tempDir();
+    let out = '';
+    let err = '';
+    const io: Io = {
+      out: (text) => {
+        out += text;
+      },
+      err: (text) => {
+        err += text;
+      },
+      stdin: () => '',
+      env: {},
+      now: () => 0,
+      color: false,
+    };
+    expect(
+      runHookInstall(io, { project, policy: policyFile, gatewayConfig, json: true }),
+      err,
+    ).toBe(0);
+    const { command } = JSON.parse(out) as { command: string };
+    expect(command).toContain(` --gateway-config ${gatewayConfig}`);
+    const ran = spawnSync('sh', ['-c', command], {
+      input: recorded('mcp-github-push-files.json', worktree),
+      encoding: 'utf8',
+      cwd: project,
+      env: { ...process.env, WARDEN_URL: '', WARDEN_TOKEN: '', WARDEN_LOG_LEVEL: 'silent' },
+    });
+    expect(JSON.parse(ran.stdout)).toEqual(
+      deny(
+        'Warden: denied: `gitPush`: ref `main` matches refs [main] of rule `protect-main` in workspace',
+      ),
+    );
+    // A file the hook could not use is refused at install, and nothing is written.
+    const other = tempDir();
+    err = '';
+    let code: number | null = null;
+    try {
+      runHookInstall(io, { project: other, gatewayConfig: join(other, 'none.yaml') });
+    } catch (error) {
+      code = error instanceof Exit ? error.code : -1;
+    }
+    expect(code).toBe(1);
+    expect(err).toContain('error: --gateway-config: ');
+    expect(err).toContain('nothing was written');
+    expect(existsSync(join(other, '.claude', 'settings.json'))).toBe(false);
   });
 
   it('--user writes to ~/.claude/settings.json', () => {

@@ -1,10 +1,13 @@
 // `warden gateway --config FILE`: the MCP gateway (contracts §7). Connected
 // (`--server`/WARDEN_URL with an agent token) or standalone (`--policy FILE`);
-// stdio to the agent by default, Streamable HTTP on 127.0.0.1 with `--http`.
+// stdio to the agent by default, Streamable HTTP on 127.0.0.1 with `--http`
+// (only loopback `Host` names pass, plus those `--allow-host` or the
+// configuration's `allowHosts` name: DNS-rebinding protection).
 // Every bad input is one line per problem on standard error and exit 1; the
 // gateway logs only to standard error, as standard output is the MCP channel.
 
 import type { Decider } from '../gateway/decider.js';
+import type { HostName } from '../gateway/hosts.js';
 import type { Io } from './io.js';
 import { EXIT, untilSignalled } from './io.js';
 
@@ -16,6 +19,8 @@ export interface GatewayOptions {
   readonly managed?: string;
   readonly data?: string;
   readonly http?: string;
+  /** Extra `Host` names `--http` accepts (repeatable). */
+  readonly allowHost?: readonly string[] | string;
   readonly timeout?: string;
 }
 
@@ -39,6 +44,22 @@ export async function runGateway(
     if (!Number.isInteger(n) || n < 0 || n > 65535)
       flagProblems.push(`--http: \`${options.http}\` is not a port (0 to 65535)`);
     else port = n;
+  }
+  const allowHost =
+    options.allowHost === undefined
+      ? []
+      : typeof options.allowHost === 'string'
+        ? [options.allowHost]
+        : [...options.allowHost];
+  const { hostNameProblem, parseHostName } = await import('../gateway/hosts.js');
+  const allowHosts: HostName[] = [];
+  if (allowHost.length > 0 && options.http === undefined)
+    flagProblems.push('--allow-host: only with `--http PORT` (stdio has no Host header)');
+  for (const name of allowHost) {
+    const problem = hostNameProblem(name);
+    const parsed = parseHostName(name);
+    if (problem !== null || parsed === null) flagProblems.push(`--allow-host: ${problem ?? name}`);
+    else allowHosts.push(parsed);
   }
   const { DEFAULT_TIMEOUT_SECONDS } = await import('../gateway/gateway.js');
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
@@ -121,7 +142,9 @@ export async function runGateway(
     } else {
       let http: Awaited<ReturnType<typeof serveHttp>>;
       try {
-        http = await serveHttp(gateway, version, port);
+        http = await serveHttp(gateway, version, port, {
+          allowHosts: [...config.allowHosts, ...allowHosts],
+        });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         return problems(io, [

@@ -5,11 +5,14 @@
 // of the settings file is kept as it is; an entry written before is replaced,
 // so installing twice leaves one. A token is never written into the file:
 // connected, the hook reads WARDEN_TOKEN from Claude Code's environment.
+// `--gateway-config FILE` is checked and passed on to the hook, which then
+// maps the MCP servers Claude Code reaches directly with that file's `tools`.
 
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadGatewayConfig } from '../gateway/config.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../hook/run.js';
 import type { Io } from './io.js';
 import { EXIT, printJson, style, usage } from './io.js';
@@ -21,6 +24,8 @@ export interface HookInstallOptions {
   readonly policy?: string;
   readonly data?: string;
   readonly agent?: string;
+  /** A gateway configuration whose `tools` map the MCP servers Claude Code talks to directly. */
+  readonly gatewayConfig?: string;
   readonly json?: boolean;
 }
 
@@ -55,6 +60,19 @@ export function runHookInstall(io: Io, options: HookInstallOptions): number {
     );
   if (options.policy !== undefined && !existsSync(options.policy))
     return usage(io, json, '--policy', `no file \`${options.policy}\``);
+  if (options.gatewayConfig !== undefined) {
+    // Checked now: a file the hook cannot read would deny every MCP call it was meant to map.
+    const loaded = loadGatewayConfig(options.gatewayConfig);
+    if (!loaded.ok)
+      return usage(
+        io,
+        json,
+        '--gateway-config',
+        `\`${options.gatewayConfig}\` cannot be used, nothing was written: ${loaded.problems
+          .map((p) => (p.path === '--config' ? p.message : `${p.path}: ${p.message}`))
+          .join('; ')}`,
+      );
+  }
   const file =
     options.user === true
       ? join(homedir(), '.claude', 'settings.json')
@@ -83,6 +101,8 @@ export function runHookInstall(io: Io, options: HookInstallOptions): number {
   if (options.policy !== undefined) words.push('--policy', resolve(options.policy));
   if (options.data !== undefined) words.push('--data', resolve(options.data));
   if (options.agent !== undefined) words.push('--agent', options.agent);
+  if (options.gatewayConfig !== undefined)
+    words.push('--gateway-config', resolve(options.gatewayConfig));
   const command = words.map(shellQuote).join(' ');
 
   const hooks =

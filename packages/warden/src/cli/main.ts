@@ -220,6 +220,11 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
   )
     .option('--config <file>', 'the gateway configuration (YAML or JSON)')
     .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1 at this port instead of stdio')
+    .option(
+      '--allow-host <name>',
+      'with --http: also accept this Host name (a reverse proxy), repeatable; only loopback names pass otherwise',
+      collect,
+    )
     .option('--timeout <seconds>', 'a downstream call that takes longer fails (default 60)')
     .action(async (options: GatewayOptions) =>
       exitWith(await (await gatewayCommand()).runGateway(io, options, VERSION)),
@@ -364,6 +369,10 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
       '--gateway <name>',
       "the MCP server name of Warden's gateway in Claude Code, whose tools it decides (default `warden`)",
     )
+    .option(
+      '--gateway-config <file>',
+      'map `mcp__<server>__<tool>` of MCP servers Claude Code reaches directly with this gateway configuration',
+    )
     .option('--timeout <seconds>', 'answer within this long, else deny (default 55)')
     .action(async (options: HookOptions) => {
       const { runHook } = await hookRunner();
@@ -386,6 +395,10 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
     .option('--policy <file>', 'standalone: the policy file')
     .option('--data <dir>', 'standalone: the data folder for the audit log')
     .option('--agent <id>', 'the agent id')
+    .option(
+      '--gateway-config <file>',
+      'pass the hook a gateway configuration that maps MCP servers Claude Code reaches directly',
+    )
     .option('--json', 'print JSON')
     .action(async (options: HookInstallOptions) =>
       exitWith((await hookInstall()).runHookInstall(io, options)),

@@ -5,8 +5,11 @@
 
 import { isAbsolute } from 'node:path';
 import { ACTION_CLASSES, didYouMean, isActionClass } from '@warden/engine';
+import picomatch from 'picomatch';
 import { z } from 'zod';
 import { readSettingsFile } from '../policy/load.js';
+import type { HostName } from './hosts.js';
+import { hostNameProblem, parseHostName } from './hosts.js';
 
 /** Exposed names are `<server>__<tool>`: a server name is one segment without `__`. */
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -53,6 +56,8 @@ export const gatewaySchema = z.strictObject({
   servers: z.record(z.string(), z.unknown(), 'a mapping of server names to servers'),
   tools: z.record(z.string(), z.unknown(), 'a mapping of exposed tool names to mappings'),
   worktree: z.string().min(1).optional(),
+  /** Extra `Host` names the Streamable HTTP endpoint (`--http`) accepts besides the loopback ones. */
+  allowHosts: z.array(z.string(), 'a list of host names').optional(),
 });
 
 export type StdioServer = z.infer<typeof stdioServer>;
@@ -75,6 +80,8 @@ export interface GatewayConfig {
   readonly space?: string;
   readonly mode?: string;
   readonly worktree?: string;
+  /** Extra `Host` names accepted over `--http` (DNS-rebinding protection lets only loopback names in). */
+  readonly allowHosts: readonly HostName[];
   readonly servers: readonly ServerEntry[];
   /** In the order of the file: the first key that matches a name (exact before glob) maps it. */
   readonly tools: readonly { readonly pattern: string; readonly mapping: ToolMapping }[];
@@ -240,6 +247,14 @@ export function validateGatewayConfig(raw: unknown): ConfigLoad {
   const worktree = doc.worktree;
   if (typeof worktree === 'string' && worktree !== '' && !isAbsolute(worktree))
     problems.push({ path: 'worktree', message: `is an absolute path, not \`${worktree}\`` });
+  const allowHosts: HostName[] = [];
+  if (Array.isArray(doc.allowHosts))
+    doc.allowHosts.forEach((value: unknown, index) => {
+      if (typeof value !== 'string') return; // reported by the schema
+      const problem = hostNameProblem(value);
+      if (problem !== null) problems.push({ path: `allowHosts[${index}]`, message: problem });
+      else allowHosts.push(parseHostName(value) as HostName);
+    });
   if (problems.length > 0 || !top.success) return { ok: false, problems };
   const data = top.data;
   return {
@@ -250,10 +265,28 @@ export function validateGatewayConfig(raw: unknown): ConfigLoad {
       ...(data.space === undefined ? {} : { space: data.space }),
       ...(data.mode === undefined ? {} : { mode: data.mode }),
       ...(data.worktree === undefined ? {} : { worktree: data.worktree }),
+      allowHosts,
       servers,
       tools,
     },
   };
+}
+
+/**
+ * The mapping of an exposed name (`<server>__<tool>`): an exact key before a
+ * glob, globs in the order of the file; null when none maps it. The gateway
+ * and the Claude Code hook (for servers Claude Code reaches directly) both
+ * read mappings through this one function.
+ */
+export function mappingMatcher(config: GatewayConfig): (name: string) => ToolMapping | null {
+  const exact = new Map<string, ToolMapping>();
+  const globs: { test: (name: string) => boolean; mapping: ToolMapping }[] = [];
+  for (const { pattern, mapping } of config.tools) {
+    if (picomatch.scan(pattern).isGlob)
+      globs.push({ test: picomatch(pattern, { dot: true }), mapping });
+    else exact.set(pattern, mapping);
+  }
+  return (name) => exact.get(name) ?? globs.find((g) => g.test(name))?.mapping ?? null;
 }
 
 /** Reads and validates a configuration file (YAML or JSON). */

@@ -1,10 +1,20 @@
 // Who decides the gateway's calls and where they are recorded: standalone, the
 // library on a policy file with the audit in the local data folder (no
 // approver: prompts are denied, G22); connected, a Warden server over its API
-// (`POST /v1/decide` waits while a human answers; `POST /v1/audit` reports how
-// the call ended). Every failure to get a decision is a deny (fail-closed).
+// (`POST /v1/decide?wait=0` answers at once, and a prompt held for a human is
+// then waited for with `GET /v1/decide/:approvalId`; `POST /v1/audit` reports
+// how the call ended). Every failure to get a decision is a deny (fail-closed).
+//
+// The connected calls use node's own HTTP client, not `fetch`: fetch gives up
+// on an answer whose headers take longer than 300 s, and a human may take
+// longer than that (the server holds a prompt up to its approval timeout, at
+// most an hour). Each request still has a bound of its own, so nothing waits
+// forever on a server that stopped answering.
 
 import type { RequestArgs } from '@warden/engine';
+import type { IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { AuditStatus } from '../store/types.js';
 import type { GatewayConfig } from './config.js';
 
@@ -31,10 +41,18 @@ export interface Ending {
   readonly error?: string;
 }
 
+/** What the caller of `decide` can follow: the agent's cancel, and a wait for a human. */
+export interface DecideHooks {
+  /** Aborted when the agent cancels the call or goes away: the wait ends as a deny. */
+  readonly signal?: AbortSignal;
+  /** Called once when the decision waits for a human approval (connected only). */
+  readonly waiting?: (approvalId: string) => void;
+}
+
 export interface Decider {
   /** `standalone (policy FILE)` or `connected to URL`, for the start line. */
   readonly describe: string;
-  decide(ask: Ask): Promise<Verdict>;
+  decide(ask: Ask, hooks?: DecideHooks): Promise<Verdict>;
   /** Records how a call ended; `verdict` null for a read-only call, which has no decision. */
   complete(verdict: Verdict | null, ending: Ending): Promise<void>;
   close(): Promise<void>;
@@ -122,6 +140,134 @@ function errorsOf(answer: unknown): string {
   return errors !== undefined && errors.length > 0 ? `: ${errors.join('; ')}` : '';
 }
 
+/** A request that does not wait for a human is answered within this long, else the call is denied. */
+export const REQUEST_LIMIT_MS = 60_000;
+/** The longest a server holds a prompt (`approvalTimeoutSeconds` is at most 3600), with a margin. */
+export const APPROVAL_WAIT_LIMIT_MS = (3600 + 60) * 1000;
+/** An answer larger than this is not from a Warden server. */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+interface Answered {
+  readonly status: number;
+  readonly json: unknown;
+}
+
+/** One JSON request with node's HTTP client: no headers timeout, only `limitMs` and `signal`. */
+function jsonRequest(
+  url: URL,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: unknown,
+  limitMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Answered> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<Answered>((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method,
+        headers: {
+          ...headers,
+          ...(payload === undefined
+            ? {}
+            : {
+                'content-type': 'application/json',
+                'content-length': String(Buffer.byteLength(payload)),
+              }),
+        },
+        ...(signal === undefined ? {} : { signal }),
+      },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) req.destroy(new Error('the answer is larger than 8 MiB'));
+          else chunks.push(chunk);
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          let json: unknown = null;
+          try {
+            json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+          } catch {
+            // Reported by the caller, with the status.
+          }
+          resolve({ status: res.statusCode ?? 0, json });
+        });
+        res.on('error', (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+      },
+    );
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no answer within ${Math.round(limitMs / 1000)} s`)),
+      limitMs,
+    );
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end(payload);
+  });
+}
+
+function describeFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code !== undefined && code !== 'ABORT_ERR' && code !== 'ECONNRESET'
+    ? code
+    : error instanceof Error
+      ? error.message
+      : String(error);
+}
+
+/** What one answer of `/v1/decide` comes to: a final verdict, or a prompt still waiting. */
+type Read =
+  | { readonly final: Verdict }
+  | { readonly waiting: string; readonly auditId: string | null; readonly callId: string | null };
+
+function readDecision(answer: Answered): Read {
+  const body = answer.json as Record<string, unknown> | null;
+  const ids = (b: Record<string, unknown>) => ({
+    auditId: typeof b.auditId === 'string' ? b.auditId : null,
+    callId: typeof b.callId === 'string' ? b.callId : null,
+  });
+  if (answer.status !== 200 || body === null || typeof body !== 'object' || Array.isArray(body))
+    return {
+      final: {
+        allow: false,
+        reason: `the Warden server answered HTTP ${answer.status}${errorsOf(body)}: denied, fail-closed`,
+        auditId: null,
+        callId: null,
+      },
+    };
+  const reason = typeof body.reason === 'string' ? body.reason : 'no reason given';
+  if (body.outcome === 'ask') {
+    if (typeof body.approvalId === 'string' && body.approvalId !== '')
+      return { waiting: body.approvalId, ...ids(body) };
+    return {
+      final: {
+        allow: false,
+        reason: `the decision was \`ask\` without an approval to wait for: ${reason}: denied, fail-closed`,
+        ...ids(body),
+      },
+    };
+  }
+  return {
+    final: {
+      allow: body.outcome === 'allow',
+      reason:
+        body.outcome === 'allow' || body.outcome === 'deny'
+          ? reason
+          : `the decision was \`${String(body.outcome)}\`, not allow: ${reason}`,
+      ...ids(body),
+    },
+  };
+}
+
 export function connectedDecider(
   config: GatewayConfig,
   server: string,
@@ -129,25 +275,11 @@ export function connectedDecider(
   log: (line: string) => void,
 ): Decider {
   const base = server.replace(/\/+$/, '');
-  const post = async (path: string, body: unknown): Promise<{ status: number; json: unknown }> => {
-    const response = await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'x-warden-adapter': 'mcp-gateway',
-      },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    let json: unknown = null;
-    try {
-      json = JSON.parse(text) as unknown;
-    } catch {
-      // Reported by the caller.
-    }
-    return { status: response.status, json };
+  const headers = {
+    authorization: `Bearer ${token}`,
+    'x-warden-adapter': 'mcp-gateway',
   };
+  const at = (path: string) => new URL(`${base}${path}`);
   const identity = {
     workspace: config.workspace,
     agent: config.agent,
@@ -155,45 +287,85 @@ export function connectedDecider(
     ...(config.mode === undefined ? {} : { mode: config.mode }),
     ...(config.worktree === undefined ? {} : { worktree: config.worktree }),
   };
+  const denied = (reason: string): Verdict => ({
+    allow: false,
+    reason,
+    auditId: null,
+    callId: null,
+  });
   return {
     describe: `connected to ${base}`,
-    async decide(ask) {
-      let answer: { status: number; json: unknown };
+    async decide(ask, hooks = {}) {
+      const { signal } = hooks;
+      const stopped = () =>
+        denied('the agent stopped waiting for the decision (it cancelled the call): denied');
+      let read: Read;
       try {
-        answer = await post('/v1/decide', {
-          ...identity,
-          tool: ask.tool,
-          actions: ask.actions,
-          args: ask.args,
-          arguments: ask.arguments,
-        });
+        // Answered at once: a prompt comes back as `ask` with the approval to wait for.
+        read = readDecision(
+          await jsonRequest(
+            at('/v1/decide?wait=0'),
+            'POST',
+            headers,
+            {
+              ...identity,
+              tool: ask.tool,
+              actions: ask.actions,
+              args: ask.args,
+              arguments: ask.arguments,
+            },
+            REQUEST_LIMIT_MS,
+            signal,
+          ),
+        );
       } catch (error) {
-        const cause = (error as { cause?: { code?: string } }).cause?.code;
-        return {
-          allow: false,
-          reason: `cannot reach the Warden server at ${base} (${cause ?? (error as Error).message}): denied, fail-closed`,
-          auditId: null,
-          callId: null,
-        };
+        if (signal?.aborted === true) return stopped();
+        return denied(
+          `cannot reach the Warden server at ${base} (${describeFailure(error)}): denied, fail-closed`,
+        );
       }
-      const body = answer.json as Record<string, unknown> | null;
-      if (answer.status !== 200 || body === null || typeof body !== 'object')
-        return {
-          allow: false,
-          reason: `the Warden server answered HTTP ${answer.status}${errorsOf(body)}: denied, fail-closed`,
-          auditId: null,
-          callId: null,
-        };
-      const reason = typeof body.reason === 'string' ? body.reason : 'no reason given';
-      return {
-        allow: body.outcome === 'allow',
-        reason:
-          body.outcome === 'allow' || body.outcome === 'deny'
-            ? reason
-            : `the decision was \`${String(body.outcome)}\`, not allow: ${reason}`,
-        auditId: typeof body.auditId === 'string' ? body.auditId : null,
-        callId: typeof body.callId === 'string' ? body.callId : null,
-      };
+      if ('final' in read) return read.final;
+      const first = read;
+      const approvalId = first.waiting;
+      hooks.waiting?.(approvalId);
+      const deadline = Date.now() + APPROVAL_WAIT_LIMIT_MS;
+      for (;;) {
+        // The server holds this request until a human answers or the approval times out.
+        // A server that answers `ask` again (still pending) is asked again.
+        const left = deadline - Date.now();
+        if (left <= 0)
+          return denied(
+            `approval \`${approvalId}\` was not decided within ${APPROVAL_WAIT_LIMIT_MS / 1000} s: denied, fail-closed`,
+          );
+        try {
+          read = readDecision(
+            await jsonRequest(
+              at(`/v1/decide/${encodeURIComponent(approvalId)}`),
+              'GET',
+              headers,
+              undefined,
+              left,
+              signal,
+            ),
+          );
+        } catch (error) {
+          if (signal?.aborted === true) return stopped();
+          return denied(
+            `lost the Warden server at ${base} while waiting for approval \`${approvalId}\` (${describeFailure(error)}): denied, fail-closed`,
+          );
+        }
+        if ('final' in read)
+          return {
+            ...read.final,
+            auditId: read.final.auditId ?? first.auditId,
+            callId: read.final.callId ?? first.callId,
+          };
+        if (read.waiting !== approvalId)
+          return denied(
+            `the Warden server answered approval \`${read.waiting}\` while \`${approvalId}\` was waited for: denied, fail-closed`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
     },
     async complete(verdict, ending) {
       const body = {
@@ -206,13 +378,20 @@ export function connectedDecider(
         ...(ending.error === undefined ? {} : { error: ending.error }),
       };
       try {
-        const answer = await post('/v1/audit', body);
+        const answer = await jsonRequest(
+          at('/v1/audit'),
+          'POST',
+          headers,
+          body,
+          REQUEST_LIMIT_MS,
+          undefined,
+        );
         if (answer.status !== 201)
           log(
             `cannot report \`${ending.tool}\` to the Warden server: HTTP ${answer.status}${errorsOf(answer.json)}`,
           );
       } catch (error) {
-        log(`cannot report \`${ending.tool}\` to the Warden server: ${(error as Error).message}`);
+        log(`cannot report \`${ending.tool}\` to the Warden server: ${describeFailure(error)}`);
       }
     },
     close: () => Promise.resolve(),

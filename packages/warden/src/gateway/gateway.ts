@@ -4,6 +4,13 @@
 // tool with neither a mapping nor `readOnly: true` stops the gateway. A
 // downstream error, a crashed server and a timeout each end the call as a tool
 // error with an audit entry; nothing waits forever.
+//
+// A stdio server that exited is started again at the next call to one of its
+// tools — at most RESTARTS_PER_MINUTE times a minute, and after a failed
+// start not before a backoff — and its tools are listed again. While it cannot
+// start, its calls are refused (a tool error and an `Error` entry). The
+// ratchet holds across a restart: a tool the restarted server offers that no
+// mapping covers is not exposed, and a call to it is refused.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
@@ -13,17 +20,36 @@ import {
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import picomatch from 'picomatch';
+import type { AuditStatus } from '../store/types.js';
 import type { GatewayConfig, ServerEntry, ToolMapping } from './config.js';
+import { mappingMatcher } from './config.js';
 import type { Decider, Verdict } from './decider.js';
 import { extractArgs } from './extract.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
+/** A crashed stdio server is started again at most this often in a minute. */
+export const RESTARTS_PER_MINUTE = 5;
+/** After a failed start, the next try waits this long, doubling up to BACKOFF_MAX_MS. */
+export const BACKOFF_FIRST_MS = 1000;
+export const BACKOFF_MAX_MS = 30_000;
+/** While a call waits for a human approval, the agent gets a progress notification this often. */
+export const PROGRESS_INTERVAL_MS = 10_000;
+const MINUTE_MS = 60_000;
 
 interface Downstream {
   readonly entry: ServerEntry;
-  readonly client: Client;
-  /** Set once the connection closed: why calls to it fail from then on. */
+  /** The live client; null while the server is down. */
+  client: Client | null;
+  /** Set once the connection closed: why calls to it fail until it is back. */
   gone: string | null;
+  /** When restarts were tried, within the last minute. */
+  attempts: number[];
+  /** Failed starts in a row, and when the next may be tried. */
+  failures: number;
+  nextTryAt: number;
+  lastFailure: string | null;
+  /** The restart under way, shared by the calls that wait for it: null when it is up. */
+  restarting: Promise<string | null> | null;
 }
 
 interface Exposed {
@@ -33,22 +59,18 @@ interface Exposed {
   readonly mapping: ToolMapping;
 }
 
+/** A name a restarted server offers that is not exposed, and why. */
+interface Refused {
+  readonly server: Downstream;
+  readonly status: AuditStatus;
+  readonly reason: string;
+}
+
 export class GatewayStartError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(problems.join('; '));
     this.name = 'GatewayStartError';
   }
-}
-
-function matcherFor(config: GatewayConfig): (name: string) => ToolMapping | null {
-  const exact = new Map<string, ToolMapping>();
-  const globs: { test: (name: string) => boolean; mapping: ToolMapping }[] = [];
-  for (const { pattern, mapping } of config.tools) {
-    if (picomatch.scan(pattern).isGlob)
-      globs.push({ test: picomatch(pattern, { dot: true }), mapping });
-    else exact.set(pattern, mapping);
-  }
-  return (name) => exact.get(name) ?? globs.find((g) => g.test(name))?.mapping ?? null;
 }
 
 function textResult(text: string): CallToolResult {
@@ -59,12 +81,21 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function connect(
+function where(entry: ServerEntry): string {
+  return entry.kind === 'stdio' ? `\`${entry.command}\`` : entry.url;
+}
+
+/**
+ * Starts (stdio) or reaches (URL) one server; throws with why it cannot.
+ * `closed` is told when the connection ends, from the first moment on.
+ */
+async function connectClient(
   entry: ServerEntry,
   timeoutMs: number,
-  log: (line: string) => void,
-): Promise<Downstream> {
+  closed: (client: Client) => void,
+): Promise<Client> {
   const client = new Client({ name: 'warden-gateway', version: '1' });
+  client.onclose = () => closed(client);
   const transport =
     entry.kind === 'stdio'
       ? new StdioClientTransport({
@@ -74,30 +105,20 @@ async function connect(
           stderr: 'inherit',
         })
       : new StreamableHTTPClientTransport(new URL(entry.url));
-  const downstream: Downstream = { entry, client, gone: null };
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
     await client.close().catch(() => undefined);
-    const where = entry.kind === 'stdio' ? `\`${entry.command}\`` : entry.url;
-    throw new GatewayStartError([
-      `servers.${entry.name}: cannot connect to ${where}: ${describeError(error)}`,
-    ]);
+    throw new Error(`cannot connect to ${where(entry)}: ${describeError(error)}`);
   }
-  client.onclose = () => {
-    if (downstream.gone === null) {
-      downstream.gone = `the downstream server \`${entry.name}\` closed its connection`;
-      log(`${downstream.gone}; its tools answer with an error from now on`);
-    }
-  };
-  return downstream;
+  return client;
 }
 
-async function listAll(downstream: Downstream, timeoutMs: number): Promise<Tool[]> {
+async function listAll(client: Client, timeoutMs: number): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
   do {
-    const page = await downstream.client.listTools(cursor === undefined ? {} : { cursor }, {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
       timeout: timeoutMs,
     });
     tools.push(...page.tools);
@@ -106,24 +127,63 @@ async function listAll(downstream: Downstream, timeoutMs: number): Promise<Tool[
   return tools;
 }
 
+/** The unmapped tool's message: the server's annotations as a hint, never trusted in place of the configuration. */
+function unmappedHint(tool: Tool): string {
+  return tool.annotations?.readOnlyHint === true
+    ? ' (the server marks it `readOnlyHint`; only the configuration counts)'
+    : tool.annotations?.destructiveHint === true
+      ? ' (the server marks it `destructiveHint`)'
+      : '';
+}
+
+export interface GatewayOptions {
+  readonly timeoutMs: number;
+  readonly log: (line: string) => void;
+  /** How often a call waiting for a human sends the agent progress (default PROGRESS_INTERVAL_MS). */
+  readonly progressMs?: number;
+  /** Restarts of one crashed stdio server in a minute (default RESTARTS_PER_MINUTE). */
+  readonly restartsPerMinute?: number;
+  readonly clock?: () => number;
+}
+
+/** What the agent's side of a call offers: its cancel, and a channel for progress. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  /** Sends the agent an MCP progress notification; absent when it sent no `progressToken`. */
+  readonly progress?: (message: string) => void;
+}
+
 export class Gateway {
   private readonly exposed = new Map<string, Exposed>();
+  private readonly refused = new Map<string, Refused>();
   private downstreams: Downstream[] = [];
+  private readonly mappingOf: (name: string) => ToolMapping | null;
+  private readonly progressMs: number;
+  private readonly restartsPerMinute: number;
+  private readonly clock: () => number;
+  private readonly closedClients = new WeakSet<Client>();
+  private closing = false;
 
   private constructor(
     private readonly config: GatewayConfig,
     private readonly decider: Decider,
     private readonly timeoutMs: number,
     private readonly log: (line: string) => void,
-  ) {}
+    options: GatewayOptions,
+  ) {
+    this.mappingOf = mappingMatcher(config);
+    this.progressMs = options.progressMs ?? PROGRESS_INTERVAL_MS;
+    this.restartsPerMinute = options.restartsPerMinute ?? RESTARTS_PER_MINUTE;
+    this.clock = options.clock ?? Date.now;
+  }
 
   /** Connects every downstream server and checks every tool against the configuration (G5). */
   static async start(
     config: GatewayConfig,
     decider: Decider,
-    options: { readonly timeoutMs: number; readonly log: (line: string) => void },
+    options: GatewayOptions,
   ): Promise<Gateway> {
-    const gateway = new Gateway(config, decider, options.timeoutMs, options.log);
+    const gateway = new Gateway(config, decider, options.timeoutMs, options.log, options);
     try {
       await gateway.connectAll();
     } catch (error) {
@@ -133,27 +193,51 @@ export class Gateway {
     return gateway;
   }
 
+  /** A connection ended: its server's calls fail (a stdio one is started again at the next call). */
+  private readonly clientClosed = (client: Client): void => {
+    this.closedClients.add(client);
+    const downstream = this.downstreams.find((d) => d.client === client);
+    if (downstream === undefined || downstream.gone !== null) return;
+    downstream.client = null;
+    downstream.gone = `the downstream server \`${downstream.entry.name}\` closed its connection`;
+    if (this.closing) return;
+    this.log(
+      downstream.entry.kind === 'stdio'
+        ? `${downstream.gone}; it is started again at the next call to one of its tools`
+        : `${downstream.gone}; its tools answer with an error from now on`,
+    );
+  };
+
   private async connectAll(): Promise<void> {
     const settled = await Promise.allSettled(
-      this.config.servers.map((entry) => connect(entry, this.timeoutMs, this.log)),
+      this.config.servers.map((entry) => connectClient(entry, this.timeoutMs, this.clientClosed)),
     );
     const problems: string[] = [];
-    for (const result of settled) {
-      if (result.status === 'fulfilled') this.downstreams.push(result.value);
-      else
-        problems.push(
-          ...(result.reason instanceof GatewayStartError
-            ? result.reason.problems
-            : [describeError(result.reason)]),
-        );
-    }
+    settled.forEach((result, index) => {
+      const entry = this.config.servers[index] as ServerEntry;
+      if (result.status === 'rejected') {
+        problems.push(`servers.${entry.name}: ${describeError(result.reason)}`);
+        return;
+      }
+      const exited = this.closedClients.has(result.value);
+      this.downstreams.push({
+        entry,
+        client: exited ? null : result.value,
+        gone: exited ? `the downstream server \`${entry.name}\` closed its connection` : null,
+        attempts: [],
+        failures: 0,
+        nextTryAt: 0,
+        lastFailure: null,
+        restarting: null,
+      });
+    });
     if (problems.length > 0) throw new GatewayStartError(problems);
-    const mappingOf = matcherFor(this.config);
     const unmapped: string[] = [];
     for (const downstream of this.downstreams) {
       let tools: Tool[];
       try {
-        tools = await listAll(downstream, this.timeoutMs);
+        if (downstream.client === null) throw new Error('it exited right after it started');
+        tools = await listAll(downstream.client, this.timeoutMs);
       } catch (error) {
         problems.push(
           `servers.${downstream.entry.name}: cannot list its tools: ${describeError(error)}`,
@@ -168,17 +252,10 @@ export class Gateway {
           );
           continue;
         }
-        const mapping = mappingOf(name);
+        const mapping = this.mappingOf(name);
         if (mapping === null) {
-          // The server's own annotations are shown as a hint, never trusted in place of the configuration.
-          const hint =
-            tool.annotations?.readOnlyHint === true
-              ? ' (the server marks it `readOnlyHint`; only the configuration counts)'
-              : tool.annotations?.destructiveHint === true
-                ? ' (the server marks it `destructiveHint`)'
-                : '';
           unmapped.push(
-            `tools.${name}: not mapped: give it \`actions\` (with \`args\`) or mark it \`readOnly: true\`${hint}`,
+            `tools.${name}: not mapped: give it \`actions\` (with \`args\`) or mark it \`readOnly: true\`${unmappedHint(tool)}`,
           );
           continue;
         }
@@ -199,6 +276,129 @@ export class Gateway {
     }
   }
 
+  /**
+   * Null when the server is up (started again if it had exited and may be);
+   * else why its calls are refused now.
+   */
+  private ensureUp(downstream: Downstream): Promise<string | null> {
+    if (downstream.gone === null) return Promise.resolve(null);
+    if (this.closing) return Promise.resolve(downstream.gone);
+    if (downstream.entry.kind !== 'stdio') return Promise.resolve(downstream.gone);
+    if (downstream.restarting !== null) return downstream.restarting;
+    const now = this.clock();
+    downstream.attempts = downstream.attempts.filter((t) => now - t < MINUTE_MS);
+    if (downstream.attempts.length >= this.restartsPerMinute) {
+      const wait = Math.ceil(((downstream.attempts[0] as number) + MINUTE_MS - now) / 1000);
+      return Promise.resolve(
+        `${downstream.gone}; it was started again ${downstream.attempts.length} times in the last minute, so the next try is in ${wait} s`,
+      );
+    }
+    if (now < downstream.nextTryAt) {
+      const wait = Math.ceil((downstream.nextTryAt - now) / 1000);
+      return Promise.resolve(
+        `${downstream.gone} and cannot be started again (${downstream.lastFailure ?? 'it failed'}); the next try is in ${wait} s`,
+      );
+    }
+    downstream.attempts.push(now);
+    const restarting = this.restart(downstream).finally(() => {
+      downstream.restarting = null;
+    });
+    downstream.restarting = restarting;
+    return restarting;
+  }
+
+  private async restart(downstream: Downstream): Promise<string | null> {
+    const { entry } = downstream;
+    let client: Client | null = null;
+    let tools: Tool[];
+    try {
+      client = await connectClient(entry, this.timeoutMs, this.clientClosed);
+      tools = await listAll(client, this.timeoutMs);
+      if (this.closedClients.has(client)) throw new Error('it exited right after it started');
+    } catch (error) {
+      await client?.close().catch(() => undefined);
+      downstream.failures += 1;
+      downstream.lastFailure = describeError(error);
+      const backoff = Math.min(BACKOFF_FIRST_MS * 2 ** (downstream.failures - 1), BACKOFF_MAX_MS);
+      downstream.nextTryAt = this.clock() + backoff;
+      const why = `${downstream.gone ?? `the downstream server \`${entry.name}\` is down`} and cannot be started again (${downstream.lastFailure}); the next try is in ${Math.ceil(backoff / 1000)} s`;
+      this.log(why);
+      return why;
+    }
+    if (this.closing) {
+      await client.close().catch(() => undefined);
+      return 'the gateway is stopping';
+    }
+    downstream.failures = 0;
+    downstream.lastFailure = null;
+    downstream.nextTryAt = 0;
+    downstream.client = client;
+    downstream.gone = null;
+    this.relist(downstream, tools);
+    return null;
+  }
+
+  /** The tools of a restarted server, exposed again; the ratchet (G5) holds for what is new. */
+  private relist(downstream: Downstream, tools: readonly Tool[]): void {
+    const server = downstream.entry.name;
+    const before = new Set<string>();
+    for (const [name, exposed] of this.exposed)
+      if (exposed.server === downstream) {
+        before.add(name);
+        this.exposed.delete(name);
+      }
+    for (const [name, refused] of this.refused)
+      if (refused.server === downstream) this.refused.delete(name);
+    const seen = new Set<string>();
+    const refusedNow: string[] = [];
+    for (const tool of tools) {
+      const name = `${server}__${tool.name}`;
+      if (seen.has(name)) {
+        this.exposed.delete(name);
+        this.refused.set(name, {
+          server: downstream,
+          status: 'Denied',
+          reason: `\`${name}\` is listed twice by the downstream server \`${server}\` since it started again: refused`,
+        });
+        refusedNow.push(name);
+        continue;
+      }
+      seen.add(name);
+      const mapping = this.mappingOf(name);
+      if (mapping === null) {
+        this.refused.set(name, {
+          server: downstream,
+          status: 'Denied',
+          reason: `\`${name}\` appeared when \`${server}\` started again and has no mapping, so it is refused (the ratchet, G5): give \`tools.${name}\` \`actions\` (with \`args\`) or mark it \`readOnly: true\`, then restart the gateway${unmappedHint(tool)}`,
+        });
+        refusedNow.push(name);
+        continue;
+      }
+      this.exposed.set(name, { name, server: downstream, tool, mapping });
+    }
+    for (const name of before)
+      if (!seen.has(name))
+        this.refused.set(name, {
+          server: downstream,
+          status: 'NotFound',
+          reason: `\`${name}\` is no longer offered by \`${server}\` since it started again`,
+        });
+    const gone = [...before].filter((n) => !seen.has(n));
+    this.log(
+      `started \`${server}\` again: ${this.exposedOf(downstream)} tools` +
+        (refusedNow.length > 0
+          ? `; refused as not mapped (the ratchet): ${refusedNow.map((n) => `\`${n}\``).join(', ')}`
+          : '') +
+        (gone.length > 0 ? `; gone: ${gone.map((n) => `\`${n}\``).join(', ')}` : ''),
+    );
+  }
+
+  private exposedOf(downstream: Downstream): number {
+    let n = 0;
+    for (const exposed of this.exposed.values()) if (exposed.server === downstream) n += 1;
+    return n;
+  }
+
   /** The aggregated tools as the agent sees them. */
   tools(): Tool[] {
     return [...this.exposed.values()].map(({ name, tool }) => ({ ...tool, name }));
@@ -208,47 +408,85 @@ export class Gateway {
     return { servers: this.downstreams.length, tools: this.exposed.size };
   }
 
-  async call(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-    const exposed = this.exposed.get(name);
-    if (exposed === undefined) {
-      await this.decider
-        .complete(null, {
-          tool: name,
-          arguments: args ?? null,
-          status: 'NotFound',
-          durationMs: null,
-          error: 'no such tool',
-        })
-        .catch((error: unknown) => this.log(`cannot record \`${name}\`: ${describeError(error)}`));
-      return textResult(`Warden: no tool \`${name}\` behind this gateway`);
+  private async record(
+    verdict: Verdict | null,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    status: AuditStatus,
+    durationMs: number | null,
+    error?: string,
+  ): Promise<void> {
+    await this.decider
+      .complete(verdict, {
+        tool: name,
+        arguments: args ?? null,
+        status,
+        durationMs,
+        ...(error === undefined ? {} : { error }),
+      })
+      .catch((thrown: unknown) => this.log(`cannot record \`${name}\`: ${describeError(thrown)}`));
+  }
+
+  /** A name that is not exposed: refused since a restart, or never there. */
+  private async notExposed(
+    name: string,
+    args: Record<string, unknown> | undefined,
+  ): Promise<CallToolResult> {
+    const refused = this.refused.get(name);
+    if (refused !== undefined) {
+      await this.record(null, name, args, refused.status, null, refused.reason);
+      return textResult(`Warden: ${refused.reason}`);
     }
+    await this.record(null, name, args, 'NotFound', null, 'no such tool');
+    return textResult(`Warden: no tool \`${name}\` behind this gateway`);
+  }
+
+  async call(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const known = this.exposed.get(name);
+    if (known === undefined) return this.notExposed(name, args);
+    // A server that exited is started again first: its tools may have changed.
+    const down = await this.ensureUp(known.server);
+    if (down !== null) {
+      await this.record(null, name, args, 'Error', null, down);
+      return textResult(`Warden: ${down}`);
+    }
+    const exposed = this.exposed.get(name);
+    if (exposed === undefined) return this.notExposed(name, args);
     const { mapping } = exposed;
     let verdict: Verdict | null = null;
     if (mapping.readOnly !== true) {
       const extracted = extractArgs(mapping.args, args ?? {}, this.config.worktree);
       if (!extracted.ok) {
-        await this.decider
-          .complete(null, {
-            tool: name,
-            arguments: args ?? null,
-            status: 'Denied',
-            durationMs: null,
-            error: extracted.problem,
-          })
-          .catch((error: unknown) =>
-            this.log(`cannot record \`${name}\`: ${describeError(error)}`),
-          );
+        await this.record(null, name, args, 'Denied', null, extracted.problem);
         return textResult(`Warden: ${extracted.problem}: denied`);
       }
+      let timer: NodeJS.Timeout | undefined;
+      const { progress } = options;
       try {
-        verdict = await this.decider.decide({
-          tool: name,
-          actions: mapping.actions,
-          args: extracted.args,
-          arguments: args ?? {},
-        });
+        verdict = await this.decider.decide(
+          { tool: name, actions: mapping.actions, args: extracted.args, arguments: args ?? {} },
+          {
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+            waiting: (approvalId) => {
+              if (progress === undefined) return;
+              const started = this.clock();
+              const say = () =>
+                progress(
+                  `Warden: \`${name}\` waits for a human approval (${approvalId}), ${Math.round((this.clock() - started) / 1000)} s so far`,
+                );
+              say();
+              timer = setInterval(say, this.progressMs);
+            },
+          },
+        );
       } catch (error) {
         return textResult(`Warden: no decision (${describeError(error)}): denied, fail-closed`);
+      } finally {
+        if (timer !== undefined) clearInterval(timer);
       }
       if (!verdict.allow) return textResult(verdict.reason);
     }
@@ -263,42 +501,43 @@ export class Gateway {
     const started = performance.now();
     let result: CallToolResult;
     let error: string | undefined;
-    if (exposed.server.gone !== null) {
-      error = exposed.server.gone;
+    const { server } = exposed;
+    const client = server.client;
+    if (server.gone !== null || client === null) {
+      error = server.gone ?? `the downstream server \`${server.entry.name}\` is down`;
       result = textResult(`Warden: ${error}`);
     } else {
       try {
-        result = (await exposed.server.client.callTool(
+        result = (await client.callTool(
           { name: exposed.tool.name, ...(args === undefined ? {} : { arguments: args }) },
           undefined,
           { timeout: this.timeoutMs, maxTotalTimeout: this.timeoutMs },
         )) as CallToolResult;
         if (result.isError === true) error = 'the downstream tool answered with an error';
       } catch (thrown) {
-        error = exposed.server.gone ?? `the downstream call failed: ${describeError(thrown)}`;
+        error = server.gone ?? `the downstream call failed: ${describeError(thrown)}`;
         result = textResult(`Warden: ${error}`);
       }
     }
     const durationMs = Math.round(performance.now() - started);
-    await this.decider
-      .complete(verdict, {
-        tool: exposed.name,
-        arguments: args ?? null,
-        status: error === undefined ? 'Ok' : 'Error',
-        durationMs,
-        ...(error === undefined ? {} : { error }),
-      })
-      .catch((thrown: unknown) =>
-        this.log(`cannot record \`${exposed.name}\`: ${describeError(thrown)}`),
-      );
+    await this.record(
+      verdict,
+      exposed.name,
+      args,
+      error === undefined ? 'Ok' : 'Error',
+      durationMs,
+      error,
+    );
     return result;
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     const downstreams = this.downstreams;
     this.downstreams = [];
     for (const d of downstreams) d.gone ??= 'the gateway is stopping';
-    await Promise.allSettled(downstreams.map((d) => d.client.close()));
+    await Promise.allSettled(downstreams.map((d) => d.restarting));
+    await Promise.allSettled(downstreams.map((d) => d.client?.close()));
     await this.decider.close().catch(() => undefined);
   }
 }

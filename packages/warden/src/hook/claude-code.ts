@@ -2,12 +2,17 @@
 // of the gate. `Bash` goes through the shell classifier (G14b, G14c); file
 // writes are gated only outside the worktree (`cwd`), judged by the one path
 // confinement; `WebFetch`/`WebSearch` are network egress with their hosts
-// (E12); tools that only read or steer Claude Code itself pass ungated; an
-// `mcp__*` tool and a tool Warden does not know are denied until they are
-// mapped — never guessed to be harmless.
+// (E12); tools that only read or steer Claude Code itself pass ungated;
+// `mcp__<gateway>__*` is left to Warden's MCP gateway; another `mcp__*` tool
+// is decided with the mapping of a gateway configuration given with
+// `--gateway-config FILE` (the same mapping and argument extraction the
+// gateway uses) when that file lists its server; an MCP tool without a
+// mapping and a tool Warden does not know are denied until they are mapped —
+// never guessed to be harmless.
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { GateAsk } from '../gate/types.js';
+import { extractArgs } from '../gateway/extract.js';
 
 /** The fields of Claude Code's `PreToolUse` input that Warden reads; others pass unread. */
 export interface PreToolUse {
@@ -136,6 +141,8 @@ export async function planCall(
   input: PreToolUse,
   /** The name Claude Code knows Warden's own MCP gateway by: its tools are decided there. */
   gateway = 'warden',
+  /** A gateway configuration file mapping the tools of MCP servers Claude Code reaches directly. */
+  gatewayConfig?: string,
 ): Promise<HookPlan> {
   const { tool_name: tool, tool_input: args, cwd } = input;
   const callId = input.tool_use_id;
@@ -189,14 +196,77 @@ export async function planCall(
       kind: 'ungated',
       reason: `\`${tool}\` goes through Warden's MCP gateway, which decides it`,
     };
-  if (tool.startsWith('mcp__'))
-    return {
-      kind: 'refuse',
-      reason: `\`${tool}\` is an MCP tool with no mapping to action classes: give Claude Code this server through \`warden gateway\`, where each tool is mapped`,
-    };
+  if (tool.startsWith('mcp__')) {
+    if (gatewayConfig === undefined)
+      return {
+        kind: 'refuse',
+        reason: `\`${tool}\` is an MCP tool with no mapping to action classes: give Claude Code this server through \`warden gateway\`, where each tool is mapped, or map its tools in a gateway configuration given to the hook with \`--gateway-config FILE\``,
+      };
+    return planMcp(input, base, gatewayConfig);
+  }
   return {
     kind: 'refuse',
     reason: `\`${tool}\` is a Claude Code tool Warden does not know, so it cannot tell what it does: denied`,
+  };
+}
+
+/**
+ * `mcp__<server>__<tool>` of a server Claude Code talks to directly, decided
+ * with the gateway configuration's mapping of `<server>__<tool>` (contracts
+ * §7): its `actions`, its `args` read out of the call's arguments, its
+ * `worktree` (else `cwd`). Only `servers` (which names exist), `tools` and
+ * `worktree` are read: the identity is the hook's (contracts §4).
+ */
+async function planMcp(input: PreToolUse, base: GateAsk, file: string): Promise<HookPlan> {
+  const { tool_name: tool, tool_input: args, cwd } = input;
+  const rest = tool.slice('mcp__'.length);
+  const cut = rest.indexOf('__');
+  if (cut <= 0 || cut + 2 >= rest.length)
+    return {
+      kind: 'refuse',
+      reason: `\`${tool}\` is not an MCP tool name of the form \`mcp__<server>__<tool>\`: denied`,
+    };
+  const server = rest.slice(0, cut);
+  const exposed = rest;
+  // Loaded only for such a call: most calls never need the configuration's reader.
+  const { loadGatewayConfig, mappingMatcher } = await import('../gateway/config.js');
+  const loaded = loadGatewayConfig(file);
+  if (!loaded.ok)
+    return {
+      kind: 'refuse',
+      reason: `the gateway configuration \`${file}\` (\`--gateway-config\`) cannot be used: ${loaded.problems
+        .map((p) => {
+          const at = p.path.startsWith(file)
+            ? p.path.slice(file.length).replace(/^: /, '')
+            : p.path;
+          return at === '' || at === '--config' ? p.message : `${at}: ${p.message}`;
+        })
+        .join('; ')}`,
+    };
+  const { config } = loaded;
+  if (!config.servers.some((s) => s.name === server))
+    return {
+      kind: 'refuse',
+      reason: `\`${tool}\` is a tool of the MCP server \`${server}\`, which the gateway configuration \`${file}\` does not list: add \`${server}\` under \`servers\` there and map \`${exposed}\` under \`tools\` (\`actions\` with \`args\`, or \`readOnly: true\`), or give Claude Code this server through \`warden gateway\``,
+    };
+  const mapping = mappingMatcher(config)(exposed);
+  if (mapping === null)
+    return {
+      kind: 'refuse',
+      reason: `\`${tool}\` has no mapping in the gateway configuration \`${file}\`: map \`${exposed}\` under \`tools\` there, with \`actions\` (and \`args\`) if it changes anything or \`readOnly: true\` if it only reads (the ratchet, G5)`,
+    };
+  if (mapping.readOnly === true)
+    return {
+      kind: 'ungated',
+      reason: `\`${tool}\` only reads (\`${exposed}\` is \`readOnly\` in \`${file}\`): not gated`,
+    };
+  const worktree = config.worktree ?? cwd;
+  const extracted = extractArgs(mapping.args, args, worktree);
+  if (!extracted.ok) return { kind: 'refuse', reason: `\`${tool}\`: ${extracted.problem}: denied` };
+  return {
+    kind: 'gate',
+    worktree,
+    ask: { ...base, actions: [...mapping.actions], args: extracted.args },
   };
 }
 

@@ -19,6 +19,7 @@ const OPTIONS = {
   space: { type: 'string' },
   mode: { type: 'string' },
   gateway: { type: 'string' },
+  'gateway-config': { type: 'string' },
   timeout: { type: 'string' },
 } as const;
 
@@ -31,7 +32,8 @@ export function denyAndExit(reason: string): never {
 export function parseHookArgs(args: readonly string[]): HookOptions | string {
   try {
     const { values } = parseArgs({ args: [...args], options: OPTIONS, strict: true });
-    return values;
+    const { 'gateway-config': gatewayConfig, ...rest } = values;
+    return { ...rest, ...(gatewayConfig === undefined ? {} : { gatewayConfig }) };
   } catch (error) {
     return (error as Error).message;
   }

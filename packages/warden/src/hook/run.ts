@@ -7,6 +7,7 @@
 // (see `bin/warden.js`). Connected (`--server`/WARDEN_URL with a token) the
 // server decides and humans answer prompts; standalone (`--policy FILE`) the
 // file decides, prompts are denied (G22) and the audit goes to `--data`.
+// `--gateway-config FILE` maps the MCP servers Claude Code reaches directly.
 
 import { hookAnswer, planCall, readPreToolUse } from './claude-code.js';
 import type { HookPlan, PreToolUse } from './claude-code.js';
@@ -22,6 +23,11 @@ export interface HookOptions {
   readonly mode?: string | undefined;
   /** The MCP server name Claude Code knows Warden's gateway by (default `warden`). */
   readonly gateway?: string | undefined;
+  /**
+   * A gateway configuration (contracts §7) whose `tools` map the `mcp__<server>__<tool>`
+   * calls of servers Claude Code talks to directly, as the gateway would map them.
+   */
+  readonly gatewayConfig?: string | undefined;
   /** Seconds to answer in; stay under the hook's `timeout` in Claude Code's settings (60 s by default). */
   readonly timeout?: string | undefined;
 }
@@ -233,7 +239,7 @@ export async function answerHook(io: HookIo, options: HookOptions): Promise<Answ
   }
   const input = parseInput(text);
   if (typeof input === 'string') return DENY(input);
-  const plan = await planCall(input, options.gateway ?? 'warden');
+  const plan = await planCall(input, options.gateway ?? 'warden', options.gatewayConfig);
   if (plan.kind === 'refuse') return DENY(plan.reason);
   if (plan.kind === 'ungated') return hookAnswer('allow', `Warden: ${plan.reason}`);
   try {

@@ -1,0 +1,206 @@
+// `warden gateway` with a stdio downstream that crashes: it is started again at
+// the next call to one of its tools (bounded: a backoff after a failed start,
+// at most five starts a minute), its tools are listed again, and while it
+// cannot start its calls are refused with an `Error` entry. The ratchet (G5)
+// holds across the restart: a tool the restarted server newly offers without
+// a mapping is neither exposed nor forwarded.
+
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, warden } from './helpers.js';
+import { tempDir } from './support/backends.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const SDK = pathToFileURL(
+  join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm'),
+).href;
+
+/**
+ * A downstream that counts its starts in `starts` (one line each), exits at
+ * once while `broken` exists, offers `wipe` too while `grow` exists, and
+ * exits on a call to `crash`.
+ */
+const FLAKY_SERVER = `
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Server } from '${SDK}/server/index.js';
+import { StdioServerTransport } from '${SDK}/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '${SDK}/types.js';
+const dir = process.argv[2];
+appendFileSync(join(dir, 'starts'), 'start\\n');
+if (existsSync(join(dir, 'broken'))) process.exit(3);
+const generation = readFileSync(join(dir, 'starts'), 'utf8').split('\\n').length - 1;
+const schema = { type: 'object', properties: {} };
+const tools = [
+  { name: 'peek', inputSchema: schema },
+  { name: 'crash', inputSchema: schema },
+  ...(existsSync(join(dir, 'grow')) ? [{ name: 'wipe', inputSchema: schema }] : []),
+];
+const server = new Server({ name: 'flaky', version: '1' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+server.setRequestHandler(CallToolRequestSchema, (request) => {
+  if (request.params.name === 'crash') process.exit(7);
+  if (request.params.name === 'wipe') writeFileSync(join(dir, 'wiped'), 'yes');
+  return { content: [{ type: 'text', text: 'peeked ' + generation }] };
+});
+await server.connect(new StdioServerTransport());
+`;
+
+const POLICY = 'version: 1\nworkspace: acme\nrules: []\n';
+
+interface Setup {
+  readonly dir: string;
+  readonly data: string;
+  readonly config: string;
+  readonly policy: string;
+}
+
+function setup(): Setup {
+  const dir = tempDir('warden-gateway-restart-');
+  const script = join(dir, 'flaky.mjs');
+  writeFileSync(script, FLAKY_SERVER);
+  const policy = join(dir, 'policy.yaml');
+  writeFileSync(policy, POLICY);
+  const config = join(dir, 'gateway.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      agent: 'coder-1',
+      workspace: 'acme',
+      servers: { fx: { command: process.execPath, args: [script, dir] } },
+      // Exact names: a glob would map `wipe` when it appears.
+      tools: { fx__peek: { readOnly: true }, fx__crash: { actions: ['processSpawn'] } },
+    }),
+  );
+  return { dir, data: join(dir, 'data'), config, policy };
+}
+
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !key.startsWith('WARDEN_') && key !== 'DATABASE_URL')
+      env[key] = value;
+  return { ...env, WARDEN_LOG_LEVEL: 'warn' };
+}
+
+const open: Client[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
+});
+
+async function agent(s: Setup): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'gateway', '--config', s.config, '--policy', s.policy, '--data', s.data],
+    env: cleanEnv(),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'test-agent', version: '1' });
+  await client.connect(transport);
+  open.push(client);
+  return { client, stderr: () => stderr };
+}
+
+async function call(client: Client, name: string): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: {} })) as CallToolResult;
+}
+
+function text(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+function starts(s: Setup): number {
+  return readFileSync(join(s.dir, 'starts'), 'utf8').split('\n').length - 1;
+}
+
+function statuses(s: Setup, tool: string): unknown[] {
+  const out = warden(['audit', 'export', '--data', s.data], { env: cleanEnv() });
+  expect(out.code, out.stderr).toBe(0);
+  return out.stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((e) => e.tool === tool && e.kind !== 'decision')
+    .map((e) => e.status);
+}
+
+describe('warden gateway: a crashed stdio downstream', () => {
+  it('G5: is started again at the next call and listed again; a new unmapped tool stays refused and is never forwarded', async () => {
+    const s = setup();
+    const { client, stderr } = await agent(s);
+    expect(text(await call(client, 'fx__peek'))).toBe('peeked 1');
+    const crashed = await call(client, 'fx__crash');
+    expect(crashed.isError).toBe(true);
+
+    // Started again, it now also offers `wipe`, which no mapping covers.
+    writeFileSync(join(s.dir, 'grow'), '');
+    const again = await call(client, 'fx__peek');
+    expect(again.isError, text(again)).not.toBe(true);
+    expect(text(again)).toBe('peeked 2');
+    expect(starts(s)).toBe(2);
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual(['fx__crash', 'fx__peek']);
+    const wiped = await call(client, 'fx__wipe');
+    expect(wiped.isError).toBe(true);
+    expect(text(wiped)).toContain('`fx__wipe` appeared when `fx` started again and has no mapping');
+    expect(text(wiped)).toContain('(the ratchet, G5)');
+    expect(existsSync(join(s.dir, 'wiped'))).toBe(false);
+    expect(stderr()).toMatch(/started `fx` again: 2 tools; refused as not mapped.*`fx__wipe`/);
+
+    expect(statuses(s, 'fx__peek')).toEqual(['Ok', 'Ok']);
+    expect(statuses(s, 'fx__crash')).toEqual(['Error']);
+    expect(statuses(s, 'fx__wipe')).toEqual(['Denied']);
+  }, 60_000);
+
+  it('contracts §6: while it cannot start, its calls are refused with an Error entry; the next try waits for the backoff, then it comes back', async () => {
+    const s = setup();
+    const { client } = await agent(s);
+    expect(text(await call(client, 'fx__peek'))).toBe('peeked 1');
+    writeFileSync(join(s.dir, 'broken'), '');
+    expect((await call(client, 'fx__crash')).isError).toBe(true);
+
+    const refused = await call(client, 'fx__peek');
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(
+      /^Warden: the downstream server `fx` closed its connection and cannot be started again \(.*\); the next try is in 1 s$/,
+    );
+    expect(starts(s)).toBe(2);
+    // Within the backoff nothing is started: the call is refused at once.
+    const backingOff = await call(client, 'fx__crash');
+    expect(backingOff.isError).toBe(true);
+    expect(text(backingOff)).toContain('the next try is in');
+    expect(starts(s)).toBe(2);
+
+    rmSync(join(s.dir, 'broken'));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const back = await call(client, 'fx__peek');
+    expect(back.isError, text(back)).not.toBe(true);
+    expect(text(back)).toBe('peeked 3');
+    expect(statuses(s, 'fx__peek')).toEqual(['Ok', 'Error', 'Ok']);
+    // The crash that was refused never reached a decision or the server.
+    expect(statuses(s, 'fx__crash')).toEqual(['Error', 'Error']);
+  }, 60_000);
+
+  it('contracts §6: is started at most five times a minute; after that its calls are refused, saying when it is tried again', async () => {
+    const s = setup();
+    const { client } = await agent(s);
+    for (let i = 0; i < 6; i++) expect((await call(client, 'fx__crash')).isError).toBe(true);
+    expect(starts(s)).toBe(6);
+    const refused = await call(client, 'fx__peek');
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(
+      /closed its connection; it was started again 5 times in the last minute, so the next try is in \d+ s$/,
+    );
+    expect(starts(s)).toBe(6);
+    expect(statuses(s, 'fx__peek')).toEqual(['Error']);
+  }, 60_000);
+});
