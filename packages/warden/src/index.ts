@@ -64,6 +64,40 @@ export {
   writeFileTool,
 } from './tools/builtin/index.js';
 
+// The instance on disk and the AgentInspector (inspector.md): a supervisor's
+// read-only view of the other agents.
+export type {
+  AgentSettings,
+  InspectorSettings,
+  InstanceAgent,
+  NewAgent,
+} from './instance/index.js';
+export {
+  createAgent,
+  inspectorSettings,
+  listInstanceAgents,
+  parseAgentSettings,
+  readAgent,
+  supervisorWarnings,
+} from './instance/index.js';
+export type {
+  EvidenceReader,
+  InspectorAction,
+  InspectorAnswer,
+  InspectorOptions,
+  SupervisorResult,
+} from './inspector/index.js';
+export {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  INSPECTOR_ACTIONS,
+  INSPECTOR_TOOL,
+  Inspector,
+  inspectorMcpServer,
+  inspectorTools,
+  loadSupervisor,
+  serveInspectorStdio,
+} from './inspector/index.js';
+
 // The OS sandbox `run_command` runs shell commands under (G2).
 export type { SandboxMode, SandboxProbe } from './sandbox/runtime.js';
 export { closeSandbox, probeSandbox } from './sandbox/runtime.js';

@@ -24,7 +24,7 @@ import { mcpServer } from '../src/gateway/upstream.js';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, cliToken, serve, spawnWarden } from './support/processes.js';
+import { api, approverWatching, cliToken, serve } from './support/processes.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const SDK = pathToFileURL(
@@ -102,17 +102,7 @@ describe('connected: a call that waits for a human longer than the agent client 
     approver = cliToken(['--data', data, '--role', 'approver', '--name', 'bob']).token;
     server = await serve(['--data', data, '--config', join(dir, 'server.yaml')]);
     spawned.push(server);
-    const watcher = spawnWarden([
-      'approvals',
-      'watch',
-      '--json',
-      '--server',
-      server.url,
-      '--token',
-      approver,
-    ]);
-    spawned.push(watcher);
-    await watcher.waitFor('"event":"ready"');
+    await approverWatching(server.url, approver, spawned);
     const config = configFor(dir);
     const log = (line: string) => logged.push(line);
     gateway = await Gateway.start(config, connectedDecider(config, server.url, agentToken, log), {

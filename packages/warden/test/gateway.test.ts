@@ -15,7 +15,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Spawned } from './support/processes.js';
-import { api, cliToken, freePort, serve, spawnWarden } from './support/processes.js';
+import {
+  api,
+  approverWatching,
+  cliToken,
+  freePort,
+  serve,
+  spawnWarden,
+} from './support/processes.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
@@ -492,17 +499,7 @@ describe('warden gateway, connected to a Warden server', () => {
     const admin = cliToken(['--data', s.data, '--role', 'admin', '--name', 'alice']).token;
     const server = await serve(['--data', s.data, '--config', serverConfig]);
     spawned.push(server);
-    const watcher = spawnWarden([
-      'approvals',
-      'watch',
-      '--json',
-      '--server',
-      server.url,
-      '--token',
-      approver,
-    ]);
-    spawned.push(watcher);
-    await watcher.waitFor('"event":"ready"');
+    await approverWatching(server.url, approver, spawned);
     const { client } = await agent([
       '--config',
       s.config,

@@ -19,7 +19,7 @@ import type { PreToolUse } from '../src/hook/claude-code.js';
 import { BIN, FIXTURES, warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, cliToken, freePort, serve, spawnWarden } from './support/processes.js';
+import { api, approverWatching, cliToken, freePort, serve } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -499,17 +499,7 @@ describe('connected: a real `warden serve` decides, humans answer prompts', () =
   });
 
   it('G22: a prompt waits for a connected approver, and the answer lets the call through', async () => {
-    const watcher = spawnWarden([
-      'approvals',
-      'watch',
-      '--json',
-      '--server',
-      server.url,
-      '--token',
-      approver,
-    ]);
-    spawned.push(watcher);
-    await watcher.waitFor('"event":"ready"');
+    const watcher = await approverWatching(server.url, approver, spawned);
     const child = spawn(process.execPath, [BIN, 'hook', 'claude-code'], {
       stdio: 'pipe',
       env: { ...process.env, ...env() },
@@ -531,17 +521,7 @@ describe('connected: a real `warden serve` decides, humans answer prompts', () =
   });
 
   it('G22: a prompt nobody answers within --timeout is denied', async () => {
-    const watcher = spawnWarden([
-      'approvals',
-      'watch',
-      '--json',
-      '--server',
-      server.url,
-      '--token',
-      approver,
-    ]);
-    spawned.push(watcher);
-    await watcher.waitFor('"event":"ready"');
+    await approverWatching(server.url, approver, spawned);
     const started = Date.now();
     const ran = hook(['--timeout', '2'], recorded('write-outside.json', worktree), env());
     expect(ran.code).toBe(0);

@@ -12,6 +12,7 @@ import type { HookInstallOptions } from './hook-install-command.js';
 import type { HookOptions } from '../hook/run.js';
 import type { TokenOptions } from './token-command.js';
 import type { AgentCreateOptions, AgentListOptions } from './agent-command.js';
+import type { InspectorCommandOptions } from './inspector-command.js';
 import { runClassifier } from './classifier-command.js';
 import { runCheck, runExplain } from './decision-command.js';
 import type { DecisionOptions } from './decision-command.js';
@@ -301,6 +302,23 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
     .option('--json', 'print JSON')
     .action(async (options: AgentListOptions) =>
       (await import('./agent-command.js')).runAgentList(io, options),
+    );
+
+  program
+    .command('inspector')
+    .description(
+      "the AgentInspector: a supervisor's read-only MCP server on stdio (audit, receipts, tasks, allowlisted files)",
+    )
+    .option(
+      '--data <dir>',
+      'the data folder with `agents/` (default `.warden`; DATABASE_URL for the store on Postgres)',
+    )
+    .option(
+      '--as <agentId>',
+      'the supervisor it answers for (its settings: `tools.agentInspector`)',
+    )
+    .action(async (options: InspectorCommandOptions) =>
+      exitWith(await (await import('./inspector-command.js')).runInspector(io, options, VERSION)),
     );
 
   const approvals = program

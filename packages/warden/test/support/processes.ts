@@ -119,6 +119,22 @@ export function spawnWarden(
   };
 }
 
+/**
+ * A connected approver: `warden approvals watch --json` on `url` with `token`,
+ * resolved once its channel is ready. It joins `spawned` before it waits, so a
+ * test's cleanup stops it even when it never gets ready.
+ */
+export async function approverWatching(
+  url: string,
+  token: string,
+  spawned: Spawned[],
+): Promise<Spawned> {
+  const watcher = spawnWarden(['approvals', 'watch', '--json', '--server', url, '--token', token]);
+  spawned.push(watcher);
+  await watcher.waitFor('"event":"ready"');
+  return watcher;
+}
+
 export interface Served extends Spawned {
   readonly url: string;
   readonly banner: Record<string, unknown>;

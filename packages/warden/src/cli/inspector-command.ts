@@ -1,0 +1,99 @@
+// `warden inspector --data DIR --as AGENT_ID`: the AgentInspector as an MCP
+// server on standard input/output (contracts §4, §5). `--as` names the
+// supervisor whose `tools.agentInspector` settings apply; the store is the
+// data folder's SQLite file, or Postgres with DATABASE_URL. It takes no
+// policy: it only reads. Every problem that stops it is one `error:` line on
+// standard error and exit 1; standard output is the MCP channel, so its
+// warnings and logs go to standard error too.
+
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Redactor } from '../audit/redact.js';
+import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
+import type { Store } from '../store/types.js';
+import { agentCredentials } from '../warden.js';
+import type { Io } from './io.js';
+import { EXIT, untilSignalled } from './io.js';
+
+export interface InspectorCommandOptions {
+  readonly data?: string;
+  readonly as?: string;
+}
+
+function problems(io: Io, lines: readonly string[]): number {
+  for (const line of lines) io.err(`error: ${line}\n`);
+  return EXIT.usage;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export async function runInspector(
+  io: Io,
+  options: InspectorCommandOptions,
+  version: string,
+): Promise<number> {
+  const log = (line: string) => io.err(`warden inspector: ${line}\n`);
+  const data = resolve(options.data ?? DEFAULT_DATA);
+  const flagProblems: string[] = [];
+  if (options.as === undefined || options.as === '')
+    flagProblems.push(
+      '--as: name the supervisor whose settings apply (`--as AGENT_ID`, an agent of the instance with the `agentInspector` tool)',
+    );
+  if (!isFolder(data))
+    flagProblems.push(
+      `--data: \`${data}\` is not a folder: give the instance's data folder (the one holding \`agents/\`)`,
+    );
+  if (flagProblems.length > 0) return problems(io, flagProblems);
+  const supervisor = options.as as string;
+
+  // Credentials of every agent are known before anything is said, even an error.
+  const redactor = new Redactor({ literals: agentCredentials(data) });
+  const redacted = (lines: readonly string[]) => lines.map((l) => redactor.redactText(l).text);
+
+  const { loadSupervisor } = await import('../inspector/supervisor.js');
+  const loaded = await loadSupervisor(data, supervisor);
+  if (!loaded.ok) return problems(io, redacted(loaded.problems.map((p) => `--as: ${p}`)));
+  for (const warning of redacted(loaded.warnings)) io.err(`warning: ${warning}\n`);
+
+  let store: Store;
+  try {
+    // The inspector never writes: no audit writer thread is started.
+    store = await openStore({ ...storeOptionsFromEnv(io.env, data), auditThread: false });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return problems(io, redacted([`the store could not be opened: ${why}`]));
+  }
+
+  const { Inspector } = await import('../inspector/inspector.js');
+  const { serveInspectorStdio } = await import('../inspector/mcp.js');
+  const inspector = new Inspector({
+    data,
+    store,
+    supervisor,
+    settings: loaded.settings,
+    redactor,
+    clock: io.now,
+  });
+  const { observableAgents, allowFileAccess } = loaded.settings;
+  const seen =
+    observableAgents.length === 0
+      ? 'every other agent'
+      : `${observableAgents.length} observable agent${observableAgents.length === 1 ? '' : 's'}`;
+  log(
+    `serving the AgentInspector for supervisor \`${supervisor}\` (${seen}, file access ${allowFileAccess ? 'on' : 'off'}) on standard input/output, ${store.backend}`,
+  );
+  const { signalled, dispose } = untilSignalled();
+  try {
+    await Promise.race([serveInspectorStdio(inspector, version), signalled]);
+  } finally {
+    dispose();
+    await store.close().catch(() => undefined);
+  }
+  return EXIT.ok;
+}
