@@ -98,6 +98,40 @@ export {
   serveInspectorStdio,
 } from './inspector/index.js';
 
+// The deterministic supervisor report (I11) and the supervisor's messages to the human.
+export type {
+  Finding,
+  FindingKind,
+  ReportData,
+  ReportResult,
+  ReportsSettings,
+  Severity,
+  Thresholds,
+} from './report/index.js';
+export {
+  DEFAULT_THRESHOLDS,
+  FINDING_KINDS,
+  ReportsSettingsSchema,
+  ThresholdsSchema,
+  buildReport,
+  computeFindings,
+  messageHumanTool,
+  parseThresholds,
+  parseWindow,
+  renderMarkdown,
+  runReports,
+  startReportScheduler,
+  storeReport,
+} from './report/index.js';
+export type {
+  ReportFilter,
+  ReportKind,
+  ReportReader,
+  ReportRecord,
+  ReportStore,
+} from './store/types.js';
+export { REPORT_KINDS } from './store/types.js';
+
 // The OS sandbox `run_command` runs shell commands under (G2).
 export type { SandboxMode, SandboxProbe } from './sandbox/runtime.js';
 export { closeSandbox, probeSandbox } from './sandbox/runtime.js';

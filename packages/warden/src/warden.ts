@@ -211,6 +211,45 @@ export class Warden {
     );
   }
 
+  /**
+   * A supervisor's registry (inspector.md §4, I7, I10): the six read-only
+   * inspector actions and `messageHuman`, nothing that acts. The supervisor is
+   * an agent of this instance (`<data>/agents/<id>/`) whose settings give it
+   * `tools.agentInspector`; anything less is refused with every problem.
+   */
+  async supervisorTools(
+    supervisor: string,
+    context: Omit<CallContext, 'agent'>,
+  ): Promise<
+    | { readonly ok: true; readonly tools: ToolRegistry; readonly warnings: readonly string[] }
+    | { readonly ok: false; readonly problems: readonly string[] }
+  > {
+    // Loaded on demand: the inspector reads this module's credential helper.
+    const { loadSupervisor, Inspector, inspectorTools } = await import('./inspector/index.js');
+    const { messageHumanTool } = await import('./report/message-human.js');
+    const loaded = await loadSupervisor(this.data, supervisor);
+    if (!loaded.ok) return loaded;
+    const inspector = new Inspector({
+      data: this.data,
+      store: this.store,
+      supervisor,
+      settings: loaded.settings,
+      redactor: this.redactor,
+      clock: this.clock,
+    });
+    const tools = this.tools({ ...context, agent: supervisor });
+    for (const tool of inspectorTools(inspector)) tools.register(tool);
+    tools.register(
+      messageHumanTool(this.store.reports, {
+        supervisor,
+        workspace: loaded.agent.workspace ?? context.workspace,
+        clock: this.clock,
+        redact: (text) => this.redactor.redactText(text).text,
+      }),
+    );
+    return { ok: true, tools, warnings: loaded.warnings };
+  }
+
   // ─── Policy ──────────────────────────────────────────────────────────────
 
   /** Validates and stores a new revision of a workspace's policy; nothing half-loads. */

@@ -132,6 +132,57 @@ describe('a supervisor does not act (I7)', () => {
   });
 });
 
+describe('a supervisor in process (I4, I7, I10): `warden.supervisorTools`', () => {
+  it('registers the six inspector actions and `messageHuman`, none of which declares a class', async () => {
+    const data = folder();
+    await createAgent(data, { id: 'sup', role: 'supervisor', workspace: 'acme' });
+    await createAgent(data, { id: 'coder-1', role: 'coder', workspace: 'acme' });
+    const t = await openTestWarden(null, { data });
+    try {
+      const made = await t.warden.supervisorTools('sup', { workspace: 'acme', source: 'test' });
+      expect(made.ok).toBe(true);
+      if (!made.ok) return;
+      const listed = made.tools.list();
+      expect(listed.map((tool) => tool.name).sort()).toEqual([
+        'list_agents',
+        'list_files',
+        'messageHuman',
+        'read_audit',
+        'read_file',
+        'read_receipts',
+        'read_tasks',
+      ]);
+      for (const tool of listed)
+        expect(tool, tool.name).toMatchObject({ actions: [], readOnly: true });
+      const agents = await made.tools.call<{ agents: { id: string }[] }>('list_agents', {});
+      expect(agents.ok && agents.value.agents.map((a) => a.id)).toEqual(['coder-1']);
+      const sent = await made.tools.call('messageHuman', { title: 'daily', body: 'all calm' });
+      expect(sent.ok).toBe(true);
+      const stored = await t.warden.store.reports.list({ supervisor: 'sup', kind: 'message' });
+      expect(stored).toMatchObject([{ title: 'daily', body: 'all calm', workspace: 'acme' }]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('refuses an agent that is not a supervisor of the instance', async () => {
+    const data = folder();
+    await createAgent(data, { id: 'coder-1', role: 'coder' });
+    const t = await openTestWarden(null, { data });
+    try {
+      const made = await t.warden.supervisorTools('coder-1', { workspace: 'acme', source: 'test' });
+      expect(made).toMatchObject({ ok: false });
+      expect(made.ok ? '' : made.problems.join('\n')).toContain('has no `agentInspector` tool');
+      const ghost = await t.warden.supervisorTools('ghost', { workspace: 'acme', source: 'test' });
+      expect(ghost.ok ? '' : ghost.problems.join('\n')).toContain(
+        'is not an agent of the instance',
+      );
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
 describe('warden agent create|list', () => {
   it('creates a supervisor observing one agent, warns on stderr, and lists last activity from the audit log (I1)', async () => {
     const data = folder();

@@ -13,6 +13,7 @@ import type { HookOptions } from '../hook/run.js';
 import type { TokenOptions } from './token-command.js';
 import type { AgentCreateOptions, AgentListOptions } from './agent-command.js';
 import type { InspectorCommandOptions } from './inspector-command.js';
+import type { ReportOptions } from './report-command.js';
 import { runClassifier } from './classifier-command.js';
 import { runCheck, runExplain } from './decision-command.js';
 import type { DecisionOptions } from './decision-command.js';
@@ -319,6 +320,27 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
     )
     .action(async (options: InspectorCommandOptions) =>
       exitWith(await (await import('./inspector-command.js')).runInspector(io, options, VERSION)),
+    );
+
+  program
+    .command('report')
+    .description(
+      'the deterministic supervisor report (I11): findings from the audit log, receipts and tasks of the agents a supervisor may observe — never from files',
+    )
+    .option('--supervisor <id>', 'the supervisor (default: the only one in the data folder)')
+    .option('--since <window>', 'the window: `24h`, `7d`, `30m` or an ISO time (default 24h)')
+    .option(
+      '--data <dir>',
+      'the data folder (default `.warden`; DATABASE_URL for the store on Postgres)',
+    )
+    .option(
+      '--config <file>',
+      "the server's configuration: its `reports` settings and where the data is",
+    )
+    .option('--store', 'also store it for the human (`GET /v1/reports`)')
+    .option('--json', 'print JSON')
+    .action(async (options: ReportOptions) =>
+      exitWith(await (await import('./report-command.js')).runReport(io, options, VERSION)),
     );
 
   const approvals = program

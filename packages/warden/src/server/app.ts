@@ -17,6 +17,7 @@ import { decideRoutes } from './routes/decide.js';
 import { metaRoutes } from './routes/meta.js';
 import { policyRoutes } from './routes/policy.js';
 import { recordRoutes } from './routes/records.js';
+import { reportRoutes } from './routes/reports.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { workRoutes } from './routes/work.js';
 
@@ -146,6 +147,7 @@ export function createApp(
   workRoutes(api, ctx);
   metaRoutes(api, ctx);
   tokenRoutes(api, ctx);
+  reportRoutes(api, ctx);
   api.mount(app);
   return { app, api };
 }

@@ -5,6 +5,7 @@
 import { didYouMean } from '@warden/engine';
 import { z } from 'zod';
 import { readSettingsFile } from '../policy/load.js';
+import { ReportsSettingsSchema } from '../report/settings.js';
 import { DEFAULT_DATA } from '../store/open.js';
 
 export const DEFAULT_PORT = 8787;
@@ -33,9 +34,23 @@ export const configSchema = z.strictObject({
     .default(3600),
   shutdownGraceSeconds: z.number().min(0).max(600).default(10),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The deterministic supervisor report on a schedule (I11); off unless `schedule` is set. */
+  reports: ReportsSettingsSchema,
 });
 
 export type ServerConfig = z.infer<typeof configSchema>;
+
+/** The setting names of the object at `path` (through defaults and optionals), for "did you mean". */
+function keysAt(path: readonly PropertyKey[]): string[] {
+  let schema: z.ZodType | undefined = configSchema;
+  for (let i = 0; ; i += 1) {
+    while (schema !== undefined && 'innerType' in schema._zod.def)
+      schema = schema._zod.def.innerType as z.ZodType;
+    if (!(schema instanceof z.ZodObject)) return [];
+    if (i === path.length) return Object.keys(schema.shape);
+    schema = (schema.shape as Record<string, z.ZodType | undefined>)[String(path[i])];
+  }
+}
 
 export interface ConfigFlags {
   readonly config?: string;
@@ -85,12 +100,15 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): ConfigRe
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
+        // Nested sections (`reports`, `reports.thresholds.…`) suggest from their own keys.
+        const known = keysAt(issue.path);
+        const at = issue.path.map(String).join('.');
         for (const unknown of issue.keys)
           problems.push({
-            path: unknown,
+            path: at === '' ? unknown : `${at}.${unknown}`,
             message: `unknown setting \`${unknown}\`${
-              didYouMean(unknown, Object.keys(configSchema.shape)) ||
-              `: the settings are ${Object.keys(configSchema.shape)
+              didYouMean(unknown, known) ||
+              `: the settings${at === '' ? '' : ` of \`${at}\``} are ${known
                 .map((k) => `\`${k}\``)
                 .join(', ')}`
             }`,

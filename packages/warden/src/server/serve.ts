@@ -12,6 +12,9 @@ import type { Logger } from 'pino';
 import { redactUrl } from '../store/postgres.js';
 import { Warden } from '../warden.js';
 import { detectHost, honestyMatrix } from '../honesty/index.js';
+import { newId } from '../ids.js';
+import { startReportScheduler } from '../report/scheduler.js';
+import type { ReportScheduler } from '../report/scheduler.js';
 import { createApp } from './app.js';
 import type { ServerState } from './app.js';
 import type { ServerConfig } from './config.js';
@@ -20,6 +23,8 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly warden: Warden;
+  /** The scheduled supervisor reports (I11); null when `reports.schedule` is not set. */
+  readonly reports: ReportScheduler | null;
   /** Stops as SIGTERM does: in-flight requests finish, the audit log is flushed. */
   stop(): Promise<void>;
 }
@@ -62,6 +67,23 @@ export async function startServer(
     ) as Server;
     started.once('error', reject);
   });
+  // A report that fails is logged by the scheduler and never reaches the server.
+  const reports = startReportScheduler(config.reports, {
+    store: warden.store,
+    data: config.data,
+    logger,
+    clock,
+    newId,
+  });
+  if (reports !== null)
+    logger.info(
+      {
+        schedule: config.reports.schedule,
+        timezone: config.reports.timezone ?? null,
+        next: reports.next()?.toISOString() ?? null,
+      },
+      'supervisor reports scheduled',
+    );
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -81,12 +103,14 @@ export async function startServer(
       grace.unref();
       // Streams (approver channels) never end by themselves: they end now, other requests finish.
       await warden.approvals.close();
+      // A report being made finishes before the store closes under it.
+      await reports?.stop();
       await closed;
       clearTimeout(grace);
       await warden.close();
       logger.info('stopped: the audit log is flushed');
     })());
-  return { url, port, warden, stop };
+  return { url, port, warden, reports, stop };
 }
 
 export interface BannerFacts {
@@ -100,6 +124,12 @@ export interface BannerFacts {
   readonly approvalTimeoutSeconds: number;
   /** The host's sandbox backend (G2): `null` where there is none and the guard rules are the outermost layer. */
   readonly sandbox: { readonly backend: string | null };
+  /** The scheduled supervisor reports (I11): the cron pattern and the next run, or null when off. */
+  readonly reports: {
+    readonly schedule: string;
+    readonly timezone: string | null;
+    readonly next: string | null;
+  } | null;
 }
 
 /** What the banner says, as data (`warden serve --json` prints it as one line). */
@@ -138,6 +168,14 @@ export async function bannerFacts(
     tokens,
     approvalTimeoutSeconds: config.approvalTimeoutSeconds,
     sandbox: { backend: honestyMatrix(detectHost(), { version }).host.backend },
+    reports:
+      running.reports === null || config.reports.schedule === undefined
+        ? null
+        : {
+            schedule: config.reports.schedule,
+            timezone: config.reports.timezone ?? null,
+            next: running.reports.next()?.toISOString() ?? null,
+          },
   };
 }
 
@@ -162,6 +200,11 @@ export function renderBanner(facts: BannerFacts, config: ServerConfig): string {
       facts.sandbox.backend === null
         ? 'none on this host: the guard rules are the outermost layer (`warden doctor`)'
         : `${facts.sandbox.backend} found: the built-in \`run_command\` runs its shell commands under it; for every other tool, and for every agent that asks this server, the guard rules are the outermost layer (\`warden doctor\`)`
+    }`,
+    `  reports     ${
+      facts.reports === null
+        ? 'off (set `reports.schedule` for a daily supervisor report)'
+        : `\`${facts.reports.schedule}\`${facts.reports.timezone === null ? '' : ` (${facts.reports.timezone})`}, next ${facts.reports.next ?? 'never'}: GET /v1/reports`
     }`,
     `  API         ${facts.url}/v1/openapi.json · ${facts.url}/healthz · ${facts.url}/readyz`,
     `  stop        Ctrl-C (requests in flight finish, the audit log is flushed)`,

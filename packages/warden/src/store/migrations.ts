@@ -225,9 +225,47 @@ const tokens: Migration = {
   },
 };
 
+/**
+ * Reports and messages for the human (I10, I11). The unique key on
+ * (supervisor, scheduled_for) makes a scheduled report land once when several
+ * servers share the database and run the same schedule; a message or a report
+ * made by hand has no instant (null), and nulls never collide.
+ */
+const reports: Migration = {
+  async up(db: Db) {
+    await db.schema
+      .createTable('reports')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('workspace', 'text')
+      .addColumn('supervisor', 'text', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('title', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('data', 'text')
+      .addColumn('window_since', 'text')
+      .addColumn('window_until', 'text')
+      .addColumn('scheduled_for', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('created_at_ms', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('reports_once')
+      .on('reports')
+      .columns(['supervisor', 'scheduled_for'])
+      .unique()
+      .execute();
+    await db.schema
+      .createIndex('reports_by_time')
+      .on('reports')
+      .columns(['created_at_ms', 'id'])
+      .execute();
+  },
+};
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_tokens': tokens,
+  '0003_reports': reports,
 };
 
 const provider: MigrationProvider = {

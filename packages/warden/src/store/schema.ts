@@ -13,6 +13,20 @@ export interface RevisionRow {
 }
 
 export interface Database {
+  reports: {
+    id: string;
+    workspace: string | null;
+    supervisor: string;
+    kind: string;
+    title: string;
+    body: string;
+    data: string | null;
+    window_since: string | null;
+    window_until: string | null;
+    scheduled_for: string | null;
+    created_at: string;
+    created_at_ms: number;
+  };
   api_tokens: {
     id: string;
     hash: string;

@@ -458,6 +458,58 @@ export interface TokenStore {
   revoke(id: string, at: number): Promise<TokenRecord | null>;
 }
 
+// ─── Reports and messages for the human (I10, I11) ────────────────────────
+
+/** `report`: the deterministic supervisor report; `message`: what a supervisor wrote to the human. */
+export const REPORT_KINDS = ['report', 'message'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
+export interface ReportRecord {
+  readonly id: string;
+  /** The supervisor's workspace; null for one that watches the whole instance. */
+  readonly workspace: string | null;
+  /** The supervisor (author) agent: a report is about what it may observe, a message is its own words. */
+  readonly supervisor: string;
+  readonly kind: ReportKind;
+  readonly title: string;
+  /** Markdown, as the human reads it. */
+  readonly body: string;
+  /** The report as data (its JSON form); null for a message. */
+  readonly data: JsonValue | null;
+  /** The window a report covers (ISO times); null for a message. */
+  readonly windowSince: string | null;
+  readonly windowUntil: string | null;
+  /**
+   * The schedule's instant a report was made for; null when made by hand or a message.
+   * At most one report per supervisor and instant: servers sharing a database store it once.
+   */
+  readonly scheduledFor: string | null;
+  readonly createdAt: string;
+}
+
+export interface ReportFilter {
+  readonly workspace?: string;
+  readonly supervisor?: string;
+  readonly kind?: ReportKind;
+  /** Only the report made for this instant of the schedule (ISO). */
+  readonly scheduledFor?: string;
+  readonly limit?: number;
+}
+
+export interface ReportReader {
+  get(id: string): Promise<ReportRecord | null>;
+  /** Newest first. */
+  list(filter?: ReportFilter): Promise<ReportRecord[]>;
+}
+
+export interface ReportStore extends ReportReader {
+  /**
+   * Stores a report or message; null (and nothing written) when a report for
+   * the same supervisor and `scheduledFor` is stored already.
+   */
+  add(report: ReportRecord): Promise<ReportRecord | null>;
+}
+
 // ─── Events between processes ──────────────────────────────────────────────
 
 export type StoreTopic = 'approval' | 'policy' | 'presence';
@@ -491,6 +543,7 @@ export interface Store {
   readonly runs: RunStore;
   readonly tasks: TaskStore;
   readonly tokens: TokenStore;
+  readonly reports: ReportStore;
   readonly events: Events;
   /** A counter that grows with every change to a workspace's policy or rules (null: the managed layer's). */
   stateVersion(workspace: string | null): Promise<number>;
@@ -506,4 +559,5 @@ export interface StoreReader {
   readonly audit: AuditReader;
   readonly runs: RunReader;
   readonly tasks: TaskReader;
+  readonly reports: ReportReader;
 }

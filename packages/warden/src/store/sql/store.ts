@@ -10,6 +10,7 @@ import type { Db, SqlContext } from './context.js';
 import { readVersion } from './context.js';
 import { SqlPolicyStore } from './policies.js';
 import { SqlPresenceStore } from './presence.js';
+import { SqlReportStore } from './reports.js';
 import { SqlRuleStore } from './rules.js';
 import { SqlRunStore } from './runs.js';
 import { SqlTaskStore } from './tasks.js';
@@ -51,6 +52,7 @@ export function sqlStore(parts: SqlStoreParts): Store {
     runs: new SqlRunStore(ctx),
     tasks: new SqlTaskStore(ctx),
     tokens: new SqlTokenStore(ctx),
+    reports: new SqlReportStore(ctx),
     events: parts.events,
     stateVersion: (key) => readVersion(parts.db, key),
     close: () => (closed ??= parts.close()),

@@ -1,0 +1,77 @@
+// Reports and messages for the human (I10, I11): the scheduled supervisor
+// reports and what supervisors wrote with `messageHuman`. People read them;
+// agent tokens do not — a supervised agent has no business reading its verdict.
+
+import { z } from 'zod';
+import type { ReportRecord } from '../../store/types.js';
+import { REPORT_KINDS } from '../../store/types.js';
+import type { Api } from '../api.js';
+import type { Identity } from '../auth.js';
+import type { ServerContext } from '../context.js';
+import { forbidden, notFound } from '../errors.js';
+
+const listQuery = z.strictObject({
+  supervisor: z.string().min(1).optional().describe('only this supervisor’s reports and messages'),
+  kind: z.enum(REPORT_KINDS).optional(),
+  workspace: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('only this workspace’s; a token bound to a workspace sees only its own'),
+  limit: z.coerce.number().int().min(1).max(500).optional().describe('default 50'),
+});
+
+/** What a list shows of a report: everything but its data, which `GET /v1/reports/:id` has. */
+function listed(report: ReportRecord): Omit<ReportRecord, 'data'> {
+  const rest: { -readonly [K in keyof ReportRecord]?: ReportRecord[K] } = { ...report };
+  delete rest.data;
+  return rest as Omit<ReportRecord, 'data'>;
+}
+
+/** A token bound to a workspace reads that workspace's reports only (not the instance-wide ones). */
+function visible(identity: Identity, report: ReportRecord): boolean {
+  return identity.workspace === null || report.workspace === identity.workspace;
+}
+
+export function reportRoutes(api: Api, ctx: ServerContext): void {
+  api.add({
+    method: 'get',
+    path: '/v1/reports',
+    summary: 'Supervisor reports and messages to the human, newest first',
+    permission: 'read',
+    query: listQuery,
+    responses: { 200: '`{ reports }`: each without its `data` (see `GET /v1/reports/:id`)' },
+    handler: async ({ identity, query }) => {
+      if (
+        identity.workspace !== null &&
+        query.workspace !== undefined &&
+        query.workspace !== identity.workspace
+      )
+        throw forbidden(
+          `this token acts in workspace \`${identity.workspace}\`, not in \`${query.workspace}\``,
+        );
+      const workspace = identity.workspace ?? query.workspace;
+      const reports = await ctx.warden.store.reports.list({
+        ...(workspace === undefined ? {} : { workspace }),
+        ...(query.supervisor === undefined ? {} : { supervisor: query.supervisor }),
+        ...(query.kind === undefined ? {} : { kind: query.kind }),
+        limit: query.limit ?? 50,
+      });
+      return { reports: reports.map(listed) };
+    },
+  });
+
+  api.add({
+    method: 'get',
+    path: '/v1/reports/:id',
+    summary: 'One report or message, with its Markdown body and its data',
+    permission: 'read',
+    responses: { 200: 'the report', 404: 'no such report' },
+    handler: async ({ identity, params }) => {
+      const id = params.id as string;
+      const report = await ctx.warden.store.reports.get(id);
+      if (report === null || !visible(identity, report)) throw notFound(`no report \`${id}\``);
+      return report;
+    },
+  });
+}
