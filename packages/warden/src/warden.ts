@@ -31,6 +31,8 @@ import type {
   StoredRule,
 } from './store/types.js';
 import { ToolRegistry } from './tools/registry.js';
+import type { Inspector } from './inspector/inspector.js';
+import type { InstanceAgent } from './instance/index.js';
 import { newId as ulid } from './ids.js';
 
 export interface WardenOptions {
@@ -212,21 +214,25 @@ export class Warden {
   }
 
   /**
-   * A supervisor's registry (inspector.md §4, I7, I10): the six read-only
-   * inspector actions and `messageHuman`, nothing that acts. The supervisor is
-   * an agent of this instance (`<data>/agents/<id>/`) whose settings give it
-   * `tools.agentInspector`; anything less is refused with every problem.
+   * The AgentInspector for `supervisor` (inspector.md): an agent of this
+   * instance (`<data>/agents/<id>/`) whose settings give it
+   * `tools.agentInspector`; anything less is refused with every problem. It
+   * reads this Warden's store through its reader side and redacts with the
+   * audit log's redactor.
    */
-  async supervisorTools(
+  async inspector(
     supervisor: string,
-    context: Omit<CallContext, 'agent'>,
   ): Promise<
-    | { readonly ok: true; readonly tools: ToolRegistry; readonly warnings: readonly string[] }
+    | {
+        readonly ok: true;
+        readonly inspector: Inspector;
+        readonly agent: InstanceAgent;
+        readonly warnings: readonly string[];
+      }
     | { readonly ok: false; readonly problems: readonly string[] }
   > {
     // Loaded on demand: the inspector reads this module's credential helper.
-    const { loadSupervisor, Inspector, inspectorTools } = await import('./inspector/index.js');
-    const { messageHumanTool } = await import('./report/message-human.js');
+    const { loadSupervisor, Inspector } = await import('./inspector/index.js');
     const loaded = await loadSupervisor(this.data, supervisor);
     if (!loaded.ok) return loaded;
     const inspector = new Inspector({
@@ -237,17 +243,35 @@ export class Warden {
       redactor: this.redactor,
       clock: this.clock,
     });
+    return { ok: true, inspector, agent: loaded.agent, warnings: loaded.warnings };
+  }
+
+  /**
+   * A supervisor's registry (inspector.md §4, I7, I10): the six read-only
+   * inspector actions and `messageHuman`, nothing that acts.
+   */
+  async supervisorTools(
+    supervisor: string,
+    context: Omit<CallContext, 'agent'>,
+  ): Promise<
+    | { readonly ok: true; readonly tools: ToolRegistry; readonly warnings: readonly string[] }
+    | { readonly ok: false; readonly problems: readonly string[] }
+  > {
+    const made = await this.inspector(supervisor);
+    if (!made.ok) return made;
+    const { inspectorTools } = await import('./inspector/index.js');
+    const { messageHumanTool } = await import('./report/message-human.js');
     const tools = this.tools({ ...context, agent: supervisor });
-    for (const tool of inspectorTools(inspector)) tools.register(tool);
+    for (const tool of inspectorTools(made.inspector)) tools.register(tool);
     tools.register(
       messageHumanTool(this.store.reports, {
         supervisor,
-        workspace: loaded.agent.workspace ?? context.workspace,
+        workspace: made.agent.workspace ?? context.workspace,
         clock: this.clock,
         redact: (text) => this.redactor.redactText(text).text,
       }),
     );
-    return { ok: true, tools, warnings: loaded.warnings };
+    return { ok: true, tools, warnings: made.warnings };
   }
 
   // ─── Policy ──────────────────────────────────────────────────────────────

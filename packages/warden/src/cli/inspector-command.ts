@@ -1,5 +1,6 @@
 // `warden inspector --data DIR --as AGENT_ID`: the AgentInspector as an MCP
-// server on standard input/output (contracts §4, §5). `--as` names the
+// server on standard input/output (contracts §4, §5); or, connected, `--server
+// URL --token T`, the server's inspector as the token's supervisor. `--as` names the
 // supervisor whose `tools.agentInspector` settings apply; the store is the
 // data folder's SQLite file, or Postgres with DATABASE_URL. It takes no
 // policy: it only reads. Every problem that stops it is one `error:` line on
@@ -18,6 +19,61 @@ import { EXIT, untilSignalled } from './io.js';
 export interface InspectorCommandOptions {
   readonly data?: string;
   readonly as?: string;
+  /** Connected: the server's inspector, as the supervisor `--token`'s agent (contracts §4). */
+  readonly server?: string;
+  readonly token?: string;
+}
+
+/**
+ * `warden inspector --server URL --token T`: the server answers from its data
+ * folder and store as the token's agent; `--as`, when given, must be that agent.
+ */
+async function runConnected(
+  io: Io,
+  options: InspectorCommandOptions,
+  version: string,
+): Promise<number> {
+  const url = options.server ?? io.env.WARDEN_URL ?? '';
+  const token = options.token ?? io.env.WARDEN_TOKEN ?? '';
+  const flagProblems: string[] = [];
+  if (token === '')
+    flagProblems.push("--token: give the supervisor's agent token (`--token T` or WARDEN_TOKEN)");
+  let base = '';
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+    base = parsed.href.replace(/\/$/, '');
+  } catch {
+    flagProblems.push(`--server: \`${url}\` is not an http(s) URL: e.g. \`http://127.0.0.1:8787\``);
+  }
+  if (options.data !== undefined)
+    flagProblems.push(
+      "--data: connected to a server, the inspector reads the server's data folder: leave `--data` out",
+    );
+  if (flagProblems.length > 0) return problems(io, flagProblems);
+  const { connectInspector } = await import('../inspector/remote.js');
+  let remote;
+  try {
+    remote = await connectInspector(base, token);
+  } catch (error) {
+    return problems(io, [`--server: ${error instanceof Error ? error.message : String(error)}`]);
+  }
+  if (options.as !== undefined && options.as !== remote.supervisor)
+    return problems(io, [
+      `--as: the token is agent \`${remote.supervisor}\`, not \`${options.as}\`: a supervisor inspects as itself`,
+    ]);
+  for (const warning of remote.warnings) io.err(`warning: ${warning}\n`);
+  const { serveInspectorStdio } = await import('../inspector/mcp.js');
+  io.err(
+    `warden inspector: serving the AgentInspector of ${base} for supervisor \`${remote.supervisor}\` on standard input/output\n`,
+  );
+  const { signalled, dispose } = untilSignalled();
+  try {
+    await Promise.race([serveInspectorStdio(remote, version), signalled]);
+  } finally {
+    dispose();
+  }
+  return EXIT.ok;
 }
 
 function problems(io: Io, lines: readonly string[]): number {
@@ -38,6 +94,11 @@ export async function runInspector(
   options: InspectorCommandOptions,
   version: string,
 ): Promise<number> {
+  if (
+    options.server !== undefined ||
+    (options.data === undefined && (io.env.WARDEN_URL ?? '') !== '')
+  )
+    return runConnected(io, options, version);
   const log = (line: string) => io.err(`warden inspector: ${line}\n`);
   const data = resolve(options.data ?? DEFAULT_DATA);
   const flagProblems: string[] = [];

@@ -318,6 +318,11 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
       '--as <agentId>',
       'the supervisor it answers for (its settings: `tools.agentInspector`)',
     )
+    .option(
+      '--server <url>',
+      "connected: the server's inspector (default WARDEN_URL when `--data` is not given)",
+    )
+    .option('--token <token>', "with --server: the supervisor's agent token (default WARDEN_TOKEN)")
     .action(async (options: InspectorCommandOptions) =>
       exitWith(await (await import('./inspector-command.js')).runInspector(io, options, VERSION)),
     );

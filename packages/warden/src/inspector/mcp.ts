@@ -11,8 +11,22 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { INSPECTOR_INSTRUCTIONS, inspectorDescriptions } from './descriptions.js';
-import type { Inspector } from './inspector.js';
+import type { InspectorSettings } from '../instance/index.js';
 import { ACTION_SCHEMAS, INSPECTOR_ACTIONS } from './schemas.js';
+
+/**
+ * What the MCP server answers from: the local `Inspector`, or the server's
+ * inspector reached over HTTP (`warden inspector --server URL`).
+ */
+export interface InspectorService {
+  readonly settings: InspectorSettings;
+  call(
+    action: string,
+    args: unknown,
+  ): Promise<
+    { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string }
+  >;
+}
 
 /** A tool's JSON schema, from the same zod schema that validates its calls. */
 function inputSchema(schema: z.ZodType): Tool['inputSchema'] {
@@ -22,7 +36,7 @@ function inputSchema(schema: z.ZodType): Tool['inputSchema'] {
 }
 
 /** The six tools as `tools/list` shows them. */
-export function inspectorToolList(inspector: Inspector): Tool[] {
+export function inspectorToolList(inspector: InspectorService): Tool[] {
   const descriptions = inspectorDescriptions(inspector.settings);
   return INSPECTOR_ACTIONS.map((name) => ({
     name,
@@ -38,7 +52,7 @@ export function inspectorToolList(inspector: Inspector): Tool[] {
 }
 
 /** The inspector's MCP server; exported for tests that connect to it in memory. */
-export function inspectorMcpServer(inspector: Inspector, version: string): Server {
+export function inspectorMcpServer(inspector: InspectorService, version: string): Server {
   const server = new Server(
     { name: 'warden-inspector', version },
     { capabilities: { tools: {} }, instructions: INSPECTOR_INSTRUCTIONS },
@@ -55,7 +69,10 @@ export function inspectorMcpServer(inspector: Inspector, version: string): Serve
 }
 
 /** Serves on standard input/output (standard output is the MCP channel); resolves when the client closes it. */
-export async function serveInspectorStdio(inspector: Inspector, version: string): Promise<void> {
+export async function serveInspectorStdio(
+  inspector: InspectorService,
+  version: string,
+): Promise<void> {
   const server = inspectorMcpServer(inspector, version);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

@@ -18,6 +18,7 @@ import { metaRoutes } from './routes/meta.js';
 import { policyRoutes } from './routes/policy.js';
 import { recordRoutes } from './routes/records.js';
 import { reportRoutes } from './routes/reports.js';
+import { inspectorRoutes } from './routes/inspector.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { workRoutes } from './routes/work.js';
 
@@ -148,6 +149,7 @@ export function createApp(
   metaRoutes(api, ctx);
   tokenRoutes(api, ctx);
   reportRoutes(api, ctx);
+  inspectorRoutes(api, ctx);
   api.mount(app);
   return { app, api };
 }

@@ -13,14 +13,15 @@ export const TOKEN_PREFIX = 'wdn_';
 export type Identity = TokenRecord;
 
 /** What a role may do. Admin is the superuser of an installation: policy, answers, overrides. */
-export type Permission = 'decide' | 'report' | 'read' | 'policy' | 'answer' | 'override' | 'tokens';
+export type Permission =
+  'decide' | 'report' | 'inspect' | 'read' | 'policy' | 'answer' | 'override' | 'tokens';
 
 const GRANTS: Readonly<Record<Role, readonly Permission[]>> = {
   admin: ['read', 'policy', 'answer', 'override', 'tokens'],
   approver: ['read', 'answer'],
   overrider: ['read', 'override'],
   viewer: ['read'],
-  agent: ['decide', 'report'],
+  agent: ['decide', 'report', 'inspect'],
 };
 
 export function can(identity: Identity, permission: Permission): boolean {
