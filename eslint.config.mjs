@@ -12,6 +12,11 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
+    // The web console runs in the browser: its modules see the browser's globals, not Node's.
+    files: ['packages/warden/web/**/*.js'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     files: ['**/*.ts'],
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],

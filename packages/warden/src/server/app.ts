@@ -19,8 +19,10 @@ import { policyRoutes } from './routes/policy.js';
 import { recordRoutes } from './routes/records.js';
 import { reportRoutes } from './routes/reports.js';
 import { inspectorRoutes } from './routes/inspector.js';
+import { consoleRoutes } from './routes/console.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { workRoutes } from './routes/work.js';
+import { mountWeb } from './web.js';
 
 export interface ServerState {
   /** Set when the server stops taking requests: readiness answers 503. */
@@ -150,6 +152,8 @@ export function createApp(
   tokenRoutes(api, ctx);
   reportRoutes(api, ctx);
   inspectorRoutes(api, ctx);
+  consoleRoutes(api, ctx);
   api.mount(app);
+  mountWeb(app);
   return { app, api };
 }

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { detectHost, honestyMatrix } from '../../honesty/index.js';
 import { TEMPLATES, applyTemplate, templateRules } from '../../templates/index.js';
 import type { Api } from '../api.js';
+import type { Permission } from '../auth.js';
+import { can } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -23,6 +25,18 @@ const applyArgs = templateArgs.extend({
     .optional()
     .describe('why, for the revision history (default: `template NAME`)'),
 });
+
+/** Every permission, for `/v1/me` to say which the token's role grants (the console shows only those). */
+const PERMISSIONS: readonly Permission[] = [
+  'decide',
+  'report',
+  'inspect',
+  'read',
+  'policy',
+  'answer',
+  'override',
+  'tokens',
+];
 
 export function metaRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
@@ -52,7 +66,28 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
         agent: identity.agent,
         space: identity.space,
         mode: identity.mode,
+        permissions: PERMISSIONS.filter((p) => can(identity, p)),
       }),
+  });
+
+  api.add({
+    method: 'get',
+    path: '/v1/workspaces',
+    summary: 'List the workspaces with a policy that this token may see',
+    permission: 'read',
+    responses: { 200: '`{ workspaces: [{ workspace, revision }] }`' },
+    handler: async ({ identity }) => {
+      const all = await warden.store.policies.workspaces();
+      const visible =
+        identity.workspace === null ? all : all.filter((w) => w === identity.workspace);
+      const workspaces = await Promise.all(
+        visible.sort().map(async (workspace) => ({
+          workspace,
+          revision: (await warden.store.policies.current(workspace))?.revision ?? null,
+        })),
+      );
+      return { workspaces };
+    },
   });
 
   api.add({

@@ -1,0 +1,89 @@
+// The web console's files (`packages/warden/web/`): plain ES modules and one
+// stylesheet, served as they are — nothing is built at run time. They are
+// read once at start into a fixed table, so no request path ever reaches the
+// file system. Every page of the console is the same `index.html`; the
+// browser-side router shows the page, and everything it shows comes from the
+// `/v1` API with the signed-in token, so the API's roles decide what each
+// person may see and do.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import type { Hono } from 'hono';
+import type { Env } from './api.js';
+
+/** Where the console's files are: `web/` beside `dist/` and `src/`. */
+export const WEB_ROOT = join(import.meta.dirname, '..', '..', 'web');
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/**
+ * Scripts and styles only from this server, nothing inline, no frames, no
+ * other origins: text from agents is only ever put into the page as text,
+ * and this is the second wall should that ever fail.
+ */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+interface WebFile {
+  readonly type: string;
+  readonly body: Buffer;
+}
+
+/** `web/` read into memory: `/ui/<relative path>` → the file. */
+function readWebFiles(root: string): Map<string, WebFile> {
+  const files = new Map<string, WebFile>();
+  const walk = (dir: string, prefix: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name.startsWith('.')) continue;
+      const path = join(dir, name);
+      const stat = statSync(path);
+      if (stat.isDirectory()) walk(path, `${prefix}${name}/`);
+      else if (stat.isFile() && TYPES[extname(name)] !== undefined)
+        files.set(`${prefix}${name}`, {
+          type: TYPES[extname(name)] as string,
+          body: readFileSync(path),
+        });
+    }
+  };
+  walk(root, '');
+  return files;
+}
+
+/** The console's pages: every one is `index.html`, routed in the browser. */
+const PAGES = ['/', '/sign-in', '/approvals', '/agents', '/agents/*', '/workspaces/*'] as const;
+
+/** Mounts the console on `app`: `/ui/*` for its files and its pages; false when `web/` is missing. */
+export function mountWeb(app: Hono<Env>, root: string = WEB_ROOT): boolean {
+  let files: Map<string, WebFile>;
+  try {
+    files = readWebFiles(root);
+  } catch {
+    return false;
+  }
+  const index = files.get('index.html');
+  if (index === undefined) return false;
+  const send = (file: WebFile, cache: string) =>
+    new Response(new Uint8Array(file.body), {
+      headers: { 'content-type': file.type, 'cache-control': cache, ...SECURITY_HEADERS },
+    });
+  app.get('/ui/*', (c) => {
+    const file = files.get(c.req.path.slice('/ui/'.length));
+    if (file === undefined)
+      return c.json({ errors: [{ path: '', message: `no file \`${c.req.path}\`` }] }, 404);
+    return send(file, 'no-cache');
+  });
+  for (const page of PAGES) app.get(page, () => send(index, 'no-cache'));
+  return true;
+}

@@ -1,0 +1,173 @@
+// The console's shell: who is signed in, the navigation, and which page a
+// path shows. Pages are modules under `pages/`, each exporting
+// `render(main, ctx)`; `ctx` holds the identity (`/v1/me`: role, bindings and
+// the permissions the role grants) and the route's parameters. A page may
+// return a function that is called when the page is left.
+
+import { api, signOut, token } from './lib/api.js';
+import { h, replace } from './lib/dom.js';
+
+/** Paths → page modules; `:name` parts become `ctx.params.name`. */
+const ROUTES = [
+  { path: '/sign-in', page: 'sign-in', title: 'Sign in', open: true },
+  { path: '/', page: 'home', title: 'Workspaces' },
+  { path: '/approvals', page: 'approvals', title: 'Approvals' },
+  { path: '/agents', page: 'agents', title: 'Agents' },
+  { path: '/agents/:agent', page: 'agent', title: 'Agent' },
+  {
+    path: '/workspaces/:workspace/settings/workspace/permissions',
+    page: 'permissions',
+    title: 'Permissions',
+  },
+];
+
+/** @param {string} pattern @param {string} path @returns {Record<string, string> | null} */
+function match(pattern, path) {
+  const want = pattern.split('/');
+  const got = path.replace(/\/+$/, '').split('/');
+  if (pattern === '/') return path === '/' ? {} : null;
+  if (want.length !== got.length) return null;
+  /** @type {Record<string, string>} */
+  const params = {};
+  for (let i = 0; i < want.length; i += 1) {
+    const w = want[i] ?? '';
+    const g = got[i] ?? '';
+    if (w.startsWith(':')) params[w.slice(1)] = decodeURIComponent(g);
+    else if (w !== g) return null;
+  }
+  return params;
+}
+
+let leave = () => undefined;
+/** @type {any} */
+let identity = null;
+
+/** Goes to `path` without reloading the page. @param {string} path */
+export function navigate(path) {
+  window.history.pushState({}, '', path);
+  void show();
+}
+
+/** The workspace the console works in: the token's, the last one chosen, or none. */
+export function currentWorkspace() {
+  return identity?.workspace ?? window.sessionStorage.getItem('warden.workspace');
+}
+
+function renderNav() {
+  const nav = document.getElementById('nav');
+  const who = document.getElementById('who');
+  if (nav === null || who === null) return;
+  if (identity === null) {
+    replace(nav);
+    replace(who);
+    return;
+  }
+  const ws = currentWorkspace();
+  const here = window.location.pathname;
+  const link = (href, label) =>
+    h('a', { href, 'aria-current': here === href ? 'page' : undefined }, label);
+  replace(
+    nav,
+    ws === null
+      ? link('/', 'Workspaces')
+      : link(`/workspaces/${encodeURIComponent(ws)}/settings/workspace/permissions`, 'Permissions'),
+    link('/approvals', 'Approvals'),
+    link('/agents', 'Agents'),
+  );
+  replace(
+    who,
+    h('span', null, identity.name, ' · ', h('span', { class: 'role' }, identity.role)),
+    ws === null ? null : h('span', { class: 'muted' }, ` · ${ws}`),
+    h(
+      'button',
+      {
+        class: 'link',
+        type: 'button',
+        onclick: () => {
+          signOut();
+          identity = null;
+          navigate('/sign-in');
+        },
+      },
+      'Sign out',
+    ),
+  );
+}
+
+async function show() {
+  leave();
+  leave = () => undefined;
+  const main = document.getElementById('main');
+  if (main === null) return;
+  const path = window.location.pathname;
+  let route = ROUTES.find((r) => match(r.path, path) !== null);
+  if (route === undefined) {
+    replace(
+      main,
+      h('h1', null, 'Not found'),
+      h('p', null, 'No page here. ', h('a', { href: '/' }, 'Home')),
+    );
+    return;
+  }
+  if (!route.open && token() === null) {
+    window.history.replaceState({}, '', `/sign-in?next=${encodeURIComponent(path)}`);
+    route = ROUTES[0];
+  }
+  if (!route.open && identity === null) {
+    try {
+      identity = await api('GET', '/v1/me');
+    } catch {
+      signOut();
+      window.history.replaceState({}, '', `/sign-in?next=${encodeURIComponent(path)}`);
+      route = ROUTES[0];
+    }
+  }
+  const params = match(route.path, window.location.pathname) ?? {};
+  if (params.workspace !== undefined)
+    window.sessionStorage.setItem('warden.workspace', params.workspace);
+  renderNav();
+  document.title = `${route.title} · Warden`;
+  replace(main, h('p', { class: 'muted' }, 'Loading…'));
+  try {
+    const mod = await import(`./pages/${route.page}.js`);
+    const done = await mod.render(main, {
+      identity,
+      params,
+      navigate,
+      can: (permission) => identity?.permissions?.includes(permission) === true,
+      workspace: currentWorkspace,
+      signedIn: async () => {
+        identity = await api('GET', '/v1/me');
+      },
+    });
+    if (typeof done === 'function') leave = done;
+  } catch (error) {
+    replace(
+      main,
+      h('h1', null, route.title),
+      h(
+        'p',
+        { class: 'error', role: 'alert' },
+        error instanceof Error ? error.message : String(error),
+      ),
+    );
+  }
+  main.focus({ preventScroll: true });
+}
+
+// Links inside the console change the page without a reload.
+document.addEventListener('click', (event) => {
+  const a = event.target instanceof Element ? event.target.closest('a') : null;
+  if (a === null || a.target !== '' || a.origin !== window.location.origin) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+  if (a.pathname.startsWith('/v1/') || a.pathname.startsWith('/ui/')) return;
+  event.preventDefault();
+  navigate(a.pathname + a.search);
+});
+window.addEventListener('popstate', () => void show());
+window.addEventListener('warden:signed-out', () => {
+  identity = null;
+  navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);
+});
+
+void show();

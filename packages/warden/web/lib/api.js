@@ -1,0 +1,82 @@
+// The console's only way to the server: the `/v1` API with the signed-in
+// token, exactly as any other client. The server's roles decide what each
+// call may do; the console only hides what the role cannot use.
+
+const KEY = 'warden.token';
+
+/** The token of this browser tab (kept for the tab only). */
+export function token() {
+  return window.sessionStorage.getItem(KEY);
+}
+
+/** @param {string} value */
+export function signIn(value) {
+  window.sessionStorage.setItem(KEY, value);
+}
+
+export function signOut() {
+  window.sessionStorage.removeItem(KEY);
+}
+
+/** A refusal or failure of the API, with the server's own words. */
+export class ApiError extends Error {
+  /** @param {number} status @param {{ path?: string, message?: string }[]} problems */
+  constructor(status, problems) {
+    super(
+      problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ') ||
+        `the server answered HTTP ${status}`,
+    );
+    this.name = 'ApiError';
+    this.status = status;
+    this.problems = problems;
+  }
+}
+
+/**
+ * Calls the API: `api('GET', '/v1/me')`, `api('POST', '/v1/what-if', body)`.
+ * Resolves with the JSON body of a 2xx answer; rejects with an `ApiError`.
+ * A 401 signs the tab out and shows the sign-in page.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+export async function api(method, path, body) {
+  const headers = { authorization: `Bearer ${token() ?? ''}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new ApiError(0, [{ message: 'the server cannot be reached' }]);
+  }
+  const text = await response.text();
+  let parsed = null;
+  try {
+    parsed = text === '' ? null : JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  if (response.status === 401 && path !== '/v1/me') {
+    signOut();
+    window.dispatchEvent(new CustomEvent('warden:signed-out'));
+  }
+  if (!response.ok) throw new ApiError(response.status, parsed?.errors ?? []);
+  return parsed;
+}
+
+/** `?a=1&b=2` from the defined entries. @param {Record<string, unknown>} params */
+export function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null || v === '') continue;
+    if (Array.isArray(v)) for (const item of v) q.append(k, String(item));
+    else q.set(k, String(v));
+  }
+  const s = q.toString();
+  return s === '' ? '' : `?${s}`;
+}

@@ -1,0 +1,93 @@
+// Building the page from data without ever parsing data as markup: every
+// value becomes a text node or an attribute, so text an agent wrote cannot
+// turn into elements or scripts. (The content security policy is the second
+// wall.)
+
+/**
+ * `h('button', { class: 'primary', onclick: fn }, 'Save')`: an element with
+ * attributes, event handlers (`on…` functions) and children (strings, numbers,
+ * nodes, arrays of them; `null`, `undefined` and `false` are skipped).
+ * @param {string} tag
+ * @param {Record<string, unknown> | null} [attrs]
+ * @param {...unknown} children
+ * @returns {HTMLElement}
+ */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2), /** @type {EventListener} */ (value));
+    } else if (key === 'dataset' && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) el.dataset[k] = String(v);
+    } else if (value === true) {
+      el.setAttribute(key, '');
+    } else {
+      el.setAttribute(key, String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+/** @param {Node} parent @param {unknown[]} children */
+function append(parent, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(parent, child);
+    else if (child instanceof Node) parent.appendChild(child);
+    else parent.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces the children of `el`. @param {Element} el @param {...unknown} children */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** `<code>` for a value shown as it is. @param {unknown} text */
+export function code(text) {
+  return h('code', null, String(text));
+}
+
+/** A decision as a coloured badge: allow, prompt (ask), deny. @param {string | null | undefined} decision */
+export function badge(decision) {
+  const d = decision ?? 'none';
+  const label = d === 'prompt' ? 'ask' : d;
+  return h('span', { class: `badge badge-${d}`, title: d }, label);
+}
+
+/** A short time, with the full ISO time on hover. @param {string | null | undefined} iso */
+export function time(iso) {
+  if (iso === null || iso === undefined) return h('span', { class: 'muted' }, '—');
+  const d = new Date(iso);
+  const shown = Number.isNaN(d.getTime())
+    ? iso
+    : d
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC');
+  return h('time', { datetime: iso, title: iso }, shown);
+}
+
+/** Shows a short message at the bottom of the page. @param {string} text @param {'ok'|'error'} [kind] */
+export function toast(text, kind = 'ok') {
+  const el = document.getElementById('toast');
+  if (el === null) return;
+  el.className = `toast toast-${kind} show`;
+  el.textContent = text;
+  window.clearTimeout(Number(el.dataset.timer ?? 0));
+  el.dataset.timer = String(window.setTimeout(() => el.classList.remove('show'), 4000));
+}
+
+/** A section with a heading. @param {string} title @param {...unknown} children */
+export function section(title, ...children) {
+  const id = `s-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': id },
+    h('h2', { id }, title),
+    ...children,
+  );
+}

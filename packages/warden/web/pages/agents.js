@@ -1,0 +1,6 @@
+// Placeholder until the page is built.
+import { h, replace } from '../lib/dom.js';
+
+export function render(main) {
+  replace(main, h('h1', null, 'agents'), h('p', { class: 'muted' }, 'Not built yet.'));
+}
