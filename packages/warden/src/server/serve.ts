@@ -206,6 +206,7 @@ export function renderBanner(facts: BannerFacts, config: ServerConfig): string {
         ? 'off (set `reports.schedule` for a daily supervisor report)'
         : `\`${facts.reports.schedule}\`${facts.reports.timezone === null ? '' : ` (${facts.reports.timezone})`}, next ${facts.reports.next ?? 'never'}: GET /v1/reports`
     }`,
+    `  console     ${facts.url}/ (sign in with an API token)`,
     `  API         ${facts.url}/v1/openapi.json · ${facts.url}/healthz · ${facts.url}/readyz`,
     `  stop        Ctrl-C (requests in flight finish, the audit log is flushed)`,
   ];
