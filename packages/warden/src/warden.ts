@@ -220,9 +220,7 @@ export class Warden {
    * reads this Warden's store through its reader side and redacts with the
    * audit log's redactor.
    */
-  async inspector(
-    supervisor: string,
-  ): Promise<
+  async inspector(supervisor: string): Promise<
     | {
         readonly ok: true;
         readonly inspector: Inspector;
