@@ -10,6 +10,8 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Env } from '../src/server/api.js';
 import { createApp } from '../src/server/app.js';
+import { createAgent } from '../src/instance/index.js';
+import { CONSOLE_PATHS } from '../src/server/web.js';
 import { createToken } from '../src/server/auth.js';
 import type { ServerContext } from '../src/server/context.js';
 import { auditLog, eventually, openTestWarden } from './support/warden.js';
@@ -958,9 +960,29 @@ describe('HTTP API: records, work and meta (contracts §6, G37, G39, I2)', () =>
       space: 'payments',
     });
     expect(agent.status).toBe(200);
+    // An agent of the data folder that works in acme is listed too, with its tools (inspector.md §2).
+    await createAgent(h.t.data, {
+      id: 'sup',
+      role: 'supervisor',
+      workspace: 'acme',
+    });
+    await createAgent(h.t.data, { id: 'elsewhere', role: 'coder', workspace: 'beta' });
     const agents = await h.call('GET', '/v1/agents', h.tokens.viewer);
     expect(agents.body.agents).toEqual([
-      expect.objectContaining({ id: 'coder-1', name: 'Coder', space: 'payments' }),
+      expect.objectContaining({
+        id: 'coder-1',
+        name: 'Coder',
+        space: 'payments',
+        registered: true,
+        tools: null,
+      }),
+      expect.objectContaining({
+        id: 'sup',
+        role: 'supervisor',
+        registered: false,
+        tools: ['agentInspector', 'messageHuman'],
+        lastActivity: null,
+      }),
     ]);
   });
 
@@ -1051,8 +1073,9 @@ describe('HTTP API: the surface itself (contracts §3, §8)', () => {
         Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
       ),
     );
+    // The web console's files and pages are not API routes.
     const mounted = h.app.routes
-      .filter((route) => route.method !== 'ALL')
+      .filter((route) => route.method !== 'ALL' && !CONSOLE_PATHS.includes(route.path))
       .map((route) => `${route.method} ${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
     expect(mounted.length).toBeGreaterThan(30);
     for (const route of mounted) expect(documented, route).toContain(route);

@@ -62,7 +62,17 @@ function readWebFiles(root: string): Map<string, WebFile> {
 }
 
 /** The console's pages: every one is `index.html`, routed in the browser. */
-const PAGES = ['/', '/sign-in', '/approvals', '/agents', '/agents/*', '/workspaces/*'] as const;
+export const CONSOLE_PAGES = [
+  '/',
+  '/sign-in',
+  '/approvals',
+  '/agents',
+  '/agents/*',
+  '/workspaces/*',
+] as const;
+
+/** Every path the console answers (its files and its pages): none of them is part of the API. */
+export const CONSOLE_PATHS: readonly string[] = ['/ui/*', ...CONSOLE_PAGES];
 
 /** Mounts the console on `app`: `/ui/*` for its files and its pages; false when `web/` is missing. */
 export function mountWeb(app: Hono<Env>, root: string = WEB_ROOT): boolean {
@@ -84,6 +94,6 @@ export function mountWeb(app: Hono<Env>, root: string = WEB_ROOT): boolean {
       return c.json({ errors: [{ path: '', message: `no file \`${c.req.path}\`` }] }, 404);
     return send(file, 'no-cache');
   });
-  for (const page of PAGES) app.get(page, () => send(index, 'no-cache'));
+  for (const page of CONSOLE_PAGES) app.get(page, () => send(index, 'no-cache'));
   return true;
 }

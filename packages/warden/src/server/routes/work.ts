@@ -4,6 +4,7 @@
 
 import { AUTONOMY_LEVELS } from '@warden/engine';
 import { z } from 'zod';
+import { listInstanceAgents } from '../../instance/index.js';
 import { newId } from '../../ids.js';
 import type { RunRecord } from '../../store/types.js';
 import type { Api } from '../api.js';
@@ -249,10 +250,41 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
     summary: 'The agents of a workspace',
     permission: 'read',
     query: z.strictObject({ workspace: z.string().optional() }),
-    responses: { 200: '`{ agents }`' },
-    handler: async ({ identity, query }) => ({
-      agents: await warden.store.agents.list(await workspaceOf(ctx, identity, query.workspace)),
-    }),
+    responses: {
+      200: '`{ agents }`: the registered ones and those of the data folder (`<data>/agents/<id>/`) that work in the workspace, each with `registered`, `tools` (from its settings, or null) and `lastActivity` (its newest audit entry)',
+    },
+    handler: async ({ identity, query }) => {
+      const workspace = await workspaceOf(ctx, identity, query.workspace);
+      const registered = await warden.store.agents.list(workspace);
+      // Agents on disk belong to the workspace their settings name (or to every one, when none is named).
+      const onDisk = (await listInstanceAgents(warden.data)).filter(
+        (a) => a.workspace === null || a.workspace === workspace,
+      );
+      const byId = new Map(onDisk.map((a) => [a.id, a]));
+      const ids = [...new Set([...registered.map((a) => a.id), ...onDisk.map((a) => a.id)])].sort();
+      const agents = await Promise.all(
+        ids.map(async (id) => {
+          const record = registered.find((a) => a.id === id);
+          const folder = byId.get(id);
+          const [newest] = await warden.store.audit.query({ workspace, agent: id, limit: 1 });
+          const at = newest?.['occurredAt'];
+          return {
+            workspace,
+            id,
+            name: record?.name ?? folder?.settings?.name ?? null,
+            role: record?.role ?? folder?.role ?? null,
+            space: record?.space ?? null,
+            model: record?.model ?? folder?.settings?.model ?? null,
+            createdAt: record?.createdAt ?? null,
+            updatedAt: record?.updatedAt ?? null,
+            registered: record !== undefined,
+            tools: folder === undefined ? null : folder.tools,
+            lastActivity: typeof at === 'string' ? at : null,
+          };
+        }),
+      );
+      return { agents };
+    },
   });
 
   api.add({
