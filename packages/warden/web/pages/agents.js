@@ -1,6 +1,195 @@
-// Placeholder until the page is built.
-import { h, replace } from '../lib/dom.js';
+// The agents of a workspace: each with its role, the tools it used and when
+// it last did anything. `GET /v1/agents` lists the registered agents (name,
+// role, space, model); it says nothing of tools or activity, so those come
+// from the audit log — the newest entries of the workspace, and for an agent
+// not among them its own newest entries. Agents seen in the audit log but
+// never registered are listed too, marked so.
 
-export function render(main) {
-  replace(main, h('h1', null, 'agents'), h('p', { class: 'muted' }, 'Not built yet.'));
+import { api, query } from '../lib/api.js';
+import { code, h, replace, section, time } from '../lib/dom.js';
+import {
+  agentHref,
+  errorText,
+  failure,
+  loading,
+  resolveWorkspace,
+  workspacePicker,
+} from './agents/common.js';
+
+/** How many of the workspace's newest audit entries show who is active. */
+const SAMPLE = 500;
+/** Per agent not in that sample: how many of its own entries name its tools. */
+const PER_AGENT = 50;
+
+/** Newest time and the tools named in `entries` (newest first), per agent. @param {any[]} entries */
+function activity(entries) {
+  /** @type {Map<string, { last: string | null, tools: Set<string> }>} */
+  const seen = new Map();
+  for (const entry of entries) {
+    const agent = entry.agentId;
+    if (typeof agent !== 'string') continue;
+    const a = seen.get(agent) ?? { last: null, tools: new Set() };
+    a.last ??= typeof entry.occurredAt === 'string' ? entry.occurredAt : null;
+    if (typeof entry.tool === 'string' && entry.tool !== '' && entry.tool !== '(none)')
+      a.tools.add(entry.tool);
+    seen.set(agent, a);
+  }
+  return seen;
+}
+
+export async function render(main, ctx) {
+  replace(main, h('h1', null, 'Agents'), loading());
+  if (!ctx.can('read')) {
+    replace(
+      main,
+      h('h1', null, 'Agents'),
+      h(
+        'p',
+        { class: 'error', role: 'alert' },
+        `A \`${ctx.identity.role}\` token may not read agents.`,
+      ),
+    );
+    return;
+  }
+  let resolved;
+  try {
+    resolved = await resolveWorkspace(ctx);
+  } catch (error) {
+    replace(main, h('h1', null, 'Agents'), failure('Cannot read the workspaces', error));
+    return;
+  }
+  const { workspace, choices } = resolved;
+  const picker = workspacePicker(ctx, choices, workspace, '/agents');
+  if (workspace === null) {
+    replace(
+      main,
+      h('h1', null, 'Agents'),
+      picker ??
+        h(
+          'p',
+          null,
+          'No workspace has a policy yet: ',
+          code('warden policy apply FILE'),
+          ' makes one.',
+        ),
+    );
+    return;
+  }
+
+  const body = h('div', null, loading());
+  replace(main, h('h1', null, 'Agents'), picker, section(`Agents of ${workspace}`, body));
+
+  const problems = [];
+  let registered = [];
+  let sample = [];
+  const [agents, audit] = await Promise.allSettled([
+    api('GET', `/v1/agents${query({ workspace })}`),
+    api('GET', `/v1/audit${query({ workspace, limit: SAMPLE })}`),
+  ]);
+  if (agents.status === 'fulfilled') registered = agents.value.agents;
+  else problems.push(failure('Cannot read the registered agents', agents.reason));
+  if (audit.status === 'fulfilled') sample = audit.value.entries;
+  else problems.push(failure('Cannot read the audit log', audit.reason));
+
+  const seen = activity(sample);
+  const ids = [...new Set([...registered.map((a) => a.id), ...seen.keys()])].sort();
+  // An agent quiet lately: its own newest entries.
+  await Promise.all(
+    ids
+      .filter((id) => !seen.has(id))
+      .map(async (id) => {
+        try {
+          const { entries } = await api(
+            'GET',
+            `/v1/audit${query({ workspace, agent: id, limit: PER_AGENT })}`,
+          );
+          const own = activity(entries).get(id);
+          if (own !== undefined) seen.set(id, own);
+        } catch (error) {
+          problems.push(
+            h(
+              'p',
+              { class: 'error', role: 'alert' },
+              `Cannot read the audit log of ${id}: ${errorText(error)}`,
+            ),
+          );
+        }
+      }),
+  );
+
+  if (ids.length === 0) {
+    replace(
+      body,
+      problems,
+      h(
+        'p',
+        { class: 'muted' },
+        'No agent here yet: none is registered (',
+        code('PUT /v1/agents/:id'),
+        ') and none appears in the audit log.',
+      ),
+    );
+    return;
+  }
+  const byId = new Map(registered.map((a) => [a.id, a]));
+  replace(
+    body,
+    problems,
+    h(
+      'div',
+      { class: 'scroll' },
+      h(
+        'table',
+        { class: 'ag-agents' },
+        h('caption', { class: 'visually-hidden' }, `Agents of workspace ${workspace}`),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['Agent', 'Role', 'Name', 'Space', 'Model', 'Tools used', 'Last activity'].map((t) =>
+              h('th', { scope: 'col' }, t),
+            ),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          ids.map((id) => {
+            const a = byId.get(id);
+            const act = seen.get(id);
+            const tools = act === undefined ? [] : [...act.tools].sort();
+            return h(
+              'tr',
+              { dataset: { agent: id } },
+              h(
+                'th',
+                { scope: 'row' },
+                h('a', { href: agentHref(id, workspace) }, id),
+                a === undefined ? h('span', { class: 'muted ag-small' }, ' not registered') : null,
+              ),
+              h('td', null, a?.role ?? h('span', { class: 'muted' }, '—')),
+              h('td', null, a?.name ?? h('span', { class: 'muted' }, '—')),
+              h('td', null, a?.space ?? h('span', { class: 'muted' }, '—')),
+              h('td', null, a?.model ?? h('span', { class: 'muted' }, '—')),
+              h(
+                'td',
+                null,
+                tools.length === 0
+                  ? h('span', { class: 'muted' }, 'none seen')
+                  : tools.map((t, i) => [i > 0 ? ' ' : null, code(t)]),
+              ),
+              h('td', null, time(act?.last ?? null)),
+            );
+          }),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'muted ag-small' },
+      `Tools are those named in the audit log (the workspace's newest ${SAMPLE} entries, or the agent's own newest ${PER_AGENT}); last activity is the agent's newest audit entry.`,
+    ),
+  );
 }

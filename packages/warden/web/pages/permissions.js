@@ -1,6 +1,4 @@
-// Placeholder until the page is built.
-import { h, replace } from '../lib/dom.js';
+// The permissions screen of a workspace: its parts live in `permissions/`
+// (the matrix, rules, autonomy dial, templates, what-if, audit, honesty).
 
-export function render(main) {
-  replace(main, h('h1', null, 'permissions'), h('p', { class: 'muted' }, 'Not built yet.'));
-}
+export { render } from './permissions/page.js';

@@ -1,0 +1,183 @@
+// A small chart of an agent's run receipts over time (I2), drawn as SVG with
+// DOM methods: one bar per run for its tokens (in + out), a line for its
+// cost, oldest run on the left. No library, no inline styles: geometry is in
+// SVG attributes, looks in the stylesheet's `chart-*` classes. The receipts
+// table beside it holds the same numbers for those who do not see the chart.
+
+const NS = 'http://www.w3.org/2000/svg';
+const WIDTH = 640;
+const HEIGHT = 200;
+const MARGIN = { top: 24, right: 56, bottom: 30, left: 64 };
+
+/**
+ * An SVG element with attributes and children (strings become text nodes).
+ * @param {string} tag @param {Record<string, string | number>} [attrs] @param {...(Node | string | null)} children
+ */
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(NS, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  for (const child of children) {
+    if (child === null) continue;
+    el.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return el;
+}
+
+/** @param {number} n */
+const fmt = (n) => n.toLocaleString('en-US');
+
+/** `2026-12-01 12:48`. @param {string} iso */
+function short(iso) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/**
+ * The chart for `runs` (any order); null when there is none.
+ * @param {{ id: string, startedAt: string, tokensIn: number, tokensOut: number, costCents: number, status: string }[]} runs
+ * @param {string} idBase unique prefix for the title and description ids
+ */
+export function runChart(runs, idBase) {
+  if (runs.length === 0) return null;
+  const sorted = [...runs].sort((a, b) => (a.startedAt < b.startedAt ? -1 : 1));
+  const tokens = sorted.map((r) => (r.tokensIn ?? 0) + (r.tokensOut ?? 0));
+  const cost = sorted.map((r) => r.costCents ?? 0);
+  const maxTokens = Math.max(1, ...tokens);
+  const maxCost = Math.max(1, ...cost);
+  const plotW = WIDTH - MARGIN.left - MARGIN.right;
+  const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const slot = plotW / sorted.length;
+  const barW = Math.max(2, Math.min(28, slot * 0.6));
+  const xOf = (i) => MARGIN.left + slot * i + slot / 2;
+  const yTokens = (v) => MARGIN.top + plotH - (v / maxTokens) * plotH;
+  const yCost = (v) => MARGIN.top + plotH - (v / maxCost) * plotH;
+
+  const titleId = `${idBase}-title`;
+  const descId = `${idBase}-desc`;
+  const totalTokens = tokens.reduce((a, b) => a + b, 0);
+  const totalCost = cost.reduce((a, b) => a + b, 0);
+  const root = svg(
+    'svg',
+    {
+      class: 'ag-chart',
+      viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+      role: 'img',
+      'aria-labelledby': `${titleId} ${descId}`,
+      preserveAspectRatio: 'xMidYMid meet',
+    },
+    svg('title', { id: titleId }, 'Tokens and cost per run, oldest first'),
+    svg(
+      'desc',
+      { id: descId },
+      `${sorted.length} ${sorted.length === 1 ? 'run' : 'runs'} from ${short(sorted[0].startedAt)} to ${short(sorted[sorted.length - 1].startedAt)}: ${fmt(totalTokens)} tokens and ${fmt(totalCost)} cents in all; the most tokens in one run ${fmt(Math.max(...tokens))}, the highest cost ${fmt(Math.max(...cost))} cents.`,
+    ),
+  );
+
+  // Grid and axes: 0, half and the maximum of each measure.
+  const grid = svg('g', { class: 'ag-chart-grid', 'aria-hidden': 'true' });
+  for (const share of [0, 0.5, 1]) {
+    const y = MARGIN.top + plotH - share * plotH;
+    grid.appendChild(
+      svg('line', {
+        x1: MARGIN.left,
+        x2: MARGIN.left + plotW,
+        y1: y,
+        y2: y,
+        class: 'ag-chart-rule',
+      }),
+    );
+    grid.appendChild(
+      svg(
+        'text',
+        {
+          x: MARGIN.left - 6,
+          y: y + 4,
+          'text-anchor': 'end',
+          class: 'ag-chart-label ag-chart-label-tokens',
+        },
+        fmt(Math.round(maxTokens * share)),
+      ),
+    );
+    grid.appendChild(
+      svg(
+        'text',
+        {
+          x: MARGIN.left + plotW + 6,
+          y: y + 4,
+          'text-anchor': 'start',
+          class: 'ag-chart-label ag-chart-label-cost',
+        },
+        `${fmt(Math.round(maxCost * share))} ¢`,
+      ),
+    );
+  }
+  grid.appendChild(
+    svg(
+      'text',
+      { x: MARGIN.left, y: HEIGHT - 8, 'text-anchor': 'start', class: 'ag-chart-label' },
+      short(sorted[0].startedAt),
+    ),
+  );
+  if (sorted.length > 1)
+    grid.appendChild(
+      svg(
+        'text',
+        { x: MARGIN.left + plotW, y: HEIGHT - 8, 'text-anchor': 'end', class: 'ag-chart-label' },
+        short(sorted[sorted.length - 1].startedAt),
+      ),
+    );
+  root.appendChild(grid);
+
+  const bars = svg('g', { class: 'ag-chart-bars' });
+  sorted.forEach((run, i) => {
+    const y = yTokens(tokens[i]);
+    bars.appendChild(
+      svg(
+        'rect',
+        {
+          class: `ag-chart-bar${run.status === 'failed' ? ' ag-chart-bar-failed' : ''}`,
+          x: (xOf(i) - barW / 2).toFixed(1),
+          y: y.toFixed(1),
+          width: barW.toFixed(1),
+          height: Math.max(0, MARGIN.top + plotH - y).toFixed(1),
+        },
+        svg(
+          'title',
+          {},
+          `run ${run.id}, ${short(run.startedAt)}: ${fmt(tokens[i])} tokens, ${fmt(cost[i])} cents (${run.status})`,
+        ),
+      ),
+    );
+  });
+  root.appendChild(bars);
+
+  const points = sorted.map((_, i) => `${xOf(i).toFixed(1)},${yCost(cost[i]).toFixed(1)}`);
+  const line = svg('g', { class: 'ag-chart-cost' });
+  if (sorted.length > 1)
+    line.appendChild(svg('polyline', { class: 'ag-chart-line', points: points.join(' ') }));
+  sorted.forEach((run, i) =>
+    line.appendChild(
+      svg(
+        'circle',
+        { class: 'ag-chart-dot', cx: xOf(i).toFixed(1), cy: yCost(cost[i]).toFixed(1), r: 3.5 },
+        svg('title', {}, `run ${run.id}: ${fmt(cost[i])} cents`),
+      ),
+    ),
+  );
+  root.appendChild(line);
+
+  const legend = svg(
+    'g',
+    { class: 'ag-chart-legend', 'aria-hidden': 'true' },
+    svg('rect', { x: MARGIN.left, y: 2, width: 10, height: 10, class: 'ag-chart-swatch' }),
+    svg('text', { x: MARGIN.left + 14, y: 11, class: 'ag-chart-label' }, 'tokens (left scale)'),
+    svg('circle', { cx: MARGIN.left + 150, cy: 7, r: 3.5, class: 'ag-chart-swatch-dot' }),
+    svg(
+      'text',
+      { x: MARGIN.left + 158, y: 11, class: 'ag-chart-label' },
+      'cost in cents (right scale)',
+    ),
+  );
+  root.appendChild(legend);
+  return root;
+}

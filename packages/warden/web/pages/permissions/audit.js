@@ -1,0 +1,347 @@
+// The permissions audit log (G39): every decision with its request, facets,
+// deciding rule and advisory hits, filterable by agent, time, outcome and
+// "advisory hits only", with the hits highlighted. And the rollout view
+// (G25): what each advisory rule would have decided over the last week, how
+// often and for whom — then switch it to hard.
+
+import { api, query } from '../../lib/api.js';
+import { badge, code, h, replace, section, time } from '../../lib/dom.js';
+import { openEditor } from './editor.js';
+import { alertBox, clear, fail, field, rich, select } from './ui.js';
+
+const SPANS = [
+  ['1h', 'the last hour'],
+  ['24h', 'the last 24 hours'],
+  ['7d', 'the last 7 days'],
+  ['30d', 'the last 30 days'],
+];
+
+/** What a decision was about, in one line. @param {any} entry */
+function requestSummary(entry) {
+  const r = entry.request ?? {};
+  const parts = [];
+  if (entry.tool !== null && entry.tool !== undefined) parts.push(code(entry.tool));
+  if (Array.isArray(r.actions)) parts.push(r.actions.join(', '));
+  if (typeof r.command === 'string') parts.push(code(r.command));
+  const where = [
+    r.space === undefined ? null : `space ${r.space}`,
+    r.mode === undefined ? null : `mode ${r.mode}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return h(
+    'span',
+    null,
+    parts.map((p, i) => [i === 0 ? '' : ' · ', p]),
+    where === '' ? null : h('span', { class: 'muted' }, ` (${where})`),
+  );
+}
+
+/** @param {HTMLElement} panel @param {any} env */
+export function mountAudit(panel, env) {
+  const box = alertBox();
+  const list = h('div', { 'aria-live': 'polite' });
+  const agent = h('input', {
+    type: 'text',
+    name: 'agent',
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
+  const since = select([['', 'any time'], ...SPANS], '7d', { name: 'since' });
+  const outcome = select(
+    [
+      ['', 'any outcome'],
+      ['allow', 'allowed'],
+      ['ask', 'asked a human'],
+      ['deny', 'denied'],
+    ],
+    '',
+    { name: 'outcome' },
+  );
+  const advisory = h('input', { type: 'checkbox', name: 'advisory', id: 'audit-advisory' });
+  const limit = select(
+    [
+      ['50', '50'],
+      ['100', '100'],
+      ['500', '500'],
+    ],
+    '100',
+    { name: 'limit' },
+  );
+
+  const advBox = alertBox();
+  const advSince = select(SPANS, '7d', { name: 'advisory-since' });
+  const advBody = h('div', { 'aria-live': 'polite' });
+
+  const load = async () => {
+    clear(box);
+    replace(list, h('p', { class: 'muted' }, 'Loading…'));
+    try {
+      const { decisions } = await api(
+        'GET',
+        `/v1/permissions/audit${query({
+          workspace: env.workspace,
+          agent: agent.value.trim(),
+          since: since.value,
+          outcome: outcome.value,
+          advisory: advisory.checked ? '1' : '',
+          limit: limit.value,
+        })}`,
+      );
+      replace(list, table(decisions));
+    } catch (error) {
+      replace(list);
+      fail(box, 'Cannot read the permissions audit', error);
+    }
+  };
+
+  const table = (decisions) => {
+    if (decisions.length === 0) return h('p', { class: 'muted' }, 'No decision matches.');
+    return h(
+      'div',
+      { class: 'scroll' },
+      h(
+        'table',
+        { class: 'audit' },
+        h(
+          'caption',
+          null,
+          `${decisions.length} decision(s), newest first; advisory hits are highlighted`,
+        ),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['When', 'Agent', 'Request', 'Outcome', 'Rule and scope', 'Why'].map((t) =>
+              h('th', { scope: 'col' }, t),
+            ),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          decisions.map((e) => {
+            const d = e.decision ?? {};
+            const hits = Array.isArray(d.advisories) ? d.advisories : [];
+            return h(
+              'tr',
+              {
+                class: hits.length > 0 ? 'advisory-hit' : undefined,
+                dataset: { id: e.id, advisory: hits.length > 0 ? 'yes' : 'no' },
+              },
+              h('td', null, time(e.occurredAt)),
+              h('td', null, code(e.agentId)),
+              h('td', null, requestSummary(e)),
+              h(
+                'td',
+                null,
+                badge(e.outcome === 'ask' ? 'prompt' : e.outcome),
+                e.override
+                  ? h('span', { class: 'muted' }, ` overridden by ${e.override.by}`)
+                  : null,
+                e.approval
+                  ? h(
+                      'span',
+                      { class: 'muted' },
+                      ` ${e.approval.answer ?? e.approval.state} by ${e.approval.by ?? '—'}`,
+                    )
+                  : null,
+              ),
+              h(
+                'td',
+                null,
+                d.rule === undefined
+                  ? '—'
+                  : [code(d.rule), h('span', { class: 'muted' }, ` ${d.scope ?? ''}`)],
+              ),
+              h(
+                'td',
+                null,
+                rich(d.reason ?? (e.failure === undefined ? '' : JSON.stringify(e.failure))),
+                hits.length === 0
+                  ? null
+                  : h(
+                      'ul',
+                      { class: 'hits' },
+                      hits.map((a) =>
+                        h(
+                          'li',
+                          null,
+                          h('strong', null, 'advisory '),
+                          code(a.rule),
+                          ` on ${a.facet} would have decided `,
+                          badge(a.wouldBe),
+                        ),
+                      ),
+                    ),
+                Array.isArray(d.facets)
+                  ? h(
+                      'details',
+                      null,
+                      h('summary', null, 'Facets'),
+                      h(
+                        'ul',
+                        { class: 'list' },
+                        d.facets.map((f) =>
+                          h(
+                            'li',
+                            null,
+                            code(f.facet),
+                            ' ',
+                            f.decision === null ? 'no opinion' : badge(f.decision),
+                            f.rule === undefined ? '' : ` ${f.rule} (${f.scope})`,
+                          ),
+                        ),
+                      ),
+                    )
+                  : null,
+              ),
+            );
+          }),
+        ),
+      ),
+    );
+  };
+
+  const loadAdvisories = async () => {
+    clear(advBox);
+    try {
+      const answer = await api(
+        'GET',
+        `/v1/permissions/advisories${query({ workspace: env.workspace, since: advSince.value })}`,
+      );
+      const rules = env.state.data?.rules ?? [];
+      replace(
+        advBody,
+        h(
+          'p',
+          { class: 'muted' },
+          `${answer.decisions} decision(s) since `,
+          time(answer.since),
+          answer.truncated ? ' (only the first 100 000 were read)' : '',
+          '.',
+        ),
+        answer.rules.length === 0
+          ? h(
+              'p',
+              { class: 'muted' },
+              'No advisory rule would have changed a decision in this window.',
+            )
+          : h(
+              'table',
+              { class: 'advisories' },
+              h('caption', null, 'What each advisory rule would have decided, had it been hard'),
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  ['Rule', 'Facet', 'Would have', 'Times', 'Agents', 'Last', ''].map((t) =>
+                    h('th', { scope: 'col' }, t),
+                  ),
+                ),
+              ),
+              h(
+                'tbody',
+                null,
+                answer.rules.map((r) => {
+                  const rule = rules.find((x) => x.id === r.rule && x.layer === 'workspace');
+                  return h(
+                    'tr',
+                    { class: 'advisory-hit', dataset: { rule: r.rule } },
+                    h(
+                      'th',
+                      { scope: 'row' },
+                      code(r.rule),
+                      rule === undefined ? null : h('p', { class: 'muted' }, rich(rule.sentence)),
+                    ),
+                    h('td', null, code(r.facet)),
+                    h('td', null, badge(r.wouldBe)),
+                    h('td', { class: 'count' }, String(r.count)),
+                    h('td', null, r.agents.join(', ')),
+                    h('td', null, time(r.lastAt)),
+                    h(
+                      'td',
+                      null,
+                      env.canWrite &&
+                        rule !== undefined &&
+                        rule.path !== null &&
+                        rule.enforcement === 'advisory'
+                        ? h(
+                            'button',
+                            {
+                              type: 'button',
+                              onclick: () => openEditor(env, { entry: rule, enforcement: 'hard' }),
+                            },
+                            `Make ${r.rule} hard…`,
+                          )
+                        : null,
+                    ),
+                  );
+                }),
+              ),
+            ),
+      );
+    } catch (error) {
+      replace(advBody);
+      fail(advBox, 'Cannot read what the advisory rules would have done', error);
+    }
+  };
+
+  replace(
+    panel,
+    section(
+      'Permissions audit log',
+      h(
+        'form',
+        {
+          class: 'row filters',
+          onsubmit: (event) => {
+            event.preventDefault();
+            void load();
+          },
+        },
+        field('Agent', agent),
+        field('Since', since),
+        field('Outcome', outcome),
+        field('Show', limit),
+        h(
+          'div',
+          { class: 'field' },
+          h('label', { for: advisory.id, class: 'inline' }, advisory, ' advisory hits only'),
+        ),
+        h('button', { type: 'submit', class: 'primary' }, 'Filter'),
+      ),
+      box,
+      list,
+    ),
+    section(
+      'What advisory rules would have blocked',
+      h(
+        'p',
+        { class: 'muted' },
+        'Advisory rules never change a decision; the audit log records what they would have decided (G25). Run one advisory for a week, read this, then make it hard.',
+      ),
+      h(
+        'form',
+        {
+          class: 'row filters',
+          onsubmit: (event) => {
+            event.preventDefault();
+            void loadAdvisories();
+          },
+        },
+        field('Window', advSince),
+        h('button', { type: 'submit' }, 'Show'),
+      ),
+      advBox,
+      advBody,
+    ),
+  );
+  void load();
+  void loadAdvisories();
+  return env.state.subscribe(() => void loadAdvisories());
+}

@@ -1,0 +1,314 @@
+// The policy matrix (G20): the thirteen action classes down, the scopes
+// across — the workspace, each agent, each space, each mode preset — and in
+// each cell what a request of that class gets there, computed by the server
+// with the engine decisions use. A cell opens what decides it, its
+// exceptions and the rules written there, with the controls the role has.
+
+import { badge, code, h, replace } from '../../lib/dom.js';
+import { openEditor } from './editor.js';
+import { managedSourceText, ruleItem } from './rules.js';
+import { alertBox, rich, scopeName, uid } from './ui.js';
+
+/** The column heading's second line: the dial of a space, the net of a mode. @param {any} column */
+function columnNote(column) {
+  if (column.kind === 'space')
+    return h(
+      'span',
+      { class: `tag tag-${column.effectiveAutonomy}` },
+      column.autonomy === null ? 'actWithApproval (unset)' : column.autonomy,
+    );
+  if (column.kind === 'mode' && column.commandNet.length > 0)
+    return h('span', { class: 'tag' }, `net: ${column.commandNet.length}`);
+  return null;
+}
+
+/** What the small line under a cell's badge says. @param {any} cell */
+function cellBy(cell) {
+  if (cell.decidedIn === 'default') return 'default';
+  if (!cell.inherited) return cell.rule;
+  return `↑ ${scopeName(cell.decidedIn)}`;
+}
+
+/** Whether an advisory rule (reported, never enforced) is written in this cell. @param {any} data @param {any} cell */
+function advisoryHere(data, cell) {
+  return cell.rules.some((id) =>
+    data.rules.some((r) => r.id === id && r.layer === 'workspace' && r.enforcement === 'advisory'),
+  );
+}
+
+/** @param {any} row @param {any} cell */
+function cellLabel(row, cell) {
+  const parts = [
+    `${row.class} in ${scopeName(cell.scope)}: ${cell.effective === 'prompt' ? 'ask' : cell.effective}`,
+  ];
+  if (cell.decision !== cell.effective) parts.push(`(${cell.decision} before the autonomy dial)`);
+  parts.push(
+    cell.decidedIn === 'default'
+      ? 'by the built-in default'
+      : `by rule ${cell.rule} in ${scopeName(cell.decidedIn)}`,
+  );
+  if (cell.exceptions.length > 0)
+    parts.push(`, ${cell.exceptions.length} conditional exception(s)`);
+  return parts.join(' ');
+}
+
+/** @param {HTMLElement} panel @param {any} env */
+export function mountMatrix(panel, env) {
+  const box = alertBox();
+  const body = h('div');
+  const detailTitle = uid('cell-title');
+  const detailId = uid('cell-detail');
+  const detail = h('section', {
+    id: detailId,
+    class: 'card cell-detail',
+    'aria-labelledby': detailTitle,
+    hidden: true,
+  });
+  /** @type {{ cls: string, scope: string } | null} */
+  let selected = null;
+
+  const showDetail = (data, focus) => {
+    if (selected === null) {
+      detail.hidden = true;
+      return;
+    }
+    const { cls, scope } = selected;
+    const row = data.rows.find((r) => r.class === cls);
+    const cell = row?.cells.find((c) => c.scope === scope);
+    if (row === undefined || cell === undefined) {
+      selected = null;
+      detail.hidden = true;
+      return;
+    }
+    const column = data.columns.find((c) => c.scope === scope);
+    const byId = (id, layer) => data.rules.find((r) => r.id === id && r.layer === layer);
+    const decider = byId(cell.rule, cell.managed ? 'managed' : 'workspace');
+    const here = cell.rules.map((id) => byId(id, 'workspace')).filter(Boolean);
+    const pinned = cell.managedRules.map((id) => byId(id, 'managed')).filter(Boolean);
+    const itemBox = alertBox();
+    replace(
+      detail,
+      h('h2', { id: detailTitle, tabindex: '-1' }, code(cls), ` in ${scopeName(scope)}`),
+      h('p', { class: 'muted' }, rich(`${row.covers}; ${column?.label ?? ''}.`)),
+      h(
+        'p',
+        { class: 'gets' },
+        'Gets ',
+        badge(cell.effective),
+        cell.decision === cell.effective
+          ? null
+          : h(
+              'span',
+              null,
+              ` — ${cell.decision === 'prompt' ? 'ask' : cell.decision} before the autonomy dial: this space is ${column?.effectiveAutonomy ?? ''}`,
+            ),
+        '.',
+      ),
+      h(
+        'p',
+        null,
+        cell.decidedIn === 'default'
+          ? [
+              'Decided by the built-in default ',
+              code(cell.rule),
+              `: no rule for ${cls} on this scope's chain decides.`,
+            ]
+          : [
+              'Decided by ',
+              code(cell.rule),
+              cell.inherited
+                ? [' inherited from ', h('strong', null, scopeName(cell.decidedIn))]
+                : ' written here',
+              decider === undefined ? '.' : [': ', rich(decider.sentence)],
+            ],
+      ),
+      cell.exceptions.length === 0
+        ? null
+        : [
+            h('h3', null, 'Except when'),
+            h(
+              'ul',
+              { class: 'list' },
+              cell.exceptions.map((e) =>
+                h(
+                  'li',
+                  null,
+                  badge(e.decision),
+                  ' ',
+                  rich(e.sentence),
+                  h('span', { class: 'muted' }, ` [${e.rule}]`),
+                ),
+              ),
+            ),
+          ],
+      h('h3', null, `Rules for ${cls} written in ${scopeName(scope)}`),
+      here.length === 0
+        ? h('p', { class: 'muted' }, 'None.')
+        : h(
+            'ul',
+            { class: 'list rules' },
+            here.map((r) => ruleItem(env, r, itemBox)),
+          ),
+      pinned.length === 0
+        ? null
+        : [
+            h('h3', null, 'Managed rules here (read-only)'),
+            h('p', { class: 'muted' }, 'Source: ', managedSourceText(data.managed), '.'),
+            h(
+              'ul',
+              { class: 'list rules' },
+              pinned.map((r) => ruleItem(env, r, itemBox)),
+            ),
+          ],
+      itemBox,
+      env.canWrite
+        ? h(
+            'p',
+            { class: 'row' },
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'primary',
+                onclick: () => openEditor(env, { scope, action: cls }),
+              },
+              `Add a rule for ${cls} here`,
+            ),
+            h(
+              'button',
+              {
+                type: 'button',
+                onclick: () => {
+                  selected = null;
+                  detail.hidden = true;
+                  draw(env.state.data, env.state.error);
+                },
+              },
+              'Close',
+            ),
+          )
+        : h('p', { class: 'muted' }, `Your role (${env.role}) may read the policy, not change it.`),
+    );
+    detail.hidden = false;
+    if (focus) detail.querySelector('h2')?.focus();
+  };
+
+  const draw = (data, error) => {
+    if (data === null) {
+      replace(
+        body,
+        h('p', { class: 'muted' }, error === null ? 'Loading…' : 'The matrix could not be read.'),
+      );
+      detail.hidden = true;
+      return;
+    }
+    const table = h(
+      'table',
+      { class: 'matrix' },
+      h(
+        'caption',
+        null,
+        'What each action class gets in each scope when no conditional rule applies, after the space’s autonomy dial',
+      ),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col' }, 'Action class'),
+          data.columns.map((column) =>
+            h(
+              'th',
+              { scope: 'col', title: column.label, dataset: { scope: column.scope } },
+              h('span', { class: 'col-kind' }, column.kind),
+              h('span', { class: 'col-id' }, column.id ?? env.workspace),
+              columnNote(column),
+            ),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        data.rows.map((row) =>
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'row' }, code(row.class), h('span', { class: 'covers' }, row.covers)),
+            row.cells.map((cell) => {
+              const isSelected = selected?.cls === row.class && selected?.scope === cell.scope;
+              return h(
+                'td',
+                null,
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: [
+                      'cell',
+                      `cell-${cell.effective}`,
+                      cell.inherited ? 'cell-inherited' : 'cell-here',
+                      cell.managed ? 'cell-managed' : '',
+                      isSelected ? 'cell-selected' : '',
+                    ]
+                      .filter((c) => c !== '')
+                      .join(' '),
+                    'aria-label': cellLabel(row, cell),
+                    'aria-expanded': isSelected ? 'true' : 'false',
+                    'aria-controls': detailId,
+                    dataset: { class: row.class, scope: cell.scope, effective: cell.effective },
+                    onclick: () => {
+                      selected = { cls: row.class, scope: cell.scope };
+                      draw(env.state.data, env.state.error);
+                      showDetail(env.state.data, true);
+                    },
+                  },
+                  badge(cell.effective),
+                  h('span', { class: 'cell-by' }, cellBy(cell)),
+                  cell.decision === cell.effective
+                    ? null
+                    : h(
+                        'span',
+                        { class: 'cell-note' },
+                        `${cell.decision === 'prompt' ? 'ask' : cell.decision} before dial`,
+                      ),
+                  cell.exceptions.length === 0
+                    ? null
+                    : h('span', { class: 'cell-note' }, `+${cell.exceptions.length} when…`),
+                  cell.managed ? h('span', { class: 'cell-note' }, 'managed') : null,
+                  advisoryHere(data, cell)
+                    ? h('span', { class: 'cell-note' }, 'advisory rule')
+                    : null,
+                ),
+              );
+            }),
+          ),
+        ),
+      ),
+    );
+    replace(body, h('div', { class: 'scroll' }, table));
+    showDetail(data, false);
+  };
+
+  replace(
+    panel,
+    h(
+      'p',
+      { class: 'muted' },
+      'Each cell is what a request of the class gets in that scope when no rule with conditions applies: ',
+      badge('allow'),
+      ' allowed, ',
+      badge('prompt'),
+      ' a human is asked (denied when none is connected), ',
+      badge('deny'),
+      ' denied. “↑” means the cell inherits from a wider scope. Open a cell to see why',
+      env.canWrite ? ', and to write a rule there.' : '.',
+    ),
+    box,
+    body,
+    detail,
+  );
+  draw(env.state.data, env.state.error);
+  return env.state.subscribe(draw);
+}

@@ -1,0 +1,134 @@
+// Small pieces the permissions screen's parts share: form fields with their
+// labels and help, error boxes that say what failed in the server's words,
+// scope names in plain words, lists typed one per line.
+
+import { h, replace } from '../../lib/dom.js';
+
+let counter = 0;
+
+/** A fresh element id with a readable prefix. @param {string} prefix */
+export function uid(prefix) {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}
+
+/** An empty alert that `fail` fills; hidden while empty (`.error:empty`). */
+export function alertBox() {
+  return h('p', { class: 'error', role: 'alert' });
+}
+
+/**
+ * Shows what failed and why in `box` (an `alertBox`).
+ * @param {HTMLElement} box @param {string} what @param {unknown} error
+ */
+export function fail(box, what, error) {
+  const message = error instanceof Error ? error.message : String(error);
+  replace(box, `${what}: ${message}`);
+}
+
+/** Clears an alert box. @param {HTMLElement} box */
+export function clear(box) {
+  replace(box);
+}
+
+/**
+ * A labelled control with optional help, linked by `aria-describedby`.
+ * @param {string} label @param {HTMLElement} control @param {string | Node | null} [help]
+ */
+export function field(label, control, help = null) {
+  if (control.id === '') control.id = uid('f');
+  let helpEl = null;
+  if (help !== null) {
+    helpEl = h(
+      'p',
+      { class: 'help muted', id: `${control.id}-help` },
+      typeof help === 'string' ? rich(help) : help,
+    );
+    control.setAttribute('aria-describedby', helpEl.id);
+  }
+  return h('div', { class: 'field' }, h('label', { for: control.id }, label), control, helpEl);
+}
+
+/** A `<select>` of `[value, label]` pairs. @param {[string, string][]} options @param {string} [selected] @param {Record<string, unknown>} [attrs] */
+export function select(options, selected, attrs = {}) {
+  return h(
+    'select',
+    attrs,
+    options.map(([value, label]) =>
+      h('option', { value, selected: value === selected ? true : undefined }, label),
+    ),
+  );
+}
+
+/** The non-empty lines of a textarea. @param {string} text */
+export function lines(text) {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+}
+
+/** A scope in words: `Workspace`, `Agent coder-1`, `Space payments`, `Mode review`. @param {string} scope */
+export function scopeName(scope) {
+  if (scope === 'workspace') return 'Workspace';
+  if (scope === 'default') return 'built-in default';
+  if (scope.startsWith('managed:')) return `${scopeName(scope.slice('managed:'.length))} (managed)`;
+  const colon = scope.indexOf(':');
+  if (colon < 0) return scope;
+  const kind = scope.slice(0, colon);
+  const id = scope.slice(colon + 1);
+  const word = { agent: 'Agent', space: 'Space', mode: 'Mode' }[kind] ?? kind;
+  return `${word} ${id}`;
+}
+
+/** What a decision means to the agent, in words. @param {string | null | undefined} d */
+export function decisionWords(d) {
+  if (d === 'allow') return 'allowed';
+  if (d === 'prompt') return 'asks a human';
+  if (d === 'deny') return 'denied';
+  return 'no opinion';
+}
+
+/** An origin as a small label. @param {string} origin */
+export function originTag(origin) {
+  return h('span', { class: `tag tag-${origin}` }, origin);
+}
+
+/**
+ * Text as the server writes it, with `back-quoted` parts shown as code: a
+ * list of text nodes and `<code>` elements, never parsed as markup.
+ * @param {unknown} text
+ */
+export function rich(text) {
+  return String(text ?? '')
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? h('code', null, part) : part))
+    .filter((part) => part !== '');
+}
+
+/** A `datetime-local` value for an ISO time, in the browser's zone. @param {string} iso */
+export function localInput(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** Wires a tab list: buttons with `role="tab"`, arrow keys move between them. @param {HTMLElement} list @param {(id: string) => void} onSelect */
+export function tabKeys(list, onSelect) {
+  list.addEventListener('keydown', (event) => {
+    const tabs = [...list.querySelectorAll('[role="tab"]')];
+    const at = tabs.indexOf(/** @type {Element} */ (document.activeElement));
+    if (at < 0) return;
+    let next = -1;
+    if (event.key === 'ArrowRight') next = (at + 1) % tabs.length;
+    else if (event.key === 'ArrowLeft') next = (at - 1 + tabs.length) % tabs.length;
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = tabs.length - 1;
+    if (next < 0) return;
+    event.preventDefault();
+    const tab = /** @type {HTMLElement} */ (tabs[next]);
+    tab.focus();
+    onSelect(tab.dataset.tab ?? '');
+  });
+}
