@@ -83,19 +83,24 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(OUT, 'permissions.png'), fullPage: false });
 
     await page.goto(`${url}/approvals`);
-    await page.waitForLoadState('networkidle');
+    // The open inbox is a connected approver once its live channel is up.
+    await page.getByText('Connected as alice').waitFor({ timeout: 15_000 });
     // An agent asks to push while the inbox is open: the prompt waits for this approver.
     const asking = fetch(`${url}/v1/decide`, {
       method: 'POST',
       headers: { authorization: `Bearer ${agent}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         tool: 'git_push',
-        actions: ['gitPush'],
+        command: 'git push origin feature/login',
         args: { refs: ['feature/login'] },
         arguments: { remote: 'origin', branch: 'feature/login' },
       }),
-    }).catch(() => undefined);
-    await page.getByText('git_push').first().waitFor({ timeout: 15_000 });
+    })
+      .then(async (r) => {
+        if (!r.ok) console.error(`the agent's request was refused: ${r.status} ${await r.text()}`);
+      })
+      .catch(() => undefined);
+    await page.locator('#inbox-pending > li').first().waitFor({ timeout: 15_000 });
     await page.screenshot({ path: join(OUT, 'inbox.png'), fullPage: false });
     await page.close();
     void asking;
