@@ -1,9 +1,10 @@
-// The agents of a workspace: each with its role, the tools it used and when
-// it last did anything. `GET /v1/agents` lists the registered agents (name,
-// role, space, model); it says nothing of tools or activity, so those come
-// from the audit log — the newest entries of the workspace, and for an agent
-// not among them its own newest entries. Agents seen in the audit log but
-// never registered are listed too, marked so.
+// The agents of a workspace: each with its role, its tools and when it last
+// did anything. `GET /v1/agents` lists the registered agents and those of the
+// data folder, with the tools their settings assign and their newest audit
+// entry; for an agent without settings the tools it used come from the audit
+// log — the workspace's newest entries, and for an agent not among them its
+// own newest entries. Agents seen only in the audit log are listed too,
+// marked so.
 
 import { api, query } from '../lib/api.js';
 import { code, h, replace, section, time } from '../lib/dom.js';
@@ -148,7 +149,7 @@ export async function render(main, ctx) {
           h(
             'tr',
             null,
-            ['Agent', 'Role', 'Name', 'Space', 'Model', 'Tools used', 'Last activity'].map((t) =>
+            ['Agent', 'Role', 'Name', 'Space', 'Model', 'Tools', 'Last activity'].map((t) =>
               h('th', { scope: 'col' }, t),
             ),
           ),
@@ -159,7 +160,8 @@ export async function render(main, ctx) {
           ids.map((id) => {
             const a = byId.get(id);
             const act = seen.get(id);
-            const tools = act === undefined ? [] : [...act.tools].sort();
+            const assigned = Array.isArray(a?.tools) ? a.tools : null;
+            const tools = assigned ?? (act === undefined ? [] : [...act.tools].sort());
             return h(
               'tr',
               { dataset: { agent: id } },
@@ -167,7 +169,11 @@ export async function render(main, ctx) {
                 'th',
                 { scope: 'row' },
                 h('a', { href: agentHref(id, workspace) }, id),
-                a === undefined ? h('span', { class: 'muted ag-small' }, ' not registered') : null,
+                a === undefined
+                  ? h('span', { class: 'muted ag-small' }, ' not registered')
+                  : a.registered === false
+                    ? h('span', { class: 'muted ag-small' }, ' data folder')
+                    : null,
               ),
               h('td', null, a?.role ?? h('span', { class: 'muted' }, '—')),
               h('td', null, a?.name ?? h('span', { class: 'muted' }, '—')),
@@ -177,10 +183,10 @@ export async function render(main, ctx) {
                 'td',
                 null,
                 tools.length === 0
-                  ? h('span', { class: 'muted' }, 'none seen')
+                  ? h('span', { class: 'muted' }, assigned === null ? 'none seen' : 'none')
                   : tools.map((t, i) => [i > 0 ? ' ' : null, code(t)]),
               ),
-              h('td', null, time(act?.last ?? null)),
+              h('td', null, time(a?.lastActivity ?? act?.last ?? null)),
             );
           }),
         ),
@@ -189,7 +195,7 @@ export async function render(main, ctx) {
     h(
       'p',
       { class: 'muted ag-small' },
-      `Tools are those named in the audit log (the workspace's newest ${SAMPLE} entries, or the agent's own newest ${PER_AGENT}); last activity is the agent's newest audit entry.`,
+      `Tools are those its AgentSettings.json assigns; for an agent without one, those named in the audit log (the workspace's newest ${SAMPLE} entries, or the agent's own newest ${PER_AGENT}). Last activity is the agent's newest audit entry.`,
     ),
   );
 }
