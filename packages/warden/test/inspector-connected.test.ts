@@ -15,7 +15,7 @@ import { defineTool } from '../src/tools/registry.js';
 import { BIN, warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served } from './support/processes.js';
-import { api, cliToken, freePort, serve } from './support/processes.js';
+import { agentToken, api, cliToken, freePort, serve } from './support/processes.js';
 import { openTestWarden } from './support/warden.js';
 
 const SECRET = 'sk-live-connected-0123456789abcdef';
@@ -50,21 +50,8 @@ beforeAll(async () => {
   );
   for (let i = 0; i < 12; i += 1) await tools.call('web_fetch', {});
   await t.cleanup();
-  const agentToken = (agent: string) =>
-    cliToken([
-      '--data',
-      data,
-      '--role',
-      'agent',
-      '--name',
-      agent,
-      '--workspace',
-      'acme',
-      '--agent',
-      agent,
-    ]).token;
-  supToken = agentToken('sup');
-  coderToken = agentToken('coder-1');
+  supToken = agentToken(data, 'sup');
+  coderToken = agentToken(data, 'coder-1');
   viewerToken = cliToken(['--data', data, '--role', 'viewer', '--name', 'val']).token;
   server = await serve(['--data', data]);
 }, 120_000);

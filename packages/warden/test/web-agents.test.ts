@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { warden } from './helpers.js';
 import { BROWSER_SKIP, launchBrowser, pageErrors, signInAs } from './support/browser.js';
 import type { Served } from './support/processes.js';
-import { api, cliToken, dataWithPolicy, serve } from './support/processes.js';
+import { agentToken, api, cliToken, dataWithPolicy, serve } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -55,16 +55,7 @@ beforeAll(async () => {
     expect(made.code, made.stderr).toBe(0);
   }
   const make = (...args: string[]) => cliToken(['--data', data, ...args]).token;
-  tokens.agent = make(
-    '--role',
-    'agent',
-    '--name',
-    'coder',
-    '--workspace',
-    'acme',
-    '--agent',
-    'coder-1',
-  );
+  tokens.agent = agentToken(data, 'coder-1', 'acme', 'coder');
   tokens.admin = make('--role', 'admin', '--name', 'alice');
   tokens.viewer = make('--role', 'viewer', '--name', 'vic');
   server = await serve(['--data', data]);

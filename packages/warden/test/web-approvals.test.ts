@@ -12,7 +12,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { warden } from './helpers.js';
 import { BROWSER_SKIP, launchBrowser, pageErrors, signInAs } from './support/browser.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, approverWatching, cliToken, dataWithPolicy, serve } from './support/processes.js';
+import {
+  agentToken,
+  api,
+  approverWatching,
+  cliToken,
+  dataWithPolicy,
+  serve,
+} from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -45,16 +52,7 @@ const spawned: Spawned[] = [];
 beforeAll(async () => {
   ({ data } = dataWithPolicy(POLICY));
   const make = (...args: string[]) => cliToken(['--data', data, ...args]).token;
-  tokens.agent = make(
-    '--role',
-    'agent',
-    '--name',
-    'coder',
-    '--workspace',
-    'acme',
-    '--agent',
-    'coder-1',
-  );
+  tokens.agent = agentToken(data, 'coder-1', 'acme', 'coder');
   tokens.approver = make('--role', 'approver', '--name', 'bob');
   tokens.overrider = make('--role', 'overrider', '--name', 'olga');
   tokens.viewer = make('--role', 'viewer', '--name', 'vic');

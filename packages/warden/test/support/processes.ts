@@ -186,6 +186,22 @@ export function cliToken(
 }
 
 /** A port nothing listens on (it was free a moment ago). */
+/** An `agent` token for `agent` in `workspace`, made in the data folder (named after the agent unless told). */
+export function agentToken(data: string, agent: string, workspace = 'acme', name = agent): string {
+  return cliToken([
+    '--data',
+    data,
+    '--role',
+    'agent',
+    '--name',
+    name,
+    '--workspace',
+    workspace,
+    '--agent',
+    agent,
+  ]).token;
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
