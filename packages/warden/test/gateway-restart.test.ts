@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
@@ -22,8 +23,8 @@ const SDK = pathToFileURL(
 
 /**
  * A downstream that counts its starts in `starts` (one line each), exits at
- * once while `broken` exists, offers `wipe` too while `grow` exists, and
- * exits on a call to `crash`.
+ * once while `broken` exists, offers `wipe` too while `grow` exists, no
+ * longer offers `crash` while `shrink` exists, and exits on a call to `crash`.
  */
 const FLAKY_SERVER = `
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,7 +39,7 @@ const generation = readFileSync(join(dir, 'starts'), 'utf8').split('\\n').length
 const schema = { type: 'object', properties: {} };
 const tools = [
   { name: 'peek', inputSchema: schema },
-  { name: 'crash', inputSchema: schema },
+  ...(existsSync(join(dir, 'shrink')) ? [] : [{ name: 'crash', inputSchema: schema }]),
   ...(existsSync(join(dir, 'grow')) ? [{ name: 'wipe', inputSchema: schema }] : []),
 ];
 const server = new Server({ name: 'flaky', version: '1' }, { capabilities: { tools: {} } });
@@ -159,6 +160,23 @@ describe('warden gateway: a crashed stdio downstream', () => {
     expect(statuses(s, 'fx__peek')).toEqual(['Ok', 'Ok']);
     expect(statuses(s, 'fx__crash')).toEqual(['Error']);
     expect(statuses(s, 'fx__wipe')).toEqual(['Denied']);
+  }, 60_000);
+
+  it('tells the agent when a restart changed the tools it can call (notifications/tools/list_changed)', async () => {
+    const s = setup();
+    const { client } = await agent(s);
+    expect(client.getServerCapabilities()?.tools).toMatchObject({ listChanged: true });
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed += 1;
+    });
+    expect((await call(client, 'fx__crash')).isError).toBe(true);
+    writeFileSync(join(s.dir, 'shrink'), '');
+    expect(text(await call(client, 'fx__peek'))).toBe('peeked 2');
+    await expect.poll(() => changed).toBe(1);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['fx__peek']);
+    const gone = await call(client, 'fx__crash');
+    expect(text(gone)).toContain('is no longer offered by `fx` since it started again');
   }, 60_000);
 
   it('contracts §6: while it cannot start, its calls are refused with an Error entry; the next try waits for the backoff, then it comes back', async () => {

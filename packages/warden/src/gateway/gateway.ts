@@ -338,6 +338,14 @@ export class Gateway {
     return null;
   }
 
+  private readonly toolListeners = new Set<() => void>();
+
+  /** Calls `listener` whenever the exposed tools change (a restarted downstream); returns how to stop. */
+  onToolsChanged(listener: () => void): () => void {
+    this.toolListeners.add(listener);
+    return () => this.toolListeners.delete(listener);
+  }
+
   /** The tools of a restarted server, exposed again; the ratchet (G5) holds for what is new. */
   private relist(downstream: Downstream, tools: readonly Tool[]): void {
     const server = downstream.entry.name;
@@ -384,6 +392,11 @@ export class Gateway {
           reason: `\`${name}\` is no longer offered by \`${server}\` since it started again`,
         });
     const gone = [...before].filter((n) => !seen.has(n));
+    const exposedNow = [...this.exposed.values()]
+      .filter((e) => e.server === downstream)
+      .map((e) => e.name);
+    if (exposedNow.length !== before.size || exposedNow.some((n) => !before.has(n)))
+      for (const listener of this.toolListeners) listener();
     this.log(
       `started \`${server}\` again: ${this.exposedOf(downstream)} tools` +
         (refusedNow.length > 0

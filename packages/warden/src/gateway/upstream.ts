@@ -19,9 +19,16 @@ import type { HostName } from './hosts.js';
 import { hostPolicy } from './hosts.js';
 
 /** The gateway's MCP server; exported for tests that connect to it in memory. */
-export function mcpServer(gateway: Gateway, version: string): Server {
+export function mcpServer(
+  gateway: Gateway,
+  version: string,
+  options: { readonly listChanged?: boolean } = {},
+): Server {
   // The low-level server: it passes the downstream tools' JSON schemas through unchanged.
-  const server = new Server({ name: 'warden-gateway', version }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'warden-gateway', version },
+    { capabilities: { tools: options.listChanged === true ? { listChanged: true } : {} } },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: gateway.tools() }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const token = request.params._meta?.progressToken;
@@ -49,13 +56,19 @@ export function mcpServer(gateway: Gateway, version: string): Server {
 
 /** Serves on standard input/output; resolves when the agent closes the channel. */
 export async function serveStdio(gateway: Gateway, version: string): Promise<void> {
-  const server = mcpServer(gateway, version);
+  // One agent holds this channel for its whole session: it is told when a restarted
+  // downstream changed the tools it can call (Streamable HTTP here is stateless: no one to tell).
+  const server = mcpServer(gateway, version, { listChanged: true });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
   });
   await server.connect(new StdioServerTransport());
+  const off = gateway.onToolsChanged(() => {
+    server.sendToolListChanged().catch(() => undefined);
+  });
   await closed;
+  off();
   await server.close().catch(() => undefined);
 }
 
