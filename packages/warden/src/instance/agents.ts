@@ -119,9 +119,15 @@ export const NON_ACTING_TOOLS: Readonly<Record<string, string>> = {
 /** The action classes a configured tool declares; `null` when Warden does not know the tool. */
 export function declaredClasses(tool: string): readonly ActionClass[] | null {
   if (tool in NON_ACTING_TOOLS) return [];
-  const builtin = builtinTools({ worktree: '/' }).find((t) => t.name === tool);
-  if (builtin === undefined) return null;
-  return builtin.actions ?? [];
+  return builtinClasses().get(tool) ?? null;
+}
+
+let builtins: ReadonlyMap<string, readonly ActionClass[]> | undefined;
+
+/** The built-in tools' declared classes, by name: made once, not per question. */
+function builtinClasses(): ReadonlyMap<string, readonly ActionClass[]> {
+  builtins ??= new Map(builtinTools({ worktree: '/' }).map((t) => [t.name, t.actions ?? []]));
+  return builtins;
 }
 
 /**

@@ -24,7 +24,6 @@ import {
   canonicalJson,
   classInfo,
   compilePolicy,
-  describeRule,
   enumerate,
   lintPolicy,
   validatePolicy,
@@ -38,7 +37,7 @@ import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { invalid, notFound } from '../errors.js';
-import { AUTONOMY_MEANING } from './policy.js';
+import { AUTONOMY_MEANING, ruleFacts } from './policy.js';
 
 /** An agent id no policy can name (ids hold no control characters): "an agent with no rules of its own". */
 const NOBODY = '\u0000any agent';
@@ -248,22 +247,10 @@ export function ruleEntries(
   const entry = (rule: Policy['rules'][number], layer: 'workspace' | 'managed'): RuleEntry => {
     const inDocument = layer === 'workspace' && documentPaths.has(rule.id);
     return {
-      id: rule.id,
-      scope: rule.scope,
-      ...(rule.action === undefined ? {} : { action: rule.action }),
-      ...(rule.command === undefined ? {} : { command: rule.command }),
-      decision: rule.decision,
-      enforcement: rule.enforcement,
-      ...(rule.when === undefined ? {} : { when: rule.when }),
-      origin: layer === 'managed' ? 'managed' : rule.origin,
-      expiresAt: rule.expiresAt ?? null,
+      ...ruleFacts(rule, workspace, layer),
       expired: rule.expiresAtMs !== undefined && at >= rule.expiresAtMs,
-      ...(rule.note === undefined ? {} : { note: rule.note }),
-      sentence: describeRule(rule, workspace, layer === 'managed'),
-      layer,
       path: inDocument ? (documentPaths.get(rule.id) as string) : null,
       revocable: layer === 'workspace' && !inDocument,
-      readOnly: layer === 'managed',
     };
   };
   return [

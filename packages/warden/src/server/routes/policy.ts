@@ -36,8 +36,15 @@ function revisionView(revision: PolicyRevision, withDocument: boolean): Record<s
   };
 }
 
-function ruleView(policy: Policy, layer: 'workspace' | 'managed', revocable: ReadonlySet<string>) {
-  return allRules(policy).map((rule) => ({
+type Rule = Policy['rules'][number];
+
+/** A rule as the API shows it: its fields, its origin, and its sentence (G19). */
+export function ruleFacts(
+  rule: Rule,
+  workspace: string | undefined,
+  layer: 'workspace' | 'managed',
+) {
+  return {
     id: rule.id,
     scope: rule.scope,
     ...(rule.action === undefined ? {} : { action: rule.action }),
@@ -48,10 +55,16 @@ function ruleView(policy: Policy, layer: 'workspace' | 'managed', revocable: Rea
     origin: layer === 'managed' ? 'managed' : rule.origin,
     expiresAt: rule.expiresAt ?? null,
     ...(rule.note === undefined ? {} : { note: rule.note }),
-    sentence: describeRule(rule, policy.workspace, layer === 'managed'),
+    sentence: describeRule(rule, workspace, layer === 'managed'),
     layer,
-    revocable: revocable.has(rule.id),
     readOnly: layer === 'managed',
+  };
+}
+
+function ruleView(policy: Policy, layer: 'workspace' | 'managed', revocable: ReadonlySet<string>) {
+  return allRules(policy).map((rule) => ({
+    ...ruleFacts(rule, policy.workspace, layer),
+    revocable: revocable.has(rule.id),
   }));
 }
 

@@ -181,7 +181,7 @@ export function mountWhatIf(panel, env) {
     type: 'text',
     name: 'worktree',
     spellcheck: 'false',
-    placeholder: '/srv/work/api',
+    placeholder: '/srv/agents/api',
   });
   const approver = select(
     [
