@@ -105,16 +105,17 @@ describe('reading shell (G14b)', () => {
     ]);
   });
 
-  it('classifies an unparseable command by its confident leading words, arguments unknown (E24)', () => {
+  it('classifies an unparseable command by its confident leading words, arguments unknown (E24, E42)', () => {
     expect(read('git push $(x) main')[0]).toEqual([
       'raw',
       'git push $(x) main',
       { gitPush: { refs: null }, ...spawn },
     ]);
+    // `a` is deleted whatever `$(ls)` adds: it stays certainly touched (E42).
     expect(read('rm -f a $(ls)')[0]).toEqual([
       'raw',
       'rm -f a $(ls)',
-      { fileDelete: { paths: null, count: null }, ...spawn },
+      { fileDelete: { paths: null, count: null, known: { paths: ['a'], count: 1 } }, ...spawn },
     ]);
   });
 

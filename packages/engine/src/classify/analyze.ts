@@ -17,7 +17,7 @@ import { leadingWords, parseShell } from '../shell/parser.js';
 import { joinWords } from '../shell/render.js';
 import { ShellSyntaxError } from '../shell/scanner.js';
 import type { Effect, ExtractContext } from './effects.js';
-import { blurArgs, effect, wordPath, writeEffects } from './effects.js';
+import { blurArgs, effect, openArgs, wordPath, writeEffects } from './effects.js';
 import { prefixEffects } from './prefixes.js';
 import type { ProgramResult, ReadingContext } from './program.js';
 import { assignmentHazard, commandWords, extractProgram, resolveProgram } from './program.js';
@@ -277,7 +277,15 @@ class Walker implements ReadingContext {
     const assigned = node.assignments.map(
       (a) => /^[A-Za-z_][A-Za-z0-9_]*/.exec(a.value)?.[0] ?? '',
     );
-    return this.classifyWords(node.words, node.raw, node.redirects, cwd, flow, assigned);
+    return this.classifyWords(
+      node.words,
+      node.raw,
+      node.redirects,
+      cwd,
+      flow,
+      assigned,
+      node.assignments,
+    );
   }
 
   /** Classifies a script's commands as far as it parses (E32: no facets of their own when inner). */
@@ -302,8 +310,17 @@ class Walker implements ReadingContext {
     cwd: string | null,
     flow: Flow,
     assigned: readonly string[],
+    assignments: readonly Word[] = [],
   ): string | null {
-    const resolved = resolveProgram(this, words, cwd, flow.blur, flow.placeholder, assigned);
+    const resolved = resolveProgram(
+      this,
+      words,
+      cwd,
+      flow.blur,
+      flow.placeholder,
+      assigned,
+      assignments,
+    );
     const redirectEffects = this.redirectEffects(redirects, cwd);
     switch (resolved.kind) {
       case 'raw':
@@ -431,8 +448,11 @@ class Walker implements ReadingContext {
       const resolved = resolveProgram(this, leading, cwd, flow.blur, flow.placeholder, []);
       if (resolved.kind === 'program') {
         leadingWords = commandWords(this, resolved.words, resolved.assigned);
-        const outcome = extractProgram(this, resolved);
-        if (outcome.unparseable === undefined) effects = outcome.effects.map(blurArgs);
+        // What an extractor reports beside an unparseable part is certain (E42): keep it, blurred.
+        // Under `xargs` the arguments come from input: nothing of them is certain.
+        effects = extractProgram(this, resolved).effects.map(
+          resolved.blur ? blurArgs : (e) => openArgs(e),
+        );
         effects.push(...prefixEffects(this.table, leadingWords));
       }
     }

@@ -11,7 +11,27 @@ export interface KeyValues {
   refs?: string[] | null;
   hosts?: string[] | null;
   count?: number | null;
+  /**
+   * For a key that is unknown (`null`): the values the command certainly
+   * touches all the same (E42). `git -c k=v push origin main` pushes `main`
+   * and maybe more; `xargs rm a` deletes `a` and maybe more. A restrictive
+   * rule that one of them touches holds; an allow still needs the whole
+   * list, which is not known. Never set for a key that is known or absent.
+   */
+  known?: KnownValues;
 }
+
+/** Values certainly touched by a command whose full list for a key is unknown (E42). */
+export interface KnownValues {
+  paths?: string[];
+  refs?: string[];
+  hosts?: string[];
+  /** A lower bound for an unknown count. */
+  count?: number;
+}
+
+export type ListKey = 'paths' | 'refs' | 'hosts';
+export const LIST_KEYS: readonly ListKey[] = ['paths', 'refs', 'hosts'];
 
 export interface Effect {
   readonly cls: ActionClass;
@@ -24,6 +44,8 @@ export interface ExtractContext {
   readonly worktree: string | null;
   /** Variables assigned for this command (`A=1 cmd`, `env A=1 cmd`). */
   readonly assigned: ReadonlySet<string>;
+  /** The values of those variables, when known (`HTTPS_PROXY=http://p:3128 curl …`); null: not literal. */
+  readonly environment?: ReadonlyMap<string, string | null>;
   /** The command line sets CDPATH, so `cd name` may lead anywhere. */
   readonly cdpath: boolean;
 }
@@ -85,6 +107,37 @@ export function blurArgs(item: Effect): Effect {
   if (item.args.hosts !== undefined) args.hosts = null;
   if (item.args.count !== undefined) args.count = null;
   return { cls: item.cls, args };
+}
+
+/**
+ * Every key the effect reports made unknown — the unread rest of the command
+ * may add to it — while the values it already named stay certainly touched
+ * (E42): `git push origin main $(x)` pushes `main` and maybe more.
+ */
+export function openArgs(item: Effect, drop: readonly ListKey[] = []): Effect {
+  const args: KeyValues = {};
+  const known: KnownValues = {};
+  for (const key of LIST_KEYS) {
+    const value = item.args[key];
+    if (value === undefined) continue;
+    args[key] = null;
+    if (drop.includes(key)) continue;
+    const certain = [...(value ?? []), ...(item.args.known?.[key] ?? [])];
+    if (certain.length > 0) known[key] = certain;
+  }
+  if (item.args.count !== undefined) {
+    args.count = null;
+    const certain = (item.args.count ?? 0) + (item.args.known?.count ?? 0);
+    if (certain > 0) known.count = certain;
+  }
+  if (Object.keys(known).length > 0) args.known = known;
+  return { cls: item.cls, args };
+}
+
+/** A list that is at least `values`, maybe more: unknown, with `values` certainly touched (E42). */
+export function openList(key: ListKey, values: readonly string[]): KeyValues {
+  if (values.length === 0) return { [key]: null };
+  return { [key]: null, known: { [key]: [...values] } };
 }
 
 /** The working directory after changing into `dir` (null: unknown). */

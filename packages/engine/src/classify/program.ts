@@ -30,6 +30,8 @@ export interface ProgramResult {
   /** The command runs in the shell itself (so a `cd` changes the directory). */
   readonly inShell: boolean;
   readonly assigned: ReadonlySet<string>;
+  /** The values assigned for the command (`A=1 cmd`, `env A=1 cmd`); null when not literal. */
+  readonly environment: ReadonlyMap<string, string | null>;
   /** The program is a function the command line defines. */
   readonly callsFunction: boolean;
 }
@@ -95,6 +97,17 @@ function hazard(table: ClassifierTable, base: string, words: readonly Word[]): s
   return null;
 }
 
+/** Records `NAME=value`: the value when it is literal, else null. */
+function noteAssignment(environment: Map<string, string | null>, word: Word): void {
+  const match = ASSIGNED_NAME.exec(word.value);
+  if (match === null || match[1] === undefined) return;
+  const append = match[0].endsWith('+=');
+  environment.set(
+    match[1],
+    word.literal && match[2] === undefined && !append ? word.value.slice(match[0].length) : null,
+  );
+}
+
 /** Follows wrappers down to the command that runs (E27). */
 export function resolveProgram(
   ctx: ReadingContext,
@@ -103,6 +116,7 @@ export function resolveProgram(
   blur: boolean,
   placeholder: string | null,
   assigned: readonly string[],
+  assignments: readonly Word[] = [],
 ): Resolved {
   let current = words;
   let currentCwd = cwd;
@@ -112,6 +126,8 @@ export function resolveProgram(
   // `builtin x` and `command x` run x itself, never a function of that name.
   let functionsVisible = true;
   const names = new Set(assigned);
+  const environment = new Map<string, string | null>();
+  for (const word of assignments) noteAssignment(environment, word);
   for (let depth = 0; depth < 32; depth++) {
     const program = current[0];
     if (program === undefined) return { kind: 'raw', reason: 'no command' };
@@ -129,6 +145,7 @@ export function resolveProgram(
       blur: blurred,
       inShell,
       assigned: names,
+      environment,
       callsFunction,
     });
     if (inShell && functionsVisible && ctx.functions.has(program.value)) return asProgram(true);
@@ -174,6 +191,7 @@ export function resolveProgram(
         blurred ||= result.blur;
         replaced = result.placeholder ?? replaced;
         for (const name of result.assigned) names.add(name);
+        for (const word of result.assignments ?? []) noteAssignment(environment, word);
         if (IN_SHELL_WRAPPERS.has(base)) functionsVisible = false;
         else inShell = false;
         break;
@@ -197,6 +215,7 @@ export function extractProgram(ctx: ReadingContext, resolved: ProgramResult): Ex
     cwd: resolved.cwd,
     worktree: ctx.worktree,
     assigned: resolved.assigned,
+    environment: resolved.environment,
     cdpath: ctx.cdpath,
   };
   return EXTRACTOR_FUNCTIONS[extractor](resolved.words, extractContext);

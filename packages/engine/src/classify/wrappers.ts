@@ -24,6 +24,8 @@ export type Unwrapped =
       readonly placeholder: string | null;
       /** Variables the wrapper sets for the inner command (`env A=1`). */
       readonly assigned: readonly string[];
+      /** The assignment words themselves (`env A=1`), for the values they set. */
+      readonly assignments?: readonly Word[];
     }
   | { readonly kind: 'script'; readonly text: string }
   | {
@@ -123,11 +125,13 @@ export function unwrap(
   if (next + positionals > words.length) return BARE;
   next += positionals;
   const assigned: string[] = [];
+  const assignments: Word[] = [];
   if (name === 'env') {
     for (;;) {
       const match = ASSIGNMENT.exec((words[next] as Word | undefined)?.value ?? '');
       if (match === null) break;
       assigned.push(match[1] as string);
+      assignments.push(words[next] as Word);
       next++;
     }
   }
@@ -139,6 +143,7 @@ export function unwrap(
     blur: entry.kind === 'xargs',
     placeholder,
     assigned,
+    assignments,
   };
   return newCwd === undefined ? result : { ...result, cwd: newCwd };
 }

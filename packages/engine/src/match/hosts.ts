@@ -18,36 +18,45 @@ const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 const PLAIN_HOST =
   /^(?!(?:.*\.)?xn--)(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?\.)*[a-z](?:[a-z0-9_-]*[a-z0-9_])?$/;
 
-/** The host a URL or host name names, or null when it is not a valid host. */
+/** A scheme followed by `//`: a URL with an authority, whatever the scheme. */
+const WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+/** The WHATWG special schemes: a URL parser reads their host even after `https:` or `https:/`. */
+const SPECIAL_SCHEME = /^(?:https?|wss?|ftp|file):/i;
+
+/**
+ * The host part of a URL exactly as a WHATWG URL parser (Node's `URL`, which
+ * `fetch` uses) reads it, or null when it cannot parse it or it has no host.
+ * `https://evil.com\@example.org/` is `evil.com` and `https:/evil.com` is
+ * `evil.com`. Text without a scheme is read as an `http` URL, the way curl
+ * guesses (`evil.com/x`, `host:8080`). IPv6 addresses keep their brackets.
+ */
+export function urlHostname(text: string): string | null {
+  const input = text.trim();
+  const url = WITH_AUTHORITY.test(input) || SPECIAL_SCHEME.test(input) ? input : `http://${input}`;
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname;
+  } catch {
+    return null;
+  }
+  return hostname === '' ? null : hostname;
+}
+
+/** The host a URL or host name names, or null when it is not a valid host (E12). */
 export function normalizeHost(input: string): HostValue | null {
   if (input.length <= 253 && PLAIN_HOST.test(input)) return { host: input, ip: false };
-  let text = input.trim();
-  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(text);
-  if (scheme !== null) text = text.slice(scheme[0].length);
-  text = text.split(/[/?#]/, 1)[0] ?? '';
-  const at = text.lastIndexOf('@');
-  if (at >= 0) text = text.slice(at + 1);
-  let ipv6 = false;
-  if (text.startsWith('[')) {
-    const close = text.indexOf(']');
-    if (close < 0) return null;
-    const rest = text.slice(close + 1);
-    if (rest !== '' && !/^:\d*$/.test(rest)) return null;
-    text = text.slice(1, close);
-    ipv6 = true;
-  } else if ((text.match(/:/g) ?? []).length >= 2) {
-    ipv6 = true;
-  } else {
-    const colon = text.indexOf(':');
-    if (colon >= 0) {
-      if (!/^\d*$/.test(text.slice(colon + 1))) return null;
-      text = text.slice(0, colon);
-    }
+  const text = input.trim();
+  // A bare IPv6 address (`::1`, `fe80::1`) is not a URL without its brackets.
+  if (/^[0-9A-Fa-f:.]+$/.test(text) && (text.match(/:/g) ?? []).length >= 2) {
+    return canonicalHost(`[${text}]`, true);
   }
-  if (ipv6) return canonicalHost(`[${text}]`, true);
-  if (text.endsWith('.')) text = text.slice(0, -1);
-  if (text === '') return null;
-  return canonicalHost(text, false);
+  const hostname = urlHostname(text);
+  if (hostname === null) return null;
+  if (hostname.startsWith('[')) return canonicalHost(hostname, true);
+  // Hosts of other schemes are opaque to the URL parser: read them as a web host.
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  if (name === '') return null;
+  return canonicalHost(name, false);
 }
 
 function canonicalHost(text: string, ipv6: boolean): HostValue | null {
