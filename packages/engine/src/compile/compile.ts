@@ -28,6 +28,8 @@ export interface CompiledRule {
   readonly prefixLength: number;
   readonly restrictive: boolean;
   readonly advisory: boolean;
+  /** Written by answering a prompt (G23): it never beats a deny of the standing policy (E41). */
+  readonly remembered: boolean;
   readonly hard: boolean;
   readonly constraints: CompiledConstraints | null;
   readonly expiresAtMs: number | null;
@@ -83,6 +85,8 @@ export interface CompiledLayer {
   readonly scopes: ReadonlyMap<string, ScopeBucket>;
   /** Whether any advisory rule exists, so the shadow resolution can be skipped when none does. */
   readonly hasAdvisory: boolean;
+  /** Whether any remembered rule exists (E41). */
+  readonly hasRemembered: boolean;
 }
 
 export interface NetEntry {
@@ -133,6 +137,7 @@ function compileRule(rule: Rule, order: number, globs: Globs): CompiledRule {
     prefixLength: rule.commandWords?.length ?? 0,
     restrictive: rule.decision !== 'allow',
     advisory: rule.enforcement === 'advisory',
+    remembered: rule.origin === 'remembered',
     // An advisory rule is resolved as hard in the shadow resolution (G25).
     hard: rule.enforcement !== 'soft',
     constraints,
@@ -144,9 +149,11 @@ export function compileLayer(rules: readonly Rule[]): CompiledLayer {
   const scopes = new Map<string, ScopeBucket>();
   const globs = new Globs();
   let hasAdvisory = false;
+  let hasRemembered = false;
   rules.forEach((rule, order) => {
     const compiled = compileRule(rule, order, globs);
     if (compiled.advisory) hasAdvisory = true;
+    if (compiled.remembered) hasRemembered = true;
     let bucket = scopes.get(rule.scope);
     if (bucket === undefined) {
       bucket = new ScopeBucket();
@@ -155,7 +162,7 @@ export function compileLayer(rules: readonly Rule[]): CompiledLayer {
     bucket.add(compiled);
   });
   for (const bucket of scopes.values()) bucket.sort();
-  return { scopes, hasAdvisory };
+  return { scopes, hasAdvisory, hasRemembered };
 }
 
 export function compilePolicy(policy: Policy): CompiledPolicy {

@@ -33,6 +33,25 @@ export interface FacetArgs {
   readonly commands?: readonly CommandWords[];
   readonly count?: number;
   readonly cents?: number;
+  /** For keys that are unknown as a whole: the parts that are known (E6, E42). */
+  readonly known?: KnownParts;
+}
+
+/**
+ * The known part of an unknown key: values the request certainly touches,
+ * though it may touch more. A restrictive rule that one of them touches holds;
+ * an allow that one of them lies outside fails; else the key stays unknown.
+ */
+export interface KnownParts {
+  readonly paths?: readonly PathValue[];
+  readonly refs?: readonly string[];
+  readonly hosts?: readonly HostValue[];
+  /** Simple commands read in full. */
+  readonly commands?: readonly CommandWords[];
+  /** The confident leading words of commands that cannot be read in full: only a restrictive rule reads them. */
+  readonly leading?: readonly CommandWords[];
+  /** A lower bound: the sum of the counts that are known. */
+  readonly count?: number;
 }
 
 export function compileConstraints(when: Constraints, globs: Globs): CompiledConstraints {
@@ -80,15 +99,29 @@ export interface Evaluation {
 const NO_CONDITIONS: Evaluation = { verdict: 'applies', conditions: [] };
 const FAILS: Evaluation = { verdict: 'fails', conditions: [] };
 
-/** A list key's finding: null when it fails (so the rule cannot apply). */
+/**
+ * A list key's finding: null when it fails (so the rule cannot apply). When
+ * the key is unknown, its known part may still decide it (E6, E42): a
+ * restrictive rule holds when a known value touches it, an allow fails when a
+ * known value lies outside; only otherwise is the key unknown.
+ */
 function listCondition<T>(
   key: ConstraintKey,
   values: readonly T[] | undefined,
   restrictive: boolean,
   inSet: (value: T, restrictive: boolean) => boolean,
   show: (value: T) => string,
+  known?: readonly T[],
 ): Condition | null {
-  if (values === undefined) return { key, status: 'unknown' };
+  if (values === undefined) {
+    if (known !== undefined) {
+      for (const value of known) {
+        if (restrictive && inSet(value, true)) return { key, status: 'holds', value: show(value) };
+        if (!restrictive && !inSet(value, false)) return null;
+      }
+    }
+    return { key, status: 'unknown' };
+  }
   if (restrictive) {
     for (const value of values) {
       if (inSet(value, true)) return { key, status: 'holds', value: show(value) };
@@ -106,8 +139,14 @@ function capCondition(
   value: number | undefined,
   cap: number,
   restrictive: boolean,
+  atLeast?: number,
 ): Condition | null {
-  if (value === undefined) return { key, status: 'unknown' };
+  if (value === undefined) {
+    // The known parts already exceed the cap: so does the whole (E6, E42).
+    if (atLeast !== undefined && atLeast > cap)
+      return restrictive ? { key, status: 'holds', value: `${atLeast} or more` } : null;
+    return { key, status: 'unknown' };
+  }
   const holds = restrictive ? value > cap : value <= cap;
   return holds ? { key, status: 'holds', value: String(value) } : null;
 }
@@ -135,6 +174,7 @@ export function evaluate(
   restrictive: boolean,
 ): Evaluation {
   if (constraints === null) return NO_CONDITIONS;
+  const known = args.known;
   const conditions: Condition[] = [];
   let condition: Condition | null;
   if (constraints.paths !== undefined) {
@@ -145,19 +185,34 @@ export function evaluate(
       restrictive,
       (p, r) => pathInSet(p, set, r),
       describePath,
+      known?.paths,
     );
     if (condition === null) return FAILS;
     conditions.push(condition);
   }
   if (constraints.refs !== undefined) {
     const set = constraints.refs;
-    condition = listCondition('refs', args.refs, restrictive, (r) => refInSet(r, set), showRef);
+    condition = listCondition(
+      'refs',
+      args.refs,
+      restrictive,
+      (r) => refInSet(r, set),
+      showRef,
+      known?.refs,
+    );
     if (condition === null) return FAILS;
     conditions.push(condition);
   }
   if (constraints.hosts !== undefined) {
     const set = constraints.hosts;
-    condition = listCondition('hosts', args.hosts, restrictive, (h) => hostInSet(h, set), showHost);
+    condition = listCondition(
+      'hosts',
+      args.hosts,
+      restrictive,
+      (h) => hostInSet(h, set),
+      showHost,
+      known?.hosts,
+    );
     if (condition === null) return FAILS;
     conditions.push(condition);
   }
@@ -168,12 +223,29 @@ export function evaluate(
       // An exemption from a restrictive rule loosens it: like an allow, it holds only for the
       // bare name or a system path; an exclusion from an allow holds for look-alikes too.
       !negatives.some((words) => prefixMatches(words, command, r));
-    condition = listCondition('commands', args.commands, restrictive, inSet, showCommand);
+    const knownCommands =
+      restrictive && known?.leading !== undefined
+        ? [...(known.commands ?? []), ...known.leading]
+        : known?.commands;
+    condition = listCondition(
+      'commands',
+      args.commands,
+      restrictive,
+      inSet,
+      showCommand,
+      knownCommands,
+    );
     if (condition === null) return FAILS;
     conditions.push(condition);
   }
   if (constraints.maxCount !== undefined) {
-    condition = capCondition('maxCount', args.count, constraints.maxCount, restrictive);
+    condition = capCondition(
+      'maxCount',
+      args.count,
+      constraints.maxCount,
+      restrictive,
+      known?.count,
+    );
     if (condition === null) return FAILS;
     conditions.push(condition);
   }

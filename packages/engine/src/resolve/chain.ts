@@ -1,6 +1,7 @@
 // Resolves one facet through the scope chain (G8–G13, G16–G18, E6–E8, E23,
 // E34, E37, E39): the narrowest scope with a matching rule decides; within it
 // specificity, then strictness; an escalation alone does not stop the chain.
+// A remembered rule never beats a deny of the standing policy (E41).
 
 import type { CompiledLayer, CompiledRule, ScopeBucket } from '../compile/compile.js';
 import { compareRules } from '../compile/compile.js';
@@ -32,6 +33,8 @@ export interface Resolution {
   readonly escalatedDeny: 'soft' | 'hard' | null;
   /** That rule and its scope, to name the denial when the dial keeps it. */
   readonly escalatedDenyBy: { readonly rule: CompiledRule; readonly scope: string } | null;
+  /** A remembered rule matched on the scopes walked (applied or escalated): E41 must look again. */
+  readonly remembered: boolean;
 }
 
 export const NO_OPINION: Resolution = {
@@ -45,6 +48,7 @@ export const NO_OPINION: Resolution = {
   enforcement: null,
   escalatedDeny: null,
   escalatedDenyBy: null,
+  remembered: false,
 };
 
 interface Candidate {
@@ -61,10 +65,16 @@ export interface ChainContext {
   /** Tokens of the whole command line, for unparseable facets (E23, E35). */
   readonly tokens: () => readonly string[];
   readonly tokenSet: () => ReadonlySet<string>;
+  /** Leave remembered rules out: the standing policy's own answer (E41). */
+  readonly standing?: boolean;
 }
 
 function alive(rule: CompiledRule, ctx: ChainContext): boolean {
-  return (rule.expiresAtMs === null || ctx.at < rule.expiresAtMs) && (ctx.shadow || !rule.advisory);
+  return (
+    (rule.expiresAtMs === null || ctx.at < rule.expiresAtMs) &&
+    (ctx.shadow || !rule.advisory) &&
+    (ctx.standing !== true || !rule.remembered)
+  );
 }
 
 function consider(rule: CompiledRule, facet: Facet, out: Candidate[]): void {
@@ -140,6 +150,7 @@ function fromRule(candidate: Candidate, scopePrefix: string): Resolution {
       !candidate.escalates && rule.decision === 'deny' ? (rule.hard ? 'hard' : 'soft') : null,
     escalatedDeny: null,
     escalatedDenyBy: null,
+    remembered: false,
   };
 }
 
@@ -196,12 +207,14 @@ export function resolveChain(
 ): Resolution {
   let escalations: Candidate[] | null = null;
   let decided: Candidate | null = null;
+  let remembered = false;
   for (const bucket of buckets) {
     const found = candidates(bucket, facet, ctx);
     let first: Candidate | null = null;
     let strictest: Candidate | null = null;
     let escalated = false;
     for (const c of found) {
+      if (c.rule.remembered) remembered = true;
       if (c.escalates) {
         (escalations ??= []).push(c);
         escalated = true;
@@ -216,7 +229,8 @@ export function resolveChain(
     decided = escalated ? strictest : first;
     break;
   }
-  const base = decided === null ? fallback : fromRule(decided, scopePrefix);
+  const found = decided === null ? fallback : fromRule(decided, scopePrefix);
+  const base = remembered ? { ...found, remembered } : found;
   if (escalations === null) return base;
 
   let escalatedDeny: 'soft' | 'hard' | null = null;
@@ -237,7 +251,55 @@ export function resolveChain(
     const enforcement = strongest(base.enforcement, escalatedDeny === 'hard' ? 'hard' : null);
     return { ...base, enforcement, escalatedDeny, escalatedDenyBy };
   }
-  return { ...fromRule(escalations[0] as Candidate, scopePrefix), escalatedDeny, escalatedDenyBy };
+  return {
+    ...fromRule(escalations[0] as Candidate, scopePrefix),
+    escalatedDeny,
+    escalatedDenyBy,
+    remembered,
+  };
+}
+
+/** Strictness of a result, a hard deny above a soft one. */
+function weight(resolution: Resolution): number {
+  switch (resolution.decision) {
+    case null:
+    case 'allow':
+      return 0;
+    case 'prompt':
+      return 1;
+    case 'deny':
+      return resolution.enforcement === 'hard' ? 3 : 2;
+  }
+}
+
+/**
+ * E41: a remembered rule never beats a deny of the standing policy. When no
+ * remembered rule matched the facet, the chain's result stands (one walk, the
+ * usual case); else the facet is resolved again without remembered rules, and
+ * a deny there — or an escalated deny, which `actFreely` keeps (E17b) — is
+ * kept, named by its own rule and scope. A remembered rule can still lift a
+ * prompt: that is what it was written for (G23).
+ */
+export function resolveFacet(
+  buckets: readonly ScopeBucket[],
+  facet: Facet,
+  ctx: ChainContext,
+  scopePrefix: string,
+  fallback: Resolution,
+): Resolution {
+  const own = resolveChain(buckets, facet, ctx, scopePrefix, fallback);
+  if (!own.remembered) return own;
+  const standing = resolveChain(buckets, facet, { ...ctx, standing: true }, scopePrefix, fallback);
+  if (standing.decision === 'deny') return weight(own) > weight(standing) ? own : standing;
+  // The standing prompt came from a deny that could not be verified: a remembered allow
+  // does not lift it either (what cannot be verified is not pre-approved, E17b).
+  if (
+    standing.escalatedDeny !== null &&
+    own.decision !== 'deny' &&
+    strongest(own.escalatedDeny, standing.escalatedDeny) !== own.escalatedDeny
+  )
+    return standing;
+  return own;
 }
 
 const DEFAULTS = new Map<string, Resolution>();

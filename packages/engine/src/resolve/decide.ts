@@ -17,7 +17,7 @@ import { occursInOrder, rawTokens } from '../shell/render.js';
 import { because } from '../explain/because.js';
 import { renderReason } from '../explain/reason.js';
 import type { ChainContext, Resolution } from './chain.js';
-import { NO_OPINION, chainBuckets, defaultResolution, resolveChain } from './chain.js';
+import { NO_OPINION, chainBuckets, defaultResolution, resolveFacet } from './chain.js';
 import type { Facet } from './facets.js';
 import { prepareRequest } from './facets.js';
 
@@ -168,9 +168,9 @@ export function explainDecision(input: DecideInput): Explained {
   const outcomes: FacetOutcome[] = [];
   const advisories: AdvisoryHit[] = [];
   for (const facet of prepared.facets) {
-    const own = resolveChain(ownBuckets, facet, ctx, '', defaultResolution(facet));
+    const own = resolveFacet(ownBuckets, facet, ctx, '', defaultResolution(facet));
     const man =
-      managed === null ? null : resolveChain(managedBuckets, facet, ctx, 'managed:', NO_OPINION);
+      managed === null ? null : resolveFacet(managedBuckets, facet, ctx, 'managed:', NO_OPINION);
     const shown = merge(own, man);
     const decision = shown.decision;
     let enforcement: 'soft' | 'hard' | null = null;
@@ -213,11 +213,11 @@ export function explainDecision(input: DecideInput): Explained {
     if (policy.layer.hasAdvisory || managed?.layer.hasAdvisory === true) {
       // Only a layer with advisory rules can resolve differently in the shadow.
       const shadowOwn = policy.layer.hasAdvisory
-        ? resolveChain(ownBuckets, facet, shadowCtx, '', defaultResolution(facet))
+        ? resolveFacet(ownBuckets, facet, shadowCtx, '', defaultResolution(facet))
         : own;
       const shadowMan =
         managed?.layer.hasAdvisory === true
-          ? resolveChain(managedBuckets, facet, shadowCtx, 'managed:', NO_OPINION)
+          ? resolveFacet(managedBuckets, facet, shadowCtx, 'managed:', NO_OPINION)
           : man;
       const shadow = merge(shadowOwn, shadowMan);
       if (

@@ -6,7 +6,7 @@ import type { CommandAnalysis, Unit } from '../classify/analyze.js';
 import { analyzeCommand } from '../classify/analyze.js';
 import type { KeyValues } from '../classify/effects.js';
 import type { ClassifierTable } from '../classify/table.js';
-import type { FacetArgs } from '../compile/constraints.js';
+import type { FacetArgs, KnownParts } from '../compile/constraints.js';
 import type { ActionClass } from '../model/classes.js';
 import type { ActionRequest } from '../model/request.js';
 import type { CommandWords } from '../match/commands.js';
@@ -42,35 +42,76 @@ export interface PreparedRequest {
   readonly analysis: CommandAnalysis | null;
 }
 
+const LISTS = ['paths', 'refs', 'hosts'] as const;
+type ListKey = (typeof LISTS)[number];
+
+/**
+ * What extraction gives for one class, with the known part of unknown keys
+ * (E42): values a command certainly touches though its full list is not known.
+ */
+type Part = KeyValues & {
+  known?: { paths?: string[]; refs?: string[]; hosts?: string[]; count?: number };
+};
+
+/** What a part certainly touches for a key: its list, or the known part of an unknown one (E42). */
+function certain(part: Part, key: ListKey): readonly string[] {
+  const value = part[key];
+  if (Array.isArray(value)) return value;
+  return part.known?.[key] ?? [];
+}
+
+function setKnown(target: Part, key: ListKey, values: readonly string[]): void {
+  if (values.length === 0) return;
+  target.known = { ...target.known, [key]: [...values] };
+}
+
 /** Adds a command's values to a simple command's facet: its classes together say what it touches. */
-function mergeInto(target: KeyValues, source: KeyValues): void {
-  for (const key of ['paths', 'refs', 'hosts'] as const) {
+function mergeInto(target: Part, source: Part): void {
+  for (const key of LISTS) {
     const value = source[key];
-    if (value === undefined || target[key] === null) continue;
-    target[key] = value === null ? null : [...(target[key] ?? []), ...value];
+    if (value === undefined) continue;
+    if (target[key] === null || value === null) {
+      setKnown(target, key, [...certain(target, key), ...certain(source, key)]);
+      target[key] = null;
+    } else target[key] = [...(target[key] ?? []), ...value];
   }
   if (source.count !== undefined && target.count !== null) {
     target.count = source.count === null ? null : (target.count ?? 0) + source.count;
   }
 }
 
+/** A class's values from its parts, with the lower bound of an unknown count. */
+type Combined = Part & { knownCount?: number };
+
 /**
  * One class's values from all its parts (E26): the union of lists and the sum
  * of counts; any part that is unknown, or says nothing of a key others
- * report, makes the key unknown.
+ * report, makes the key unknown — but what the other parts name stays
+ * certainly touched (E6, E42).
  */
-function combine(parts: readonly KeyValues[]): KeyValues {
-  const values: KeyValues = {};
-  for (const key of ['paths', 'refs', 'hosts', 'count'] as const) {
+function combine(parts: readonly Part[]): Combined {
+  const values: Combined = {};
+  for (const key of LISTS) {
     const reported = parts.filter((part) => part[key] !== undefined);
     if (reported.length === 0) continue;
     if (reported.length < parts.length || reported.some((part) => part[key] === null)) {
       values[key] = null;
+      setKnown(
+        values,
+        key,
+        reported.flatMap((part) => certain(part, key)),
+      );
       continue;
     }
-    if (key === 'count')
-      values.count = reported.reduce((sum, part) => sum + (part.count as number), 0);
-    else values[key] = reported.flatMap((part) => part[key] as string[]);
+    values[key] = reported.flatMap((part) => part[key] as string[]);
+  }
+  const counted = parts.filter((part) => part.count !== undefined);
+  if (counted.length > 0) {
+    const sum = counted.reduce((total, part) => total + (part.count ?? part.known?.count ?? 0), 0);
+    if (counted.length < parts.length || counted.some((part) => part.count === null)) {
+      values.count = null;
+      if (sum > 0) values.knownCount = sum;
+    } else values.count = sum;
   }
   return values;
 }
@@ -102,8 +143,8 @@ function given(request: ActionRequest): Given {
 function unite(
   request: ActionRequest,
   args: Given,
-  found: KeyValues,
-  commands: readonly CommandWords[] | undefined,
+  found: Combined,
+  commands: CommandsSeen | undefined,
 ): FacetArgs {
   const worktree = request.worktree ?? null;
   const result: {
@@ -113,41 +154,77 @@ function unite(
     commands?: readonly CommandWords[];
     count?: number;
     cents?: number;
+    known?: KnownParts;
   } = {};
-  const paths = union(
-    args.paths,
-    found.paths === null || found.paths === undefined
-      ? found.paths
-      : found.paths.map((p) => normalizePath(p, worktree)),
+  const known: { -readonly [K in keyof KnownParts]: KnownParts[K] } = {};
+  const toPaths = (list: readonly string[]): PathValue[] =>
+    list.map((p) => normalizePath(p, worktree));
+  const toRefs = (list: readonly string[]): string[] => list.map((r) => normalizeRef(r) ?? r);
+
+  const paths = pick(args.paths, convert(found.paths, toPaths), toPaths(found.known?.paths ?? []));
+  if (paths.values !== undefined) result.paths = paths.values;
+  if (paths.known !== undefined) known.paths = paths.known;
+  const refs = pick(args.refs, convert(found.refs, toRefs), toRefs(found.known?.refs ?? []));
+  if (refs.values !== undefined) result.refs = refs.values;
+  if (refs.known !== undefined) known.refs = refs.known;
+  // An extracted host that is not valid makes the key unknown; the valid ones stay known.
+  const hosts = pick(
+    args.hosts,
+    normalizeHosts(found.hosts),
+    validHosts(found.known?.hosts ?? found.hosts ?? []),
   );
-  if (paths !== undefined) result.paths = paths;
-  const refs = union(
-    args.refs,
-    found.refs === null || found.refs === undefined
-      ? found.refs
-      : found.refs.map((r) => normalizeRef(r) ?? r),
-  );
-  if (refs !== undefined) result.refs = refs;
-  const hosts = union(args.hosts, normalizeHosts(found.hosts));
-  if (hosts !== undefined) result.hosts = hosts;
-  if (commands !== undefined) result.commands = commands;
+  if (hosts.values !== undefined) result.hosts = hosts.values;
+  if (hosts.known !== undefined) known.hosts = hosts.known;
+  if (commands?.commands !== undefined) result.commands = commands.commands;
+  else if (commands !== undefined) {
+    if (commands.known.length > 0) known.commands = commands.known;
+    if (commands.leading.length > 0) known.leading = commands.leading;
+  }
   const count = found.count ?? undefined;
   if (args.count !== undefined || count !== undefined)
     result.count = Math.max(args.count ?? 0, count ?? 0);
+  else if (found.knownCount !== undefined) known.count = found.knownCount;
   if (args.cents !== undefined) result.cents = args.cents;
+  if (Object.keys(known).length > 0) result.known = known;
   return result;
 }
 
-function union<T>(
-  known: readonly T[] | undefined,
-  found: readonly T[] | null | undefined,
-): readonly T[] | undefined {
-  if (found === undefined || found === null) return known;
-  if (known === undefined) return found;
-  return [...known, ...found];
+function convert<T>(
+  found: readonly string[] | null | undefined,
+  to: (list: readonly string[]) => T[],
+): T[] | null | undefined {
+  return found === null || found === undefined ? found : to(found);
 }
 
-/** An extracted host that is not valid makes the key unknown. */
+/**
+ * One list key: the union of what `args` give and what extraction gives.
+ * When extraction cannot say, `args` stand with what extraction still
+ * certainly names added (E21: `args` never hide what the command shows); when
+ * neither says, the key is unknown and only its known part remains.
+ */
+function pick<T>(
+  given: readonly T[] | undefined,
+  found: readonly T[] | null | undefined,
+  certainly: readonly T[],
+): { values?: readonly T[]; known?: readonly T[] } {
+  if (found !== undefined && found !== null)
+    return { values: given === undefined ? found : [...given, ...found] };
+  if (given !== undefined)
+    return { values: certainly.length === 0 ? given : [...given, ...certainly] };
+  return certainly.length === 0 ? {} : { known: certainly };
+}
+
+/** The valid hosts of a list (an invalid one is simply not known). */
+function validHosts(list: readonly string[]): HostValue[] {
+  const hosts: HostValue[] = [];
+  for (const raw of list) {
+    const host = normalizeHost(raw);
+    if (host !== null) hosts.push(host);
+  }
+  return hosts;
+}
+
+/** An extracted host list, or null when one of its hosts is not valid. */
 function normalizeHosts(found: string[] | null | undefined): HostValue[] | null | undefined {
   if (found === null || found === undefined) return found;
   const hosts: HostValue[] = [];
@@ -159,15 +236,27 @@ function normalizeHosts(found: string[] | null | undefined): HostValue[] | null 
   return hosts;
 }
 
-/** The simple commands a class facet's `commands` constraint reads; unknown if one cannot be read. */
-function commandsOf(units: readonly Unit[]): readonly CommandWords[] | undefined {
-  const commands: CommandWords[] = [];
+/** The simple commands a facet's `commands` constraint reads (E21). */
+interface CommandsSeen {
+  /** Every simple command, when all could be read; else undefined (unknown, G18). */
+  readonly commands?: readonly CommandWords[];
+  /** When not: the ones read in full, and the leading words of the others (E6, E42). */
+  readonly known: readonly CommandWords[];
+  readonly leading: readonly CommandWords[];
+}
+
+function commandsOf(units: readonly Unit[]): CommandsSeen {
+  const known: CommandWords[] = [];
+  const leading: CommandWords[] = [];
+  let complete = true;
   for (const unit of units) {
     if (unit.kind === 'effects' || unit.inner) continue;
-    if (unit.kind === 'raw') return undefined;
-    commands.push(unit.words);
+    if (unit.kind === 'raw') {
+      complete = false;
+      if (unit.leading !== null) leading.push(unit.leading);
+    } else known.push(unit.words);
   }
-  return commands;
+  return complete ? { commands: known, known: [], leading: [] } : { known, leading };
 }
 
 const NO_ARGS: FacetArgs = {};
@@ -228,14 +317,17 @@ export function prepareRequest(request: ActionRequest, table: ClassifierTable): 
         kind: 'command',
         name: `command:${name}`,
         words: unit.words,
-        args: unite(request, args, values, [unit.words]),
+        args: unite(request, args, values, { commands: [unit.words], known: [], leading: [] }),
       });
     } else {
       facets.push({
         kind: 'raw',
         name: `command:${name}`,
         leading: unit.leading,
-        args: unite(request, args, values, undefined),
+        args: unite(request, args, values, {
+          known: [],
+          leading: unit.leading === null ? [] : [unit.leading],
+        }),
       });
     }
   }
