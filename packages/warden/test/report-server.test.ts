@@ -467,7 +467,7 @@ describe('GET /v1/reports: people read reports, agents do not', () => {
     const { tokens, get } = await open();
     const list = await get('/v1/reports', tokens.agent);
     expect(list.status).toBe(403);
-    expect(JSON.stringify(list.body)).toContain('a `agent` token may not');
+    expect(JSON.stringify(list.body)).toContain('an `agent` token may not');
     expect((await get('/v1/reports/rep-1', tokens.agent)).status).toBe(403);
     expect((await get('/v1/reports')).status).toBe(401);
   });

@@ -230,17 +230,13 @@ describe('HTTP API: decide, approvals and the live channel (contracts §8, G22, 
     });
   });
 
-  it('contracts §8: a body may repeat the bound workspace and agent, and a free space is taken from it', async () => {
-    const r = await decide(h, {
-      workspace: 'acme',
-      agent: 'coder-1',
-      space: 'payments',
-      ...COMMIT,
-    });
+  it('contracts §8: a body may repeat the bound workspace and agent; a space its token and registration do not name is 403', async () => {
+    const r = await decide(h, { workspace: 'acme', agent: 'coder-1', ...COMMIT });
     expect(r.status).toBe(200);
     const entry = (await auditLog(h.t.warden.store)).find((e) => e.id === r.body.auditId);
     expect(entry).toMatchObject({ workspace: 'acme', agentId: 'coder-1' });
-    expect(entry?.request).toMatchObject({ space: 'payments' });
+    const picked = await decide(h, { space: 'payments', ...COMMIT });
+    expect(picked.status).toBe(403);
   });
 
   it('E31: a request the policy cannot read is denied (fail-closed), not an error', async () => {
@@ -743,11 +739,14 @@ describe('HTTP API: what-if, policy, spaces, managed, templates (G24, G29, G32, 
       autonomy: 'proposeOnly',
       meaning: expect.stringContaining('denied'),
     });
-    const commit = await decide(h, { ...COMMIT, space: 'payments' });
+    // The agent acts in the space it is registered in (contracts §8).
+    await h.call('PUT', '/v1/agents/coder-1', h.tokens.admin, { space: 'payments' });
+    const commit = await decide(h, COMMIT);
     expect(commit.body).toMatchObject({ decision: 'deny', rule: 'autonomy:proposeOnly' });
     const free = await h.call('PUT', '/v1/spaces/lab', h.tokens.admin, { autonomy: 'actFreely' });
     expect(free.body.meaning).toContain('without asking');
-    const push = await decide(h, { ...PUSH, space: 'lab' });
+    await h.call('PUT', '/v1/agents/coder-1', h.tokens.admin, { space: 'lab' });
+    const push = await decide(h, PUSH);
     expect(push.body).toMatchObject({ outcome: 'allow', rule: 'autonomy:actFreely' });
     const unset = await h.call('PUT', '/v1/spaces/payments', h.tokens.admin, { autonomy: null });
     expect(unset.body).toMatchObject({

@@ -6,8 +6,9 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { Identity, Permission } from './auth.js';
-import { can } from './auth.js';
+import { can, refusal } from './auth.js';
 import { ApiError, badRequest, forbidden } from './errors.js';
+import { illFormedProblem } from '../well-formed.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -83,9 +84,7 @@ export class Api {
       app.on(op.method.toUpperCase(), op.path, async (c) => {
         const identity = c.get('identity');
         if (op.permission !== 'any' && !can(identity, op.permission))
-          throw forbidden(
-            `a \`${identity.role}\` token may not ${op.summary.replace(/^./, (ch) => ch.toLowerCase())}`,
-          );
+          throw forbidden(refusal(identity.role, op.permission));
         let query: unknown = {};
         if (op.query !== undefined) {
           const parsed = op.query.safeParse(queryObject(c));
@@ -100,6 +99,8 @@ export class Api {
           } catch {
             throw badRequest('body', 'the body is not JSON');
           }
+          const broken = illFormedProblem(raw, 'the body');
+          if (broken !== null) throw badRequest('body', broken);
           const parsed = op.body.safeParse(raw);
           if (!parsed.success) throw new ApiError(400, zodProblems(parsed.error, ''));
           body = parsed.data;

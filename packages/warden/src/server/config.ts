@@ -10,6 +10,49 @@ import { DEFAULT_DATA } from '../store/open.js';
 
 export const DEFAULT_PORT = 8787;
 
+/**
+ * How long a client may take to send its headers and its whole request, how
+ * long an idle kept-alive connection stays open, and how many connections
+ * are held at once. A response may take as long as it needs (an approver's
+ * channel, a decision waiting for an answer): these limits are on the client.
+ */
+export const HttpSettingsSchema = z
+  .strictObject({
+    headersTimeoutSeconds: z
+      .number()
+      .positive('a timeout is more than 0 seconds')
+      .max(600)
+      .default(20)
+      .describe("a client that has not sent a request's headers by then is disconnected"),
+    requestTimeoutSeconds: z
+      .number()
+      .positive('a timeout is more than 0 seconds')
+      .max(3600)
+      .default(60)
+      .describe(
+        'a client that has not sent its whole request (headers and body) by then is disconnected',
+      ),
+    keepAliveTimeoutSeconds: z
+      .number()
+      .positive('a timeout is more than 0 seconds')
+      .max(600)
+      .default(5)
+      .describe('an idle connection between two requests is closed after this'),
+    maxConnections: z
+      .number()
+      .int('a number of connections is a whole number')
+      .min(1)
+      .max(1_000_000)
+      .default(1024)
+      .describe('connections beyond this many are closed at once'),
+  })
+  .refine((h) => h.headersTimeoutSeconds <= h.requestTimeoutSeconds, {
+    message:
+      'the headers of a request cannot take longer than the whole request: give `headersTimeoutSeconds` at most `requestTimeoutSeconds`',
+    path: ['headersTimeoutSeconds'],
+  })
+  .prefault({});
+
 export const configSchema = z.strictObject({
   host: z.string().min(1, 'give an address to listen on, such as `127.0.0.1`').default('127.0.0.1'),
   port: z
@@ -36,6 +79,8 @@ export const configSchema = z.strictObject({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The deterministic supervisor report on a schedule (I11); off unless `schedule` is set. */
   reports: ReportsSettingsSchema,
+  /** Slow and idle connections are closed, and their number is capped (see `HttpSettingsSchema`). */
+  http: HttpSettingsSchema,
 });
 
 export type ServerConfig = z.infer<typeof configSchema>;

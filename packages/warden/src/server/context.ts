@@ -1,11 +1,14 @@
 // What every route needs: the Warden it serves, the clock, and the rules for
 // which workspace a request concerns — an agent's or a bound token's own, an
-// unbound human's as asked (or the only one there is).
+// unbound human's as asked (or the only one there is) — and where an agent
+// acts: its token's space and mode, else its registration's, never the body's.
 
 import type { Logger } from 'pino';
 import type { CallContext } from '../gate/gate.js';
 import type { Warden } from '../warden.js';
+import { GateFault } from '../gate/fault.js';
 import type { Identity } from './auth.js';
+import type { ApiError } from './errors.js';
 import { badRequest, forbidden } from './errors.js';
 
 export interface ServerContext {
@@ -41,7 +44,6 @@ export async function workspaceOf(
   );
 }
 
-/** An agent token's call context: every field from the token, none from the body (I1). */
 /** The adapters that say which choke point they are (header `X-Warden-Adapter`); any other caller is `http`. */
 export const ADAPTER_SOURCES = ['mcp-gateway', 'claude-code'] as const;
 
@@ -52,18 +54,116 @@ export function sourceOf(header: string | undefined): string {
     : 'http';
 }
 
-export function agentContext(
+/** Where a space or mode an agent acts in comes from. */
+export type PlacedBy = 'token' | 'registration' | null;
+
+/**
+ * Where an agent acts (contracts §8): the space and the mode its token binds,
+ * else the ones it is registered with (`PUT /v1/agents/:id`), else none. The
+ * registration is read on every call, so a change to it holds from the next
+ * request on.
+ */
+export interface Placement {
+  readonly space: string | null;
+  readonly spaceBy: PlacedBy;
+  readonly mode: string | null;
+  readonly modeBy: PlacedBy;
+}
+
+export async function placementOf(
+  ctx: ServerContext,
+  workspace: string,
+  agent: string,
+  bound: { readonly space: string | null; readonly mode: string | null } = {
+    space: null,
+    mode: null,
+  },
+): Promise<Placement> {
+  let registered: { space: string | null; mode: string | null } = { space: null, mode: null };
+  if (bound.space === null || bound.mode === null) {
+    try {
+      registered = (await ctx.warden.store.agents.get(workspace, agent)) ?? registered;
+    } catch (error) {
+      // Without the registration the space is unknown: acting in none could be freer (fail-closed).
+      throw new GateFault(
+        'store',
+        `cannot read the registration of agent \`${agent}\`: ${(error as Error).message}`,
+      );
+    }
+  }
+  const pick = (token: string | null, registration: string | null) =>
+    token !== null
+      ? { value: token, by: 'token' as const }
+      : registration !== null
+        ? { value: registration, by: 'registration' as const }
+        : { value: null, by: null };
+  const space = pick(bound.space, registered.space);
+  const mode = pick(bound.mode, registered.mode);
+  return { space: space.value, spaceBy: space.by, mode: mode.value, modeBy: mode.by };
+}
+
+/** What a request body says about who acts and where; each may only repeat the token's or the registration's. */
+export interface Claimed {
+  readonly workspace?: string | undefined;
+  readonly agent?: string | undefined;
+  readonly space?: string | undefined;
+  readonly mode?: string | undefined;
+}
+
+function refusal(
+  key: 'space' | 'mode',
+  agent: string,
+  value: string | null,
+  by: PlacedBy,
+  asked: string,
+): ApiError {
+  const where =
+    by === 'token'
+      ? `this token is bound to ${key} \`${value as string}\``
+      : by === 'registration'
+        ? `agent \`${agent}\` is registered in ${key} \`${value as string}\``
+        : `agent \`${agent}\` acts in no ${key} (neither its token nor its registration names one)`;
+  return forbidden(
+    `${where}, so the request may not name ${key} \`${asked}\`: an admin places an agent in a ${key} with its token (\`--${key}\`) or its registration (\`PUT /v1/agents/:id\`)`,
+  );
+}
+
+/**
+ * An agent token's call context (I1, contracts §8): the workspace and agent
+ * from the token, the space and mode from the token or the agent's
+ * registration. A body may repeat them or leave them out; one that names
+ * another gets 403, so an agent cannot pick a freer space or drop its mode's net.
+ */
+export async function agentCall(
+  ctx: ServerContext,
   identity: Identity,
-  worktree: string | undefined,
-  source = 'http',
-): CallContext {
+  claimed: Claimed = {},
+  options: { readonly worktree?: string | undefined; readonly source?: string } = {},
+): Promise<CallContext> {
+  const workspace = identity.workspace;
+  const agent = identity.agent;
+  if (identity.role !== 'agent' || workspace === null || agent === null)
+    throw forbidden('only an `agent` token acts as an agent');
+  if (claimed.workspace !== undefined && claimed.workspace !== workspace)
+    throw forbidden(
+      `this token acts in workspace \`${workspace}\`, so the request may not name workspace \`${claimed.workspace}\``,
+    );
+  if (claimed.agent !== undefined && claimed.agent !== agent)
+    throw forbidden(
+      `this token is agent \`${agent}\`, so the request may not name agent \`${claimed.agent}\``,
+    );
+  const placed = await placementOf(ctx, workspace, agent, identity);
+  if (claimed.space !== undefined && claimed.space !== placed.space)
+    throw refusal('space', agent, placed.space, placed.spaceBy, claimed.space);
+  if (claimed.mode !== undefined && claimed.mode !== placed.mode)
+    throw refusal('mode', agent, placed.mode, placed.modeBy, claimed.mode);
   return {
-    workspace: identity.workspace as string,
-    agent: identity.agent as string,
-    source,
-    ...(identity.space === null ? {} : { space: identity.space }),
-    ...(identity.mode === null ? {} : { mode: identity.mode }),
-    ...(worktree === undefined ? {} : { worktree }),
+    workspace,
+    agent,
+    source: options.source ?? 'http',
+    ...(placed.space === null ? {} : { space: placed.space }),
+    ...(placed.mode === null ? {} : { mode: placed.mode }),
+    ...(options.worktree === undefined ? {} : { worktree: options.worktree }),
   };
 }
 

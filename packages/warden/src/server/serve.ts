@@ -1,7 +1,9 @@
 // `warden serve`: the control plane. Opens the store (SQLite in the data
-// folder, or Postgres), listens, prints a one-screen banner, and on SIGINT or
-// SIGTERM stops taking requests, lets the ones in flight finish, flushes the
-// audit log and closes the store.
+// folder, or Postgres), listens — closing clients that are slow to send a
+// request or idle between requests, and holding a capped number of
+// connections — prints a one-screen banner, and on SIGINT or SIGTERM stops
+// taking requests, lets the ones in flight finish, flushes the audit log and
+// closes the store.
 
 import type { Server } from 'node:http';
 import { hostname } from 'node:os';
@@ -61,10 +63,24 @@ export async function startServer(
     { warden, logger, version: options.version, clock, node: `${hostname()}:${process.pid}` },
     state,
   );
+  const { http } = config;
   const server = await new Promise<Server>((resolveListening, reject) => {
-    const started = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () =>
-      resolveListening(started as Server),
+    const started = serve(
+      {
+        fetch: app.fetch,
+        hostname: config.host,
+        port: config.port,
+        serverOptions: {
+          headersTimeout: http.headersTimeoutSeconds * 1000,
+          requestTimeout: http.requestTimeoutSeconds * 1000,
+          keepAliveTimeout: http.keepAliveTimeoutSeconds * 1000,
+          // How often slow clients are looked for: often enough that a timeout is kept to about a second.
+          connectionsCheckingInterval: Math.min(1000, http.headersTimeoutSeconds * 1000),
+        },
+      },
+      () => resolveListening(started as Server),
     ) as Server;
+    started.maxConnections = http.maxConnections;
     started.once('error', reject);
   });
   // A report that fails is logged by the scheduler and never reaches the server.

@@ -262,10 +262,18 @@ const reports: Migration = {
   },
 };
 
+/** An agent's registered mode (contracts §8): a token bound to no mode acts in it. */
+const agentMode: Migration = {
+  async up(db: Db) {
+    await db.schema.alterTable('agents').addColumn('mode', 'text').execute();
+  },
+};
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_tokens': tokens,
   '0003_reports': reports,
+  '0004_agent_mode': agentMode,
 };
 
 const provider: MigrationProvider = {

@@ -63,6 +63,7 @@ export interface Database {
     name: string | null;
     role: string | null;
     space: string | null;
+    mode: string | null;
     model: string | null;
     created_at: string;
     updated_at: string;

@@ -4,7 +4,7 @@
 // survives the machine losing power, at the cost of an fsync per commit).
 
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -98,14 +98,33 @@ function connect(file: string, options: SqliteOptions): Shared {
   return { db, ready: migrate(db).then(() => undefined), appender, users: 0 };
 }
 
+/**
+ * The database holds the audit log and token hashes: it is readable by its
+ * owner only (0600). SQLite gives its `-wal` and `-shm` files the mode of the
+ * database file, so the file is made (or narrowed) before SQLite opens it.
+ */
+function ownerOnly(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if (existsSync(path)) chmodSync(path, 0o600);
+    } catch (error) {
+      // Another user's file keeps its mode: Warden narrows only what it owns.
+      if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+    }
+  }
+}
+
 export async function openSqlite(options: SqliteOptions): Promise<Store> {
   let file: string;
   if (options.data === ':memory:') {
     file = ':memory:';
   } else {
     const dir = resolve(options.data);
-    mkdirSync(dir, { recursive: true });
+    // A folder Warden makes is its own; one that exists is left as its owner made it.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     file = join(dir, SQLITE_FILE);
+    ownerOnly(file);
   }
   const key = file === ':memory:' ? `memory:${randomUUID()}` : file;
   let entry = shared.get(key);

@@ -95,6 +95,8 @@ export interface AgentRecord {
   readonly role: string | null;
   /** The space the agent works in: its effective autonomy is that space's (E40). */
   readonly space: string | null;
+  /** The mode the agent works in (its command net): an agent token bound to none acts in it (contracts §8). */
+  readonly mode: string | null;
   readonly model: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -106,7 +108,13 @@ export interface AgentReader {
 }
 
 export interface AgentStore extends AgentReader {
-  upsert(agent: Omit<AgentRecord, 'createdAt' | 'updatedAt'>, at: number): Promise<AgentRecord>;
+  /** Registers or replaces an agent; a `mode` left out is none. */
+  upsert(
+    agent: Omit<AgentRecord, 'createdAt' | 'updatedAt' | 'mode'> & {
+      readonly mode?: string | null;
+    },
+    at: number,
+  ): Promise<AgentRecord>;
 }
 
 // ─── Approvals (G22, G23, G26) ─────────────────────────────────────────────

@@ -8,7 +8,7 @@ import type { AnswerResult } from '../../approvals/broker.js';
 import type { ApprovalRecord } from '../../store/types.js';
 import type { Api } from '../api.js';
 import type { Identity } from '../auth.js';
-import { approverRoles, tokenHash } from '../auth.js';
+import { approverRoles, roleToken, tokenHash } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { ApiError, forbidden, notFound } from '../errors.js';
@@ -20,12 +20,18 @@ const answerSchema = z.strictObject({
   scope: z.string().optional().describe('for `remember`: one of the scopes the approval offers'),
 });
 
-/** What a client is shown of an approval: everything a human needs to answer it. */
-export function approvalView(approval: ApprovalRecord): Record<string, unknown> {
+/**
+ * What a client is shown of an approval: everything a human needs to answer
+ * it. A pending one whose deadline has passed is shown expired at `now`,
+ * whether or not anything has settled it in the store yet.
+ */
+export function approvalView(approval: ApprovalRecord, now: number): Record<string, unknown> {
+  const lapsed = approval.state === 'pending' && now >= approval.expiresAtMs;
+  const seconds = Math.round((approval.expiresAtMs - Date.parse(approval.createdAt)) / 1000);
   return {
     id: approval.id,
     kind: approval.kind,
-    state: approval.state,
+    state: lapsed ? 'expired' : approval.state,
     workspace: approval.workspace,
     agent: approval.agent,
     tool: approval.tool,
@@ -44,17 +50,21 @@ export function approvalView(approval: ApprovalRecord): Record<string, unknown> 
     expiresAt: new Date(approval.expiresAtMs).toISOString(),
     answer: approval.answer,
     answeredAt: approval.answeredAt,
-    closedReason: approval.closedReason,
+    closedReason: lapsed
+      ? `${approval.kind === 'override' ? 'no override' : 'no answer'} within ${seconds} s`
+      : approval.closedReason,
   };
 }
 
 function mustApprove(identity: Identity): void {
   if (approverRoles(identity).length === 0)
-    throw forbidden(`a \`${identity.role}\` token may not answer approvals`);
+    throw forbidden(
+      `${roleToken(identity.role)} may not answer approvals: that takes an \`admin\`, \`approver\` or \`overrider\` token`,
+    );
 }
 
-function answered(result: AnswerResult): Record<string, unknown> {
-  if (result.ok) return approvalView(result.approval);
+function answered(result: AnswerResult, now: number): Record<string, unknown> {
+  if (result.ok) return approvalView(result.approval, now);
   const status = { 'not-found': 404, 'not-pending': 409, forbidden: 403, invalid: 422 }[
     result.code
   ] as 404 | 409 | 403 | 422;
@@ -89,7 +99,8 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
         ...(query.agent === undefined ? {} : { agent: query.agent }),
         limit: query.limit ?? 100,
       });
-      return { approvals: approvals.map(approvalView) };
+      const now = ctx.clock();
+      return { approvals: approvals.map((a) => approvalView(a, now)) };
     },
   });
 
@@ -107,7 +118,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
           stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => undefined);
         const settledSeen = new Set<string>();
         const stopApprovals = channel.onApproval(
-          (approval) => void send('approval', approvalView(approval)),
+          (approval) => void send('approval', approvalView(approval, ctx.clock())),
         );
         const stopSettled = warden.store.events.subscribe((event) => {
           if (event.topic !== 'approval' || event.id === undefined) return;
@@ -118,7 +129,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
             .then((approval) => {
               if (approval === null || approval.state === 'pending' || settledSeen.has(id)) return;
               settledSeen.add(id);
-              void send('settled', approvalView(approval));
+              void send('settled', approvalView(approval, ctx.clock()));
             })
             .catch(() => undefined);
         });
@@ -149,7 +160,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
           workspace: identity.workspace,
         });
         for (const approval of await channel.pending())
-          await send('approval', approvalView(approval));
+          await send('approval', approvalView(approval, ctx.clock()));
         // A comment now and then keeps proxies from closing a quiet stream.
         const keepalive = setInterval(
           () => void stream.write(': keepalive\n\n').catch(() => undefined),
@@ -178,7 +189,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
         (identity.workspace !== null && approval.workspace !== identity.workspace)
       )
         throw notFound(`no approval \`${params.id ?? ''}\``);
-      return approvalView(approval);
+      return approvalView(approval, ctx.clock());
     },
   });
 
@@ -209,6 +220,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
           },
           approverOf(identity),
         ),
+        ctx.clock(),
       );
     },
   });
@@ -232,6 +244,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
           { kind: 'override', reason: body.reason },
           approverOf(identity),
         ),
+        ctx.clock(),
       ),
   });
 }

@@ -1,7 +1,8 @@
 // The fixed routes an adapter talks to (contracts §8): decide, report a
 // finished call, and the what-if check that answers what decide would. The
-// identity on every decision and entry is the token's; a body that names
-// another agent, workspace, space or mode is refused (I1).
+// identity on every decision and entry is the token's, and the space and mode
+// the token's or the agent's registration; a body that names another agent,
+// workspace, space or mode is refused (I1).
 
 import type { RequestArgs } from '@warden/engine';
 import {
@@ -15,10 +16,9 @@ import { GateFault } from '../../gate/fault.js';
 import { AUDIT_STATUSES } from '../../store/types.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
-import type { Identity } from '../auth.js';
-import { agentContext, sourceOf, workspaceOf } from '../context.js';
+import { agentCall, placementOf, sourceOf, workspaceOf } from '../context.js';
 import type { ServerContext } from '../context.js';
-import { badRequest, forbidden, invalid, notFound } from '../errors.js';
+import { badRequest, invalid, notFound } from '../errors.js';
 
 const names = z.array(z.string()).describe('a list of names');
 
@@ -75,22 +75,6 @@ const whatIfSchema = z.strictObject({
     .describe('the time of the decision, ISO 8601 with a zone (default: now)'),
 });
 
-/** Bound values fill what the body leaves out; a body that names other ones is refused (contracts §8). */
-function bound(identity: Identity, body: z.infer<typeof requestSchema>): void {
-  for (const [key, value] of [
-    ['workspace', identity.workspace],
-    ['agent', identity.agent],
-    ['space', identity.space],
-    ['mode', identity.mode],
-  ] as const) {
-    const asked = body[key];
-    if (value !== null && asked !== undefined && asked !== value)
-      throw forbidden(
-        `this token is ${key} \`${value}\`: the request may not name ${key} \`${asked}\``,
-      );
-  }
-}
-
 export function decideRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'post',
@@ -104,15 +88,13 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
     responses: {
       200: 'the decision (contracts §3) with `auditId`; durable when answered',
       400: 'not a request',
-      403: 'the body names another identity',
+      403: 'the body names another workspace, agent, space or mode than its token or registration',
     },
     handler: async ({ c, identity, body, query }) => {
-      bound(identity, body);
-      const context = {
-        ...agentContext(identity, body.worktree, sourceOf(c.req.header('x-warden-adapter'))),
-        ...(identity.space === null && body.space !== undefined ? { space: body.space } : {}),
-        ...(identity.mode === null && body.mode !== undefined ? { mode: body.mode } : {}),
-      };
+      const context = await agentCall(ctx, identity, body, {
+        worktree: body.worktree,
+        source: sourceOf(c.req.header('x-warden-adapter')),
+      });
       return ctx.warden.gate.decide(
         context,
         {
@@ -154,7 +136,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
         approval.agent !== identity.agent
       )
         throw notFound(`no prompt \`${id}\` of this agent to wait for`);
-      return ctx.warden.gate.awaitApproval(id, c.req.raw.signal, agentContext(identity, undefined));
+      return ctx.warden.gate.awaitApproval(id, c.req.raw.signal, await agentCall(ctx, identity));
     },
   });
 
@@ -170,7 +152,14 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
       404: 'no such decision of this agent',
     },
     handler: async ({ c, identity, body }) => {
-      const context = agentContext(identity, undefined, sourceOf(c.req.header('x-warden-adapter')));
+      const context = await agentCall(
+        ctx,
+        identity,
+        {},
+        {
+          source: sourceOf(c.req.header('x-warden-adapter')),
+        },
+      );
       let callId = body.callId;
       let tool = body.tool;
       let decisionId: string | null = null;
@@ -216,13 +205,23 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
     handler: async ({ identity, body }) => {
       const request = { ...body.request };
       if (identity.role === 'agent') {
-        bound(identity, request);
-        request.workspace = identity.workspace as string;
-        request.agent = identity.agent as string;
-        if (identity.space !== null) request.space = identity.space;
-        if (identity.mode !== null) request.mode = identity.mode;
+        // An agent asks what decide would answer it: the same identity, space and mode.
+        const context = await agentCall(ctx, identity, request);
+        request.workspace = context.workspace;
+        request.agent = context.agent;
+        if (context.space !== undefined) request.space = context.space;
+        if (context.mode !== undefined) request.mode = context.mode;
       } else {
+        // A human may ask about any space and mode; one left out is the agent's registered one, as decide would use.
         request.workspace = await workspaceOf(ctx, identity, request.workspace);
+        if (
+          request.agent !== undefined &&
+          (request.space === undefined || request.mode === undefined)
+        ) {
+          const placed = await placementOf(ctx, request.workspace, request.agent);
+          if (request.space === undefined && placed.space !== null) request.space = placed.space;
+          if (request.mode === undefined && placed.mode !== null) request.mode = placed.mode;
+        }
       }
       const validated = validateRequest(request);
       if (!validated.ok)

@@ -10,9 +10,9 @@ import type { RunRecord } from '../../store/types.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
 import type { Identity } from '../auth.js';
-import { can } from '../auth.js';
+import { can, roleToken } from '../auth.js';
 import type { ServerContext } from '../context.js';
-import { agentContext, timeParam, timeWindow, workspaceOf } from '../context.js';
+import { agentCall, timeParam, timeWindow, workspaceOf } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 
 const limit = z.coerce.number().int().min(1).max(1000).optional();
@@ -32,7 +32,8 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
     return run;
   };
   const ownRun = async (identity: Identity, id: string): Promise<RunRecord> => {
-    if (identity.role !== 'agent') throw forbidden('only the agent of a run reports its steps');
+    if (identity.role !== 'agent')
+      throw forbidden('only the agent of a run reports on it: that takes its `agent` token');
     return runFor(identity, id);
   };
 
@@ -70,7 +71,7 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
     responses: { 200: 'the run and `steps`', 404: 'no such run' },
     handler: async ({ identity, params }) => {
       if (!can(identity, 'read') && identity.role !== 'agent')
-        throw forbidden('this token may not read runs');
+        throw forbidden(`${roleToken(identity.role)} may not read runs`);
       const run = await runFor(identity, params.id as string);
       return { ...run, stepList: await warden.store.runs.steps(run.id) };
     },
@@ -86,7 +87,7 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
     handler: async ({ identity, body }) =>
       new Reply(
         201,
-        await warden.startRun(agentContext(identity, undefined), {
+        await warden.startRun(await agentCall(ctx, identity), {
           ...(body.taskId === undefined ? {} : { taskId: body.taskId }),
           ...(body.budgetCents === undefined ? {} : { budgetCents: body.budgetCents }),
         }),
@@ -155,7 +156,7 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
     handler: async ({ identity, body }) => {
       await ownRun(identity, body.runId);
       return warden.delegate(
-        { ...agentContext(identity, undefined), runId: body.runId },
+        { ...(await agentCall(ctx, identity)), runId: body.runId },
         {
           target: body.target,
           budgetCents: body.budgetCents,
@@ -180,7 +181,9 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
     responses: { 200: '`{ tasks }`' },
     handler: async ({ identity, query }) => {
       if (identity.role === 'agent' && query.agent !== undefined && query.agent !== identity.agent)
-        throw forbidden('an agent reads its own tasks');
+        throw forbidden(
+          `an \`agent\` token reads the tasks of its own agent only, not those of \`${query.agent}\``,
+        );
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const agent = identity.role === 'agent' ? (identity.agent as string) : query.agent;
       const tasks = await warden.store.tasks.list({
@@ -274,6 +277,7 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
             name: record?.name ?? folder?.settings?.name ?? null,
             role: record?.role ?? folder?.role ?? null,
             space: record?.space ?? null,
+            mode: record?.mode ?? null,
             model: record?.model ?? folder?.settings?.model ?? null,
             createdAt: record?.createdAt ?? null,
             updatedAt: record?.updatedAt ?? null,
@@ -290,13 +294,25 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'put',
     path: '/v1/agents/:id',
-    summary: 'Register or change an agent: name, role, space (its autonomy, E40), model',
+    summary:
+      'Register or change an agent: name, role, the space and mode it acts in (when its token binds none), model',
     permission: 'policy',
     query: z.strictObject({ workspace: z.string().optional() }),
     body: z.strictObject({
       name: z.string().max(200).nullable().optional(),
       role: z.string().max(200).nullable().optional(),
-      space: z.string().max(256).nullable().optional(),
+      space: z
+        .string()
+        .max(256)
+        .nullable()
+        .optional()
+        .describe('the space (and with it the autonomy) an agent token bound to no space acts in'),
+      mode: z
+        .string()
+        .max(256)
+        .nullable()
+        .optional()
+        .describe('the mode (and with it the command net) an agent token bound to no mode acts in'),
       model: z.string().max(200).nullable().optional(),
     }),
     responses: { 200: 'the agent' },
@@ -312,6 +328,7 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
           name: body.name ?? null,
           role: body.role ?? null,
           space: body.space ?? null,
+          mode: body.mode ?? null,
           model: body.model ?? null,
         },
         ctx.clock(),

@@ -1,5 +1,7 @@
 // Agents known to a workspace, with the space they work in (their autonomy,
-// E40) and their model, which the audit stamps on their calls.
+// E40), the mode they work in (its command net) — an agent token bound to no
+// space or mode acts in these (contracts §8) — and their model, which the
+// audit stamps on their calls.
 
 import type { AgentRecord, AgentStore } from '../types.js';
 import type { Database } from '../schema.js';
@@ -13,6 +15,7 @@ function fromRow(row: Database['agents']): AgentRecord {
     name: row.name,
     role: row.role,
     space: row.space,
+    mode: row.mode,
     model: row.model,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -23,11 +26,19 @@ export class SqlAgentStore implements AgentStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async upsert(
-    agent: Omit<AgentRecord, 'createdAt' | 'updatedAt'>,
+    agent: Omit<AgentRecord, 'createdAt' | 'updatedAt' | 'mode'> & {
+      readonly mode?: string | null;
+    },
     at: number,
   ): Promise<AgentRecord> {
     const now = iso(at);
-    const fields = { name: agent.name, role: agent.role, space: agent.space, model: agent.model };
+    const fields = {
+      name: agent.name,
+      role: agent.role,
+      space: agent.space,
+      mode: agent.mode ?? null,
+      model: agent.model,
+    };
     await this.ctx.write((tx) =>
       tx
         .insertInto('agents')
