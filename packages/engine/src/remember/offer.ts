@@ -2,13 +2,17 @@
 // prompting facet, bound to the arguments the human saw and generalised one
 // level, in the scope the approver picks. Pure: the gate stores the rules.
 
-import type { CompiledPolicy } from '../compile/compile.js';
+import type { CompiledPolicy, CompiledRule } from '../compile/compile.js';
 import { compilePolicy } from '../compile/compile.js';
 import type { Constraints, Policy } from '../model/policy.js';
+import { isActionClass } from '../model/classes.js';
 import type { PathValue } from '../match/paths.js';
 import type { DecideInput, Explained, FacetOutcome } from '../resolve/decide.js';
 import { explainDecision } from '../resolve/decide.js';
+import { chainBuckets } from '../resolve/chain.js';
 import { validatePolicy } from '../document/policy.js';
+import { constraintPhrase, describeRule } from '../explain/sentences.js';
+import { denyMeets } from './overlap.js';
 
 /** A rule as written in a policy document (contracts §1), without id and expiry. */
 export interface RuleDraft {
@@ -32,12 +36,31 @@ export interface PromptFacet {
   readonly draft?: Omit<RuleDraft, 'scope'>;
 }
 
+/** A deny of the standing policy that the remembered rule would meet, and that stays in force (E41). */
+export interface StandingDeny {
+  readonly rule: string;
+  /** Where it lives, as in decisions: `workspace`, `space:<id>`, `mode:<name>`, `managed:<scope>`. */
+  readonly scope: string;
+  readonly enforcement: 'soft' | 'hard';
+  /** The action class both rules are about. */
+  readonly facet: string;
+  /** The rule as one sentence (G19). */
+  readonly sentence: string;
+  /** What stays denied, in words: "`fileDelete` when any path matches `**\/*.key` stays denied: …". */
+  readonly text: string;
+}
+
 export interface ScopeOffer {
   readonly scope: string;
   readonly rules: readonly RuleDraft[];
   /** Whether these rules would lift every prompt of this request (narrower scopes decide first). */
   readonly effective: boolean;
   readonly why?: string;
+  /**
+   * The standing denies these rules meet: a remembered rule never lifts them
+   * (E41), so what they deny stays denied. Absent when there are none.
+   */
+  readonly staysDenied?: readonly StandingDeny[];
 }
 
 export interface RememberOffer {
@@ -198,7 +221,11 @@ export function rememberOffer(explained: Explained, input: DecideInput): Remembe
       facets,
       scopes: [],
     };
-  const scopes = rememberScopes(input.request).map((scope) => scopeOffer(scope, facets, input));
+  const denies = standingDenies(facets, input);
+  const scopes = rememberScopes(input.request).map((scope) => {
+    const offer = scopeOffer(scope, facets, input);
+    return denies.length === 0 ? offer : { ...offer, staysDenied: denies };
+  });
   const effective = scopes.some((s) => s.effective);
   return effective
     ? { rememberable: true, facets, scopes }
@@ -215,7 +242,14 @@ function scopeOffer(scope: string, facets: readonly PromptFacet[], input: Decide
     scope,
     ...(f.draft as Omit<RuleDraft, 'scope'>),
   }));
-  const added = withRules(input.policy.policy, rules as unknown as Record<string, unknown>[]);
+  // Tried as what they would be: remembered rules, which never lift a standing deny (E41).
+  const added = withRules(
+    input.policy.policy,
+    rules.map((rule) => ({ ...rule, origin: 'remembered' })) as unknown as Record<
+      string,
+      unknown
+    >[],
+  );
   if (!added.ok) return { scope, rules, effective: false, why: added.problems.join('; ') };
   const compiled: CompiledPolicy = compilePolicy(added.policy);
   const after = explainDecision({ ...input, policy: compiled });
@@ -230,4 +264,60 @@ function scopeOffer(scope: string, facets: readonly PromptFacet[], input: Decide
     effective: false,
     why: `\`${first.facet.name}\` would still prompt: rule \`${first.shown.ruleName ?? ''}\` in ${first.shown.scope ?? 'default'} decides first`,
   };
+}
+
+function alive(rule: CompiledRule, at: number): boolean {
+  return rule.expiresAtMs === null || at < rule.expiresAtMs;
+}
+
+/**
+ * The standing denies the drafted rules meet (E41), on the request's chain in
+ * the workspace's policy (mode preset included) and in the managed layer:
+ * deny rules of the same class, not advisory, not remembered, alive now,
+ * whose constraints could hold for a request the draft would allow.
+ */
+export function standingDenies(facets: readonly PromptFacet[], input: DecideInput): StandingDeny[] {
+  const { request } = input;
+  const layers: { policy: CompiledPolicy; managed: boolean; mode: string | undefined }[] = [
+    { policy: input.policy, managed: false, mode: request.mode },
+  ];
+  if (input.managed !== undefined && input.managed !== null)
+    layers.push({ policy: input.managed, managed: true, mode: undefined });
+  const workspace = input.policy.policy.workspace;
+  const found: StandingDeny[] = [];
+  const seen = new Set<string>();
+  for (const f of facets) {
+    const draft = f.draft;
+    if (draft?.action === undefined || !isActionClass(draft.action)) continue;
+    const cls = draft.action;
+    for (const layer of layers) {
+      const buckets = chainBuckets(layer.policy.layer, request.agent, request.space, layer.mode);
+      for (const bucket of buckets) {
+        for (const rule of bucket.classRules(cls) ?? []) {
+          if (rule.decision !== 'deny' || rule.advisory || rule.remembered) continue;
+          if (!alive(rule, input.at) || !denyMeets(rule, draft.when, request.worktree ?? null))
+            continue;
+          const scope = layer.managed ? rule.managedScope : rule.scope;
+          const key = `${scope}\u0000${rule.id}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const enforcement = rule.hard ? 'hard' : 'soft';
+          const when = rule.rule.when === undefined ? '' : constraintPhrase(rule.rule.when, true);
+          found.push({
+            rule: rule.id,
+            scope,
+            enforcement,
+            facet: cls,
+            sentence: describeRule(rule.rule, workspace, layer.managed),
+            text: `\`${cls}\`${when} stays denied: rule \`${rule.id}\` (${enforcement}) in ${scope}${
+              enforcement === 'soft'
+                ? ', though an overrider may let one call through with a reason'
+                : ''
+            }`,
+          });
+        }
+      }
+    }
+  }
+  return found;
 }
