@@ -5,8 +5,23 @@
 // idle. `append` resolves only once its entries are committed: an
 // acknowledged entry is a durable entry. Batches are handed to the store in
 // order, and each links itself after the chain's head under the write lock.
+//
+// A batch that fails is refused to every caller in it — none is told its entry
+// is written — and the next batch reads the chain's head from the database
+// again: the chain goes on from the last committed entry, never from one that
+// failed. Only when the database refused an entry for its content is the
+// batch retried entry by entry, so one bad entry does not fail the rest.
 
+import { GateFault } from '../gate/fault.js';
+import { entrySpecific } from '../store/faults.js';
 import type { AuditDraft, AuditEntry, AuditStore } from '../store/types.js';
+
+/** Why an append failed, as the one fault every caller reports (a deny, a 503). */
+export function auditFault(error: unknown): GateFault {
+  if (error instanceof GateFault) return error;
+  const cause = error instanceof Error ? error.message : String(error);
+  return new GateFault('audit', `the audit log could not be written: ${cause}`);
+}
 
 interface Pending {
   readonly drafts: readonly AuditDraft[];
@@ -42,7 +57,7 @@ export class AuditWriter {
 
   /** Writes the drafts (in order, in one transaction) and resolves with the chained entries. */
   append(drafts: readonly AuditDraft[]): Promise<AuditEntry[]> {
-    if (this.closed) return Promise.reject(new Error('the audit log is closed'));
+    if (this.closed) return Promise.reject(new GateFault('audit', 'the audit log is closed'));
     if (drafts.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       this.queue.push({ drafts, resolve, reject });
@@ -86,8 +101,9 @@ export class AuditWriter {
           }
         },
         async (error: unknown) => {
-          if (batch.length === 1) {
-            (batch[0] as Pending).reject(error);
+          if (batch.length === 1 || !entrySpecific(error)) {
+            const fault = auditFault(error);
+            for (const pending of batch) pending.reject(fault);
             return;
           }
           // One bad entry must not fail the calls that merely shared its batch: each
@@ -96,11 +112,16 @@ export class AuditWriter {
             try {
               pending.resolve(await this.store.append(pending.drafts));
             } catch (alone) {
-              pending.reject(alone);
+              pending.reject(auditFault(alone));
             }
           }
         },
       )
+      // Whatever happens, every caller of the batch has been answered: nothing hangs.
+      .catch((unexpected: unknown) => {
+        const fault = auditFault(unexpected);
+        for (const pending of batch) pending.reject(fault);
+      })
       .finally(() => {
         this.inFlight -= 1;
         for (const wake of this.settled) wake();

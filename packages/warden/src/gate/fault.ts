@@ -73,3 +73,13 @@ export function failClosed(error: unknown, managedSource: ManagedSource = null):
     reason: `denied: ${faultMessage(error)} (Warden fails closed)`,
   };
 }
+
+/**
+ * The answer to a decide request that failed before any decision could be
+ * recorded: a deny in the decision's shape, without `auditId`, whose
+ * `failure` says it is not recorded (answered with 503, never a bare 500).
+ */
+export function unrecordedDenial(error: unknown): DecisionResult & { readonly failure: string } {
+  const failure = `${faultMessage(error)}; this denial is not recorded in the audit log`;
+  return { ...failClosed(new GateFault('store', failure)), failure };
+}

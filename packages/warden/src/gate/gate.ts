@@ -24,7 +24,7 @@ import type {
   GateAsk,
   GateDecision,
 } from './types.js';
-import { stampFor, withIds } from './types.js';
+import { stampFor, unrecorded, withIds } from './types.js';
 
 /** A name: no control characters, no lone surrogates, not empty, not huge. */
 const PRINTABLE = /^(?:[^\p{Cc}\p{Cs}]){1,256}$/u;
@@ -149,10 +149,16 @@ export class Gate {
       if (result.outcome === 'ask') return await this.flow.hold(base, explained, input, options);
       if (result.decision === 'deny' && result.overridable) return await this.flow.softDeny(base);
       const decision = this.drafts.decision(base, result.outcome);
-      await this.writer.append(
-        result.outcome === 'deny'
-          ? [decision, this.drafts.denied(base, result.reason)]
-          : [decision],
+      // Answered only once committed: the answer's `auditId` names a durable entry (contracts §8).
+      await within(
+        this.writer.append(
+          result.outcome === 'deny'
+            ? [decision, this.drafts.denied(base, result.reason)]
+            : [decision],
+        ),
+        this.deadlineMs,
+        'audit',
+        'the audit log',
       );
       return withIds(result, decisionId, callId);
     } catch (error) {
@@ -187,34 +193,52 @@ export class Gate {
       const settled = await this.broker.wait(approval, signal);
       return await this.flow.concluded(settled, settled.decision);
     } catch (error) {
-      // Fail-closed: nothing the wait runs into is an allow.
-      return {
-        ...withIds(failClosed(error), approvalId, approvalId),
-        failure: faultMessage(error),
-      };
+      // Fail-closed: nothing the wait runs into is an allow. Nothing recorded this
+      // answer, so it names no audit entry.
+      const failure = faultMessage(error);
+      return unrecorded(
+        withIds(failClosed(error), approvalId, approvalId),
+        `${failure}; this denial is not recorded in the audit log`,
+      );
     }
   }
 
   /** Records how an allowed (or ungated) call ended: `Ok`, `Error`, … (contracts §6). */
   async complete(ctx: CallContext, outcome: CallOutcome): Promise<AuditEntry> {
     const at = this.clock();
-    const [entry] = await this.writer.append([
-      callEntry(
-        stampFor(ctx),
-        {
-          id: ulid(),
-          callId: outcome.callId,
-          decisionId: outcome.decisionId,
-          tool: outcome.tool,
-          arguments: outcome.arguments ?? null,
-          status: outcome.status,
-          durationMs: outcome.durationMs,
-          occurredAt: new Date(at).toISOString(),
-          ...(outcome.error === undefined ? {} : { error: outcome.error }),
-        },
-        this.redact,
-      ),
-    ]);
+    for (const [what, name] of [
+      ['tool', outcome.tool],
+      ['call id', outcome.callId],
+    ] as const) {
+      if (!PRINTABLE.test(name))
+        throw new GateFault(
+          'request-invalid',
+          `the ${what} name holds a control character or a broken character`,
+        );
+    }
+    // Resolves only once committed: the entry it returns is durable (contracts §8).
+    const [entry] = await within(
+      this.writer.append([
+        callEntry(
+          stampFor(ctx),
+          {
+            id: ulid(),
+            callId: outcome.callId,
+            decisionId: outcome.decisionId,
+            tool: outcome.tool,
+            arguments: outcome.arguments ?? null,
+            status: outcome.status,
+            durationMs: outcome.durationMs,
+            occurredAt: new Date(at).toISOString(),
+            ...(outcome.error === undefined ? {} : { error: outcome.error }),
+          },
+          this.redact,
+        ),
+      ]),
+      this.deadlineMs,
+      'audit',
+      'the audit log',
+    );
     return entry as AuditEntry;
   }
 
@@ -316,22 +340,35 @@ export class Gate {
     ctx: CallContext,
     partial: FailedCall,
   ): Promise<GateDecision> {
-    this.onFault?.(error, ctx);
+    try {
+      this.onFault?.(error, ctx);
+    } catch {
+      // An observer's fault changes nothing about the answer.
+    }
     const result = failClosed(error, partial.snapshot?.managedSource ?? null);
     const failure = faultMessage(error);
-    // Recording the denial is attempted, briefly: the store may be what failed.
-    const record = this.writer
-      .append([
-        this.drafts.failure(partial, result, failure),
-        this.drafts.call(partial, 'Denied', result.reason, partial.at),
-      ])
-      .catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      record,
-      new Promise((resolve) => (timer = setTimeout(resolve, this.faultRecordMs))),
-    ]);
-    clearTimeout(timer);
-    return { ...withIds(result, partial.decisionId, partial.callId), failure };
+    const answer = withIds(result, partial.decisionId, partial.callId);
+    // The denial is recorded before it is answered with an `auditId`; the store may be
+    // what failed, so the attempt is bounded, and a denial that could not be written
+    // is answered as such: no `auditId`, and a `failure` that says it is not recorded.
+    try {
+      await within(
+        this.writer.append([
+          this.drafts.failure(partial, result, failure),
+          this.drafts.call(partial, 'Denied', result.reason, partial.at),
+        ]),
+        this.faultRecordMs,
+        'audit',
+        'the audit log',
+      );
+    } catch (recordError) {
+      const why = faultMessage(recordError);
+      const said =
+        why === failure
+          ? `${failure}; this denial is not recorded in the audit log`
+          : `${failure}; this denial is not recorded in the audit log either: ${why}`;
+      return unrecorded({ ...answer, reason: `denied: ${said} (Warden fails closed)` }, said);
+    }
+    return { ...answer, failure };
   }
 }

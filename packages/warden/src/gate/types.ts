@@ -53,8 +53,12 @@ export interface ApprovalSummary {
 export interface GateDecision extends DecisionResult {
   readonly decisionId: string;
   readonly callId: string;
-  /** The audit entry that records this decision; a finished call is reported against it. */
-  readonly auditId: string;
+  /**
+   * The audit entry that records this decision; a finished call is reported
+   * against it. Present only once that entry is committed: a decision without
+   * it was not recorded (and is then always a deny with a `failure`).
+   */
+  readonly auditId?: string;
   readonly approvalId?: string;
   readonly approval?: ApprovalSummary;
   readonly override?: { readonly approvalId: string; readonly by: string; readonly reason: string };
@@ -95,6 +99,23 @@ export function fingerprint(request: ActionRequest, tool: string | null, args: u
     text = `unmatchable:${Math.random()}:${Date.now()}`;
   }
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** A fail-closed deny whose record could not be written: no `auditId`, and `failure` says so. */
+export function unrecorded(decision: GateDecision, failure: string): GateDecision {
+  const answer: { -readonly [K in keyof GateDecision]: GateDecision[K] } = {
+    ...decision,
+    outcome: 'deny',
+    decision: 'deny',
+    failure,
+  };
+  delete answer.auditId;
+  return answer;
+}
+
+/** Whether an answer is backed by a committed audit entry (contracts §8: a 2xx means durable). */
+export function isRecorded(decision: GateDecision): boolean {
+  return typeof decision.auditId === 'string' && decision.auditId !== '';
 }
 
 /**

@@ -16,6 +16,7 @@ import type { IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AuditStatus } from '../store/types.js';
+import { illFormedProblem } from '../well-formed.js';
 import type { GatewayConfig } from './config.js';
 
 export interface Ask {
@@ -105,12 +106,23 @@ export async function standaloneDecider(
   return {
     describe: `standalone (policy ${options.policy}, audit in ${options.data})`,
     async decide(ask) {
+      const broken = illFormedProblem(ask.arguments, "the tool's arguments");
+      if (broken !== null)
+        return { allow: false, reason: `${broken}: denied`, auditId: null, callId: null };
       const decision = await warden.gate.decide(ctx, {
         tool: ask.tool,
         actions: ask.actions,
         args: ask.args,
         arguments: ask.arguments,
       });
+      // A decision that could not be recorded is a deny, whatever it says (contracts §8).
+      if (decision.auditId === undefined)
+        return {
+          allow: false,
+          reason: notRecorded(decision.failure ?? decision.reason),
+          auditId: null,
+          callId: decision.callId,
+        };
       return {
         allow: decision.outcome === 'allow',
         reason: decision.reason,
@@ -131,6 +143,11 @@ export async function standaloneDecider(
     },
     close: () => warden.close(),
   };
+}
+
+/** The reason for a decision Warden could not record: denied, and saying so. */
+function notRecorded(failure: string): string {
+  return `Warden could not record this decision, so it is denied: ${failure}`;
 }
 
 function errorsOf(answer: unknown): string {
@@ -235,6 +252,22 @@ function readDecision(answer: Answered): Read {
     auditId: typeof b.auditId === 'string' ? b.auditId : null,
     callId: typeof b.callId === 'string' ? b.callId : null,
   });
+  // The server could not record the decision (503, or a `failure` with no `auditId`): a deny.
+  if (
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    typeof body.failure === 'string' &&
+    (answer.status === 503 || typeof body.auditId !== 'string')
+  )
+    return {
+      final: {
+        allow: false,
+        reason: notRecorded(body.failure),
+        auditId: null,
+        callId: typeof body.callId === 'string' ? body.callId : null,
+      },
+    };
   if (answer.status !== 200 || body === null || typeof body !== 'object' || Array.isArray(body))
     return {
       final: {
@@ -297,6 +330,8 @@ export function connectedDecider(
     describe: `connected to ${base}`,
     async decide(ask, hooks = {}) {
       const { signal } = hooks;
+      const broken = illFormedProblem(ask.arguments, "the tool's arguments");
+      if (broken !== null) return denied(`${broken}: denied`);
       const stopped = () =>
         denied('the agent stopped waiting for the decision (it cancelled the call): denied');
       let read: Read;

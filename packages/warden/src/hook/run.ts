@@ -11,6 +11,7 @@
 
 import { hookAnswer, planCall, readPreToolUse } from './claude-code.js';
 import type { HookPlan, PreToolUse } from './claude-code.js';
+import { illFormedProblem } from '../well-formed.js';
 
 export interface HookOptions {
   readonly server?: string | undefined;
@@ -78,6 +79,8 @@ function parseInput(text: string): PreToolUse | string {
       ? 'no input: the hook reads Claude Code’s `PreToolUse` JSON on standard input'
       : 'the input is not JSON: the hook reads Claude Code’s `PreToolUse` JSON on standard input';
   }
+  const broken = illFormedProblem(raw, 'the input');
+  if (broken !== null) return broken;
   const read = readPreToolUse(raw);
   if (Array.isArray(read)) return `the input is not a \`PreToolUse\` call: ${read.join('; ')}`;
   return read;
@@ -91,9 +94,23 @@ function fromDecision(outcome: unknown, reason: unknown): Answer {
   return DENY(`the decision was \`${String(outcome)}\`, not allow: ${why}`);
 }
 
+/** A decision is a few KiB; an answer larger than this is not from a Warden server, and is a deny. */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+class AnswerTooLarge extends Error {
+  constructor() {
+    super(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
+    this.name = 'AnswerTooLarge';
+  }
+}
+
 /**
  * POSTs JSON with node's own HTTP client: `fetch` loads its implementation on
- * first use, which would cost the hook more than its request does.
+ * first use, which would cost the hook more than its request does. The whole
+ * exchange — connecting, sending, and reading the answer to its end — is
+ * bounded by `signal`: a server that drips its answer slowly is cut off at
+ * the deadline like one that never answers, and one that sends too much is
+ * cut off at the size limit.
  */
 async function postJson(
   url: string,
@@ -105,12 +122,20 @@ async function postJson(
   const { request } = await (target.protocol === 'https:'
     ? import('node:https')
     : import('node:http'));
-  return new Promise((resolvePost, reject) => {
+  let onAbort: () => void = () => undefined;
+  return new Promise<{ status: number; text: string }>((resolvePost, reject) => {
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      req.destroy();
+      reject(error);
+    };
+    onAbort = () => fail(new Error('the deadline passed'));
     const req = request(
       target,
       {
         method: 'POST',
-        signal,
         headers: {
           authorization: `Bearer ${token}`,
           'content-type': 'application/json',
@@ -120,19 +145,29 @@ async function postJson(
       },
       (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) fail(new AnswerTooLarge());
+          else chunks.push(chunk);
+        });
+        res.on('end', () => {
+          if (settled) return;
+          settled = true;
           resolvePost({
             status: res.statusCode ?? 0,
             text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', reject);
+          });
+        });
+        res.on('error', fail);
+        res.on('close', () => fail(new Error('the connection closed before the answer ended')));
       },
     );
-    req.on('error', reject);
+    req.on('error', fail);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
     req.end(body);
-  });
+  }).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 async function connected(
@@ -155,6 +190,8 @@ async function connected(
     response = await postJson(url, token, JSON.stringify(body), signal);
   } catch (error) {
     if (signal.aborted) throw error;
+    if (error instanceof AnswerTooLarge)
+      return DENY(`the Warden server at ${server} sent ${error.message}: denied, fail-closed`);
     const code = (error as NodeJS.ErrnoException).code;
     return DENY(
       `cannot reach the Warden server at ${server} (${code ?? (error as Error).message}): denied, fail-closed`,
@@ -167,6 +204,16 @@ async function connected(
   } catch {
     // Reported below.
   }
+  // A decision the server could not record (503, or a `failure` without `auditId`) is a deny.
+  if (
+    answer !== null &&
+    typeof answer === 'object' &&
+    typeof answer.failure === 'string' &&
+    (response.status === 503 || typeof answer.auditId !== 'string')
+  )
+    return DENY(
+      `the Warden server could not record this decision, so it is denied: ${answer.failure}`,
+    );
   if (response.status === 200 && answer !== null)
     return fromDecision(answer.outcome, answer.reason);
   const errors = (answer?.errors as { message?: string }[] | undefined)
@@ -215,6 +262,11 @@ async function standalone(
       plan.ask,
       { signal },
     );
+    // A decision that could not be recorded is a deny (contracts §8).
+    if (decision.auditId === undefined)
+      return DENY(
+        `Warden could not record this decision, so it is denied: ${decision.failure ?? decision.reason}`,
+      );
     return fromDecision(decision.outcome, decision.reason);
   } finally {
     await warden.close();

@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { linkHash } from '../audit/chain.js';
+import { entrySpecific, errorCode } from './faults.js';
 
 export interface AppendWorkerInit {
   readonly file: string;
@@ -32,7 +33,7 @@ export interface AppendRequest {
 
 export type AppendReply =
   | { readonly id: number; readonly positions: readonly [number, string, string][] }
-  | { readonly id: number; readonly error: string };
+  | { readonly id: number; readonly error: string; readonly code?: string };
 
 const port = parentPort;
 if (port !== null) {
@@ -50,41 +51,67 @@ if (port !== null) {
   let waiting: AppendRequest[] = [];
   let closing = false;
 
+  /** Links and commits the batches in one transaction; answers each only after the commit. */
+  const commit = (batches: readonly AppendRequest[]): void => {
+    db.exec('begin immediate');
+    try {
+      const at = head.get(...init.head.parameters) as { seq: number | bigint; hash: string };
+      let seq = Number(at.seq);
+      let prev = at.hash;
+      const replies: AppendReply[] = [];
+      for (const batch of batches) {
+        const positions: [number, string, string][] = [];
+        for (const row of batch.rows) {
+          seq += 1;
+          const hash = linkHash(prev, row[slots.entry] as string);
+          row[slots.seq] = seq;
+          row[slots.prev] = prev;
+          row[slots.hash] = hash;
+          insert.run(...row);
+          positions.push([seq, prev, hash]);
+          prev = hash;
+        }
+        replies.push({ id: batch.id, positions });
+      }
+      update.run(seq, prev, init.updateHead.idParameter);
+      db.exec('commit');
+      for (const reply of replies) port.postMessage(reply);
+    } catch (error) {
+      if (db.inTransaction) db.exec('rollback');
+      throw error;
+    }
+  };
+
+  const refuse = (batches: readonly AppendRequest[], error: unknown): void => {
+    const message = error instanceof Error ? error.message : String(error);
+    const code = errorCode(error);
+    for (const batch of batches)
+      port.postMessage({
+        id: batch.id,
+        error: message,
+        ...(code === undefined ? {} : { code }),
+      } satisfies AppendReply);
+  };
+
   const write = (): void => {
     const batches = waiting;
     waiting = [];
     try {
-      db.exec('begin immediate');
-      try {
-        const at = head.get(...init.head.parameters) as { seq: number | bigint; hash: string };
-        let seq = Number(at.seq);
-        let prev = at.hash;
-        const replies: AppendReply[] = [];
-        for (const batch of batches) {
-          const positions: [number, string, string][] = [];
-          for (const row of batch.rows) {
-            seq += 1;
-            const hash = linkHash(prev, row[slots.entry] as string);
-            row[slots.seq] = seq;
-            row[slots.prev] = prev;
-            row[slots.hash] = hash;
-            insert.run(...row);
-            positions.push([seq, prev, hash]);
-            prev = hash;
-          }
-          replies.push({ id: batch.id, positions });
-        }
-        update.run(seq, prev, init.updateHead.idParameter);
-        db.exec('commit');
-        for (const reply of replies) port.postMessage(reply);
-      } catch (error) {
-        if (db.inTransaction) db.exec('rollback');
-        throw error;
-      }
+      commit(batches);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      for (const batch of batches)
-        port.postMessage({ id: batch.id, error: message } satisfies AppendReply);
+      // An entry the database refused fails its own batch only: the others are written
+      // each on its own. Any other failure (a full disk, a lock) fails them all alike.
+      if (batches.length > 1 && entrySpecific(error)) {
+        for (const batch of batches) {
+          try {
+            commit([batch]);
+          } catch (alone) {
+            refuse([batch], alone);
+          }
+        }
+      } else {
+        refuse(batches, error);
+      }
     }
     if (closing) {
       db.close();

@@ -15,7 +15,12 @@ import { AUDIT_COLUMNS, unlinkedRow } from './sql/audit.js';
 import type { AppendReply, AppendRequest, AppendWorkerInit } from './sqlite-append-worker.js';
 
 /** Sources the writer thread runs, relative to this package's `src/`. */
-const THREAD_SOURCES = ['store/sqlite-append-worker.ts', 'audit/chain.ts', 'audit/columns.ts'];
+const THREAD_SOURCES = [
+  'store/sqlite-append-worker.ts',
+  'store/faults.ts',
+  'audit/chain.ts',
+  'audit/columns.ts',
+];
 
 /**
  * The compiled writer thread. Tests run this package from its TypeScript
@@ -97,8 +102,12 @@ export function threadedAppender(
       const waiting = pending.get(reply.id);
       if (waiting === undefined) return;
       pending.delete(reply.id);
-      if ('error' in reply) waiting.reject(new Error(reply.error));
-      else
+      if ('error' in reply) {
+        // The driver's code goes along, so the writer can tell a refused entry from a failed database.
+        const error = new Error(reply.error) as Error & { code?: string };
+        if (reply.code !== undefined) error.code = reply.code;
+        waiting.reject(error);
+      } else
         waiting.resolve(reply.positions.map(([seq, prevHash, hash]) => ({ seq, prevHash, hash })));
     });
     const lost = (why: Error) => {
