@@ -5,7 +5,8 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { GateFault } from '../gate/fault.js';
+import { GateFault, unrecordedDenial } from '../gate/fault.js';
+import { storeUnavailable } from '../store/faults.js';
 import { Api } from './api.js';
 import type { Env } from './api.js';
 import type { Identity } from './auth.js';
@@ -43,6 +44,21 @@ export function createApp(
 
   app.onError((error, c) => {
     if (error instanceof ApiError) return c.json({ errors: error.problems }, error.status);
+    // The store or the audit log is unavailable: 503 with the reason, never a bare 500; a
+    // decide request gets the deny it comes to, which says it is not recorded (no auditId).
+    if (
+      error instanceof GateFault
+        ? error.code === 'store' || error.code === 'audit'
+        : storeUnavailable(error)
+    ) {
+      const fault =
+        error instanceof GateFault
+          ? error
+          : new GateFault('store', `the store is not available: ${error.message}`);
+      if (c.req.method === 'POST' && c.req.path === '/v1/decide')
+        return c.json(unrecordedDenial(fault), 503);
+      return c.json({ errors: [{ path: '', message: fault.message }] }, 503);
+    }
     if (error instanceof GateFault) {
       // Reading the policy for a route other than decide (which never throws) ran into a fault.
       const status =
@@ -130,7 +146,15 @@ export function createApp(
     // Held by the token itself for a second: hashing it on every request would cost more than the rest of auth.
     let known = tokens.get(presented);
     if (known === undefined || now - known.at > TOKEN_TTL_MS) {
-      known = { identity: await ctx.warden.store.tokens.byHash(tokenHash(presented)), at: now };
+      const identity = await ctx.warden.store.tokens
+        .byHash(tokenHash(presented))
+        .catch((error: unknown) => {
+          throw new GateFault(
+            'store',
+            `the token cannot be checked, because the store is not available: ${(error as Error).message}`,
+          );
+        });
+      known = { identity, at: now };
       if (tokens.size > 10_000) tokens.clear();
       tokens.set(presented, known);
     }
