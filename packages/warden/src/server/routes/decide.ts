@@ -11,8 +11,11 @@ import {
   parseTimestamp,
   validateRequest,
 } from '@warden/engine';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import { GateFault } from '../../gate/fault.js';
+import type { GateDecision } from '../../gate/types.js';
+import { isRecorded } from '../../gate/types.js';
 import { AUDIT_STATUSES } from '../../store/types.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
@@ -75,6 +78,14 @@ const whatIfSchema = z.strictObject({
     .describe('the time of the decision, ISO 8601 with a zone (default: now)'),
 });
 
+/**
+ * A decision as the answer: 200 only when its audit entry is committed (contracts §8:
+ * a 2xx means durable); a denial that could not be recorded is a 503 that says so.
+ */
+function answered(c: Context, decision: GateDecision): unknown {
+  return isRecorded(decision) ? decision : c.json(decision, 503);
+}
+
 export function decideRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'post',
@@ -89,13 +100,14 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
       200: 'the decision (contracts §3) with `auditId`; durable when answered',
       400: 'not a request',
       403: 'the body names another workspace, agent, space or mode than its token or registration',
+      503: 'a deny that could not be recorded: the decision without `auditId`, and `failure` says why',
     },
     handler: async ({ c, identity, body, query }) => {
       const context = await agentCall(ctx, identity, body, {
         worktree: body.worktree,
         source: sourceOf(c.req.header('x-warden-adapter')),
       });
-      return ctx.warden.gate.decide(
+      const decision = await ctx.warden.gate.decide(
         context,
         {
           ...(body.tool === undefined ? {} : { tool: body.tool }),
@@ -113,6 +125,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
           },
         },
       );
+      return answered(c, decision);
     },
   });
 
@@ -136,7 +149,10 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
         approval.agent !== identity.agent
       )
         throw notFound(`no prompt \`${id}\` of this agent to wait for`);
-      return ctx.warden.gate.awaitApproval(id, c.req.raw.signal, await agentCall(ctx, identity));
+      return answered(
+        c,
+        await ctx.warden.gate.awaitApproval(id, c.req.raw.signal, await agentCall(ctx, identity)),
+      );
     },
   });
 
