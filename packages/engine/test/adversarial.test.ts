@@ -71,10 +71,16 @@ describe('hostile input', () => {
     expect(result.decision).not.toBe('allow');
   });
 
-  it('reads a long command line in linear time', () => {
-    const long = Array.from({ length: 2000 }, (_, i) => `rm f${i}`).join(' && ');
+  it('reads a long command line, and one past the limit on simple commands is unparseable', () => {
+    const long = Array.from({ length: 250 }, (_, i) => `rm f${i}`).join(' && ');
     const analysis = analyzeCommand(long, DEFAULT_TABLE, null);
-    expect(analysis.units).toHaveLength(2000);
+    expect(analysis.units).toHaveLength(250);
+    const longer = Array.from({ length: 2000 }, (_, i) => `rm f${i}`).join(' && ');
+    const units = analyzeCommand(longer, DEFAULT_TABLE, null).units;
+    expect(units.map((u) => u.kind)).toEqual(['raw']);
+    expect(units[0]?.kind === 'raw' && units[0].reason).toBe(
+      'the command has more than 256 simple commands',
+    );
   });
 
   it('reads a command holding NUL or other control characters as unparseable (G14b)', () => {

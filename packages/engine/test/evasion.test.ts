@@ -589,13 +589,19 @@ describe('separators, comments and odd characters', () => {
   });
 
   it('a very long first command does not hide the rm behind it', () => {
-    const command = `echo ${'a'.repeat(200_000)}; rm -rf x`;
+    const command = `echo ${'a'.repeat(60_000)}; rm -rf x`;
     expect(guard(command).decision).toBe('deny');
+    // Past the length limit nothing is parsed: unparseable, never a pass.
+    const past = `echo ${'a'.repeat(200_000)}; rm -rf x`;
+    expect(guard(past).decision).toBe('prompt');
+    expect(guard(past).rule).toBe('unparseable');
   });
 
-  it('5000 and-ed commands before the rm do not hide it', () => {
-    const command = `true${' && true'.repeat(5000)} && rm -rf x`;
+  it('200 and-ed commands before the rm do not hide it', () => {
+    const command = `true${' && true'.repeat(200)} && rm -rf x`;
     expect(guard(command).decision).toBe('deny');
+    // Past the limit on simple commands: unparseable, never a pass.
+    expect(guard(`true${' && true'.repeat(5000)} && rm -rf x`).decision).toBe('prompt');
   });
 
   it('deep nesting prompts instead of overflowing', () => {

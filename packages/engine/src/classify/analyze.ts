@@ -13,9 +13,11 @@ import type {
   SimpleNode,
   Word,
 } from '../shell/ast.js';
+import type { Budget } from '../shell/limits.js';
+import { LIMIT_REASONS, MAX_COMMAND_LENGTH, MAX_NESTING, freshBudget } from '../shell/limits.js';
 import { leadingWords, parseShell } from '../shell/parser.js';
 import { joinWords } from '../shell/render.js';
-import { ShellSyntaxError } from '../shell/scanner.js';
+import { DOUBTS, ShellLimitError, ShellSyntaxError } from '../shell/scanner.js';
 import type { Effect, ExtractContext } from './effects.js';
 import { blurArgs, effect, openArgs, wordPath, writeEffects } from './effects.js';
 import { prefixEffects } from './prefixes.js';
@@ -113,19 +115,37 @@ function analyzeFresh(
   worktree: string | null,
 ): CommandAnalysis {
   const walker = new Walker(table, worktree, text);
+  if (text.length > MAX_COMMAND_LENGTH) {
+    // Past the limit nothing is parsed; the leading words of its start still classify it (E24).
+    const head = text.slice(0, MAX_COMMAND_LENGTH);
+    const leading = leadingWords(head);
+    const last = leading[leading.length - 1];
+    if (last !== undefined && head.endsWith(last.raw)) leading.pop(); // it may be cut short
+    walker.rawUnit(text, leading, '.', TOP, LIMIT_REASONS.length);
+    return { text, units: walker.units };
+  }
   if (CONTROL.test(text)) {
     // Shells drop or stop at such bytes differently; what runs cannot be known.
     walker.rawUnit(text, [], '.', TOP, 'it holds control characters');
     return { text, units: walker.units };
   }
   try {
-    walker.walkList(parseShell(text), '.', TOP);
+    walker.walkList(walker.parse(text), '.', TOP);
   } catch (error) {
     if (!(error instanceof ShellSyntaxError)) throw error;
     walker.units = [];
     walker.rawUnit(text, leadingWords(text), '.', TOP, error.message);
   }
   return { text, units: walker.units };
+}
+
+/** The first reason one of these words cannot be read with confidence, or null. */
+function doubtOf(words: readonly Word[]): string | null {
+  for (const word of words) {
+    if (word.doubt !== undefined) return word.doubt;
+    if (!word.confident) return DOUBTS.substitution;
+  }
+  return null;
 }
 
 class Walker implements ReadingContext {
@@ -135,6 +155,10 @@ class Walker implements ReadingContext {
   private readonly movers = new Set<string>();
   readonly cdpath: boolean;
   readonly pathChanged: boolean;
+  /** What is left to read: every script of this command line draws from it. */
+  private readonly budget: Budget = freshBudget();
+  /** Lists being walked, `bash -c` scripts included. */
+  private depth = 0;
 
   constructor(
     readonly table: ClassifierTable,
@@ -145,13 +169,23 @@ class Walker implements ReadingContext {
     this.pathChanged = /\bPATH\+?=/.test(text);
   }
 
+  /** Parses a script of this command line within its limits. */
+  parse(text: string): ListNode {
+    return parseShell(text, this.budget);
+  }
+
   walkList(list: ListNode, cwd: string | null, flow: Flow): string | null {
-    let current = cwd;
-    for (const item of list.items) {
-      const after = this.walkAndOr(item.node, current, flow);
-      if (!item.background) current = after;
+    if (++this.depth > MAX_NESTING) throw new ShellLimitError(LIMIT_REASONS.nesting, 0);
+    try {
+      let current = cwd;
+      for (const item of list.items) {
+        const after = this.walkAndOr(item.node, current, flow);
+        if (!item.background) current = after;
+      }
+      return current;
+    } finally {
+      this.depth--;
     }
-    return current;
   }
 
   private walkAndOr(
@@ -192,20 +226,39 @@ class Walker implements ReadingContext {
         return this.walkSimple(node, cwd, flow);
       case 'subshell':
         this.walkList(node.body, cwd, flow);
-        this.redirectUnit(node.redirects, cwd);
+        this.compoundRedirects(node.raw, node.redirects, cwd, flow);
         return cwd;
       case 'group': {
         const after = this.walkList(node.body, cwd, flow);
-        this.redirectUnit(node.redirects, cwd);
+        this.compoundRedirects(node.raw, node.redirects, cwd, flow);
         return after;
       }
       case 'compound': {
+        // Words the construct expands itself (`for … in`, `case … in`): read, or it is unparseable.
+        const doubt = doubtOf(node.words);
+        if (doubt !== null) this.rawUnit(node.raw, [], cwd, flow, doubt);
         for (const word of node.words) this.walkSubstitutions(word, cwd);
         const after = this.walkCompound(node, cwd, flow);
-        this.redirectUnit(node.redirects, cwd);
+        this.compoundRedirects(node.raw, node.redirects, cwd, flow);
         return after;
       }
     }
+  }
+
+  /** A compound command's redirections: their targets classified, their substitutions read. */
+  private compoundRedirects(
+    raw: string,
+    redirects: readonly Redirect[],
+    cwd: string | null,
+    flow: Flow,
+  ): void {
+    const targets = redirects.map((r) => r.target);
+    const doubt = doubtOf(targets);
+    if (doubt !== null) {
+      this.rawUnit(raw, [], cwd, flow, doubt);
+      for (const target of targets) this.walkSubstitutions(target, cwd);
+    }
+    this.redirectUnit(redirects, cwd);
   }
 
   /** Control structures: a condition's `cd` carries into its branch; after the structure, a move leaves the directory unknown. */
@@ -253,13 +306,14 @@ class Walker implements ReadingContext {
 
   private walkSimple(node: SimpleNode, cwd: string | null, flow: Flow): string | null {
     const all = [...node.assignments, ...node.words, ...node.redirects.map((r) => r.target)];
-    if (all.some((word) => !word.confident)) {
+    const doubt = doubtOf(all);
+    if (doubt !== null) {
       const leading: Word[] = [];
       for (const word of node.words) {
         if (!word.confident) break;
         leading.push(word);
       }
-      this.rawUnit(node.raw, leading, cwd, flow, 'it holds a command substitution');
+      this.rawUnit(node.raw, leading, cwd, flow, doubt);
       for (const word of all) this.walkSubstitutions(word, cwd);
       return node.words[0]?.value === 'cd' ? null : cwd;
     }
@@ -291,9 +345,9 @@ class Walker implements ReadingContext {
   /** Classifies a script's commands as far as it parses (E32: no facets of their own when inner). */
   private walkScript(text: string, cwd: string | null, flow: Flow): void {
     try {
-      this.walkList(parseShell(text), cwd, flow);
+      this.walkList(this.parse(text), cwd, flow);
     } catch (error) {
-      if (!(error instanceof ShellSyntaxError)) throw error;
+      if (!(error instanceof ShellSyntaxError) || error instanceof ShellLimitError) throw error;
     }
   }
 
@@ -324,15 +378,15 @@ class Walker implements ReadingContext {
     const redirectEffects = this.redirectEffects(redirects, cwd);
     switch (resolved.kind) {
       case 'raw':
-        this.rawUnit(raw, words, cwd, flow, resolved.reason);
+        this.rawUnit(raw, words, cwd, flow, resolved.reason, assigned, assignments);
         if (resolved.script !== undefined) this.walkScript(resolved.script, cwd, INNER);
         return cwd;
       case 'script': {
         let script: ListNode;
         try {
-          script = parseShell(resolved.text);
+          script = this.parse(resolved.text);
         } catch (error) {
-          if (!(error instanceof ShellSyntaxError)) throw error;
+          if (!(error instanceof ShellSyntaxError) || error instanceof ShellLimitError) throw error;
           this.rawUnit(raw, words, cwd, flow, `its script cannot be read: ${error.message}`);
           return cwd;
         }
@@ -382,7 +436,7 @@ class Walker implements ReadingContext {
       case 'program': {
         const outcome = extractProgram(this, resolved);
         if (outcome.unparseable !== undefined) {
-          this.rawUnit(raw, words, cwd, flow, outcome.unparseable);
+          this.rawUnit(raw, words, cwd, flow, outcome.unparseable, assigned, assignments);
           return cwd;
         }
         this.commandUnit(
@@ -441,11 +495,21 @@ class Walker implements ReadingContext {
     cwd: string | null,
     flow: Flow,
     reason: string,
+    assigned: readonly string[] = [],
+    assignments: readonly Word[] = [],
   ): void {
     let effects: Effect[] = [];
     let leadingWords: CommandWords | null = null;
     if (leading[0]?.literal === true) {
-      const resolved = resolveProgram(this, leading, cwd, flow.blur, flow.placeholder, []);
+      const resolved = resolveProgram(
+        this,
+        leading,
+        cwd,
+        flow.blur,
+        flow.placeholder,
+        assigned,
+        assignments,
+      );
       if (resolved.kind === 'program') {
         leadingWords = commandWords(this, resolved.words, resolved.assigned);
         // What an extractor reports beside an unparseable part is certain (E42): keep it, blurred.

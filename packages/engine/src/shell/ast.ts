@@ -19,6 +19,12 @@ export interface Word {
   readonly confident: boolean;
   /** True when the value holds an unquoted glob character (`*`, `?`, `[`). */
   readonly glob: boolean;
+  /**
+   * Why the word cannot be read with confidence, when it cannot. A word that is
+   * not `confident` always has one; a confident word with one (`$"rm"`) still
+   * counts among the leading words, but its command is unparseable.
+   */
+  readonly doubt?: string;
 }
 
 export interface Redirect {
@@ -44,12 +50,16 @@ export interface SubshellNode {
   readonly type: 'subshell';
   readonly body: ListNode;
   readonly redirects: readonly Redirect[];
+  /** The source text of the whole command. */
+  readonly raw: string;
 }
 
 export interface GroupNode {
   readonly type: 'group';
   readonly body: ListNode;
   readonly redirects: readonly Redirect[];
+  /** The source text of the whole command. */
+  readonly raw: string;
 }
 
 /** `if`, `for`, `while`, `until`, `case` and function bodies: their inner commands count. */
@@ -66,6 +76,8 @@ export interface CompoundNode {
   /** Words the construct expands itself (`for x in …`, `case w in p)`). */
   readonly words: readonly Word[];
   readonly redirects: readonly Redirect[];
+  /** The source text of the whole command. */
+  readonly raw: string;
 }
 
 export type CommandNode = SimpleNode | SubshellNode | GroupNode | CompoundNode;

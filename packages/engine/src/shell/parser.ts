@@ -3,6 +3,7 @@
 // read with confidence throws, and the caller treats the text as raw (E24).
 
 import type {
+  WordPart,
   AndOrNode,
   CommandNode,
   CompoundNode,
@@ -12,7 +13,16 @@ import type {
   SimpleNode,
   Word,
 } from './ast.js';
-import { Scanner, ShellSyntaxError } from './scanner.js';
+import type { Budget } from './limits.js';
+import { LIMIT_REASONS, MAX_COMMAND_LENGTH, freshBudget } from './limits.js';
+import {
+  DOUBTS,
+  Scanner,
+  ShellLimitError,
+  ShellSyntaxError,
+  doubtful,
+  plainArithmetic,
+} from './scanner.js';
 
 const OPERATORS = [
   ';;&',
@@ -78,11 +88,26 @@ interface Stop {
 
 const NO_STOP: Stop = { words: new Set(), paren: false, caseItem: false };
 
-/** Parses a whole command line; throws `ShellSyntaxError` when it cannot. */
-export function parseShell(text: string): ListNode {
-  const parser = new Parser(text);
-  return parser.parseScript();
+/**
+ * Parses a whole command line; throws `ShellSyntaxError` when it cannot, and
+ * `ShellLimitError` past a hard limit. Every parse of one command line (inner
+ * scripts included) may share one budget.
+ */
+export function parseShell(text: string, budget: Budget = freshBudget()): ListNode {
+  if (text.length > MAX_COMMAND_LENGTH) throw new ShellLimitError(LIMIT_REASONS.length, 0);
+  const depth = budget.depth;
+  try {
+    return new Parser(text, budget).parseScript();
+  } finally {
+    budget.depth = depth;
+  }
 }
+
+/** The reserved words, keyed by length for a constant-time look ahead. */
+const LONGEST_RESERVED = 8;
+
+/** `[[ … ]]` operators whose operands bash evaluates as arithmetic. */
+const TEST_ARITHMETIC = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 
 class Parser extends Scanner {
   parseScript(): ListNode {
@@ -101,9 +126,9 @@ class Parser extends Scanner {
 
   protected parseNested(text: string): ListNode | null {
     try {
-      return new Parser(text).parseScript();
+      return parseShell(text, this.budget);
     } catch (error) {
-      if (error instanceof ShellSyntaxError) return null;
+      if (error instanceof ShellSyntaxError && !(error instanceof ShellLimitError)) return null;
       throw error;
     }
   }
@@ -128,13 +153,31 @@ class Parser extends Scanner {
     }
   }
 
-  /** The reserved word at `pos`, if an unquoted one stands there. */
+  /** The reserved word at `pos`, if an unquoted one stands there (looks at most 9 characters ahead). */
   private peekReserved(): string | null {
     if (!this.isWordStart()) return null;
-    const start = this.pos;
-    const word = this.readWord();
-    this.pos = start;
-    return word.literal && word.raw === word.value && RESERVED.has(word.value) ? word.value : null;
+    let end = this.pos;
+    const limit = Math.min(this.src.length, this.pos + LONGEST_RESERVED + 1);
+    while (end < limit && !this.isMeta(end)) end++;
+    if (end === limit && limit < this.src.length) return null;
+    const text = this.src.slice(this.pos, end);
+    return RESERVED.has(text) ? text : null;
+  }
+
+  private isMeta(index: number): boolean {
+    const ch = this.src.charAt(index);
+    return (
+      ch === ' ' ||
+      ch === '\t' ||
+      ch === '\n' ||
+      ch === ';' ||
+      ch === '&' ||
+      ch === '|' ||
+      ch === '(' ||
+      ch === ')' ||
+      ch === '<' ||
+      ch === '>'
+    );
   }
 
   private expectReserved(name: string): void {
@@ -245,15 +288,18 @@ class Parser extends Scanner {
     this.enter();
     this.skipBlanks();
     let node: CommandNode;
+    const start = this.pos;
     const op = this.peekOp();
-    if (op === '(') {
-      if (this.peekChar(1) === '(') this.fail('arithmetic commands are not read');
+    const arithmetic = op === '(' && this.peekChar(1) === '(' ? this.tryArithmeticCommand() : null;
+    if (arithmetic !== null) {
+      node = arithmetic;
+    } else if (op === '(') {
       this.pos++;
       const body = this.parseList({ words: new Set(), paren: true, caseItem: false });
       this.skipSpace();
       if (this.peekChar() !== ')') this.fail('unbalanced `(`');
       this.pos++;
-      node = { type: 'subshell', body, redirects: this.parseRedirects() };
+      node = { type: 'subshell', body, redirects: this.parseRedirects(), raw: this.from(start) };
     } else {
       const reserved = this.peekReserved();
       switch (reserved) {
@@ -291,13 +337,40 @@ class Parser extends Scanner {
     return node;
   }
 
+  private from(start: number): string {
+    return this.src.slice(start, this.pos);
+  }
+
+  /**
+   * `(( … ))`: one doubtful word, its substitutions parsed. When the text does
+   * not close as arithmetic, bash reads nested subshells instead, and so does this.
+   */
+  private tryArithmeticCommand(): SimpleNode | null {
+    const start = this.pos;
+    const depth = this.budget.depth;
+    let word: Word;
+    try {
+      word = this.readArithmeticCommand();
+    } catch (error) {
+      if (!(error instanceof ShellSyntaxError) || error instanceof ShellLimitError) throw error;
+      this.pos = start;
+      this.budget.depth = depth;
+      return null;
+    }
+    this.countCommand();
+    const redirects = this.parseRedirects();
+    return { type: 'simple', assignments: [], words: [word], redirects, raw: this.from(start) };
+  }
+
   private parseGroup(): CommandNode {
+    const start = this.pos - 1;
     const body = this.parseList({ words: new Set(['}']), paren: false, caseItem: false });
     this.expectReserved('}');
-    return { type: 'group', body, redirects: this.parseRedirects() };
+    return { type: 'group', body, redirects: this.parseRedirects(), raw: this.from(start) };
   }
 
   private parseIf(): CompoundNode {
+    const start = this.pos;
     this.pos += 2;
     const bodies: ListNode[] = [];
     bodies.push(this.parseList({ words: new Set(['then']), paren: false, caseItem: false }));
@@ -322,13 +395,41 @@ class Parser extends Scanner {
         break;
       }
     }
-    return { type: 'compound', keyword: 'if', bodies, words: [], redirects: this.parseRedirects() };
+    const redirects = this.parseRedirects();
+    return { type: 'compound', keyword: 'if', bodies, words: [], redirects, raw: this.from(start) };
   }
 
   private parseFor(): CompoundNode {
+    const start = this.pos;
     this.pos += 3;
     this.skipBlanks();
-    if (this.peekOp() === '(') this.fail('arithmetic `for` is not read');
+    if (this.peekOp() === '(') {
+      if (this.peekChar(1) !== '(') this.fail('expected a name after `for`');
+      // `for (( init; test; step ))`: the header is arithmetic, its commands are not read.
+      const header = this.readArithmeticCommand();
+      this.skipBlanks();
+      if (this.peekOp() === ';') this.pos++;
+      this.skipSpace();
+      let body: ListNode;
+      if (this.peekReserved() === '{') {
+        this.pos++;
+        body = this.parseList({ words: new Set(['}']), paren: false, caseItem: false });
+        this.expectReserved('}');
+      } else {
+        this.expectReserved('do');
+        body = this.parseList({ words: new Set(['done']), paren: false, caseItem: false });
+        this.expectReserved('done');
+      }
+      const redirects = this.parseRedirects();
+      return {
+        type: 'compound',
+        keyword: 'for',
+        bodies: [body],
+        words: [header],
+        redirects,
+        raw: this.from(start),
+      };
+    }
     if (!this.isWordStart()) this.fail('expected a name after `for`');
     const name = this.readWord();
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.raw)) this.fail('expected a name after `for`');
@@ -348,31 +449,37 @@ class Parser extends Scanner {
     this.expectReserved('do');
     const body = this.parseList({ words: new Set(['done']), paren: false, caseItem: false });
     this.expectReserved('done');
+    const redirects = this.parseRedirects();
     return {
       type: 'compound',
       keyword: 'for',
       bodies: [body],
       words,
-      redirects: this.parseRedirects(),
+      redirects,
+      raw: this.from(start),
     };
   }
 
   private parseWhile(keyword: 'while' | 'until'): CompoundNode {
+    const start = this.pos;
     this.pos += keyword.length;
     const condition = this.parseList({ words: new Set(['do']), paren: false, caseItem: false });
     this.expectReserved('do');
     const body = this.parseList({ words: new Set(['done']), paren: false, caseItem: false });
     this.expectReserved('done');
+    const redirects = this.parseRedirects();
     return {
       type: 'compound',
       keyword,
       bodies: [condition, body],
       words: [],
-      redirects: this.parseRedirects(),
+      redirects,
+      raw: this.from(start),
     };
   }
 
   private parseCase(): CompoundNode {
+    const start = this.pos;
     this.pos += 4;
     this.skipBlanks();
     if (!this.isWordStart()) this.fail('expected a word after `case`');
@@ -405,14 +512,19 @@ class Parser extends Scanner {
       const op = this.peekOp();
       if (op === ';;' || op === ';&' || op === ';;&') this.pos += op.length;
     }
-    return { type: 'compound', keyword: 'case', bodies, words, redirects: this.parseRedirects() };
+    const redirects = this.parseRedirects();
+    return { type: 'compound', keyword: 'case', bodies, words, redirects, raw: this.from(start) };
   }
 
   private parseFunctionKeyword(): CompoundNode {
+    const start = this.pos;
     this.pos += 8;
     this.skipBlanks();
     if (!this.isWordStart()) this.fail('expected a function name');
-    const name = this.readWord().value;
+    const nameWord = this.readWord();
+    if (!nameWord.confident || nameWord.doubt !== undefined)
+      this.fail('a function name must be plain');
+    const name = nameWord.value;
     this.skipBlanks();
     if (this.peekOp() === '(') {
       this.pos++;
@@ -420,10 +532,10 @@ class Parser extends Scanner {
       if (this.peekOp() !== ')') this.fail('expected `()`');
       this.pos++;
     }
-    return this.parseFunctionBody(name);
+    return this.parseFunctionBody(name, start);
   }
 
-  private parseFunctionBody(name: string): CompoundNode {
+  private parseFunctionBody(name: string, start: number): CompoundNode {
     this.skipSpace();
     const body = this.parseCommand();
     if (body.type === 'simple') this.fail('a function body must be a compound command');
@@ -443,11 +555,13 @@ class Parser extends Scanner {
       bodies: [list],
       words: [],
       redirects: [],
+      raw: this.from(start),
     };
   }
 
   /** `[[ … ]]` holds words only; its operators are not separators. */
   private parseTest(): SimpleNode {
+    this.countCommand();
     const start = this.pos;
     const words: Word[] = [this.readWord()];
     for (;;) {
@@ -475,13 +589,18 @@ class Parser extends Scanner {
     return {
       type: 'simple',
       assignments: [],
-      words,
+      words: testArithmetic(words),
       redirects: [],
       raw: this.src.slice(start, this.pos),
     };
   }
 
+  private countCommand(): void {
+    if (--this.budget.commands < 0) throw new ShellLimitError(LIMIT_REASONS.commands, this.pos);
+  }
+
   private parseSimpleOrFunction(): CommandNode {
+    this.countCommand();
     const start = this.pos;
     const assignments: Word[] = [];
     const words: Word[] = [];
@@ -509,14 +628,20 @@ class Parser extends Scanner {
         this.skipBlanks();
         if (this.peekOp() === ')') {
           this.pos++;
-          return this.parseFunctionBody((words[0] as Word).value);
+          const name = words[0] as Word;
+          if (!name.confident || name.doubt !== undefined)
+            this.fail('a function name must be plain');
+          return this.parseFunctionBody(name.value, start);
         }
         this.pos = save;
       }
       if (op !== null) break;
       if (this.peekChar() === '#') break;
-      const word = this.readWord();
-      if (words.length === 0 && isAssignment(word)) assignments.push(word);
+      const wordStart = this.pos;
+      let word = this.readWord();
+      if (ARRAY_HEAD.test(word.raw) && this.peekChar() === '(')
+        word = this.readArray(word, wordStart);
+      if (words.length === 0 && isAssignment(word)) assignments.push(subscriptChecked(word));
       else words.push(word);
       end = this.pos;
     }
@@ -524,6 +649,54 @@ class Parser extends Scanner {
       this.fail(this.atEnd() ? 'expected a command' : `unexpected \`${this.peekChar()}\``);
     }
     return { type: 'simple', assignments, words, redirects, raw: this.src.slice(start, end) };
+  }
+
+  /** `name=( … )`: an array's elements, read as words into one assignment word. */
+  private readArray(head: Word, start: number): Word {
+    this.enter();
+    this.pos++;
+    const parts: WordPart[] = [...head.parts, { kind: 'lit', text: '(', quoted: false }];
+    let confident = head.confident;
+    let doubt = head.doubt;
+    for (;;) {
+      this.skipSpace();
+      if (this.atEnd()) this.fail('unbalanced `(` in an array');
+      if (this.peekChar() === ')') {
+        this.pos++;
+        break;
+      }
+      if (!this.isWordStart()) this.fail(`unexpected \`${this.peekChar()}\` in an array`);
+      const element = this.readWord();
+      // `[i]=value`: an indexed array evaluates the subscript as arithmetic.
+      const first = element.parts[0];
+      const subscript =
+        first?.kind === 'lit' && !first.quoted ? /^\[([^\]]*)\]\+?=/.exec(first.text) : null;
+      if (subscript !== null && !plainArithmetic(subscript[1] as string))
+        doubt ??= DOUBTS.subscript;
+      if (
+        first?.kind === 'lit' &&
+        !first.quoted &&
+        first.text.startsWith('[') &&
+        subscript === null
+      )
+        doubt ??= DOUBTS.subscript;
+      if (!element.confident) confident = false;
+      doubt ??= element.doubt;
+      parts.push(...element.parts, { kind: 'lit', text: ' ', quoted: false });
+    }
+    this.leave();
+    parts.push({ kind: 'lit', text: ')', quoted: false });
+    let value = '';
+    for (const part of parts) value += part.text;
+    const word: Word = {
+      raw: this.src.slice(start, this.pos),
+      parts,
+      value,
+      literal: false,
+      confident: confident && doubt === undefined,
+      glob: false,
+    };
+    return doubt === undefined ? word : { ...word, doubt };
   }
 
   private parseRedirects(): Redirect[] {
@@ -556,6 +729,66 @@ class Parser extends Scanner {
     const writes = !dup && (WRITING.has(op) || op === '>&');
     return { op, fd, target, dup, writes };
   }
+}
+
+const ARRAY_HEAD = /^[A-Za-z_][A-Za-z0-9_]*\+?=$/;
+const ASSIGNED_SUBSCRIPT = /^[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]\+?=/;
+
+/** `a[i]=v` evaluates `i` as arithmetic: a subscript other than plain numbers makes it doubtful. */
+function subscriptChecked(word: Word): Word {
+  const first = word.parts[0];
+  const match = first?.kind === 'lit' ? ASSIGNED_SUBSCRIPT.exec(first.text) : null;
+  if (match === null || plainArithmetic(match[1] as string)) return word;
+  return doubtful(word, DOUBTS.subscript);
+}
+
+/** `$#`, `$?`, `$$`, `$!`, `${#name}`: parameters that always hold a number. */
+const NUMERIC_PARAM = /^\$(?:[#?$!]|\{(?:#[A-Za-z_][A-Za-z0-9_]*|[#?$!])\})$/;
+
+/** Whether a `[[ … ]]` operand is plain numbers, so evaluating it as arithmetic runs nothing. */
+function plainOperand(word: Word): boolean {
+  if (!word.confident || word.doubt !== undefined) return false;
+  let text = '';
+  for (const part of word.parts) {
+    if (part.kind === 'lit') text += part.text;
+    else if (NUMERIC_PARAM.test(part.text)) text += ' 0 ';
+    else return false;
+  }
+  return plainArithmetic(text);
+}
+
+/** A `-v` operand: a plain name, with a plain subscript if any. */
+function plainVariable(word: Word): boolean {
+  if (!word.literal) return /^[A-Za-z_][A-Za-z0-9_]*$/.test(word.value) && word.confident;
+  const match = /^[A-Za-z_][A-Za-z0-9_]*(?:\[([^\]]*)\])?$/.exec(word.value);
+  if (match === null) return false;
+  const subscript = match[1];
+  return (
+    subscript === undefined || subscript === '@' || subscript === '*' || plainArithmetic(subscript)
+  );
+}
+
+/**
+ * `[[ … ]]` evaluates the operands of `-eq` `-ne` `-lt` `-le` `-gt` `-ge` as
+ * arithmetic, and `-v` reads a subscript: a variable's value there can run
+ * commands, so anything but plain numbers and names makes the operand doubtful.
+ */
+function testArithmetic(words: readonly Word[]): Word[] {
+  const out = [...words];
+  for (let i = 1; i < words.length - 1; i++) {
+    const op = words[i] as Word;
+    if (!op.literal) continue;
+    if (TEST_ARITHMETIC.has(op.value)) {
+      for (const j of [i - 1, i + 1]) {
+        const operand = out[j] as Word;
+        if (!plainOperand(operand)) out[j] = doubtful(operand, DOUBTS.arithmetic);
+      }
+    } else if (op.value === '-v') {
+      const operand = out[i + 1] as Word;
+      if (!plainVariable(operand)) out[i + 1] = doubtful(operand, DOUBTS.subscript);
+    }
+  }
+  return out;
 }
 
 function isAssignment(word: Word): boolean {
