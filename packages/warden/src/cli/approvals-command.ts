@@ -60,6 +60,8 @@ export interface ApprovalView {
       readonly command?: string;
       readonly when?: unknown;
     }[];
+    /** Standing denies the rule would meet: a remembered rule never lifts them. */
+    readonly staysDenied?: readonly StandingDenyView[];
   }[];
   readonly expiresAt: string;
   readonly answer: {
@@ -70,6 +72,24 @@ export interface ApprovalView {
     readonly scope?: string;
   } | null;
   readonly closedReason: string | null;
+}
+
+/** A standing deny that stays in force under a remembered rule (the offer's `staysDenied`). */
+export interface StandingDenyView {
+  readonly rule: string;
+  readonly scope: string;
+  readonly enforcement: string;
+  readonly text: string;
+}
+
+/** The standing denies the offer names across its scopes, each once. */
+function standingDenies(view: ApprovalView): StandingDenyView[] {
+  const seen = new Map<string, StandingDenyView>();
+  for (const scope of view.scopes) {
+    if (!scope.effective) continue;
+    for (const deny of scope.staysDenied ?? []) seen.set(`${deny.scope} ${deny.rule}`, deny);
+  }
+  return [...seen.values()];
 }
 
 interface Me {
@@ -136,6 +156,11 @@ export function renderApproval(view: ApprovalView, s: Style, now: number): strin
     lines.push(
       `  denied by rule ${view.decision.rule} in ${view.decision.scope} (soft: overridable with a reason)`,
     );
+  const stays = view.kind === 'prompt' && view.rememberable ? standingDenies(view) : [];
+  if (stays.length > 0) {
+    lines.push('  approving for a while never lifts these standing denies:');
+    for (const deny of stays) lines.push(`    ${deny.text}`);
+  }
   for (const [key, values] of Object.entries(view.request.args ?? {}))
     lines.push(`  ${key.padEnd(8)} ${Array.isArray(values) ? values.join(', ') : String(values)}`);
   if (view.arguments !== null && view.arguments !== undefined) {
@@ -219,6 +244,7 @@ async function converse(
       io.out(`  remember for ${hours} h in which scope?\n`);
       scopes.forEach((x, i) => {
         io.out(`    ${i + 1}) ${s.bold(x.scope)}  ${s.dim(x.rules.map(ruleText).join('; '))}\n`);
+        for (const deny of x.staysDenied ?? []) io.out(s.dim(`         ${deny.text}\n`));
       });
       for (;;) {
         const picked = await lines.ask(`scope [1-${scopes.length}, Enter for 1] › `, signal);

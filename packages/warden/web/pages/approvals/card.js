@@ -30,6 +30,47 @@ function requestArgs(view) {
   ]);
 }
 
+/**
+ * Text as the server writes it, with `back-quoted` parts shown as code: text
+ * nodes and `<code>` elements, never parsed as markup.
+ * @param {unknown} text
+ */
+function rich(text) {
+  return String(text ?? '')
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? code(part) : part))
+    .filter((part) => part !== '');
+}
+
+/**
+ * The standing denies a remembered rule never lifts, as the offer lists them:
+ * what stays denied, by which rule, where, hard or soft.
+ * @param {any} scope @param {string} id
+ */
+function staysDenied(scope, id) {
+  const denies = Array.isArray(scope.staysDenied) ? scope.staysDenied : [];
+  if (denies.length === 0) return null;
+  return h(
+    'div',
+    { class: 'ap-stays', id },
+    'Stays denied all the same (an approval never lifts a standing deny):',
+    h(
+      'ul',
+      null,
+      denies.map((d) =>
+        h(
+          'li',
+          null,
+          'rule ',
+          code(String(d.rule)),
+          ` (${d.enforcement === 'soft' ? 'soft: only an overrider may let one call through, with a reason' : 'hard'}) in ${scopeLabel(String(d.scope))}: `,
+          rich(d.sentence),
+        ),
+      ),
+    ),
+  );
+}
+
 /** @param {[string, unknown][]} rows */
 function facts(rows) {
   return h(
@@ -163,7 +204,10 @@ export function approvalCard(view, options) {
             value: s.scope,
             checked: s === effective[0],
             disabled: !s.effective,
-            'aria-describedby': `${radioId}-rule`,
+            'aria-describedby':
+              Array.isArray(s.staysDenied) && s.staysDenied.length > 0
+                ? `${radioId}-rule ${radioId}-stays`
+                : `${radioId}-rule`,
           }),
         );
         if (!s.effective) controls.pop(); // stays disabled whatever happens
@@ -186,6 +230,7 @@ export function approvalCard(view, options) {
               ? (s.rules ?? []).map((r, j) => [j > 0 ? '; ' : null, code(ruleText(r))])
               : (s.why ?? 'a narrower rule decides first'),
           ),
+          s.effective ? staysDenied(s, `${radioId}-stays`) : null,
         );
       });
       const picked = () => {
@@ -209,6 +254,9 @@ export function approvalCard(view, options) {
           (scope.rules ?? []).length === 1 ? 'the rule ' : 'the rules ',
           (scope.rules ?? []).map((r, j) => [j > 0 ? '; ' : null, code(ruleText(r))]),
           ` for ${scopeLabel(scope.scope)}, with origin remembered, gone after ${label}.`,
+          Array.isArray(scope.staysDenied) && scope.staysDenied.length > 0
+            ? ` What the standing policy denies stays denied: ${scope.staysDenied.length === 1 ? 'rule' : 'rules'} ${scope.staysDenied.map((d) => d.rule).join(', ')}.`
+            : '',
         );
       };
       remember = h(
