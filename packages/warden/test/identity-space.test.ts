@@ -13,7 +13,8 @@ import type { Env } from '../src/server/api.js';
 import { createApp } from '../src/server/app.js';
 import { createToken } from '../src/server/auth.js';
 import type { ServerContext } from '../src/server/context.js';
-import { BACKENDS } from './support/backends.js';
+import { wardenInProcess } from './helpers.js';
+import { BACKENDS, tempDir } from './support/backends.js';
 import { auditLog, openTestWarden } from './support/warden.js';
 import type { TestWarden } from './support/warden.js';
 
@@ -397,4 +398,29 @@ describe('the registered mode is stored (contracts §8)', () => {
       },
     );
   }
+});
+
+describe('warden token create says where an agent token acts (contracts §4, §8)', () => {
+  it('a token without --space or --mode is told it acts in its registration; a bound one is not', async () => {
+    const data = tempDir('warden-token-');
+    const base = ['token', 'create', '--role', 'agent', '--workspace', 'acme', '--data', data];
+    const free = await wardenInProcess([...base, '--name', 'free', '--agent', 'coder-1']);
+    expect(free.code).toBe(0);
+    expect(free.stderr).toContain(
+      'it binds no space and mode: the agent acts in the space and mode it is registered in (`PUT /v1/agents/coder-1`), else in none, and a request may not name another',
+    );
+    const half = await wardenInProcess([
+      ...base,
+      ...['--name', 'half', '--agent', 'coder-2', '--space', 'strict'],
+    ]);
+    expect(half.stderr).toContain(
+      'it binds no mode: the agent acts in the mode it is registered in',
+    );
+    const bound = await wardenInProcess([
+      ...base,
+      ...['--name', 'bound', '--agent', 'coder-3', '--space', 'strict', '--mode', 'review'],
+    ]);
+    expect(bound.code).toBe(0);
+    expect(bound.stderr).not.toContain('registered in');
+  });
 });

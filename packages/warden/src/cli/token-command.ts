@@ -60,6 +60,18 @@ function binding(record: TokenRecord): string {
   return parts.length === 0 ? 'every workspace' : parts.join(', ');
 }
 
+/** Where an agent token acts when it binds no space or mode (contracts §8); empty for other tokens. */
+function placement(record: TokenRecord): string {
+  if (record.role !== 'agent') return '';
+  const free = [
+    record.space === null ? 'space' : null,
+    record.mode === null ? 'mode' : null,
+  ].filter((k): k is string => k !== null);
+  if (free.length === 0) return '';
+  const what = free.join(' and ');
+  return `it binds no ${what}: the agent acts in the ${what} it is registered in (\`PUT /v1/agents/${record.agent ?? ''}\`), else in none, and a request may not name another\n`;
+}
+
 export async function runTokenCreate(io: Io, options: TokenOptions): Promise<number> {
   const json = options.json === true;
   const missing = [
@@ -113,6 +125,7 @@ export async function runTokenCreate(io: Io, options: TokenOptions): Promise<num
     const s = style(io.color);
     io.err(
       `${s.bold(`token for ${made.record.name}`)} (${made.record.role}; ${binding(made.record)}), id ${made.record.id}\n` +
+        placement(made.record) +
         'it is shown once and kept nowhere: store it now. Use it as `Authorization: Bearer <token>` or `WARDEN_TOKEN`\n',
     );
     io.out(`${made.token}\n`);
