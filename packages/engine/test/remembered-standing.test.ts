@@ -4,9 +4,9 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ACTION_CLASSES } from '../src/index.js';
+import { ACTION_CLASSES, enumerate } from '../src/index.js';
 import type { DecisionResult } from '../src/index.js';
-import { decideDocs } from './decide-docs.js';
+import { AT, compiled, decideDocs } from './decide-docs.js';
 
 const scope = fc.constantFrom('workspace', 'agent:a1', 'space:s1');
 const when = fc.option(
@@ -71,7 +71,7 @@ function policy(
     modes: { m: { preset } },
     rules: [
       ...standing.map((rule, i) => ({ id: `s${i}`, ...rule })),
-      ...remembered.map((rule, i) => ({ id: `rem${i}`, ...rule })),
+      ...remembered.map((rule, i) => ({ id: `rem${i}`, origin: 'remembered', ...rule })),
     ],
   };
 }
@@ -297,5 +297,84 @@ describe('known parts of a partly unknown request (E6, E42)', () => {
       decision: 'prompt',
       rule: 's1',
     });
+  });
+});
+
+describe('the enumeration agrees (G20, E41)', () => {
+  const unconstrained = fc
+    .record({
+      scope: fc.constantFrom('workspace', 'agent:a1', 'space:s1'),
+      action: fc.constantFrom('fileDelete', 'gitPush', 'vendorSyncWrite', 'processSpawn'),
+      decision: fc.constantFrom('allow', 'prompt', 'deny'),
+      remembered: fc.boolean(),
+    })
+    .map(({ remembered, decision, ...rest }) => ({
+      ...rest,
+      decision: remembered ? 'allow' : decision,
+      ...(remembered ? { origin: 'remembered' } : {}),
+    }));
+
+  it('per class, what the enumeration lists is what a request of that class gets, remembered rules or not (G20, G3, E41)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(unconstrained, { maxLength: 8 }),
+        fc.constantFrom(undefined, 's1'),
+        (rules, space) => {
+          const doc = policy(rules, [], [], undefined);
+          const listed = enumerate({
+            policy: compiled(doc),
+            agent: 'a1',
+            ...(space === undefined ? {} : { space }),
+            at: AT,
+          });
+          for (const cls of ['fileDelete', 'gitPush', 'vendorSyncWrite', 'processSpawn'] as const) {
+            const decided = decideDocs(doc, {
+              workspace: 'acme',
+              agent: 'a1',
+              ...(space === undefined ? {} : { space }),
+              actions: [cls],
+            });
+            const entry = listed.classes.find((c) => c.class === cls);
+            expect(entry?.decision, cls).toBe(decided.facets[0]?.decision);
+            expect(entry?.rule, cls).toBe(decided.facets[0]?.rule);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a standing deny is listed as the class’s answer, and a remembered allow under it as no exception (E41)', () => {
+    const doc = policy(
+      [
+        { scope: 'workspace', action: 'fileDelete', decision: 'deny' },
+        { scope: 'workspace', action: 'gitPush', decision: 'prompt' },
+        {
+          scope: 'workspace',
+          action: 'gitPush',
+          decision: 'deny',
+          when: { refs: ['feature/prod'] },
+        },
+      ],
+      [
+        {
+          scope: 'agent:a1',
+          action: 'fileDelete',
+          decision: 'allow',
+          when: { paths: ['certs/**'] },
+        },
+        { scope: 'agent:a1', action: 'gitPush', decision: 'allow' },
+      ],
+      [],
+      undefined,
+    );
+    const listed = enumerate({ policy: compiled(doc), agent: 'a1', at: AT });
+    const del = listed.classes.find((c) => c.class === 'fileDelete');
+    expect(del).toMatchObject({ decision: 'deny', rule: 's0', scope: 'workspace' });
+    expect(del?.exceptions).toEqual([]);
+    // The remembered allow lifts the prompt, and the standing deny on feature/prod still bites.
+    const push = listed.classes.find((c) => c.class === 'gitPush');
+    expect(push).toMatchObject({ decision: 'allow', rule: 'rem1', scope: 'agent:a1' });
+    expect(push?.exceptions.map((e) => [e.rule, e.decision])).toEqual([['s2', 'deny']]);
   });
 });

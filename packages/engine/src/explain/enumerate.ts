@@ -69,6 +69,8 @@ interface Baseline {
   readonly scope: string;
   /** How many scopes of the chain come before and including the deciding one. */
   readonly depth: number;
+  /** Decided by a remembered rule (G23). */
+  readonly remembered: boolean;
 }
 
 function baseline(
@@ -77,11 +79,12 @@ function baseline(
   chain: readonly string[],
   at: number,
   prefix: string,
+  standing = false,
 ): Baseline | null {
   for (let i = 0; i < chain.length; i++) {
     const scope = chain[i] as string;
     const rules = (layer.scopes.get(scope)?.classRules(cls) ?? []).filter(
-      (r) => !r.constrained && !r.advisory && alive(r, at),
+      (r) => !r.constrained && !r.advisory && alive(r, at) && !(standing && r.remembered),
     );
     if (rules.length === 0) continue;
     const best = rules.reduce((a, b) => (b.rank > a.rank ? b : a));
@@ -90,6 +93,7 @@ function baseline(
       rule: best.rule.id,
       scope: `${prefix}${scope}`,
       depth: i + 1,
+      remembered: best.remembered,
     };
   }
   return null;
@@ -107,20 +111,33 @@ export function enumerate(input: EnumerateInput): Enumeration {
     (input.space === undefined ? undefined : policy.autonomy.get(input.space)) ?? 'actWithApproval';
 
   const classes: ClassPermission[] = ACTION_CLASSES.map((cls) => {
-    const own = baseline(policy.layer, cls, ownChain, at, '') ?? {
+    const fallback: Baseline = {
       decision: defaultDecision(cls),
       rule: `default:${cls}`,
       scope: 'default',
       depth: ownChain.length,
+      remembered: false,
     };
+    const withRemembered = baseline(policy.layer, cls, ownChain, at, '') ?? fallback;
+    // E41: a remembered rule never beats a deny of the standing policy. Where one decides,
+    // the standing policy's own baseline is read too: its deny stands, and the constrained
+    // denies before it still bite.
+    const standing = withRemembered.remembered
+      ? (baseline(policy.layer, cls, ownChain, at, '', true) ?? fallback)
+      : withRemembered;
+    const own = standing.decision === 'deny' ? standing : withRemembered;
     const pinned = managed === null ? null : baseline(managed.layer, cls, chain, at, 'managed:');
     const shown =
       pinned !== null && strictness(pinned.decision) >= strictness(own.decision) ? pinned : own;
     const exceptions: RuleRef[] = [];
-    ownChain.slice(0, own.depth).forEach((scope) => {
+    ownChain.slice(0, Math.max(own.depth, standing.depth)).forEach((scope, index) => {
       for (const rule of policy.layer.scopes.get(scope)?.classRules(cls) ?? []) {
-        if (rule.constrained && !rule.advisory && alive(rule, at))
-          exceptions.push(ref(rule, '', workspace));
+        if (!rule.constrained || rule.advisory || !alive(rule, at)) continue;
+        // Under a standing deny, a remembered allow lifts nothing; past the remembered
+        // baseline only the standing denies still apply (E41).
+        if (own.decision === 'deny' && rule.remembered && rule.decision === 'allow') continue;
+        if (index >= own.depth && (rule.remembered || rule.decision !== 'deny')) continue;
+        exceptions.push(ref(rule, '', workspace));
       }
     });
     if (managed !== null) {
