@@ -74,9 +74,19 @@ const INNER: Flow = { inner: true, blur: false, placeholder: null };
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** Analyses already made, per classifier table: agents repeat the same few command lines. */
-const MEMO = new WeakMap<ClassifierTable, Map<string, CommandAnalysis>>();
+const MEMO = new WeakMap<
+  ClassifierTable,
+  { entries: Map<string, CommandAnalysis>; chars: number }
+>();
 const MEMO_SIZE = 4096;
-const MEMO_TEXT = 4096;
+/** Only short command lines are remembered: those are the ones agents repeat. */
+const MEMO_TEXT = 1024;
+/**
+ * The memo holds at most this many characters of command text in all: an
+ * analysis takes some hundreds of bytes per character, and a memo full of
+ * unique commands must not keep a heap that makes every collection slow.
+ */
+const MEMO_CHARS = 65_536;
 
 /** What a command line does, read once per table, working directory and text (the result is shared: read-only). */
 export function analyzeCommand(
@@ -87,15 +97,19 @@ export function analyzeCommand(
   if (text.length > MEMO_TEXT) return analyzeFresh(text, table, worktree);
   let memo = MEMO.get(table);
   if (memo === undefined) {
-    memo = new Map();
+    memo = { entries: new Map(), chars: 0 };
     MEMO.set(table, memo);
   }
   const key = `${worktree ?? ''}\u0000${text}`;
-  let analysis = memo.get(key);
+  let analysis = memo.entries.get(key);
   if (analysis === undefined) {
     analysis = deepFreeze(analyzeFresh(text, table, worktree));
-    if (memo.size >= MEMO_SIZE) memo.clear();
-    memo.set(key, analysis);
+    if (memo.entries.size >= MEMO_SIZE || memo.chars + key.length > MEMO_CHARS) {
+      memo.entries.clear();
+      memo.chars = 0;
+    }
+    memo.entries.set(key, analysis);
+    memo.chars += key.length;
   }
   return analysis;
 }
@@ -114,7 +128,7 @@ function analyzeFresh(
   table: ClassifierTable,
   worktree: string | null,
 ): CommandAnalysis {
-  const walker = new Walker(table, worktree, text);
+  const walker = new Walker(table, worktree, text.slice(0, MAX_COMMAND_LENGTH));
   if (text.length > MAX_COMMAND_LENGTH) {
     // Past the limit nothing is parsed; the leading words of its start still classify it (E24).
     const head = text.slice(0, MAX_COMMAND_LENGTH);
@@ -320,7 +334,8 @@ class Walker implements ReadingContext {
     for (const assignment of node.assignments) {
       const problem = assignmentHazard(this.table, assignment);
       if (problem !== null) {
-        this.rawUnit(node.raw, [], cwd, flow, problem);
+        // The command still runs: its confident words keep what they certainly do (E42).
+        this.rawUnit(node.raw, node.words, cwd, flow, problem, [], node.assignments);
         return cwd;
       }
     }

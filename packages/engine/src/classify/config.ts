@@ -12,7 +12,18 @@ import { didYouMean } from '../util/did-you-mean.js';
 import type { ClassifierTable, ExtractorName, PrefixEntry, WrapperEntry } from './table.js';
 import { EXTRACTORS } from './table.js';
 
-const KINDS = ['exec', 'shell', 'xargs', 'find', 'watch', 'flock', 'su', 'remote'] as const;
+const KINDS = [
+  'exec',
+  'shell',
+  'xargs',
+  'find',
+  'watch',
+  'flock',
+  'su',
+  'remote',
+  'stdin',
+  'parallel',
+] as const;
 const names = z.array(z.string().min(1));
 
 const configSchema = z.strictObject({
@@ -34,6 +45,9 @@ const configSchema = z.strictObject({
         chdir: names.optional(),
         unsupported: names.optional(),
         numericFlags: z.boolean().optional(),
+        argvAfter: names.optional(),
+        scriptOperand: z.number().int().min(0).optional(),
+        files: names.optional(),
         describe: z.string().optional(),
       }),
     )

@@ -1,12 +1,16 @@
-// Reading git command lines (G14c, E11, E26): `push` with its refs, `commit`,
-// deletions by `clean` and `rm`, network access by `clone`, `fetch`, `pull`.
-// What lets git run other commands (configuration given on the command line,
-// `rebase -x`, `submodule foreach`, …) cannot be read: it is unparseable.
+// Reading git command lines (G14c, E11, E26, E42): every way to push (`push`,
+// `send-pack`, `http-push`, `subtree push`, `svn dcommit`) with its refs,
+// `commit`, deletions by `clean` and `rm`, network access by `clone`, `fetch`,
+// `pull`, `ls-remote`, `remote add`, `submodule`, `archive --remote`. What lets
+// git run other commands (settings and environment variables that name a
+// program, `rebase -x`, `grep -O`, `--upload-pack`, …) cannot be read: it is
+// unparseable, and what the command certainly does still counts (E42).
 
 import { normalizeRef } from '../match/refs.js';
 import type { Word } from '../shell/ast.js';
-import type { Effect, ExtractContext } from './effects.js';
-import { blurArgs, changeDir, effect, pathsOf, writeEffects } from './effects.js';
+import type { Effect, ExtractContext, ListKey } from './effects.js';
+import { blurArgs, changeDir, effect, openArgs, pathsOf, writeEffects } from './effects.js';
+import { proxyEffects, remoteHost } from './network.js';
 import { operandsAndOptions, scanOptions } from './options.js';
 import type { Extraction } from './programs.js';
 import type { OptionSpec } from './table.js';
@@ -48,17 +52,146 @@ const GLOBAL: OptionSpec = {
   optionalValues: ['--exec-path'],
 };
 
-/** Settings that make git run a command, or rename commands, hosts or hooks: unparseable. */
-const RUNNING_CONFIG =
-  /^(alias\.|core\.(fsmonitor|sshcommand|pager|editor|hookspath|askpass|gitproxy|alternaterefscommand)=|sequence\.editor=|diff\.|difftool\.|merge\.[^.=]+\.driver=|mergetool\.|filter\.|credential\.|gpg\.|pager\.|https?\.([^=]*\.)?proxy|remote\.[^=]+\.(proxy|uploadpack|receivepack|vcs)=|uploadpack\.|receive\.|include\.|includeif\.|url\.|submodule\.|instaweb\.|sendemail\.|web\.|browser\.|man\.|protocol\.)/i;
+/**
+ * What a setting given on the command line (`-c k=v`, `--config k=v`) or an
+ * environment variable does to what this reader extracts. Matched on the
+ * lowercased key; the first matching entry counts.
+ */
+interface SettingEffect {
+  /** The setting names a program git may run: the command is unparseable. */
+  readonly runs?: boolean;
+  /** Keys whose values the setting may change: no longer certain (E42). */
+  readonly drops?: readonly ListKey[] | 'all';
+  /** The setting names a proxy: its host is reached too. */
+  readonly proxy?: boolean;
+}
+
+const RUNS: SettingEffect = { runs: true };
+const HOSTS_ELSEWHERE: SettingEffect = { runs: true, drops: ['hosts'] };
+const EVERYTHING: SettingEffect = { runs: true, drops: 'all' };
+
+/** Settings, by key pattern (lowercased). Unlisted keys that are not harmless leave the values open. */
+export const GIT_SETTINGS: readonly (readonly [RegExp, SettingEffect])[] = [
+  // Configuration read from elsewhere can say anything.
+  [/^(include|includeif)\./, EVERYTHING],
+  // Programs git runs.
+  [
+    /^core\.(pager|editor|fsmonitor|hookspath|askpass|alternaterefscommand|attributesfile|worktree)$/,
+    { runs: true, drops: ['paths'] },
+  ],
+  [/^core\.(sshcommand|gitproxy)$/, HOSTS_ELSEWHERE],
+  [/^ssh\./, HOSTS_ELSEWHERE],
+  [/^alias\./, RUNS],
+  [/^sequence\.editor$/, RUNS],
+  [
+    /^(diff|difftool|mergetool|filter|credential|gpg|pager|sendemail|instaweb|web|browser|man|tar|interactive|uploadpack|receive|trace2)\./,
+    RUNS,
+  ],
+  [/^merge\.[^.]+\.driver$/, RUNS],
+  [/^init\.templatedir$/, RUNS],
+  [/^submodule\./, EVERYTHING],
+  // Hosts and refs named elsewhere.
+  [/^protocol\.[^.]+\.allow$/, HOSTS_ELSEWHERE],
+  [/^protocol\./, { drops: ['hosts'] }],
+  [/^url\./, { drops: ['hosts'] }],
+  [/^remote\.[^.]+\.(uploadpack|receivepack|vcs)$/, HOSTS_ELSEWHERE],
+  [/^remote\.[^.]+\.proxy$/, { proxy: true }],
+  [/^remote\./, { drops: ['hosts', 'refs'] }],
+  [/^(https?\.(.+\.)?proxy)$/, { proxy: true }],
+  [/^(push|branch)\./, { drops: ['refs'] }],
+];
 
 /** Settings that only shape output or identity: they change nothing this reader extracts. */
-const SAFE_CONFIG =
-  /^(user\.[a-z]+|color\..+|advice\..+|core\.(quotepath|autocrlf|safecrlf|filemode|ignorecase)|commit\.gpgsign|tag\.gpgsign|init\.defaultbranch|pull\.(rebase|ff)|merge\.ff|fetch\.prune|safe\.directory|protocol\.version|http\.sslverify|log\..+|column\..+|i18n\..+)=/i;
+const SAFE_SETTING =
+  /^(user\.[a-z]+|color\..+|advice\..+|core\.(quotepath|autocrlf|safecrlf|filemode|ignorecase)|commit\.gpgsign|tag\.gpgsign|init\.defaultbranch|pull\.(rebase|ff)|merge\.ff|fetch\.prune|safe\.directory|protocol\.version|http\.sslverify|log\..+|column\..+|i18n\..+)$/;
 
-/** Environment variables that make git run a command, or read configuration it is given. */
-const RUNS_COMMANDS =
-  /^(GIT_CONFIG.*|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_PAGER|GIT_EXTERNAL_DIFF|GIT_PROXY_COMMAND|GIT_EXEC_PATH|GIT_TEMPLATE_DIR)$/;
+/** Environment variables git reads, with what they do (E42: the command's certain values stay). */
+export const GIT_VARIABLES: Readonly<Record<string, SettingEffect>> = {
+  GIT_SSH: HOSTS_ELSEWHERE,
+  GIT_SSH_COMMAND: HOSTS_ELSEWHERE,
+  GIT_SSH_VARIANT: { drops: ['hosts'] },
+  GIT_PROXY_COMMAND: HOSTS_ELSEWHERE,
+  GIT_ASKPASS: RUNS,
+  SSH_ASKPASS: RUNS,
+  GIT_EDITOR: RUNS,
+  GIT_SEQUENCE_EDITOR: RUNS,
+  GIT_PAGER: RUNS,
+  GIT_EXTERNAL_DIFF: RUNS,
+  GIT_EXEC_PATH: EVERYTHING,
+  GIT_TEMPLATE_DIR: RUNS,
+  GIT_CONFIG: EVERYTHING,
+  GIT_CONFIG_GLOBAL: EVERYTHING,
+  GIT_CONFIG_SYSTEM: EVERYTHING,
+  GIT_CONFIG_PARAMETERS: EVERYTHING,
+  GIT_CONFIG_COUNT: EVERYTHING,
+  EDITOR: RUNS,
+  VISUAL: RUNS,
+  PAGER: RUNS,
+  LESSOPEN: RUNS,
+  LESSCLOSE: RUNS,
+  HOME: EVERYTHING,
+  XDG_CONFIG_HOME: EVERYTHING,
+  GIT_DIR: { drops: ['paths'] },
+  GIT_WORK_TREE: { drops: ['paths'] },
+  GIT_NAMESPACE: { drops: ['refs'] },
+};
+
+/** `GIT_CONFIG_KEY_0`, `GIT_CONFIG_VALUE_0`, …: configuration from the environment. */
+const GIT_CONFIG_VARIABLE = /^GIT_CONFIG_/;
+
+function settingEffect(key: string): SettingEffect | 'safe' | 'open' {
+  const lower = key.toLowerCase();
+  if (SAFE_SETTING.test(lower)) return 'safe';
+  for (const [pattern, found] of GIT_SETTINGS) if (pattern.test(lower)) return found;
+  return 'open';
+}
+
+/** What git's settings and environment do to one command, gathered as it is read. */
+class Settings {
+  runs: string | null = null;
+  all = false;
+  open = false;
+  readonly drops = new Set<ListKey>();
+  readonly proxies: (string | null)[] = [];
+
+  note(found: SettingEffect | 'safe' | 'open', what: string, value: string | null): void {
+    if (found === 'safe') return;
+    if (found === 'open') {
+      this.open = true;
+      return;
+    }
+    if (found.runs === true) this.runs ??= `${what} can make git run other commands`;
+    if (found.drops === 'all') this.all = true;
+    else for (const key of found.drops ?? []) this.drops.add(key);
+    if (found.proxy === true) this.proxies.push(value);
+  }
+
+  /** A `key=value` setting; a word that is not literal could be any setting. */
+  setting(word: Word | null, what: string): void {
+    if (word === null || !word.literal) {
+      this.note(EVERYTHING, what, null);
+      return;
+    }
+    const eq = word.value.indexOf('=');
+    const key = eq < 0 ? word.value : word.value.slice(0, eq);
+    const value = eq < 0 ? 'true' : word.value.slice(eq + 1);
+    this.note(settingEffect(key), `the git setting \`${key}\``, value);
+  }
+
+  /** What the extraction becomes under these settings. */
+  apply(extraction: Extraction): Extraction {
+    let effects = extraction.effects;
+    if (this.all) effects = effects.map(blurArgs);
+    else if (this.open || this.drops.size > 0 || this.runs !== null)
+      effects = effects.map((item) => openArgs(item, [...this.drops]));
+    if (this.proxies.length > 0 && effects.some((item) => item.cls === 'networkEgress'))
+      effects = [...effects, ...proxyEffects(this.proxies)];
+    const reason = extraction.unparseable ?? this.runs;
+    return reason === null
+      ? { ...extraction, effects }
+      : { ...extraction, effects, unparseable: reason };
+  }
+}
 
 const PUSH: OptionSpec = {
   flags: [
@@ -221,48 +354,46 @@ function pushRefs(operands: readonly Word[], everything: boolean): string[] | nu
 /** The host a clone or fetch source names, `null` if unknown, `undefined` if it is local. */
 function sourceHost(word: Word | undefined): string | null | undefined {
   if (word === undefined || !word.literal) return null;
-  const text = word.value;
-  const url = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(text);
-  if (url !== null) {
-    if ((url[1] ?? '').toLowerCase() === 'file') return undefined;
-    return url[2] ?? null;
-  }
-  const scp = /^(?:[^@/]+@)?(\[[^\]]+\]|[^:/]+):/.exec(text);
-  if (scp !== null && !text.startsWith('/') && !text.startsWith('.')) return scp[1] ?? null;
-  return undefined;
+  return remoteHost(word.value);
 }
 
-function unparseable(reason: string): Extraction {
-  return { effects: [], unparseable: reason };
+function unparseable(reason: string, effects: Effect[] = []): Extraction {
+  return { effects, unparseable: reason };
 }
+
+const PROXY_VARIABLES = /^(https?_proxy|HTTPS?_PROXY|all_proxy|ALL_PROXY)$/;
 
 /** `git …`, and `git-push …` and friends, which are the same commands. */
 export function git(words: readonly Word[], ctx: ExtractContext): Extraction {
+  const settings = new Settings();
   for (const name of ctx.assigned) {
-    if (RUNS_COMMANDS.test(name)) return unparseable(`\`${name}\` can make git run other commands`);
+    const known = Object.hasOwn(GIT_VARIABLES, name) ? GIT_VARIABLES[name] : undefined;
+    if (known !== undefined) settings.note(known, `\`${name}\``, null);
+    else if (GIT_CONFIG_VARIABLE.test(name)) settings.note(EVERYTHING, `\`${name}\``, null);
+    else if (PROXY_VARIABLES.test(name))
+      settings.note({ proxy: true }, `\`${name}\``, ctx.environment?.get(name) ?? null);
   }
+  let elsewhere = ctx.assigned.has('GIT_WORK_TREE') || ctx.assigned.has('GIT_DIR');
   const program = (words[0] as Word).value;
   const dashed = /(?:^|\/)git-([a-z-]+)$/.exec(program);
-  if (dashed !== null) return subcommand(dashed[1] as string, words, ctx, false);
+  if (dashed !== null)
+    return settings.apply(subcommand(dashed[1] as string, words, ctx, elsewhere, settings));
   const global = scanOptions(words, 1, GLOBAL);
   if (global.unknown !== null) return unparseable(`unknown git option \`${global.unknown}\``);
-  let elsewhere = ctx.assigned.has('GIT_WORK_TREE') || ctx.assigned.has('GIT_DIR');
-  // A setting outside the safe ones may change which refs, paths or hosts the command touches.
-  let configured = false;
   let gitCtx = ctx;
   for (const option of global.seen) {
     const value = option.value;
     switch (option.name) {
       case '-c':
-        if (value === null || !value.literal || RUNNING_CONFIG.test(value.value)) {
-          return unparseable('this git setting can make git run other commands');
-        }
-        if (!SAFE_CONFIG.test(value.value)) configured = true;
+        settings.setting(value, 'this git setting');
         break;
       case '--config-env':
-        return unparseable('`--config-env` configures git from the environment');
+        // The value comes from the environment: the key alone still says what it does.
+        settings.setting(value, '`--config-env`');
+        settings.note(EVERYTHING, '`--config-env`', null);
+        break;
       case '--exec-path':
-        if (value !== null) return unparseable('`--exec-path` changes which programs git runs');
+        if (value !== null) settings.note(EVERYTHING, '`--exec-path`', null);
         break;
       case '--work-tree':
       case '--git-dir':
@@ -276,10 +407,11 @@ export function git(words: readonly Word[], ctx: ExtractContext): Extraction {
     }
   }
   const sub = words[global.next];
-  if (sub === undefined) return NONE;
+  if (sub === undefined) return settings.apply(NONE);
   if (!sub.literal) return unparseable('the git command is not literal');
-  const extraction = subcommand(sub.value, words.slice(global.next), gitCtx, elsewhere);
-  return configured ? { ...extraction, effects: extraction.effects.map(blurArgs) } : extraction;
+  return settings.apply(
+    subcommand(sub.value, words.slice(global.next), gitCtx, elsewhere, settings),
+  );
 }
 
 /** One git subcommand; `rest[0]` is the subcommand word. `elsewhere`: the work tree is not the working directory. */
@@ -288,6 +420,7 @@ function subcommand(
   rest: readonly Word[],
   ctx: ExtractContext,
   elsewhere: boolean,
+  settings: Settings,
 ): Extraction {
   switch (name) {
     case 'push': {
@@ -295,7 +428,41 @@ function subcommand(
       const everything = seen.some((o) =>
         ['--all', '--branches', '--mirror', '--tags'].includes(o.name),
       );
-      return { effects: [effect('gitPush', { refs: pushRefs(operands, everything) })] };
+      const repo = seen.find((o) => o.name === '--repo')?.value ?? operands[0];
+      const effects = [
+        effect('gitPush', { refs: pushRefs(operands, everything) }),
+        ...pushEgress(repo),
+      ];
+      if (seen.some((o) => o.name === '--receive-pack' || o.name === '--exec'))
+        return unparseable('`--receive-pack` names a program git runs', effects);
+      return { effects };
+    }
+    case 'send-pack':
+    case 'http-push': {
+      // `git send-pack [options] [<host>:]<dir> <ref>…`: pushes like `git push <dest> <ref>…`.
+      const { operands, seen } = operandsAndOptions(rest, 1, SEND_PACK);
+      const everything = seen.some((o) => o.name === '--all' || o.name === '--mirror');
+      const effects = [
+        effect('gitPush', { refs: pushRefs(operands, everything) }),
+        ...pushEgress(operands[0]),
+      ];
+      if (seen.some((o) => o.name === '--receive-pack' || o.name === '--exec'))
+        return unparseable('`--receive-pack` names a program git runs', effects);
+      return { effects };
+    }
+    case 'subtree':
+      return subtree(rest);
+    case 'svn':
+    case 'p4': {
+      const verb = rest.slice(1).find((w) => !w.value.startsWith('-'));
+      if (verb === undefined || !verb.literal)
+        return unparseable(`the \`git ${name}\` command is not literal`);
+      // `dcommit`, `submit` and the like write to the other system: a push with unknown refs.
+      if (['dcommit', 'set-tree', 'submit', 'branch', 'tag', 'commit'].includes(verb.value))
+        return {
+          effects: [effect('gitPush', { refs: null }), effect('networkEgress', { hosts: null })],
+        };
+      return { effects: [effect('networkEgress', { hosts: null })] };
     }
     case 'commit':
       return { effects: [effect('gitCommit')] };
@@ -324,49 +491,306 @@ function subcommand(
     case 'fetch':
     case 'pull':
     case 'ls-remote':
-      return remote(name, rest, ctx);
+      return remote(name, rest, ctx, settings);
+    case 'remote':
+      return remoteCommand(rest);
+    case 'submodule':
+      return submodule(rest);
+    case 'archive': {
+      const { seen } = operandsAndOptions(rest, 1, ARCHIVE);
+      const output = seen.find((o) => o.name === '-o' || o.name === '--output');
+      const effects = output?.value ? writeEffects([output.value], ctx) : [];
+      const from = seen.find((o) => o.name === '--remote');
+      if (from !== undefined) effects.unshift(egress(from.value));
+      if (seen.some((o) => o.name === '--exec'))
+        return unparseable('`git archive --exec` names a program git runs', effects);
+      return { effects };
+    }
+    case 'grep':
+      // `-O<cmd>` / `--open-files-in-pager=<cmd>` opens the matches with a program.
+      return rest.some(
+        (w, i) => i > 0 && /^(-O|--open-files-in-pager|--open-files|--open)/.test(w.value),
+      )
+        ? unparseable('`git grep -O` opens the matches with a program')
+        : NONE;
     case 'rebase':
       return rest.some((w) => /^(-x|--exec(=.*)?|-i|--interactive)$/.test(w.value))
         ? unparseable('`git rebase` can run commands of its own')
-        : NONE;
-    case 'submodule':
-      return rest.some((w) => w.value === 'foreach')
-        ? unparseable('`git submodule foreach` runs commands of its own')
         : NONE;
     case 'bisect':
       return rest.some((w) => w.value === 'run')
         ? unparseable('`git bisect run` runs commands of its own')
         : NONE;
+    case 'send-email':
+    case 'imap-send':
+    case 'request-pull':
+      return { effects: [effect('networkEgress', { hosts: null })] };
     case 'filter-branch':
     case 'filter-repo':
     case 'difftool':
     case 'mergetool':
+    case 'instaweb':
+    case 'web--browse':
+    case 'daemon':
+    case 'credential':
+    case 'upload-pack':
+    case 'receive-pack':
+    case 'remote-ext':
+    case 'shell':
       return unparseable(`\`git ${name}\` runs commands of its own`);
     case 'config':
-      return rest.some((w, i) => i > 0 && /^(alias|core|include|includeif)\./i.test(w.value))
-        ? unparseable('`git config` can redefine what git commands run')
-        : NONE;
+      return rest.some((w, i) => i > 0 && !w.literal)
+        ? unparseable('the `git config` setting is not literal')
+        : rest.some(
+              (w, i) =>
+                i > 0 &&
+                settingEffect(w.value.split('=')[0] ?? '') !== 'safe' &&
+                /\./.test(w.value) &&
+                !w.value.startsWith('-'),
+            )
+          ? unparseable('`git config` can change what later git commands run or where they push')
+          : NONE;
     default:
       return NONE;
   }
 }
 
-function remote(name: string, rest: readonly Word[], ctx: ExtractContext): Extraction {
+/** networkEgress for a remote named by a word: its host when it is a URL, else unknown. */
+function egress(word: Word | null | undefined): Effect {
+  const host = sourceHost(word ?? undefined);
+  return effect('networkEgress', { hosts: host === null || host === undefined ? null : [host] });
+}
+
+/**
+ * A push reaches the host its destination names when that is a URL; a remote
+ * name (`origin`) adds nothing here, as for every push (G14c).
+ */
+function pushEgress(word: Word | null | undefined): Effect[] {
+  if (word === null || word === undefined) return [];
+  const host = sourceHost(word);
+  if (host === undefined) return [];
+  if (host === null) return word.literal ? [] : [effect('networkEgress', { hosts: null })];
+  return [effect('networkEgress', { hosts: [host] })];
+}
+
+function remote(
+  name: string,
+  rest: readonly Word[],
+  ctx: ExtractContext,
+  settings: Settings,
+): Extraction {
   const { operands, seen } = operandsAndOptions(rest, 1, REMOTE);
+  for (const option of seen)
+    if (option.name === '-c' || option.name === '--config')
+      settings.setting(option.value, 'this git setting');
   const effects: Effect[] = [];
   if (name === 'clone' && operands[1] !== undefined)
     effects.push(...writeEffects([operands[1]], ctx));
+  const runs = seen.find((o) => ['-u', '--upload-pack', '--template'].includes(o.name));
+  const done = (egressEffect: Effect): Extraction => {
+    const all = [egressEffect, ...effects];
+    return runs === undefined
+      ? { effects: all }
+      : unparseable(`\`${runs.name}\` names a program git runs`, all);
+  };
   if (seen.some((o) => o.name === '--all' || o.name === '--multiple')) {
-    return { effects: [effect('networkEgress', { hosts: null }), ...effects] };
+    return done(effect('networkEgress', { hosts: null }));
   }
   const source = operands[0];
   let host = sourceHost(source);
   if (host === undefined) {
     // A local source: a clone from it reaches no network; a fetch names a remote.
-    if (name === 'clone' && source !== undefined) return { effects };
+    if (name === 'clone' && source !== undefined)
+      return runs === undefined ? { effects } : done(effect('networkEgress', { hosts: null }));
     host = null;
   }
-  return {
-    effects: [effect('networkEgress', { hosts: host === null ? null : [host] }), ...effects],
-  };
+  // Submodules come from URLs the repository names.
+  const hosts = host === null ? null : [host];
+  const recursive = seen.some((o) => o.name === '--recursive' || o.name === '--recurse-submodules');
+  return done(
+    recursive && hosts !== null
+      ? openArgs(effect('networkEgress', { hosts }))
+      : effect('networkEgress', { hosts }),
+  );
 }
+
+/** `git remote add|set-url NAME URL` names a host later commands reach; `update`/`prune` fetch. */
+function remoteCommand(rest: readonly Word[]): Extraction {
+  const { operands } = operandsAndOptions(rest, 1, REMOTE_COMMAND);
+  const verb = operands[0];
+  if (verb === undefined) return NONE;
+  if (!verb.literal) return unparseable('the `git remote` command is not literal');
+  switch (verb.value) {
+    case 'add':
+      return { effects: [egress(operands[2])] };
+    case 'set-url':
+      return { effects: [egress(operands[operands.length - 1])] };
+    case 'update':
+    case 'prune':
+    case 'show':
+    case 'set-head':
+      return { effects: [effect('networkEgress', { hosts: null })] };
+    default:
+      return NONE;
+  }
+}
+
+/** `git submodule add URL`, `update` (hosts the repository names), `foreach` (a command). */
+function submodule(rest: readonly Word[]): Extraction {
+  const { operands, seen } = operandsAndOptions(rest, 1, SUBMODULE);
+  const verb = operands[0];
+  if (rest.some((w) => w.value === 'foreach'))
+    return unparseable('`git submodule foreach` runs commands of its own');
+  if (verb === undefined) return NONE;
+  if (!verb.literal) return unparseable('the `git submodule` command is not literal');
+  switch (verb.value) {
+    case 'add':
+      return { effects: [egress(operands[1])] };
+    case 'update':
+      return seen.some((o) => o.name === '-N' || o.name === '--no-fetch')
+        ? NONE
+        : { effects: [effect('networkEgress', { hosts: null })] };
+    default:
+      return NONE;
+  }
+}
+
+/** `git subtree push|pull|add|merge|split`: push sends `<ref>` to `<repository>`. */
+function subtree(rest: readonly Word[]): Extraction {
+  const { operands } = operandsAndOptions(rest, 1, SUBTREE);
+  const verb = operands[0];
+  if (verb === undefined) return NONE;
+  if (!verb.literal) return unparseable('the `git subtree` command is not literal');
+  switch (verb.value) {
+    case 'push': {
+      const ref = operands[2];
+      const pushed = ref !== undefined && ref.literal ? pushedRef(ref.value) : null;
+      return {
+        effects: [
+          effect('gitPush', { refs: pushed === null ? null : [pushed] }),
+          ...pushEgress(operands[1]),
+        ],
+      };
+    }
+    case 'pull':
+    case 'add':
+      return operands.length >= 3 ? { effects: [egress(operands[1])] } : NONE;
+    default:
+      return NONE;
+  }
+}
+
+const SEND_PACK: OptionSpec = {
+  flags: [
+    '--all',
+    '--mirror',
+    '--dry-run',
+    '--force',
+    '-f',
+    '--verbose',
+    '-v',
+    '--thin',
+    '--atomic',
+    '--stateless-rpc',
+    '--stdin',
+    '--helper-status',
+    '--quiet',
+    '-q',
+    '--no-signed',
+    '--progress',
+  ],
+  values: ['--receive-pack', '--exec', '--push-option', '-o'],
+  optionalValues: ['--signed', '--force-with-lease'],
+};
+
+const SUBTREE: OptionSpec = {
+  flags: [
+    '-q',
+    '--quiet',
+    '-d',
+    '--debug',
+    '--squash',
+    '--no-squash',
+    '--rejoin',
+    '--ignore-joins',
+  ],
+  values: ['-P', '--prefix', '-m', '--message', '-b', '--branch', '--onto', '--annotate'],
+};
+
+const ARCHIVE: OptionSpec = {
+  flags: [
+    '-l',
+    '--list',
+    '-v',
+    '--verbose',
+    '--worktree-attributes',
+    '-0',
+    '-1',
+    '-2',
+    '-3',
+    '-4',
+    '-5',
+    '-6',
+    '-7',
+    '-8',
+    '-9',
+  ],
+  values: [
+    '--format',
+    '--prefix',
+    '-o',
+    '--output',
+    '--add-file',
+    '--add-virtual-file',
+    '--remote',
+    '--exec',
+    '--mtime',
+  ],
+};
+
+const REMOTE_COMMAND: OptionSpec = {
+  flags: [
+    '-v',
+    '--verbose',
+    '-f',
+    '--tags',
+    '--no-tags',
+    '--mirror',
+    '--push',
+    '--add',
+    '--delete',
+    '--all',
+    '-n',
+    '--dry-run',
+    '-a',
+    '--auto',
+    '-d',
+  ],
+  values: ['-t', '-m'],
+  optionalValues: ['--mirror'],
+};
+
+const SUBMODULE: OptionSpec = {
+  flags: [
+    '-q',
+    '--quiet',
+    '--init',
+    '--remote',
+    '-N',
+    '--no-fetch',
+    '--checkout',
+    '--merge',
+    '--rebase',
+    '--recursive',
+    '--force',
+    '-f',
+    '--cached',
+    '--recommend-shallow',
+    '--no-recommend-shallow',
+    '--single-branch',
+    '--no-single-branch',
+    '--progress',
+    '--filter',
+  ],
+  values: ['-b', '--branch', '--name', '--reference', '--depth', '-j', '--jobs'],
+};

@@ -5,7 +5,7 @@
 
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext } from './effects.js';
-import { effect, writeEffects } from './effects.js';
+import { effect, openArgs, writeEffects } from './effects.js';
 import { operandsAndOptions } from './options.js';
 import type { SeenOption } from './options.js';
 import type { Extraction } from './programs.js';
@@ -13,6 +13,50 @@ import type { OptionSpec } from './table.js';
 
 const PROXY_VARIABLES =
   /^(https?_proxy|HTTPS?_PROXY|all_proxy|ALL_PROXY|ftp_proxy|FTP_PROXY|socks_proxy|SOCKS_PROXY)$/;
+
+/**
+ * The host a remote location names, as git, scp, rsync and ssh write it:
+ * a URL (read as a WHATWG parser reads it, E12), `[user@]host:path`, or
+ * `host::module`; `undefined` when it is local (a path, `file://`), null when
+ * it cannot be told (`ext::…` and other transports name a program).
+ */
+export function remoteHost(text: string): string | null | undefined {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(text)) return null;
+  const url = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text);
+  if (url !== null) return (url[1] ?? '').toLowerCase() === 'file' ? undefined : text;
+  if (text.startsWith('/') || text.startsWith('.') || text.startsWith('~')) return undefined;
+  const scp = /^(?:[^@/]+@)?(\[[^\]]+\]|[^:/]+):/.exec(text);
+  if (scp !== null) return scp[1] ?? null;
+  return undefined;
+}
+
+/** networkEgress to the proxies a command is given (null: a value that is not literal). */
+export function proxyEffects(values: readonly (string | null)[]): Effect[] {
+  if (values.length === 0) return [];
+  const hosts = values.filter((value) => value !== '');
+  if (hosts.length === 0) return [];
+  return [effect('networkEgress', { hosts: hosts.includes(null) ? null : (hosts as string[]) })];
+}
+
+/** The proxies the command's environment assignments name (`HTTPS_PROXY=… curl …`). */
+export function assignedProxies(ctx: ExtractContext): (string | null)[] {
+  return [...ctx.assigned]
+    .filter((name) => PROXY_VARIABLES.test(name))
+    .map((name) => ctx.environment?.get(name) ?? null);
+}
+
+/**
+ * Adds the proxies to a networkEgress effect: the request reaches them too.
+ * A proxy that is not known leaves the hosts open, the named ones still certain (E42).
+ */
+function withProxies(item: Effect, proxies: readonly (string | null)[]): Effect {
+  if (proxies.length === 0 || item.cls !== 'networkEgress') return item;
+  const named = proxies.filter((p): p is string => p !== null && p !== '');
+  const hosts = item.args.hosts;
+  if (hosts === null || hosts === undefined || proxies.includes(null))
+    return openArgs(effect('networkEgress', { hosts: [...(hosts ?? []), ...named] }));
+  return effect('networkEgress', { hosts: [...hosts, ...named] });
+}
 
 const CURL: OptionSpec = {
   flags: [
@@ -233,11 +277,9 @@ function writtenFiles(
 export function curl(words: readonly Word[], ctx: ExtractContext): Extraction {
   const { operands, seen, unknown } = operandsAndOptions(words, 1, CURL);
   const effects = writtenFiles(seen, CURL_WRITES, ctx);
-  const opaque =
-    unknown.length > 0 ||
-    seen.some((o) => o.name === '-K' || o.name === '--config') ||
-    [...ctx.assigned].some((name) => PROXY_VARIABLES.test(name));
+  const opaque = unknown.length > 0 || seen.some((o) => o.name === '-K' || o.name === '--config');
   if (opaque) return { effects: [effect('networkEgress', { hosts: null }), ...effects] };
+  const proxies = assignedProxies(ctx);
   const sources: (Word | null)[] = [...operands];
   const extra: string[] = [];
   for (const option of seen) {
@@ -253,12 +295,8 @@ export function curl(words: readonly Word[], ctx: ExtractContext): Extraction {
     }
   }
   const hosts = hostsOf(sources);
-  return {
-    effects: [
-      effect('networkEgress', { hosts: hosts === null ? null : [...hosts, ...extra] }),
-      ...effects,
-    ],
-  };
+  const reached = effect('networkEgress', { hosts: hosts === null ? null : [...hosts, ...extra] });
+  return { effects: [withProxies(reached, proxies), ...effects] };
 }
 
 const WGET: OptionSpec = {
@@ -374,10 +412,11 @@ export function wget(words: readonly Word[], ctx: ExtractContext): Extraction {
   const effects = writtenFiles(seen, WGET_WRITES, ctx);
   const opaque =
     unknown.length > 0 ||
-    seen.some((o) => ['-i', '--input-file', '-e', '--execute'].includes(o.name)) ||
-    [...ctx.assigned].some((name) => PROXY_VARIABLES.test(name));
+    seen.some((o) => ['-i', '--input-file', '-e', '--execute'].includes(o.name));
   const hosts = opaque ? null : hostsOf(operands);
-  return { effects: [effect('networkEgress', { hosts }), ...effects] };
+  return {
+    effects: [withProxies(effect('networkEgress', { hosts }), assignedProxies(ctx)), ...effects],
+  };
 }
 
 /** Hosts named by URL operands; any word that is not literal, or a URL pattern, makes them unknown. */

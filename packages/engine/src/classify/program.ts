@@ -32,6 +32,8 @@ export interface ProgramResult {
   readonly assigned: ReadonlySet<string>;
   /** The values assigned for the command (`A=1 cmd`, `env A=1 cmd`); null when not literal. */
   readonly environment: ReadonlyMap<string, string | null>;
+  /** Why an assignment for the command makes it unreadable (`LD_PRELOAD=…`), or null. */
+  readonly hazard: string | null;
   /** The program is a function the command line defines. */
   readonly callsFunction: boolean;
 }
@@ -127,7 +129,14 @@ export function resolveProgram(
   let functionsVisible = true;
   const names = new Set(assigned);
   const environment = new Map<string, string | null>();
-  for (const word of assignments) noteAssignment(environment, word);
+  let assignmentProblem: string | null = null;
+  const assign = (word: Word): void => {
+    const name = ASSIGNED_NAME.exec(word.value)?.[1];
+    if (name !== undefined) names.add(name);
+    noteAssignment(environment, word);
+    assignmentProblem ??= assignmentHazard(ctx.table, word);
+  };
+  assignments.forEach(assign);
   for (let depth = 0; depth < 32; depth++) {
     const program = current[0];
     if (program === undefined) return { kind: 'raw', reason: 'no command' };
@@ -146,6 +155,7 @@ export function resolveProgram(
       inShell,
       assigned: names,
       environment,
+      hazard: assignmentProblem,
       callsFunction,
     });
     if (inShell && functionsVisible && ctx.functions.has(program.value)) return asProgram(true);
@@ -171,7 +181,7 @@ export function resolveProgram(
           kind: 'script',
           text: result.text,
           cwd: currentCwd,
-          blur: blurred,
+          blur: blurred || result.blur === true,
           placeholder: replaced,
         };
       case 'find':
@@ -191,7 +201,7 @@ export function resolveProgram(
         blurred ||= result.blur;
         replaced = result.placeholder ?? replaced;
         for (const name of result.assigned) names.add(name);
-        for (const word of result.assignments ?? []) noteAssignment(environment, word);
+        (result.assignments ?? []).forEach(assign);
         if (IN_SHELL_WRAPPERS.has(base)) functionsVisible = false;
         else inShell = false;
         break;
@@ -210,7 +220,8 @@ export function extractProgram(ctx: ReadingContext, resolved: ProgramResult): Ex
   const program = resolved.words[0] as Word;
   const base = programInfo(program.value, ctx.table.systemPaths).basename;
   const extractor = Object.hasOwn(ctx.table.programs, base) ? ctx.table.programs[base] : undefined;
-  if (extractor === undefined) return { effects: [] };
+  const hazard = resolved.hazard === null ? {} : { unparseable: resolved.hazard };
+  if (extractor === undefined) return { effects: [], ...hazard };
   const extractContext: ExtractContext = {
     cwd: resolved.cwd,
     worktree: ctx.worktree,
@@ -218,7 +229,9 @@ export function extractProgram(ctx: ReadingContext, resolved: ProgramResult): Ex
     environment: resolved.environment,
     cdpath: ctx.cdpath,
   };
-  return EXTRACTOR_FUNCTIONS[extractor](resolved.words, extractContext);
+  const extraction = EXTRACTOR_FUNCTIONS[extractor](resolved.words, extractContext);
+  // What the program certainly does still counts when an assignment makes it unreadable (E42).
+  return resolved.hazard === null ? extraction : { ...extraction, ...hazard };
 }
 
 /** A simple command's words as rules read them (G13, G14c). */

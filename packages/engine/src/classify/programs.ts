@@ -7,6 +7,9 @@ import type { Effect, ExtractContext } from './effects.js';
 import { changeDir, effect, pathsOf, writeEffects } from './effects.js';
 import { git } from './git.js';
 import { curl, wget } from './network.js';
+import { FILE_DESCRIPTIONS, FILE_EXTRACTORS } from './files.js';
+import { REMOTE_DESCRIPTIONS, REMOTE_EXTRACTORS } from './remote.js';
+import { CODE_DESCRIPTIONS, CODE_EXTRACTORS } from './code.js';
 import { operandsAndOptions } from './options.js';
 import type { ExtractorName, OptionSpec } from './table.js';
 
@@ -166,6 +169,9 @@ export const EXTRACTOR_FUNCTIONS: Readonly<Record<ExtractorName, Extractor>> = {
   touch,
   cd,
   popd,
+  ...REMOTE_EXTRACTORS,
+  ...FILE_EXTRACTORS,
+  ...CODE_EXTRACTORS,
 };
 
 /** What each extractor reads, for the table the product shows. */
@@ -182,4 +188,7 @@ export const EXTRACTOR_DESCRIPTIONS: Readonly<Record<ExtractorName, string>> = {
   touch: 'fileWriteOutsideWorktree for operands outside the worktree',
   cd: 'changes the working directory that later relative paths start from',
   popd: 'makes the working directory unknown',
+  ...REMOTE_DESCRIPTIONS,
+  ...FILE_DESCRIPTIONS,
+  ...CODE_DESCRIPTIONS,
 };

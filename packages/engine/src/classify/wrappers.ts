@@ -27,7 +27,12 @@ export type Unwrapped =
       /** The assignment words themselves (`env A=1`), for the values they set. */
       readonly assignments?: readonly Word[];
     }
-  | { readonly kind: 'script'; readonly text: string }
+  | {
+      readonly kind: 'script';
+      readonly text: string;
+      /** The script runs with arguments from input (`parallel`): paths and counts unknown. */
+      readonly blur?: boolean;
+    }
   | {
       readonly kind: 'find';
       readonly commands: readonly (readonly Word[])[];
@@ -81,7 +86,8 @@ export function unwrap(
   let next = scan.next;
   switch (entry.kind) {
     case 'shell': {
-      if (script !== undefined) return scriptOf(words[next], name);
+      // `bash -c SCRIPT` (a flag, then the script); `fish --command=SCRIPT` (a value).
+      if (script !== undefined) return scriptOf(script ?? words[next], name);
       // Without `-c` a shell runs a script file, or whatever reaches its standard input.
       if (next >= words.length || scan.seen.some((o) => o.name === '-s' || o.name === '-i')) {
         return {
@@ -108,6 +114,26 @@ export function unwrap(
             reason: `a command run through \`${name}\` on another host cannot be read`,
           }
         : PLAIN;
+    case 'stdin':
+      // `at -f file`: the commands come from a file, which is only processSpawn.
+      if (scan.seen.some((option) => entry.files?.includes(option.name))) return PLAIN;
+      return { kind: 'unparseable', reason: `\`${name}\` reads its commands from standard input` };
+    case 'parallel': {
+      // GNU parallel joins its command words and gives them to a shell, once per argument.
+      const rest = words.slice(next);
+      const end = rest.findIndex((word) => word.literal && /^:::+\+?$|^::::\+?$/.test(word.value));
+      const command = end < 0 ? rest : rest.slice(0, end);
+      if (command.length === 0) {
+        return {
+          kind: 'unparseable',
+          reason: `\`${name}\` reads its commands from standard input`,
+        };
+      }
+      if (command.some((word) => !word.literal)) {
+        return { kind: 'unparseable', reason: `the command of \`${name}\` is not literal` };
+      }
+      return { kind: 'script', text: command.map((word) => word.value).join(' '), blur: true };
+    }
     case 'watch':
       if (!scan.seen.some((option) => option.name === '-x' || option.name === '--exec')) {
         const rest = words.slice(next);
@@ -150,14 +176,25 @@ export function unwrap(
 
 /** `su [options] [-] [user [args]]`: its options may follow the user, as util-linux reads them. */
 function unwrapSu(name: string, words: readonly Word[], entry: WrapperEntry): Unwrapped {
-  const { seen, unknown } = operandsAndOptions(words, 1, entry);
+  const { operands, seen, unknown } = operandsAndOptions(words, 1, entry);
   if (unknown.length > 0)
     return {
       kind: 'unparseable',
       reason: `unknown option \`${unknown[0] as string}\` of \`${name}\``,
     };
   const script = seen.find((option) => entry.script?.includes(option.name));
-  return script === undefined ? PLAIN : scriptOf(script.value, name);
+  if (script !== undefined) return scriptOf(script.value, name);
+  if (seen.some((option) => entry.argvAfter?.includes(option.name))) {
+    // `runuser -u bob [--] cmd args`: the command is given as words.
+    const end = words.findIndex((word) => word.literal && word.value === '--');
+    const inner = end < 0 ? operands : words.slice(end + 1);
+    if (inner.length === 0) return BARE;
+    return { kind: 'inner', words: inner, blur: false, placeholder: null, assigned: [] };
+  }
+  if (entry.scriptOperand !== undefined && operands.length > entry.scriptOperand) {
+    return scriptOf(operands[entry.scriptOperand], name);
+  }
+  return PLAIN;
 }
 
 function scriptOf(word: Word | null | undefined, name: string): Unwrapped {
