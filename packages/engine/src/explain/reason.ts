@@ -18,6 +18,14 @@ export interface ReasonInput {
 }
 
 function facetSentence(outcome: FacetOutcome): string {
+  const held = outcome.shown.heldBack;
+  const sentence = facetSentenceAlone(outcome);
+  return held === undefined
+    ? sentence
+    : `${sentence} (the remembered approval \`${held.rule}\` in ${held.scope} does not lift a deny of the standing policy)`;
+}
+
+function facetSentenceAlone(outcome: FacetOutcome): string {
   const shown = outcome.shown;
   const name = `\`${outcome.facet.name}\``;
   const who = `rule \`${shown.ruleName ?? ''}\` in ${shown.scope ?? ''}`;

@@ -35,6 +35,8 @@ export interface Resolution {
   readonly escalatedDenyBy: { readonly rule: CompiledRule; readonly scope: string } | null;
   /** A remembered rule matched on the scopes walked (applied or escalated): E41 must look again. */
   readonly remembered: boolean;
+  /** The remembered rule that would have decided, held back by a standing deny (E41). */
+  readonly heldBack?: { readonly rule: string; readonly scope: string };
 }
 
 export const NO_OPINION: Resolution = {
@@ -290,7 +292,8 @@ export function resolveFacet(
   const own = resolveChain(buckets, facet, ctx, scopePrefix, fallback);
   if (!own.remembered) return own;
   const standing = resolveChain(buckets, facet, { ...ctx, standing: true }, scopePrefix, fallback);
-  if (standing.decision === 'deny') return weight(own) > weight(standing) ? own : standing;
+  if (standing.decision === 'deny')
+    return weight(own) > weight(standing) ? own : heldBack(standing, own);
   // The standing prompt came from a deny that could not be verified: a remembered allow
   // does not lift it either (what cannot be verified is not pre-approved, E17b).
   if (
@@ -298,8 +301,15 @@ export function resolveFacet(
     own.decision !== 'deny' &&
     strongest(own.escalatedDeny, standing.escalatedDeny) !== own.escalatedDeny
   )
-    return standing;
+    return heldBack(standing, own);
   return own;
+}
+
+/** The standing result, naming the remembered rule it held back (for the reason). */
+function heldBack(standing: Resolution, own: Resolution): Resolution {
+  if (own.rule === null || !own.rule.remembered || own.ruleName === null || own.scope === null)
+    return standing;
+  return { ...standing, heldBack: { rule: own.ruleName, scope: own.scope } };
 }
 
 const DEFAULTS = new Map<string, Resolution>();
