@@ -1,6 +1,7 @@
 // `npm run bench`: Warden's engine against Cedar and casbin on equivalent
-// generated policy sets of 50, 5,000 and 50,000 rules, the gate, and the HTTP
-// decide endpoint. Flags: --json, --quick, --sizes, --only.
+// generated policy sets of 50, 5,000 and 50,000 rules, the gate, the HTTP
+// decide endpoint, and the parse curve (decision time against command size).
+// Flags: --json, --quick, --sizes, --only.
 
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -23,6 +24,7 @@ import { compileWarden, wardenClassRequest, wardenDocument } from './warden.js';
 import { gateJsonLines, renderGate, runGateBench } from './gate.js';
 import { httpJsonLines, renderHttp, runHttpBench } from './http.js';
 import { hookJsonLines, renderHook, runHookBench } from './hook.js';
+import { BUILT_ENGINE, parseJsonLines, renderParse, runParseBench } from './parse.js';
 import type { Job, WorkerResult } from './worker.js';
 import { CLASS_POOL } from './worker.js';
 
@@ -30,11 +32,11 @@ interface Options {
   readonly json: boolean;
   readonly quick: boolean;
   readonly sizes: readonly number[];
-  readonly only: 'engine' | 'gate' | 'http' | 'hook' | null;
+  readonly only: 'engine' | 'gate' | 'http' | 'hook' | 'parse' | null;
 }
 
 const USAGE =
-  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|hook]';
+  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|hook|parse]';
 
 function parseArgs(argv: readonly string[]): Options {
   let json = false;
@@ -56,9 +58,15 @@ function parseArgs(argv: readonly string[]): Options {
       sizes = [...new Set(parsed)].sort((a, b) => a - b);
     } else if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
-      if (value !== 'engine' && value !== 'gate' && value !== 'http' && value !== 'hook')
+      if (
+        value !== 'engine' &&
+        value !== 'gate' &&
+        value !== 'http' &&
+        value !== 'hook' &&
+        value !== 'parse'
+      )
         throw new Error(
-          `--only takes \`engine\`, \`gate\`, \`http\` or \`hook\`, got \`${value ?? ''}\``,
+          `--only takes \`engine\`, \`gate\`, \`http\`, \`hook\` or \`parse\`, got \`${value ?? ''}\``,
         );
       only = value;
     } else if (arg === '--help' || arg === '-h') {
@@ -99,6 +107,12 @@ function inWorker(task: Job['task'], size: number, quick: boolean): WorkerResult
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
+  if (options.only === 'parse') {
+    const parse = runParseBench(BUILT_ENGINE, options.quick, log);
+    if (options.json) process.stdout.write(`${parseJsonLines(parse).join('\n')}\n`);
+    else process.stdout.write(`${renderParse(parse)}\n`);
+    return;
+  }
   if (options.only === 'hook') {
     const hook = await runHookBench(options.quick, log);
     if (options.json) process.stdout.write(`${hookJsonLines(hook).join('\n')}\n`);
@@ -196,6 +210,7 @@ async function main(): Promise<void> {
   const targets = evaluateTargets(rows, options.sizes, ratios, compile);
   const http = options.only === null ? runHttpBench(options.quick, log) : null;
   const hook = options.only === null ? await runHookBench(options.quick, log) : null;
+  const parse = options.only === null ? runParseBench(BUILT_ENGINE, options.quick, log) : null;
   log(`done in ${(elapsedMs(started) / 1000).toFixed(1)} s`);
 
   if (options.json) {
@@ -204,6 +219,7 @@ async function main(): Promise<void> {
       ...(gate === null ? [] : gateJsonLines(gate)),
       ...(http === null ? [] : httpJsonLines(http)),
       ...(hook === null ? [] : hookJsonLines(hook)),
+      ...(parse === null ? [] : parseJsonLines(parse)),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return;
@@ -219,6 +235,7 @@ async function main(): Promise<void> {
   if (gate !== null) process.stdout.write(`${renderGate(gate)}\n`);
   if (http !== null) process.stdout.write(`${renderHttp(http)}\n`);
   if (hook !== null) process.stdout.write(`${renderHook(hook)}\n`);
+  if (parse !== null) process.stdout.write(`${renderParse(parse)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -32,6 +32,7 @@ export type { ClassifierTable, PrefixEntry, WrapperEntry } from './classify/tabl
 export { DEFAULT_TABLE } from './classify/table.js';
 export type { CommandAnalysis } from './classify/analyze.js';
 export { analyzeCommand } from './classify/analyze.js';
+export { MAX_COMMANDS, MAX_COMMAND_LENGTH, MAX_NESTING, MAX_WORDS } from './shell/limits.js';
 
 export { parseTimestamp } from './util/time.js';
 export type { HostValue } from './match/hosts.js';

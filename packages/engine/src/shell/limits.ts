@@ -45,7 +45,8 @@ export function freshBudget(): Budget {
   return { words: MAX_WORDS, commands: MAX_COMMANDS, depth: 0 };
 }
 
-const grouped = (n: number): string => n.toLocaleString('en-US');
+/** `65536` → `65,536`, the same everywhere (no locale data). */
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
 export const LIMIT_REASONS = {
   length: `the command is longer than ${grouped(MAX_COMMAND_LENGTH)} characters`,

@@ -53,6 +53,14 @@ const OPERATORS = [
   '\n',
 ] as const;
 
+/** The operators by their first character, longest first. */
+const OPERATOR_START = new Map<string, string[]>();
+for (const op of OPERATORS) {
+  const list = OPERATOR_START.get(op.charAt(0)) ?? [];
+  list.push(op);
+  OPERATOR_START.set(op.charAt(0), list);
+}
+
 const REDIRECTS = new Set(['<', '>', '>>', '>|', '<>', '<&', '>&', '&>', '&>>', '<<<']);
 const WRITING = new Set(['>', '>>', '>|', '<>', '&>', '&>>']);
 const RESERVED = new Set([
@@ -134,10 +142,25 @@ class Parser extends Scanner {
   }
 
   private peekOp(): string | null {
-    for (const op of OPERATORS) {
+    const first = OPERATOR_START.get(this.src.charAt(this.pos));
+    if (first === undefined) return null;
+    for (const op of first) {
       if (this.src.startsWith(op, this.pos)) return op;
     }
     return null;
+  }
+
+  /** `2>`, `10<`: the digits of a redirection's descriptor, or 0. */
+  private fdDigits(): number {
+    let end = this.pos;
+    while (end < this.src.length && end - this.pos < 12) {
+      const code = this.src.charCodeAt(end);
+      if (code < 0x30 || code > 0x39) break;
+      end++;
+    }
+    if (end === this.pos) return 0;
+    const next = this.src.charAt(end);
+    return next === '<' || next === '>' ? end - this.pos : 0;
   }
 
   /** Skips blanks, comments and newlines. */
@@ -609,9 +632,9 @@ class Parser extends Scanner {
     for (;;) {
       this.skipBlanks();
       if (this.atEnd()) break;
-      const fdMatch = /^\d+(?=[<>])/.exec(this.src.slice(this.pos, this.pos + 12));
-      const op = fdMatch === null ? this.peekOp() : null;
-      if (fdMatch !== null || (op !== null && REDIRECTS.has(op))) {
+      const fd = this.fdDigits();
+      const op = fd === 0 ? this.peekOp() : null;
+      if (fd > 0 || (op !== null && REDIRECTS.has(op))) {
         redirects.push(this.parseRedirect());
         end = this.pos;
         continue;
@@ -703,7 +726,7 @@ class Parser extends Scanner {
     const redirects: Redirect[] = [];
     for (;;) {
       this.skipBlanks();
-      const fdMatch = /^\d+(?=[<>])/.test(this.src.slice(this.pos, this.pos + 12));
+      const fdMatch = this.fdDigits() > 0;
       const op = this.peekOp();
       if (op === '<<' || op === '<<-') this.fail('here-documents are not read');
       if (!fdMatch && (op === null || !REDIRECTS.has(op))) return redirects;
