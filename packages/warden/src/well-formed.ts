@@ -14,6 +14,11 @@ export function isWellFormed(text: string): boolean {
   return (text as unknown as WellFormed).isWellFormed();
 }
 
+/** The text with each lone surrogate replaced by U+FFFD, as a database stores it. */
+export function wellFormed(text: string): string {
+  return isWellFormed(text) ? text : text.replace(/\p{Cs}/gu, '\ufffd');
+}
+
 /**
  * The path (`arguments.items[2].name`) of the first string or key in a JSON
  * value that is not well-formed Unicode; null when there is none. Walks
@@ -32,7 +37,7 @@ export function illFormedPath(value: unknown, root = ''): string | null {
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
         const at = path === '' ? key : `${path}.${key}`;
-        if (!isWellFormed(key)) return at.replace(/\p{Cs}/gu, '\ufffd');
+        if (!isWellFormed(key)) return wellFormed(at);
         stack.push([(item as Record<string, unknown>)[key], at]);
       }
     }

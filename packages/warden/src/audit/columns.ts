@@ -4,6 +4,7 @@
 // that the index still says what the hashed entry says.
 
 import type { JsonValue } from '../store/types.js';
+import { wellFormed } from '../well-formed.js';
 
 export interface EntryColumns {
   readonly id: string;
@@ -31,9 +32,16 @@ export const ENTRY_COLUMNS = [
   'occurred_at_ms',
 ] as const satisfies readonly (keyof EntryColumns)[];
 
-/** A body's own value for a column, as a row would hold it. */
+/**
+ * A body's own value for a column, as a row holds it: a string with a lone
+ * surrogate cannot be stored as it is (a database writes U+FFFD for it), so
+ * the column holds, and is compared as, its well-formed form. The body itself
+ * is hashed as canonical JSON, which escapes the surrogate, so its hash is
+ * the same when written and when read back.
+ */
 function field(body: { readonly [key: string]: JsonValue }, key: string): JsonValue {
-  return body[key] ?? null;
+  const value = body[key] ?? null;
+  return typeof value === 'string' ? wellFormed(value) : value;
 }
 
 /**
@@ -43,13 +51,16 @@ function field(body: { readonly [key: string]: JsonValue }, key: string): JsonVa
 export function columnsOfBody(body: { readonly [key: string]: JsonValue }): EntryColumns {
   const kind = (body.kind ?? 'call') as string;
   return {
-    id: body.id as string,
+    id: (typeof body.id === 'string' ? wellFormed(body.id) : body.id) as string,
     kind,
     workspace: field(body, 'workspace') as string | null,
     agent_id: field(body, 'agentId') as string | null,
     run_id: field(body, 'runId') as string | null,
     call_id: field(body, 'callId') as string | null,
-    decision_id: (body.decisionId ?? (kind === 'decision' ? body.id : null)) as string | null,
+    decision_id: field(
+      body,
+      body.decisionId != null ? 'decisionId' : kind === 'decision' ? 'id' : 'decisionId',
+    ) as string | null,
     tool: field(body, 'tool') as string | null,
     status: field(body, 'status') as string | null,
     occurred_at_ms: Date.parse(body.occurredAt as string),

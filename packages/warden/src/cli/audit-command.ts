@@ -5,10 +5,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { canonicalJson } from '@warden/engine';
 import { bodyOf, verifyChain } from '../audit/chain.js';
-import type { ChainItem, VerifyReport } from '../audit/chain.js';
+import type { ChainBreak, ChainItem, VerifyReport } from '../audit/chain.js';
 import { draftFromEntry, jsonlItems } from '../audit/jsonl.js';
 import { toOtlp } from '../audit/otlp.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
+import { MissingHead } from '../store/sql/audit.js';
 import { SQLITE_FILE } from '../store/sqlite.js';
 import type { AuditDraft, AuditEntry, JsonValue, Store } from '../store/types.js';
 import type { Io } from './io.js';
@@ -59,17 +60,37 @@ async function open(io: Io, options: AuditOptions, create: boolean): Promise<Sto
 function report(io: Io, json: boolean, result: VerifyReport, source: string): void {
   if (json) {
     printJson(io, result);
-  } else {
-    const s = style(io.color);
-    if (result.ok) {
-      io.out(
-        `${s.green('ok')}: ${source}: ${result.entries.toLocaleString('en-US')} entries, the chain is intact (head ${result.head.slice(0, 16)}…)\n`,
-      );
-    } else {
-      io.out(`${s.red('broken')}: ${source}: ${result.broken?.message ?? ''}\n`);
-      io.out(`  ${result.entries.toLocaleString('en-US')} entries verified before it\n`);
-    }
+    return;
   }
+  const s = style(io.color);
+  if (result.ok) {
+    io.out(
+      `${s.green('ok')}: ${source}: ${result.entries.toLocaleString('en-US')} entries, the chain is intact (head ${result.head.slice(0, 16)}…)\n`,
+    );
+    return;
+  }
+  const total = result.breaks.length + result.unlisted;
+  io.out(
+    `${s.red('broken')}: ${source}: ${total.toLocaleString('en-US')} ${total === 1 ? 'break' : 'breaks'} in ${result.entries.toLocaleString('en-US')} entries\n`,
+  );
+  for (const broken of result.breaks) io.out(`  ${broken.message}\n`);
+  if (result.unlisted > 0)
+    io.out(`  … and ${result.unlisted.toLocaleString('en-US')} more breaks, not listed\n`);
+}
+
+/**
+ * Output read by a pipe that closes early (`warden audit verify | head -1`)
+ * ends the output, not the command: the closed pipe's error is ignored, once
+ * per process, so the command finishes and exits with its own code.
+ */
+let pipeGuarded = false;
+function tolerateClosedPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+    process.exitCode = 1;
+  });
 }
 
 /** `--head HASH`: a head noted earlier (e.g. from the last export), which the chain must still end at. */
@@ -82,6 +103,7 @@ function readHead(io: Io, json: boolean, head: string | undefined): string | nul
 
 export async function runVerify(io: Io, options: AuditOptions): Promise<number> {
   const json = options.json === true;
+  tolerateClosedPipe();
   if (options.file !== undefined && options.data !== undefined)
     return usage(io, json, '--file', 'give either `--file` or `--data`, not both');
   if (options.file !== undefined) {
@@ -104,8 +126,8 @@ export async function runVerify(io: Io, options: AuditOptions): Promise<number> 
   const store = await open(io, options, false);
   try {
     const items = async function* (): AsyncIterable<ChainItem> {
-      for await (const { seq, entry, columns } of store.audit.scan())
-        yield { entry, position: seq, columns };
+      for await (const { seq, entry, columns, problem } of store.audit.scan())
+        yield { entry, position: seq, columns, ...(problem === undefined ? {} : { problem }) };
     };
     // A head noted earlier must still be in the log: the log grows past it, never around it.
     const head = readHead(io, json, options.head);
@@ -116,27 +138,46 @@ export async function runVerify(io: Io, options: AuditOptions): Promise<number> 
         yield item;
       }
     };
-    let result = await verifyChain(watched(), await store.audit.head());
-    if (result.ok && !seen)
+    let result: VerifyReport;
+    try {
+      // A store without its head record is reported as a break, and the chain still checked.
+      const recorded = await store.audit.head().catch((error: unknown) => {
+        if (error instanceof MissingHead) return null;
+        throw error;
+      });
+      result = await verifyChain(watched(), recorded);
+    } catch (error) {
+      return usage(
+        io,
+        json,
+        '--data',
+        `cannot read the audit log in ${store.location}: ${(error as Error).message}`,
+      );
+    }
+    if (!seen) {
+      const noted: ChainBreak = {
+        kind: 'truncated',
+        position: result.entries + 1,
+        id: null,
+        message: `no entry of the log has the head ${head ?? ''}: entries were removed and the chain rewritten since it was noted`,
+      };
       result = {
         ...result,
         ok: false,
-        broken: {
-          kind: 'truncated',
-          position: result.entries + 1,
-          id: null,
-          message: `no entry of the log has the head ${head ?? ''}: entries were removed and the chain rewritten since it was noted`,
-        },
+        broken: result.broken ?? noted,
+        breaks: [...result.breaks, noted],
       };
+    }
     report(io, json, result, store.location);
     return result.ok ? 0 : 1;
   } finally {
-    await store.close();
+    await store.close().catch(() => undefined);
   }
 }
 
 export async function runExport(io: Io, options: AuditOptions, version: string): Promise<number> {
   const json = options.json === true;
+  tolerateClosedPipe();
   const format = options.format ?? 'jsonl';
   if (format !== 'jsonl' && format !== 'otlp')
     return usage(io, json, '--format', `unknown format \`${format}\`: use \`jsonl\` or \`otlp\``);

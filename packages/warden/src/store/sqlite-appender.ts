@@ -20,6 +20,7 @@ const THREAD_SOURCES = [
   'store/faults.ts',
   'audit/chain.ts',
   'audit/columns.ts',
+  'well-formed.ts',
 ];
 
 /**

@@ -277,6 +277,8 @@ export interface StoredAuditEntry {
   readonly entry: AuditEntry;
   /** The columns the store indexes the entry by, as stored (verify compares them with the entry). */
   readonly columns: { readonly [column: string]: JsonValue };
+  /** Set when the stored row could not be read as an entry (then `entry` holds only its id and chain fields). */
+  readonly problem?: string;
 }
 
 export interface AuditFilter {

@@ -18,6 +18,7 @@ import { CompiledQuery } from 'kysely';
 import { canonicalJson } from '@warden/engine';
 import { linkHash } from '../../audit/chain.js';
 import { ENTRY_COLUMNS } from '../../audit/columns.js';
+import { wellFormed } from '../../well-formed.js';
 import type { SqlContext, Tx } from './context.js';
 import { num } from './context.js';
 
@@ -48,20 +49,35 @@ export interface ChainPosition {
  */
 export type AuditAppender = (drafts: readonly AuditDraft[]) => Promise<readonly ChainPosition[]>;
 
+/** A column's text as the database can hold it (a lone surrogate becomes U+FFFD, as `verify` reads it). */
+function text<T extends string | null>(value: T): T {
+  return (value === null ? null : wellFormed(value)) as T;
+}
+
 export function unlinkedRow(draft: AuditDraft, withEntry = true): UnlinkedRow {
   return {
-    id: draft.id,
+    id: text(draft.id),
     kind: draft.kind,
-    workspace: draft.workspace,
-    agent_id: draft.agentId,
-    run_id: draft.runId,
-    call_id: draft.callId,
-    decision_id: draft.decisionId,
-    tool: draft.tool,
+    workspace: text(draft.workspace),
+    agent_id: text(draft.agentId),
+    run_id: text(draft.runId),
+    call_id: text(draft.callId),
+    decision_id: text(draft.decisionId),
+    tool: text(draft.tool),
     status: draft.status,
     occurred_at_ms: Date.parse(draft.occurredAt),
     entry: withEntry ? canonicalJson(draft.body) : '',
   };
+}
+
+/** The chain's head record is gone: entries cut from the end of the log can no longer be noticed. */
+export class MissingHead extends Error {
+  constructor() {
+    super(
+      'the audit log has no head record: it was removed, so entries cut from the end of the log cannot be noticed',
+    );
+    this.name = 'MissingHead';
+  }
 }
 
 export class SqlAuditStore implements AuditStore {
@@ -188,7 +204,21 @@ export class SqlAuditStore implements AuditStore {
         const columns: { [column: string]: JsonValue } = {};
         for (const column of ENTRY_COLUMNS) columns[column] = row[column];
         columns.occurred_at_ms = num(row.occurred_at_ms);
-        yield { seq: num(row.seq), entry: toEntry(row), columns };
+        let entry: AuditEntry;
+        try {
+          entry = toEntry(row);
+        } catch (error) {
+          // A row whose entry is not JSON any more was changed in the database: `verify`
+          // names it and goes on, where a parse error would stop it.
+          yield {
+            seq: num(row.seq),
+            entry: { id: row.id, prevHash: row.prev_hash, hash: row.hash } as AuditEntry,
+            columns,
+            problem: `entry \`${row.id}\` (#${num(row.seq)}) is not JSON any more: ${(error as Error).message}`,
+          };
+          continue;
+        }
+        yield { seq: num(row.seq), entry, columns };
       }
       if (rows.length < pageSize) return;
       next = num((rows[rows.length - 1] as Row).seq) + 1;
@@ -200,7 +230,8 @@ export class SqlAuditStore implements AuditStore {
       .selectFrom('audit_head')
       .select(['seq', 'hash'])
       .where('id', '=', 1)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    if (row === undefined) throw new MissingHead();
     return { seq: num(row.seq), hash: row.hash };
   }
 }
