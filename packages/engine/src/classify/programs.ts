@@ -5,6 +5,7 @@
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext } from './effects.js';
 import { changeDir, effect, pathsOf, writeEffects } from './effects.js';
+import { gh } from './gh.js';
 import { git } from './git.js';
 import { curl, wget } from './network.js';
 import { FILE_DESCRIPTIONS, FILE_EXTRACTORS } from './files.js';
@@ -23,7 +24,6 @@ export interface Extraction {
 
 type Extractor = (words: readonly Word[], ctx: ExtractContext) => Extraction;
 
-const NONE: Extraction = { effects: [] };
 
 const rm: Extractor = (words, ctx) => {
   const { operands, seen } = operandsAndOptions(words, 1, RM_OPTIONS);
@@ -89,19 +89,6 @@ const cd: Extractor = (words, ctx) => {
 
 const popd: Extractor = () => ({ effects: [], cwd: null });
 
-const gh: Extractor = (words) => {
-  const { operands } = operandsAndOptions(words, 1, GH_OPTIONS);
-  const [group, action] = operands;
-  if (group === undefined || !group.literal) return NONE;
-  if (group.value !== 'pr') return NONE;
-  if (action === undefined) return NONE;
-  if (!action.literal) return { effects: [], unparseable: 'the gh command is not literal' };
-  if (action.value === 'create' || action.value === 'new') return { effects: [effect('prCreate')] };
-  if (action.value === 'merge' || action.value === 'review')
-    return { effects: [effect('prPublish')] };
-  return NONE;
-};
-
 // Option tables, one per program (kept as constants so their lookups are built once).
 const RM_OPTIONS: OptionSpec = {
   flags: [
@@ -152,9 +139,6 @@ const TOUCH_OPTIONS: OptionSpec = {
   optionalValues: ['--time'],
 };
 const CD_OPTIONS: OptionSpec = { flags: ['-L', '-P', '-e', '-@'] };
-const GH_OPTIONS: OptionSpec = {
-  values: ['-R', '--repo', '--hostname'],
-};
 
 export const EXTRACTOR_FUNCTIONS: Readonly<Record<ExtractorName, Extractor>> = {
   git,
@@ -176,14 +160,14 @@ export const EXTRACTOR_FUNCTIONS: Readonly<Record<ExtractorName, Extractor>> = {
 
 /** What each extractor reads, for the table the product shows. */
 export const EXTRACTOR_DESCRIPTIONS: Readonly<Record<ExtractorName, string>> = {
-  git: '`push` → gitPush with refs; `commit` → gitCommit; `clean`, `rm` → fileDelete with paths; `clone`, `fetch`, `pull`, `ls-remote` → networkEgress with hosts',
+  git: '`push`, `send-pack`, `http-push`, `subtree push`, `svn dcommit` → gitPush with refs; `commit` → gitCommit; `clean`, `rm` → fileDelete with paths; `clone`, `fetch`, `pull`, `ls-remote`, `remote add`, `submodule add|update`, `archive --remote` → networkEgress with hosts; settings and variables that run programs are unparseable, those that move refs or hosts leave them unknown',
   rm: 'fileDelete with paths and count (count unknown when recursive)',
   unlink: 'fileDelete with paths and count',
   rmdir: 'fileDelete with paths and count',
   tee: 'fileWriteOutsideWorktree for files outside the worktree',
   curl: 'networkEgress with hosts of its URLs and proxy',
   wget: 'networkEgress with hosts of its URLs',
-  gh: '`pr create` → prCreate; `pr merge`, `pr review` → prPublish',
+  gh: '`pr create` → prCreate; `pr merge`, `pr review` → prPublish; `repo sync` and `api` calls that merge or move refs → gitPush with refs; other writes → vendorSyncWrite; GraphQL is unparseable',
   copy: 'fileWriteOutsideWorktree when the destination lies outside the worktree',
   touch: 'fileWriteOutsideWorktree for operands outside the worktree',
   cd: 'changes the working directory that later relative paths start from',

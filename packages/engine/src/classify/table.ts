@@ -116,6 +116,21 @@ export interface ClassifierTable {
   readonly commands: readonly PrefixEntry[];
 }
 
+/** Versioned names of pip and python (`pip3.12`, `python3.11`). */
+const VERSIONS = [
+  '3.6',
+  '3.7',
+  '3.8',
+  '3.9',
+  '3.10',
+  '3.11',
+  '3.12',
+  '3.13',
+  '3.14',
+  '3.15',
+  '2.7',
+];
+
 const SHELL: WrapperEntry = {
   kind: 'shell',
   flags: [
@@ -1086,6 +1101,21 @@ export const DEFAULT_TABLE: ClassifierTable = {
     git: 'git',
     ...Object.fromEntries(
       [
+        'send-pack',
+        'http-push',
+        'subtree',
+        'svn',
+        'p4',
+        'archive',
+        'grep',
+        'remote',
+        'upload-pack',
+        'receive-pack',
+        'shell',
+      ].map((sub) => [`git-${sub}`, 'git' as const]),
+    ),
+    ...Object.fromEntries(
+      [
         'push',
         'commit',
         'clean',
@@ -1155,6 +1185,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
     yarn: 'registry',
     pip: 'registry',
     pip3: 'registry',
+    ...Object.fromEntries(VERSIONS.map((v) => [`pip${v}`, 'registry' as const])),
     uv: 'registry',
     shred: 'shred',
     truncate: 'truncate',
@@ -1172,6 +1203,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
         'python',
         'python2',
         'python3',
+        ...VERSIONS.map((v) => `python${v}`),
         'pypy',
         'pypy3',
         'perl',
@@ -1246,6 +1278,11 @@ export const DEFAULT_TABLE: ClassifierTable = {
       .map(packageInstall),
     ...['pnpm install', 'pnpm i', 'pnpm add'].map(packageInstall),
     ...['yarn install', 'yarn add', 'bun install', 'bun add', 'bun i'].map(packageInstall),
+    ...VERSIONS.flatMap((v) => [
+      `pip${v} install`,
+      `python${v} -m pip install`,
+      `python${v} -mpip install`,
+    ]).map(packageInstall),
     ...[
       'pip install',
       'pip3 install',
