@@ -158,6 +158,34 @@ describe('a remembered approval never lifts a standing deny (E41)', () => {
     expect(sibling.outcome).toBe('allow');
   });
 
+  it('a rule stored as remembered is read as remembered, whatever its document says', async () => {
+    const at = Date.now();
+    await t.warden.store.rules.add([
+      {
+        id: 'rem-legacy',
+        workspace: 'acme',
+        rule: {
+          id: 'rem-legacy',
+          scope: 'agent:coder-1',
+          action: 'fileDelete',
+          decision: 'allow',
+          when: { paths: ['certs/**'] },
+          expiresAt: new Date(at + 3_600_000).toISOString(),
+        },
+        scope: 'agent:coder-1',
+        origin: 'remembered',
+        createdAt: new Date(at).toISOString(),
+        createdBy: 'alice',
+        expiresAt: new Date(at + 3_600_000).toISOString(),
+        approvalId: null,
+      },
+    ]);
+    const key = await t.warden.gate.decide(CTX, SHELL('rm certs/server.key'));
+    expect(key).toMatchObject({ decision: 'deny', rule: 'no-keys', enforcement: 'hard' });
+    const other = await t.warden.gate.decide(CTX, SHELL('rm certs/notes.txt'));
+    expect(other.outcome).toBe('allow');
+  });
+
   it('the what-if answers as the gate does (G3, G38)', async () => {
     await rememberFor(CTX, SHELL('rm certs/readme.txt'), 'agent:coder-1');
     const policy = compilePolicy(await t.warden.effectivePolicy('acme'));

@@ -85,6 +85,17 @@ class WatchedFile {
   }
 }
 
+/**
+ * A stored rule as decisions read it. A rule stored as remembered is read as
+ * remembered whatever its document says, so it can never lift a deny of the
+ * standing policy (E41).
+ */
+function asStored(rule: StoredRule): { [key: string]: JsonValue } {
+  return rule.origin === 'remembered' && rule.rule.origin !== 'remembered'
+    ? { ...rule.rule, origin: 'remembered' }
+    : rule.rule;
+}
+
 /** Adds live stored rules to a policy; a rule that collides or is not valid is left out (that only tightens). */
 export function addStoredRules(
   policy: Policy,
@@ -98,13 +109,14 @@ export function addStoredRules(
       skipped.push(`rule \`${rule.id}\`: its id is taken by a rule of the policy`);
       continue;
     }
-    const alone = withRules(policy, [rule.rule]);
+    const read = asStored(rule);
+    const alone = withRules(policy, [read]);
     if (!alone.ok) {
       skipped.push(`rule \`${rule.id}\`: ${alone.problems.join('; ')}`);
       continue;
     }
     ids.add(rule.id);
-    accepted.push(rule.rule);
+    accepted.push(read);
   }
   const added = withRules(policy, accepted);
   return { policy: added.ok ? added.policy : policy, skipped, accepted: added.ok ? accepted : [] };
