@@ -53,6 +53,8 @@ async function hiding<T>(ctx: ServerContext, answer: () => Promise<T>): Promise<
       );
     if (error instanceof GateFault)
       throw new GateFault(error.code, hideDataPath(error.message, paths) as string);
+    // Any other error keeps its kind (the server maps a store fault to 503), not the path.
+    if (error instanceof Error) error.message = hideDataPath(error.message, paths) as string;
     throw error;
   }
 }

@@ -303,12 +303,14 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
       role: z.string().max(200).nullable().optional(),
       space: z
         .string()
+        .min(1)
         .max(256)
         .nullable()
         .optional()
         .describe('the space (and with it the autonomy) an agent token bound to no space acts in'),
       mode: z
         .string()
+        .min(1)
         .max(256)
         .nullable()
         .optional()
