@@ -1,7 +1,7 @@
 // `warden explain` (the what-if check, G38) and `warden check` (the same
 // answer as an exit code, for hooks and scripts).
 
-import type { ActionRequest, DecideInput, DecisionResult } from '@warden/engine';
+import type { ActionRequest, DecideInput, DecisionResult, Explained } from '@warden/engine';
 import {
   checkRequestAgainstPolicy,
   explainDecision,
@@ -147,11 +147,50 @@ export function prepareDecision(
   };
 }
 
+/**
+ * The engine's answer to a valid request, or — when the engine fails on it
+ * (a request too large or too deeply nested for it: a stack overflow, a limit)
+ * — a hard deny that says so: fail-closed, never an exit as if the input were
+ * wrong.
+ */
+function decideOrDeny(input: DecideInput): { explained: Explained | null; result: DecisionResult } {
+  try {
+    const explained = explainDecision(input);
+    return { explained, result: explained.result };
+  } catch (error) {
+    const cause =
+      error instanceof RangeError
+        ? 'the request is too large or too deeply nested for it'
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return {
+      explained: null,
+      result: {
+        decision: 'deny',
+        outcome: 'deny',
+        rule: 'failClosed',
+        scope: 'default',
+        enforcement: 'hard',
+        overridable: false,
+        prompts: [],
+        facets: [],
+        managed: null,
+        managedSource: input.managedSource ?? null,
+        advisories: [],
+        reason: `denied: the engine could not decide this request (${cause}) (Warden fails closed)`,
+      },
+    };
+  }
+}
+
 export function runExplain(io: Io, options: DecisionOptions): void {
   const input = prepareDecision(io, options);
-  const explained = explainDecision(input);
-  if (options.json === true) printJson(io, explained.result);
-  else io.out(renderDecision(explained, input, io.color));
+  const { explained, result } = decideOrDeny(input);
+  if (options.json === true || explained === null) {
+    if (options.json === true) printJson(io, result);
+    else io.out(`${result.outcome}: ${result.reason}\n`);
+  } else io.out(renderDecision(explained, input, io.color));
 }
 
 export function exitCodeFor(result: DecisionResult): number {
@@ -160,7 +199,7 @@ export function exitCodeFor(result: DecisionResult): number {
 
 export function runCheck(io: Io, options: DecisionOptions): void {
   const input = prepareDecision(io, options);
-  const result = explainDecision(input).result;
+  const { result } = decideOrDeny(input);
   if (options.json === true) printJson(io, result);
   else io.out(`${result.outcome}: ${result.reason}\n`);
   const code = exitCodeFor(result);
