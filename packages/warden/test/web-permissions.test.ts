@@ -689,7 +689,7 @@ describe.skipIf(BROWSER_SKIP !== null)('the permissions screen, in Chromium', ()
     const agentErrors = pageErrors(agentPage);
     await signInAs(agentPage, server.url, tokens.agent, PAGE);
     const refused = agentPage.locator('.permissions > p[role="alert"]');
-    await refused.getByText('a `agent` token may not', { exact: false }).waitFor();
+    await refused.getByText('an `agent` token may not', { exact: false }).waitFor();
     await agentPage.close();
     expect(scriptErrors([...errors, ...agentErrors])).toEqual([]);
   });

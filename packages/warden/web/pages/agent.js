@@ -72,7 +72,7 @@ export async function render(main, ctx) {
       h(
         'p',
         { class: 'error', role: 'alert' },
-        `A \`${ctx.identity.role}\` token may not read agents.`,
+        `${/^[aeiou]/i.test(ctx.identity.role) ? 'An' : 'A'} \`${ctx.identity.role}\` token may not read agents.`,
       ),
     );
     return;

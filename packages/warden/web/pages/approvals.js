@@ -25,7 +25,7 @@ export function render(main, ctx) {
       h(
         'p',
         { class: 'error', role: 'alert' },
-        `A \`${ctx.identity.role}\` token may not read approvals: sign in with a person's token.`,
+        `${/^[aeiou]/i.test(ctx.identity.role) ? 'An' : 'A'} \`${ctx.identity.role}\` token may not read approvals: sign in with a person's token.`,
       ),
     );
     return undefined;
