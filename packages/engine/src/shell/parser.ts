@@ -746,8 +746,11 @@ class Parser extends Scanner {
     if (op === null || !REDIRECTS.has(op)) this.fail('expected a redirection');
     this.pos += op.length;
     this.skipBlanks();
-    if (!this.isWordStart()) this.fail(`expected a target after \`${op}\``);
-    const target = this.readWord();
+    const substitution = this.peekOp();
+    let target: Word;
+    if (substitution === '<(' || substitution === '>(') target = this.readProcessSubstitution();
+    else if (!this.isWordStart()) this.fail(`expected a target after \`${op}\``);
+    else target = this.readWord();
     const dup = (op === '>&' || op === '<&') && /^(\d+-?|-)$/.test(target.raw);
     const writes = !dup && (WRITING.has(op) || op === '>&');
     return { op, fd, target, dup, writes };
@@ -759,8 +762,7 @@ const ASSIGNED_SUBSCRIPT = /^[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]\+?=/;
 
 /** `a[i]=v` evaluates `i` as arithmetic: a subscript other than plain numbers makes it doubtful. */
 function subscriptChecked(word: Word): Word {
-  const first = word.parts[0];
-  const match = first?.kind === 'lit' ? ASSIGNED_SUBSCRIPT.exec(first.text) : null;
+  const match = ASSIGNED_SUBSCRIPT.exec(word.value);
   if (match === null || plainArithmetic(match[1] as string)) return word;
   return doubtful(word, DOUBTS.subscript);
 }
@@ -782,7 +784,8 @@ function plainOperand(word: Word): boolean {
 
 /** A `-v` operand: a plain name, with a plain subscript if any. */
 function plainVariable(word: Word): boolean {
-  if (!word.literal) return /^[A-Za-z_][A-Za-z0-9_]*$/.test(word.value) && word.confident;
+  if (!word.confident || word.doubt !== undefined) return false;
+  if (!word.parts.every((part) => part.kind === 'lit')) return false;
   const match = /^[A-Za-z_][A-Za-z0-9_]*(?:\[([^\]]*)\])?$/.exec(word.value);
   if (match === null) return false;
   const subscript = match[1];
@@ -816,12 +819,10 @@ function testArithmetic(words: readonly Word[]): Word[] {
 
 function isAssignment(word: Word): boolean {
   const first = word.parts[0];
-  return (
-    first !== undefined &&
-    first.kind === 'lit' &&
-    !first.quoted &&
-    /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(first.text)
-  );
+  if (first === undefined || first.kind !== 'lit' || first.quoted) return false;
+  if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(first.text)) return true;
+  // `a[$i]=v`, `a[$(x)]=v`: a subscript holding an expansion is still an assignment.
+  return /^[A-Za-z_][A-Za-z0-9_]*\[/.test(first.text) && ASSIGNED_SUBSCRIPT.test(word.value);
 }
 
 /**

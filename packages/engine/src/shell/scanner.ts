@@ -513,6 +513,9 @@ export abstract class Scanner {
         plain = this.scanArithmetic(inner, '}') && plain;
       }
       if (!plain) doubt ??= DOUBTS.arithmetic;
+    } else if (op === '@' && this.peekChar(1) === '}') {
+      this.pos++; // `${!prefix@}`
+      doubt ??= DOUBTS.parameter;
     } else if (op === '@') {
       const transform = this.peekChar(1);
       this.pos += 2;
