@@ -189,7 +189,8 @@ class Walker implements ReadingContext {
   }
 
   walkList(list: ListNode, cwd: string | null, flow: Flow): string | null {
-    if (++this.depth > MAX_NESTING) throw new ShellLimitError(LIMIT_REASONS.nesting, 0);
+    // The parser bounds each script's nesting; this bounds scripts nested in scripts (`bash -c`).
+    if (++this.depth > MAX_NESTING + 2) throw new ShellLimitError(LIMIT_REASONS.nesting, 0);
     try {
       let current = cwd;
       for (const item of list.items) {

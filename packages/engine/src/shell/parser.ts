@@ -210,7 +210,6 @@ class Parser extends Scanner {
   }
 
   private parseList(stop: Stop): ListNode {
-    this.enter();
     const items: { node: AndOrNode; background: boolean }[] = [];
     for (;;) {
       this.skipSpace();
@@ -245,7 +244,6 @@ class Parser extends Scanner {
         this.fail(`unexpected \`${sep ?? this.peekChar()}\``);
       }
     }
-    this.leave();
     return { type: 'list', items };
   }
 
@@ -307,12 +305,14 @@ class Parser extends Scanner {
     return ch !== undefined && !/[\s;&|()<>]/.test(ch);
   }
 
+  /** A command; each subshell, group or control structure is one level of nesting deeper. */
   private parseCommand(): CommandNode {
-    this.enter();
     this.skipBlanks();
-    let node: CommandNode;
     const start = this.pos;
     const op = this.peekOp();
+    if (op !== '(' && this.peekReserved() === null) return this.parseSimpleOrFunction();
+    this.enter();
+    let node: CommandNode;
     const arithmetic = op === '(' && this.peekChar(1) === '(' ? this.tryArithmeticCommand() : null;
     if (arithmetic !== null) {
       node = arithmetic;
@@ -348,9 +348,6 @@ class Parser extends Scanner {
           break;
         case '[[':
           node = this.parseTest();
-          break;
-        case null:
-          node = this.parseSimpleOrFunction();
           break;
         default:
           this.fail(`\`${reserved}\` is not read here`);

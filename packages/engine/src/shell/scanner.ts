@@ -29,8 +29,19 @@ export class ShellLimitError extends ShellSyntaxError {
 
 const METACHARS = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 const SPECIAL_PARAMS = new Set(['@', '*', '#', '?', '$', '!', '-', '0']);
-const NAME_START = /[A-Za-z_]/;
-const NAME_CHAR = /[A-Za-z0-9_]/;
+/** `[A-Za-z_]` and `[A-Za-z0-9_]`, by character code. */
+function nameStart(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f;
+}
+function nameChar(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  return nameStart(ch) || (code >= 0x30 && code <= 0x39);
+}
+function digit(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  return code >= 0x30 && code <= 0x39;
+}
 
 /** Character classes by code, for the loops that run once per input character. */
 const PLAIN_CODE = new Uint8Array(128);
@@ -369,14 +380,15 @@ export abstract class Scanner {
       this.readBraceParameter(b, inDouble);
       return;
     }
-    if (NAME_START.test(next)) {
-      this.pos += 2;
-      while (NAME_CHAR.test(this.peekChar())) this.pos++;
+    if (nameStart(next)) {
+      let end = this.pos + 2;
+      while (end < this.src.length && nameChar(this.src.charAt(end))) end++;
+      this.pos = end;
       b.parts.push({ kind: 'param', text: this.src.slice(start, this.pos) });
       b.literal = false;
       return;
     }
-    if (/[0-9]/.test(next) || SPECIAL_PARAMS.has(next)) {
+    if (digit(next) || SPECIAL_PARAMS.has(next)) {
       this.pos += 2;
       b.parts.push({ kind: 'param', text: this.src.slice(start, this.pos) });
       b.literal = false;
@@ -479,17 +491,17 @@ export abstract class Scanner {
       this.pos++;
     }
     // The parameter: a name, digits or one special character.
-    const nameStart = this.pos;
+    const paramStart = this.pos;
     const ch0 = this.peekChar();
-    if (NAME_START.test(ch0)) {
+    if (nameStart(ch0)) {
       this.pos++;
-      while (NAME_CHAR.test(this.peekChar())) this.pos++;
-    } else if (/[0-9]/.test(ch0)) {
-      while (/[0-9]/.test(this.peekChar())) this.pos++;
+      while (nameChar(this.peekChar())) this.pos++;
+    } else if (digit(ch0)) {
+      while (digit(this.peekChar())) this.pos++;
     } else if (SPECIAL_PARAMS.has(ch0) || ch0 === '-') {
       this.pos++;
     }
-    if (this.pos === nameStart) doubt ??= DOUBTS.parameter; // `${ cmd; }`, `${|cmd;}`, `${}`
+    if (this.pos === paramStart) doubt ??= DOUBTS.parameter; // `${ cmd; }`, `${|cmd;}`, `${}`
     if (this.peekChar() === '[') {
       this.pos++;
       const subscriptStart = this.pos;
