@@ -203,6 +203,32 @@ describe('contracts §8: an agent cannot pick its own space', () => {
     );
   });
 
+  it('GET /v1/me tells an agent where it acts now and why: token, registration or none', async () => {
+    const me = async (token: string) =>
+      (await f.call('GET', '/v1/me', token)).body.placement as J | undefined;
+    expect(await me(f.tokens.free)).toEqual({
+      space: null,
+      spaceBy: null,
+      mode: null,
+      modeBy: null,
+    });
+    await f.register('coder-1', { space: 'strict', mode: 'review' });
+    expect(await me(f.tokens.free)).toEqual({
+      space: 'strict',
+      spaceBy: 'registration',
+      mode: 'review',
+      modeBy: 'registration',
+    });
+    await f.register('coder-2', { space: 'sandbox', mode: 'ship' });
+    expect(await me(f.tokens.strict)).toEqual({
+      space: 'strict',
+      spaceBy: 'token',
+      mode: 'ship',
+      modeBy: 'registration',
+    });
+    expect(await me(f.tokens.viewer)).toBeUndefined();
+  });
+
   it('the workspace and the agent stay the token’s: a body naming others is 403 with a sentence', async () => {
     const workspace = await decide(f.tokens.free, { ...PUSH, workspace: 'beta' });
     expect(workspace.status).toBe(403);

@@ -9,7 +9,7 @@ import type { Api } from '../api.js';
 import type { Permission } from '../auth.js';
 import { can } from '../auth.js';
 import type { ServerContext } from '../context.js';
-import { workspaceOf } from '../context.js';
+import { placementOf, workspaceOf } from '../context.js';
 import { conflict, invalid, notFound } from '../errors.js';
 
 const templateArgs = z.strictObject({
@@ -56,18 +56,22 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/me',
     summary: 'Who the token is: its name, role and bindings',
     permission: 'any',
-    responses: { 200: 'the identity' },
-    handler: ({ identity }) =>
-      Promise.resolve({
-        id: identity.id,
-        name: identity.name,
-        role: identity.role,
-        workspace: identity.workspace,
-        agent: identity.agent,
-        space: identity.space,
-        mode: identity.mode,
-        permissions: PERMISSIONS.filter((p) => can(identity, p)),
-      }),
+    responses: {
+      200: 'the identity; for an `agent` token also `placement`: the space and mode it acts in now and where each comes from (`token`, `registration` or null)',
+    },
+    handler: async ({ identity }) => ({
+      id: identity.id,
+      name: identity.name,
+      role: identity.role,
+      workspace: identity.workspace,
+      agent: identity.agent,
+      space: identity.space,
+      mode: identity.mode,
+      permissions: PERMISSIONS.filter((p) => can(identity, p)),
+      ...(identity.role === 'agent' && identity.workspace !== null && identity.agent !== null
+        ? { placement: await placementOf(ctx, identity.workspace, identity.agent, identity) }
+        : {}),
+    }),
   });
 
   api.add({
