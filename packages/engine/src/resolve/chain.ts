@@ -307,7 +307,13 @@ export function resolveFacet(
 
 /** The standing result, naming the remembered rule it held back (for the reason). */
 function heldBack(standing: Resolution, own: Resolution): Resolution {
-  if (own.rule === null || !own.rule.remembered || own.ruleName === null || own.scope === null)
+  if (
+    own.decision === 'deny' ||
+    own.rule === null ||
+    !own.rule.remembered ||
+    own.ruleName === null ||
+    own.scope === null
+  )
     return standing;
   return { ...standing, heldBack: { rule: own.ruleName, scope: own.scope } };
 }
