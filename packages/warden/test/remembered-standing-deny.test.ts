@@ -63,8 +63,11 @@ describe('a remembered approval never lifts a standing deny (E41)', () => {
   ) {
     const first = await t.warden.gate.decide(ctx, ask, { wait: false });
     expect(first.outcome).toBe('ask');
+    // What the approver's channel shows is the stored approval, offer and all.
+    const shown = (await alice.pending()).find((a) => a.id === first.approvalId);
     const approval = await t.warden.store.approvals.get(first.approvalId ?? '');
     if (approval === null) throw new Error('the prompt opened no approval');
+    expect(shown?.offer).toEqual(approval.offer);
     const answered = await alice.answer(approval.id, { kind: 'remember', hours: 8, scope });
     expect(answered.ok).toBe(true);
     return approval;
