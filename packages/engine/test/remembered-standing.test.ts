@@ -378,3 +378,50 @@ describe('the enumeration agrees (G20, E41)', () => {
     expect(push?.exceptions.map((e) => [e.rule, e.decision])).toEqual([['s2', 'deny']]);
   });
 });
+
+describe('every remembered scope against a deny in every place (E41)', () => {
+  const REMEMBERED_SCOPES = ['space:s1', 'agent:a1', 'workspace'] as const;
+  const DENY_PLACES = ['space:s1', 'agent:a1', 'workspace', 'mode preset', 'managed'] as const;
+  const deny = { action: 'fileDelete', decision: 'deny', when: { paths: ['**/*.key'] } };
+  for (const remembered of REMEMBERED_SCOPES) {
+    for (const place of DENY_PLACES) {
+      for (const enforcement of ['hard', 'soft'] as const) {
+        it(`remembered in ${remembered}, ${enforcement} deny in ${place}: still denied`, () => {
+          const rule = enforcement === 'soft' ? { ...deny, enforcement } : deny;
+          const standing =
+            place === 'mode preset' || place === 'managed' ? [] : [{ scope: place, ...rule }];
+          const preset = place === 'mode preset' ? [rule] : [];
+          const doc = policy(
+            standing,
+            [
+              {
+                scope: remembered,
+                action: 'fileDelete',
+                decision: 'allow',
+                when: { paths: ['certs/**'] },
+              },
+            ],
+            preset,
+            undefined,
+          );
+          const managed =
+            place === 'managed' ? { version: 1, rules: [{ id: 'm0', ...rule }] } : undefined;
+          const request = { workspace: 'acme', agent: 'a1', space: 's1', mode: 'm' };
+          const key = decideDocs(doc, { ...request, command: 'rm certs/server.key' }, { managed });
+          expect(key).toMatchObject({
+            decision: 'deny',
+            enforcement,
+            overridable: enforcement === 'soft',
+          });
+          expect(key.rule.startsWith('rem')).toBe(false);
+          const other = decideDocs(
+            doc,
+            { ...request, command: 'rm certs/readme.txt' },
+            { managed },
+          );
+          expect(other.decision).toBe('allow');
+        });
+      }
+    }
+  }
+});
