@@ -1,11 +1,13 @@
 // Reads a request's attributes out of a tool call's arguments, as the
 // gateway's configuration maps them: `path`, `edits[].path`, `a.b`. Absolute
-// paths under the worktree become relative (E10); hosts are passed as given
-// (a URL is reduced to its host by the engine, E12). A mapped argument of the
+// paths under the worktree become relative (E10); a URL or host is reduced to
+// its host exactly as a WHATWG URL parser reads it (E12), and a value it
+// cannot read leaves the hosts unknown (G18). A mapped argument of the
 // wrong type is a problem, and the gateway denies the call rather than decide
 // it without the attribute.
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { normalizeHost } from '@warden/engine';
 import type { RequestArgs } from '@warden/engine';
 import type { ArgKey } from './config.js';
 
@@ -68,6 +70,12 @@ export function extractArgs(
           };
         values.push(key === 'paths' ? underWorktree(value, worktree) : value);
       }
+    if (key === 'hosts') {
+      const hosts = values.map((value) => normalizeHost(value)?.host ?? null);
+      // A host that cannot be read makes the key unknown: the rule escalates rather than guess.
+      if (hosts.length > 0 && !hosts.includes(null)) out.hosts = hosts as string[];
+      continue;
+    }
     if (values.length > 0) out[key] = values;
   }
   for (const key of ['count', 'cents'] as const) {

@@ -168,10 +168,17 @@ export async function planCall(
   if (tool === 'WebFetch') {
     const url = text(args, 'url');
     if (url === null) return { kind: 'refuse', reason: '`WebFetch` without a `url`' };
+    // The engine reads the URL's host as the fetcher's WHATWG URL parser does (E12); a URL it
+    // cannot read names an unknown host (G18), never a validation error that hides the call.
+    const { normalizeHost } = await import('@warden/engine');
     return {
       kind: 'gate',
       worktree: cwd,
-      ask: { ...base, actions: ['networkEgress'], args: { hosts: [url] } },
+      ask: {
+        ...base,
+        actions: ['networkEgress'],
+        ...(normalizeHost(url) === null ? {} : { args: { hosts: [url] } }),
+      },
     };
   }
   if (tool === 'WebSearch') {

@@ -3,6 +3,8 @@
 // comes back with its `Location`, and fetching that is a new call gated by its
 // own host — otherwise a redirect would carry the call past the host rule.
 
+import { normalizeHost } from '@warden/engine';
+import type { RequestArgs } from '@warden/engine';
 import { z } from 'zod';
 import { quote } from '../../paths/index.js';
 import type { ToolDefinition } from '../registry.js';
@@ -32,6 +34,12 @@ export interface HttpFetchResult {
   /** A redirect that was not followed: where it points, resolved against the URL. */
   readonly redirect?: { readonly location: string; readonly note: string };
   readonly note?: string;
+}
+
+/** The host the request reaches, read as every choke point reads hosts; unknown when it cannot be read. */
+function hostsOf(url: URL): RequestArgs {
+  const host = normalizeHost(url.href);
+  return host === null ? {} : { hosts: [host.host] };
 }
 
 /** The URL, if the call is one this tool makes; else a refusal. */
@@ -93,7 +101,8 @@ export function httpFetchTool(
     schema,
     extract: (args) => ({
       actions: ['networkEgress'],
-      args: { hosts: [target(args).hostname] },
+      // The one host reading every choke point shares (E12); the URL parser has already read it.
+      args: hostsOf(target(args)),
     }),
     run: async (args, ctx) => {
       const url = target(args);
