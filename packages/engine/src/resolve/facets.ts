@@ -181,8 +181,9 @@ function unite(
     if (commands.leading.length > 0) known.leading = commands.leading;
   }
   const count = found.count ?? undefined;
+  // The larger counts (E38); a known lower bound of the command's count counts too.
   if (args.count !== undefined || count !== undefined)
-    result.count = Math.max(args.count ?? 0, count ?? 0);
+    result.count = Math.max(args.count ?? 0, count ?? 0, found.knownCount ?? 0);
   else if (found.knownCount !== undefined) known.count = found.knownCount;
   if (args.cents !== undefined) result.cents = args.cents;
   if (Object.keys(known).length > 0) result.known = known;
