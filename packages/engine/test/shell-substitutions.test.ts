@@ -386,6 +386,14 @@ describe('redirection targets', () => {
   ])('`%s` reads the rm', expectHiddenRmRead);
 });
 
+describe('a descriptor stored in a variable: `{name}>file`', () => {
+  it('`{a[i]}>file` evaluates the subscript: unparseable; `{fd}>file` is plain', () => {
+    expectUnparseable('echo x {a[i]}>/srv/w/f', /subscript/);
+    expectHiddenRmRead('echo x {a[$(rm -rf /etc)]}>/srv/w/f');
+    expect(outerRaw('echo x {fd}>/srv/w/f')).toBeUndefined();
+  });
+});
+
 describe('assignments, arrays and declarations', () => {
   it.each([
     'a=$(rm -rf /etc)',

@@ -661,6 +661,7 @@ class Parser extends Scanner {
       let word = this.readWord();
       if (ARRAY_HEAD.test(word.raw) && this.peekChar() === '(')
         word = this.readArray(word, wordStart);
+      if (this.peekChar() === '<' || this.peekChar() === '>') word = fdVariableChecked(word);
       if (words.length === 0 && isAssignment(word)) assignments.push(subscriptChecked(word));
       else words.push(word);
       end = this.pos;
@@ -760,6 +761,16 @@ const ASSIGNED_SUBSCRIPT = /^[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]\+?=/;
 /** `a[i]=v` evaluates `i` as arithmetic: a subscript other than plain numbers makes it doubtful. */
 function subscriptChecked(word: Word): Word {
   const match = ASSIGNED_SUBSCRIPT.exec(word.value);
+  if (match === null || plainArithmetic(match[1] as string)) return word;
+  return doubtful(word, DOUBTS.subscript);
+}
+
+/**
+ * `{name[i]}>file` stores the new descriptor in an array element, whose
+ * subscript is evaluated: anything but plain numbers makes it doubtful.
+ */
+function fdVariableChecked(word: Word): Word {
+  const match = /^\{[A-Za-z_][A-Za-z0-9_]*\[(.*)\]\}$/.exec(word.raw);
   if (match === null || plainArithmetic(match[1] as string)) return word;
   return doubtful(word, DOUBTS.subscript);
 }
