@@ -33,12 +33,22 @@ export const requestArgsSchema = z.strictObject({
   cents: z.number().int().min(0).optional(),
 });
 
-/** An action request (contracts §2); `workspace` and `agent` come from an agent token. */
+/** An action request (contracts §2); for an agent token, who acts and where come from the token or its registration. */
 export const requestSchema = z.strictObject({
-  workspace: z.string().optional(),
-  agent: z.string().optional(),
-  space: z.string().optional(),
-  mode: z.string().optional(),
+  workspace: z.string().optional().describe("an agent token's own; another is refused"),
+  agent: z.string().optional().describe("an agent token's own; another is refused"),
+  space: z
+    .string()
+    .optional()
+    .describe(
+      "for an agent token: its token's space, else its registered one; left out, that one; another is refused",
+    ),
+  mode: z
+    .string()
+    .optional()
+    .describe(
+      "for an agent token: its token's mode, else its registered one; left out, that one; another is refused",
+    ),
   tool: z.string().optional(),
   actions: z.array(z.string()).optional(),
   command: z.string().optional(),
