@@ -380,38 +380,40 @@ describe('a 2xx means durable, on SQLite', () => {
   }, 60_000);
 });
 
+/** A call entry with a fresh id. */
+function draft(i: number): AuditDraft {
+  const id = `e-${i}-${Math.random().toString(36).slice(2)}`;
+  const occurredAt = new Date().toISOString();
+  return {
+    id,
+    kind: 'call',
+    workspace: 'acme',
+    agentId: 'coder-1',
+    runId: null,
+    callId: `c-${i}`,
+    decisionId: null,
+    tool: 'git_commit',
+    status: 'Ok',
+    occurredAt,
+    body: {
+      id,
+      kind: 'call',
+      workspace: 'acme',
+      agentId: 'coder-1',
+      callId: `c-${i}`,
+      tool: 'git_commit',
+      status: 'Ok',
+      occurredAt,
+    },
+  };
+}
+
 describe('the audit writer under a failing store', () => {
   it('contracts §8: refuses every waiter of a failed batch, and the next batch links after the last committed entry', async () => {
     const data = tempDir('warden-writer-');
     const store = await openSqlite({ data, auditThread: false });
     const writer = new AuditWriter(store.audit);
     const side = new Database(join(data, 'warden.db'));
-    const draft = (i: number): AuditDraft => {
-      const id = `e-${i}-${Math.random().toString(36).slice(2)}`;
-      const occurredAt = new Date().toISOString();
-      return {
-        id,
-        kind: 'call',
-        workspace: 'acme',
-        agentId: 'coder-1',
-        runId: null,
-        callId: `c-${i}`,
-        decisionId: null,
-        tool: 'git_commit',
-        status: 'Ok',
-        occurredAt,
-        body: {
-          id,
-          kind: 'call',
-          workspace: 'acme',
-          agentId: 'coder-1',
-          callId: `c-${i}`,
-          tool: 'git_commit',
-          status: 'Ok',
-          occurredAt,
-        },
-      };
-    };
     try {
       const [first] = await writer.append([draft(0)]);
       side.exec(
@@ -438,4 +440,47 @@ describe('the audit writer under a failing store', () => {
       rmSync(data, { recursive: true, force: true });
     }
   });
+
+  for (const backend of ['sqlite, writer thread', 'sqlite, this thread', 'postgres'] as const) {
+    it.skipIf(backend === 'postgres' && POSTGRES_SKIP !== null && !UNDER_CI)(
+      `contracts §8 (${backend}): an entry the database refuses fails alone; the entries that shared its batch are written`,
+      async () => {
+        if (backend === 'postgres') requirePostgresUnderCi();
+        const data = tempDir('warden-writer-');
+        const schema = uniqueSchema();
+        const store =
+          backend === 'postgres'
+            ? await openPostgres({ url: PG_URL, schema })
+            : await openSqlite({ data, auditThread: backend === 'sqlite, writer thread' });
+        const writer = new AuditWriter(store.audit);
+        try {
+          const [taken] = await writer.append([draft(0)]);
+          const duplicate = draft(1);
+          const twin = {
+            ...duplicate,
+            id: taken?.id as string,
+            body: { ...duplicate.body, id: taken?.id as string },
+          };
+          // Appended in one turn of the event loop: one batch, one transaction at first.
+          const results = await Promise.allSettled([
+            writer.append([draft(2)]),
+            writer.append([twin]),
+            writer.append([draft(3), draft(4)]),
+          ]);
+          expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+          expect(String((results[1] as PromiseRejectedResult).reason.message)).toContain(
+            'the audit log could not be written',
+          );
+          const log = await stored(store);
+          expect(log.ok).toBe(true);
+          expect((await store.audit.head()).seq).toBe(4);
+        } finally {
+          await writer.close();
+          await store.close();
+          if (backend === 'postgres') await dropSchema(schema);
+          rmSync(data, { recursive: true, force: true });
+        }
+      },
+    );
+  }
 });
