@@ -52,11 +52,14 @@ export function normalizeHost(input: string): HostValue | null {
   }
   const hostname = urlHostname(text);
   if (hostname === null) return null;
-  if (hostname.startsWith('[')) return canonicalHost(hostname, true);
-  // Hosts of other schemes are opaque to the URL parser: read them as a web host.
+  if (hostname.startsWith('[')) return { host: hostname.slice(1, -1), ip: true };
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   if (name === '') return null;
-  return canonicalHost(name, false);
+  // Hosts of other schemes (`ssh://`) are opaque to the URL parser: read them as a web host.
+  if (WITH_AUTHORITY.test(text) && !SPECIAL_SCHEME.test(text)) return canonicalHost(name, false);
+  // The parser has already made a special URL's host canonical (lowercase, punycode, IPv4).
+  if (!/^[a-z0-9_.-]+$/.test(name)) return null;
+  return { host: name, ip: IPV4.test(name) };
 }
 
 function canonicalHost(text: string, ipv6: boolean): HostValue | null {
