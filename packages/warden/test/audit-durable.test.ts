@@ -408,6 +408,59 @@ function draft(i: number): AuditDraft {
   };
 }
 
+describe('approvals when the audit log fails (SQLite)', () => {
+  it('contracts §8: an answer whose record cannot be written is a 503, and the call it released is an unrecorded deny', async () => {
+    const data = tempDir('warden-durable-');
+    const store = await openSqlite({ data });
+    const h = await harness(store);
+    const made = await createToken(store.tokens, {
+      role: 'approver',
+      name: 'alice',
+      workspace: 'acme',
+      by: 'test',
+      at: Date.now(),
+    });
+    if (!made.ok) throw new Error('no token');
+    const alice = await h.warden.approvals.connect({ name: 'alice', roles: ['approver'] });
+    const side = new Database(join(data, 'warden.db'));
+    try {
+      // A push prompts (its built-in default); with an approver connected it is held.
+      const held = h.warden.gate.decide(
+        { workspace: 'acme', agent: 'coder-1', source: 'library' },
+        { tool: 'git_push', actions: ['gitPush'], args: { refs: ['feature/x'] } },
+      );
+      let pending: { id: string } | undefined;
+      for (let i = 0; i < 100 && pending === undefined; i++) {
+        [pending] = await store.approvals.list({ workspace: 'acme', state: 'pending', limit: 1 });
+        if (pending === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (pending === undefined) throw new Error('no pending approval');
+      side.exec(
+        "create trigger refuse_audit before insert on audit_entries begin select raise(abort, 'disk I/O error'); end",
+      );
+      const res = await fetch(`${h.url}/v1/approvals/${pending.id}/answer`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'once' }),
+      });
+      expect(res.status).toBe(503);
+      const body = (await res.json()) as { errors: { message: string }[] };
+      expect(body.errors[0]?.message).toContain('the audit log could not be written');
+      const decision = await held;
+      expect(decision.outcome).toBe('deny');
+      expect(decision.auditId).toBeUndefined();
+      expect(decision.failure).toContain('not recorded');
+      side.exec('drop trigger refuse_audit');
+    } finally {
+      side.close();
+      await alice.close();
+      await h.close();
+      await store.close();
+      rmSync(data, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('the audit writer under a failing store', () => {
   it('contracts §8: refuses every waiter of a failed batch, and the next batch links after the last committed entry', async () => {
     const data = tempDir('warden-writer-');
