@@ -346,9 +346,30 @@ describe('`warden serve` closes slow and idle clients and caps connections', () 
       req.end();
     });
     expect(status).toBe(200);
+    // A decision that waits for that approver (G22) is a long answer too.
+    const written = await running.warden.putPolicy(POLICY, { author: 'test' });
+    expect(written.ok).toBe(true);
+    const agent = await tokenFor(running, 'agent', { workspace: 'acme', agent: 'coder-1' });
+    let decided: { status: number; body: J } | null = null;
+    const waiting = fetch(`${running.url}/v1/decide`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${agent}`, 'content-type': 'application/json' },
+      body: JSON.stringify(PUSH),
+    }).then(async (res) => (decided = { status: res.status, body: (await res.json()) as J }));
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(events.join('')).toContain('event: ready');
+    expect(events.join('')).toContain('event: approval');
     expect(ended).toBe(false);
+    expect(decided).toBeNull();
+    // Answered now, the waiting decision gets its answer over the connection it kept.
+    const [pending] = await running.warden.approvals.list({ workspace: 'acme', state: 'pending' });
+    await running.warden.approvals.answer(
+      String(pending?.id),
+      { kind: 'once' },
+      { name: 'al', roles: ['approver'], workspace: null },
+    );
+    await waiting;
+    expect(decided).toMatchObject({ status: 200, body: { outcome: 'allow' } });
     req.destroy();
   });
 });

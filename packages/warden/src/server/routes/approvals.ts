@@ -22,10 +22,14 @@ const answerSchema = z.strictObject({
 
 /**
  * What a client is shown of an approval: everything a human needs to answer
- * it. A pending one whose deadline has passed is shown expired at `now`,
- * whether or not anything has settled it in the store yet.
+ * it. A pending one whose deadline has passed is shown expired at `now`
+ * (the server's clock; default the wall clock), whether or not anything has
+ * settled it in the store yet.
  */
-export function approvalView(approval: ApprovalRecord, now: number): Record<string, unknown> {
+export function approvalView(
+  approval: ApprovalRecord,
+  now: number = Date.now(),
+): Record<string, unknown> {
   const lapsed = approval.state === 'pending' && now >= approval.expiresAtMs;
   const seconds = Math.round((approval.expiresAtMs - Date.parse(approval.createdAt)) / 1000);
   return {
