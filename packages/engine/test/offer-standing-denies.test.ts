@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Globs } from '../src/match/globs.js';
-import { globsMeet } from '../src/remember/overlap.js';
+import { globExample, globsMeet } from '../src/remember/overlap.js';
 import type { DecideInput } from '../src/index.js';
 import { explainDecision, rememberOffer, validateRequest } from '../src/index.js';
 import { AT, compiled } from './decide-docs.js';
@@ -31,6 +31,26 @@ describe('whether two globs can match one path (E41 offer)', () => {
       maxLength: 5,
     })
     .map((s) => s.join('/'));
+
+  it('finds an example both globs match', () => {
+    expect(globExample('**/*.key', 'certs/**')).toBe('certs/x.key');
+    expect(globExample('feature/prod', 'feature/**')).toBe('feature/prod');
+    expect(globExample('/tmp/**/*.log', '/tmp/build/**')).toBe('/tmp/build/x.log');
+    expect(globExample('src/**', 'certs/**')).toBeNull();
+  });
+
+  it('an example, when it gives one, matches both globs', () => {
+    fc.assert(
+      fc.property(pattern, pattern, (a, b) => {
+        const example = globExample(a, b);
+        if (example !== null) {
+          expect(globs.matcher(a)(example), `${a} ${example}`).toBe(true);
+          expect(globs.matcher(b)(example), `${b} ${example}`).toBe(true);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
 
   it('never says two globs cannot meet when one path matches both (soundness)', () => {
     fc.assert(
@@ -163,7 +183,7 @@ describe('the offer lists the standing denies that stay in force (E41)', () => {
       facet: 'networkEgress',
     });
     expect(deny?.text).toBe(
-      '`networkEgress` when any host matches `*.evil.example` stays denied: rule `no-evil` (soft) in workspace, though an overrider may let one call through with a reason',
+      '`networkEgress` of `x.evil.example` stays denied: rule `no-evil` (soft) in workspace applies when any host matches `*.evil.example`, though an overrider may let one call through with a reason',
     );
     expect(deny?.sentence).toMatch(
       /^Across workspace `acme`, .*is denied when any host matches `\*\.evil\.example`/,

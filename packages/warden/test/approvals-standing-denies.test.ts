@@ -69,7 +69,7 @@ describe('the offer names the denies that stay in force (E41)', () => {
     }
     const hard = approval.offer?.scopes[0]?.staysDenied?.[1];
     expect(hard?.text).toBe(
-      '`fileDelete` when any path matches `**/*.key` stays denied: rule `no-keys` (hard) in workspace',
+      '`fileDelete` of `certs/x.key` stays denied: rule `no-keys` (hard) in workspace applies when any path matches `**/*.key`',
     );
     expect(hard?.sentence).toContain('is denied when any path matches `**/*.key`');
     // The API shows it as it is stored: a compatible extension of the offer.
@@ -89,7 +89,7 @@ describe('the offer names the denies that stay in force (E41)', () => {
     const screen = renderApproval(view, style(false), Date.now());
     expect(screen).toContain('approving for a while never lifts these standing denies:');
     expect(screen).toContain(
-      '`fileDelete` when any path matches `**/*.key` stays denied: rule `no-keys` (hard) in workspace',
+      '`fileDelete` of `certs/x.key` stays denied: rule `no-keys` (hard) in workspace applies when any path matches `**/*.key`',
     );
     expect(screen.match(/rule `no-keys`/g)?.length).toBe(1);
     const plain = renderApproval(

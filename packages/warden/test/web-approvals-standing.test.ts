@@ -69,6 +69,7 @@ describe.skipIf(BROWSER_SKIP !== null)('the approval card and standing denies (E
     expect(text).toContain('no-pem');
     expect(text).toContain('soft: only an overrider may let one call through, with a reason');
     expect(text).not.toContain('no-src');
+    expect(text).toContain('For example certs/x.key stays denied.');
     // Back-quoted parts of the sentence are code, never markup.
     expect(await stays.first().locator('code', { hasText: '**/*.key' }).count()).toBe(1);
     expect(await card.locator('.ap-preview').innerText()).toContain(

@@ -12,7 +12,11 @@ import { explainDecision } from '../resolve/decide.js';
 import { chainBuckets } from '../resolve/chain.js';
 import { validatePolicy } from '../document/policy.js';
 import { constraintPhrase, describeRule } from '../explain/sentences.js';
-import { denyMeets } from './overlap.js';
+import { denyMeets, globExample } from './overlap.js';
+import { Globs } from '../match/globs.js';
+import { normalizePath, pathInSet } from '../match/paths.js';
+import { refInSet } from '../match/refs.js';
+import { hostInSet, normalizeHost } from '../match/hosts.js';
 
 /** A rule as written in a policy document (contracts §1), without id and expiry. */
 export interface RuleDraft {
@@ -46,6 +50,8 @@ export interface StandingDeny {
   readonly facet: string;
   /** The rule as one sentence (G19). */
   readonly sentence: string;
+  /** A path, ref or host the drafted rule would allow and this deny still denies, when one is found. */
+  readonly example?: string;
   /** What stays denied, in words: "`fileDelete` when any path matches `**\/*.key` stays denied: …". */
   readonly text: string;
 }
@@ -284,6 +290,7 @@ export function standingDenies(facets: readonly PromptFacet[], input: DecideInpu
   if (input.managed !== undefined && input.managed !== null)
     layers.push({ policy: input.managed, managed: true, mode: undefined });
   const workspace = input.policy.policy.workspace;
+  const globs = new Globs();
   const found: StandingDeny[] = [];
   const seen = new Set<string>();
   for (const f of facets) {
@@ -303,21 +310,77 @@ export function standingDenies(facets: readonly PromptFacet[], input: DecideInpu
           seen.add(key);
           const enforcement = rule.hard ? 'hard' : 'soft';
           const when = rule.rule.when === undefined ? '' : constraintPhrase(rule.rule.when, true);
+          const example = exampleOf(rule, draft.when, request.worktree ?? null, globs);
+          const subject = example === null ? `\`${cls}\`` : `\`${cls}\` of \`${example}\``;
+          const soft =
+            enforcement === 'soft'
+              ? ', though an overrider may let one call through with a reason'
+              : '';
           found.push({
             rule: rule.id,
             scope,
             enforcement,
             facet: cls,
             sentence: describeRule(rule.rule, workspace, layer.managed),
-            text: `\`${cls}\`${when} stays denied: rule \`${rule.id}\` (${enforcement}) in ${scope}${
-              enforcement === 'soft'
-                ? ', though an overrider may let one call through with a reason'
-                : ''
-            }`,
+            ...(example === null ? {} : { example }),
+            text: `${subject} stays denied: rule \`${rule.id}\` (${enforcement}) in ${scope}${when === '' ? '' : ` applies${when}`}${soft}`,
           });
         }
       }
     }
   }
   return found;
+}
+
+function positives(values: readonly string[]): string[] {
+  return values.filter((v) => !v.startsWith('!'));
+}
+
+/**
+ * One value the drafted allow covers and the deny still denies — a path, ref
+ * or host — to show the approver (`certs/x.key`); each is checked with the
+ * real matchers, and null when none is found.
+ */
+function exampleOf(
+  deny: CompiledRule,
+  when: Constraints | undefined,
+  worktree: string | null,
+  globs: Globs,
+): string | null {
+  const d = deny.rule.when;
+  const set = deny.constraints;
+  if (d === undefined || when === undefined || set === null) return null;
+  if (d.paths !== undefined && when.paths !== undefined && set.paths !== undefined) {
+    for (const granted of positives(when.paths)) {
+      for (const pattern of positives(d.paths)) {
+        if (pattern.startsWith('/') !== granted.startsWith('/')) continue;
+        const example = globExample(pattern, granted, globs);
+        if (
+          example !== null &&
+          globs.matcher(granted)(example) &&
+          pathInSet(normalizePath(example, worktree), set.paths, true)
+        )
+          return example;
+      }
+    }
+  }
+  if (d.refs !== undefined && when.refs !== undefined && set.refs !== undefined) {
+    for (const granted of positives(when.refs)) {
+      for (const pattern of positives(d.refs)) {
+        const source = pattern.startsWith('refs/heads/')
+          ? pattern.slice('refs/heads/'.length)
+          : pattern;
+        const example = globExample(source, granted, globs);
+        if (example !== null && globs.matcher(granted)(example) && refInSet(example, set.refs))
+          return example;
+      }
+    }
+  }
+  if (d.hosts !== undefined && when.hosts !== undefined && set.hosts !== undefined) {
+    for (const raw of when.hosts) {
+      const host = normalizeHost(raw);
+      if (host !== null && hostInSet(host, set.hosts)) return host.host;
+    }
+  }
+  return null;
 }

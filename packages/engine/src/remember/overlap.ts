@@ -7,6 +7,7 @@ import type { CompiledRule } from '../compile/compile.js';
 import type { Constraints } from '../model/policy.js';
 import { normalizeHost, hostInSet } from '../match/hosts.js';
 import { normalizePattern } from '../match/paths.js';
+import { Globs } from '../match/globs.js';
 
 /** Glob syntax this check does not read closely: patterns holding it may meet anything. */
 const COMPLEX = /[[\]{}()!+@\\]/;
@@ -34,8 +35,47 @@ function segmentsMeet(a: string, b: string): boolean {
 /** Whether two globs (`/`-separated, `**` for any number of segments) can match one common string. */
 export function globsMeet(a: string, b: string): boolean {
   if (COMPLEX.test(a) || COMPLEX.test(b)) return true;
-  const x = a.split('/');
-  const y = b.split('/');
+  return segmentListsMeet(a.split('/'), b.split('/'));
+}
+
+/** A segment both segment globs match, or null (an example for the offer, checked by the caller). */
+function segmentExample(a: string, b: string): string | null {
+  if (!segmentsMeet(a, b)) return null;
+  let out = '';
+  let i = 0;
+  let j = 0;
+  // Walk one match, always keeping the rest of both able to meet.
+  while (i < a.length || j < b.length) {
+    const ca = a[i];
+    const cb = b[j];
+    if (ca === '*' && cb === '*') {
+      out += 'x'; // both stars take it
+      if (segmentsMeet(a.slice(i + 1), b.slice(j))) i += 1;
+      else j += 1;
+    } else if (ca === '*') {
+      if (segmentsMeet(a.slice(i + 1), b.slice(j))) i += 1;
+      else {
+        out += cb === '?' ? 'x' : (cb as string);
+        j += 1;
+      }
+    } else if (cb === '*') {
+      if (segmentsMeet(a.slice(i), b.slice(j + 1))) j += 1;
+      else {
+        out += ca === '?' ? 'x' : (ca as string);
+        i += 1;
+      }
+    } else {
+      if (ca === undefined || cb === undefined) return null;
+      out += ca === '?' ? (cb === '?' ? 'x' : cb) : ca;
+      i += 1;
+      j += 1;
+    }
+  }
+  return out;
+}
+
+/** Whether two lists of segment globs (`**` for any number of segments) can match one path. */
+function segmentListsMeet(x: readonly string[], y: readonly string[]): boolean {
   const memo = new Map<number, boolean>();
   const width = y.length + 1;
   const meet = (i: number, j: number): boolean => {
@@ -52,6 +92,52 @@ export function globsMeet(a: string, b: string): boolean {
     return result;
   };
   return meet(0, 0);
+}
+
+/**
+ * A string both globs match — `certs/**` and `**\/*.key` give `certs/x.key` —
+ * or null when none is found; checked with the real matchers.
+ */
+export function globExample(a: string, b: string, globs: Globs = new Globs()): string | null {
+  const found = spelled(a, b);
+  if (found === null) return null;
+  // `**` may stand for no segment in the walk where the matcher wants one.
+  for (const example of [found, `${found}/x`]) {
+    if (globs.matcher(a)(example) && globs.matcher(b)(example)) return example;
+  }
+  return null;
+}
+
+function spelled(a: string, b: string): string | null {
+  if (COMPLEX.test(a) || COMPLEX.test(b)) return null;
+  const x = a.split('/');
+  const y = b.split('/');
+  if (!segmentListsMeet(x, y)) return null;
+  const rest = (i: number, j: number): boolean => segmentListsMeet(x.slice(i), y.slice(j));
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < x.length || j < y.length) {
+    const sa = x[i];
+    const sb = y[j];
+    if (sa === '**' && rest(i + 1, j)) i += 1;
+    else if (sb === '**' && rest(i, j + 1)) j += 1;
+    else if (sa === '**' && sb !== undefined && sb !== '**') {
+      out.push(sb.replace(/[*?]/g, 'x')); // `**` takes the other side's segment
+      j += 1;
+    } else if (sb === '**' && sa !== undefined && sa !== '**') {
+      out.push(sa.replace(/[*?]/g, 'x'));
+      i += 1;
+    } else {
+      if (sa === undefined || sb === undefined || sa === '**' || sb === '**') return null;
+      const segment = segmentExample(sa, sb);
+      if (segment === null) return null;
+      out.push(segment);
+      i += 1;
+      j += 1;
+    }
+  }
+  return out.length === 0 ? null : out.join('/');
 }
 
 /** Whether `outer` (a negation) certainly covers every match of `inner`. */

@@ -65,6 +65,9 @@ function staysDenied(scope, id) {
           code(String(d.rule)),
           ` (${d.enforcement === 'soft' ? 'soft: only an overrider may let one call through, with a reason' : 'hard'}) in ${scopeLabel(String(d.scope))}: `,
           rich(d.sentence),
+          typeof d.example === 'string'
+            ? [' For example ', code(d.example), ' stays denied.']
+            : null,
         ),
       ),
     ),
