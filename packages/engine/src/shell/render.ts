@@ -26,11 +26,29 @@ export function joinWords(words: readonly Word[]): string {
   return words.map(displayWord).join(' ');
 }
 
-const TOKEN_SPLIT = /[\s|&;()<>'"$`{}\\]+/;
+/** The E35 characters and white space (as `\s` reads it), by character code below 128. */
+const SPLIT_CODE = new Uint8Array(128);
+for (const ch of '|&;()<>\'"$`{}\\ \t\n\v\f\r') SPLIT_CODE[ch.charCodeAt(0)] = 1;
+const WIDE_SPACE = /\s/;
 
-/** Splits raw text into tokens at white space and the E35 characters. */
+function splits(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 128) return SPLIT_CODE[code] === 1;
+  return WIDE_SPACE.test(text.charAt(index));
+}
+
+/** Splits raw text into tokens at white space and the E35 characters, in one pass. */
 export function rawTokens(text: string): string[] {
-  return text.split(TOKEN_SPLIT).filter((token) => token !== '');
+  const tokens: string[] = [];
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (splits(text, i)) {
+      if (start >= 0) tokens.push(text.slice(start, i));
+      start = -1;
+    } else if (start < 0) start = i;
+  }
+  if (start >= 0) tokens.push(text.slice(start));
+  return tokens;
 }
 
 /** Whether `needles` occur in `tokens` as whole tokens, in order (not necessarily adjacent). */
