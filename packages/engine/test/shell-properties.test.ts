@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decideDocs } from './decide-docs.js';
 import { DEFAULT_TABLE, MAX_COMMAND_LENGTH, analyzeCommand } from '../src/index.js';
+import { rawTokens } from '../src/shell/render.js';
 
 const HIDDEN = 'rm -rf /etc';
 
@@ -280,6 +281,25 @@ describe('random giant and deep input', () => {
         expect(decision(NO_RM, command), command.slice(0, 200)).not.toBe('allow');
       }),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe('raw tokens (E35)', () => {
+  it('are the text split at white space and `| & ; ( ) < > \' " $ { } \\` and the backtick', () => {
+    const text = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom(...'|&;()<>\'"$`{}\\ \t\n\r\v\f\u00a0\u2028\u3000\ufeff'),
+        fc.constantFrom('a', 'rm', 'é', '日', '-', '/', '*'),
+      ),
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(text, (value) => {
+        const expected = value.split(/[\s|&;()<>'"$`{}\\]+/).filter((token) => token !== '');
+        expect(rawTokens(value)).toEqual(expected);
+      }),
+      { numRuns: 2000 },
     );
   });
 });
