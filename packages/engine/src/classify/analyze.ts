@@ -492,7 +492,8 @@ class Walker implements ReadingContext {
       ...prefixEffects(this.table, read),
       effect('processSpawn'),
     ];
-    const final = (blur ? effects.map(blurArgs) : effects).sort(
+    // Under `xargs` and `find -exec` the lists are open; the extractor kept what is certain (E42).
+    const final = (blur ? effects.map((item) => openArgs(item)) : effects).sort(
       (a, b) => CLASS_ORDER[a.cls] - CLASS_ORDER[b.cls],
     );
     this.units.push({

@@ -388,9 +388,8 @@ export function git(words: readonly Word[], ctx: ExtractContext): Extraction {
         settings.setting(value, 'this git setting');
         break;
       case '--config-env':
-        // The value comes from the environment: the key alone still says what it does.
+        // The value comes from the environment: the key alone says what the setting does.
         settings.setting(value, '`--config-env`');
-        settings.note(EVERYTHING, '`--config-env`', null);
         break;
       case '--exec-path':
         if (value !== null) settings.note(EVERYTHING, '`--exec-path`', null);
@@ -435,6 +434,8 @@ function subcommand(
       ];
       if (seen.some((o) => o.name === '--receive-pack' || o.name === '--exec'))
         return unparseable('`--receive-pack` names a program git runs', effects);
+      if (repo !== undefined && repo !== null && isTransport(repo))
+        return unparseable('a remote helper transport (`ext::`) runs a program', effects);
       return { effects };
     }
     case 'send-pack':
@@ -555,6 +556,11 @@ function subcommand(
   }
 }
 
+/** `ext::cmd`, `fd::…`, `hg::…`: a transport that runs a program (a remote helper). */
+function isTransport(word: Word): boolean {
+  return word.literal && /^[A-Za-z][A-Za-z0-9+.-]*::/.test(word.value);
+}
+
 /** networkEgress for a remote named by a word: its host when it is a URL, else unknown. */
 function egress(word: Word | null | undefined): Effect {
   const host = sourceHost(word ?? undefined);
@@ -586,7 +592,11 @@ function remote(
   const effects: Effect[] = [];
   if (name === 'clone' && operands[1] !== undefined)
     effects.push(...writeEffects([operands[1]], ctx));
-  const runs = seen.find((o) => ['-u', '--upload-pack', '--template'].includes(o.name));
+  const runs =
+    seen.find((o) => ['-u', '--upload-pack', '--template'].includes(o.name)) ??
+    (operands[0] !== undefined && isTransport(operands[0])
+      ? { name: `${operands[0].value.split('::')[0] ?? ''}::`, value: null }
+      : undefined);
   const done = (egressEffect: Effect): Extraction => {
     const all = [egressEffect, ...effects];
     return runs === undefined

@@ -6,7 +6,8 @@
 import type { CommandWords } from '../match/commands.js';
 import { programInfo } from '../match/commands.js';
 import type { Word } from '../shell/ast.js';
-import type { Effect, ExtractContext } from './effects.js';
+import type { Effect, ExtractContext, KeyValues } from './effects.js';
+import { LIST_KEYS, openArgs } from './effects.js';
 import { EXTRACTOR_FUNCTIONS } from './programs.js';
 import type { ClassifierTable } from './table.js';
 import { unwrap } from './wrappers.js';
@@ -32,6 +33,8 @@ export interface ProgramResult {
   readonly assigned: ReadonlySet<string>;
   /** The values assigned for the command (`A=1 cmd`, `env A=1 cmd`); null when not literal. */
   readonly environment: ReadonlyMap<string, string | null>;
+  /** Text replaced at run time in the arguments (`xargs -I X`, `find -exec … {}`), or null. */
+  readonly placeholder: string | null;
   /** Why an assignment for the command makes it unreadable (`LD_PRELOAD=…`), or null. */
   readonly hazard: string | null;
   /** The program is a function the command line defines. */
@@ -155,6 +158,7 @@ export function resolveProgram(
       inShell,
       assigned: names,
       environment,
+      placeholder: replaced,
       hazard: assignmentProblem,
       callsFunction,
     });
@@ -229,7 +233,24 @@ export function extractProgram(ctx: ReadingContext, resolved: ProgramResult): Ex
     environment: resolved.environment,
     cdpath: ctx.cdpath,
   };
-  const extraction = EXTRACTOR_FUNCTIONS[extractor](resolved.words, extractContext);
+  let extraction = EXTRACTOR_FUNCTIONS[extractor](resolved.words, extractContext);
+  if (resolved.blur) {
+    // Arguments come from input (`xargs`, `find -exec`): the lists are open, and only the values
+    // given as they are, not those filled in at run time, are certain (E26, E42).
+    const placeholder = resolved.placeholder;
+    const given = (value: string): boolean => placeholder === null || !value.includes(placeholder);
+    extraction = {
+      ...extraction,
+      effects: extraction.effects.map((item) => {
+        const args: KeyValues = { ...item.args };
+        for (const key of LIST_KEYS) {
+          const list = args[key];
+          if (list !== undefined && list !== null) args[key] = list.filter(given);
+        }
+        return openArgs({ cls: item.cls, args });
+      }),
+    };
+  }
   // What the program certainly does still counts when an assignment makes it unreadable (E42).
   return resolved.hazard === null ? extraction : { ...extraction, ...hazard };
 }

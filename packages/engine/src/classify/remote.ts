@@ -150,8 +150,11 @@ function sshOptions(seen: readonly SeenOption[]): SshReading {
         break;
       case '-L':
       case '-R':
-      case '-W':
         hosts.push(...forwardHosts(value));
+        break;
+      case '-W':
+        // `-W host:port`: stdio forwarded to that host.
+        hosts.push(value === null || !value.literal ? null : value.value.replace(/:[^:\]]*$/, ''));
         break;
       default:
         break;
@@ -403,7 +406,8 @@ function rsync(words: readonly Word[], ctx: ExtractContext): Extraction {
   const hosts = remoteHosts(operands);
   const effects: Effect[] = [];
   if (hosts.length > 0) effects.push(egress(hosts));
-  const local = (word: Word): boolean => !word.literal || remoteHost(word.value) === undefined;
+  const local = (word: Word): boolean =>
+    !word.literal || (remoteHost(word.value) === undefined && !word.value.includes('::'));
   const destination = operands[operands.length - 1];
   const sources = operands.slice(0, -1);
   if (destination !== undefined && operands.length >= 2 && local(destination))
@@ -453,7 +457,9 @@ function remoteHosts(operands: readonly Word[]): (string | null)[] {
       hosts.push(null);
       continue;
     }
-    const host = remoteHost(operand.value);
+    // `host::module` names an rsync daemon.
+    const daemon = /^(?:[^@/:]+@)?([^:/]+)::/.exec(operand.value);
+    const host = daemon === null ? remoteHost(operand.value) : daemon[1];
     if (host !== undefined) hosts.push(host);
   }
   return hosts;
@@ -984,7 +990,7 @@ const HTTPIE: OptionSpec = {
     '--path-as-is',
   ],
 };
-const METHODS = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT|[A-Z]+)$/;
+const METHODS = /^([A-Z]+|get|post|put|patch|delete|head|options)$/;
 
 /** HTTPie (`http`, `https`) and xh: `[METHOD] URL [items]`; `:3000/x` is localhost; proxies are hosts. */
 function httpie(words: readonly Word[], ctx: ExtractContext): Extraction {
