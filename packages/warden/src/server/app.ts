@@ -55,7 +55,7 @@ export function createApp(
         error instanceof GateFault
           ? error
           : new GateFault('store', `the store is not available: ${error.message}`);
-      if (c.req.method === 'POST' && c.req.path === '/v1/decide')
+      if (c.req.path === '/v1/decide' || c.req.path.startsWith('/v1/decide/'))
         return c.json(unrecordedDenial(fault), 503);
       return c.json({ errors: [{ path: '', message: fault.message }] }, 503);
     }
