@@ -537,3 +537,40 @@ describe('the audit writer under a failing store', () => {
     );
   }
 });
+
+describe('delegation when the audit log fails (SQLite)', () => {
+  it('contracts §8: a delegation whose record cannot be written is a 503 that says so, and no delegate run is left running', async () => {
+    const data = tempDir('warden-durable-');
+    const store = await openSqlite({ data });
+    const h = await harness(store);
+    const side = new Database(join(data, 'warden.db'));
+    try {
+      const started = await h.post('/v1/runs', { budgetCents: 100 });
+      expect(started.status).toBe(201);
+      const runId = started.body.id as string;
+      side.exec(
+        "create trigger refuse_audit before insert on audit_entries begin select raise(abort, 'disk I/O error'); end",
+      );
+      const refused = await h.post('/v1/delegate', { runId, target: 'helper-1', budgetCents: 40 });
+      expect(refused.status).toBe(503);
+      expect(refused.body.ok).toBe(false);
+      expect(String(refused.body.failure)).toContain('could not be recorded');
+      side.exec('drop trigger refuse_audit');
+      // The budget went back and the delegate's run did not stay open.
+      const run = await store.runs.get(runId);
+      expect(run?.delegatedCents).toBe(0);
+      const open = side
+        .prepare("select count(*) as n from runs where parent_run_id = ? and status = 'running'")
+        .get(runId) as { n: number };
+      expect(open.n).toBe(0);
+      const accepted = await h.post('/v1/delegate', { runId, target: 'helper-1', budgetCents: 40 });
+      expect(accepted.status).toBe(200);
+      expect(accepted.body.ok).toBe(true);
+    } finally {
+      side.close();
+      await h.close();
+      await store.close();
+      rmSync(data, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

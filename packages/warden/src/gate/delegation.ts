@@ -22,7 +22,13 @@ export interface DelegateAsk {
 
 export type DelegateResult =
   | { readonly ok: true; readonly run: RunRecord }
-  | { readonly ok: false; readonly guard: DelegationGuard | 'run'; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly guard: DelegationGuard | 'run';
+      readonly reason: string;
+      /** Set when the attempt could not be recorded: nothing about it is durable. */
+      readonly failure?: string;
+    };
 
 export interface DelegationOptions {
   readonly maxDepth?: number;
@@ -59,10 +65,12 @@ export async function delegate(
     try {
       await record(result);
     } catch (error) {
+      const failure = `the delegation could not be recorded: ${error instanceof Error ? error.message : String(error)}`;
       return {
         ok: false,
         guard: 'run',
-        reason: `delegation refused: it could not be recorded: ${error instanceof Error ? error.message : String(error)} (Warden fails closed)`,
+        reason: `delegation refused: ${failure} (Warden fails closed)`,
+        failure,
       };
     }
     return result;

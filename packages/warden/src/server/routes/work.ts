@@ -152,10 +152,11 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
     }),
     responses: {
       200: '`{ ok: true, run }` or `{ ok: false, guard, reason }` — the reason verbatim',
+      503: '`{ ok: false, guard, reason, failure }`: refused, and the attempt could not be recorded',
     },
-    handler: async ({ identity, body }) => {
+    handler: async ({ c, identity, body }) => {
       await ownRun(identity, body.runId);
-      return warden.delegate(
+      const result = await warden.delegate(
         { ...(await agentCall(ctx, identity)), runId: body.runId },
         {
           target: body.target,
@@ -164,6 +165,8 @@ export function workRoutes(api: Api, ctx: ServerContext): void {
           ...(body.taskId === undefined ? {} : { taskId: body.taskId }),
         },
       );
+      // A 2xx means durable (contracts §8): a refusal nobody could record is a 503.
+      return !result.ok && result.failure !== undefined ? c.json(result, 503) : result;
     },
   });
 
