@@ -70,6 +70,27 @@ describe(`length: ${MAX_COMMAND_LENGTH} characters`, () => {
     expect(decide(command).rule).toBe('no-rm');
   });
 
+  it('the mode’s net and restrictive command rules still see every token of an overlong command (E14, E23)', () => {
+    const command = `echo ${'a '.repeat(MAX_COMMAND_LENGTH)}; git push --force origin main`;
+    const netted = decideDocs(
+      {
+        version: 1,
+        workspace: 'acme',
+        rules: [{ id: 'shell-ok', action: 'processSpawn', decision: 'allow' }],
+        modes: { review: { commandNet: ['git push --force'] } },
+      },
+      { workspace: 'acme', agent: 'a', mode: 'review', command },
+    );
+    expect(netted.decision).toBe('deny');
+    expect(netted.rule).toBe('modeNet:review');
+    const escalated = decide(command, [
+      { id: 'no-push', command: 'git push', decision: 'deny' },
+      { id: 'shell-ok', action: 'processSpawn', decision: 'allow' },
+    ]);
+    expect(escalated.decision).toBe('prompt');
+    expect(escalated.rule).toBe('no-push');
+  });
+
   it('a word cut at the limit is not taken as a leading word', () => {
     const command = `echo ${'a'.repeat(MAX_COMMAND_LENGTH * 2)}`;
     const only = units(command)[0];
