@@ -136,6 +136,8 @@ describe('the MCP server (contracts §5)', () => {
     ['read_audit', { agent: 'a1', status: 'Broken' }, /^invalid arguments for `read_audit`/],
     ['read_audit', {}, /`agent`: required/],
     ['write_file', { agent: 'a1', path: 'Workspace/x', content: 'x' }, /^no action `write_file`/],
+    ['read_file', { agent: 'a1', path: 'Workspace/\udfff.md' }, /not valid Unicode/],
+    ['read_audit', { agent: 'a\ud800', tool: 'x' }, /at `agent`.*not valid Unicode/],
   ])(
     '§5, A1, I8: a refused %s call is a tool error that says why (%j)',
     async (name, args, message) => {

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { INSPECTOR_INSTRUCTIONS, inspectorDescriptions } from './descriptions.js';
 import type { InspectorSettings } from '../instance/index.js';
 import { ACTION_SCHEMAS, INSPECTOR_ACTIONS } from './schemas.js';
+import { illFormedProblem } from '../well-formed.js';
 
 /**
  * What the MCP server answers from: the local `Inspector`, or the server's
@@ -60,6 +61,8 @@ export function inspectorMcpServer(inspector: InspectorService, version: string)
   const tools = inspectorToolList(inspector);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const broken = illFormedProblem(request.params.arguments, 'the arguments');
+    if (broken !== null) return { content: [{ type: 'text', text: broken }], isError: true };
     const answer = await inspector.call(request.params.name, request.params.arguments);
     return answer.ok
       ? { content: [{ type: 'text', text: answer.text }] }
