@@ -340,6 +340,7 @@ describe('deletes that do not look like rm (G14c, E26)', () => {
     'install -m 755 x /usr/local/bin/y',
     'tar -xzf a.tgz -C /etc',
     'tar -xPf a.tar',
+    'sponge /etc/x',
     'unzip a.zip -d /etc',
     'rsync -a src/ /etc/x/',
     'scp host:x /etc/y',
@@ -416,6 +417,17 @@ describe('wrappers are unwrapped, or unparseable (G14c, E27)', () => {
     'parallel rm ::: a b',
     "parallel 'rm -rf' ::: a b",
     'nice -n 5 ionice -c 3 taskset 1 strace rm -rf x',
+    'chrt -f 99 rm -rf x',
+    'prlimit --nofile=1024 rm -rf x',
+    'numactl -N 0 rm -rf x',
+    'trickle -d 10 rm -rf x',
+    'eatmydata rm -rf x',
+    'fakeroot rm -rf x',
+    "faketime '2020-01-01' rm -rf x",
+    'xvfb-run -a rm -rf x',
+    'sshpass -p pw rm -rf x',
+    'entr -r rm -rf x',
+    'valgrind -q rm -rf x',
   ])('`%s` is a delete (or unparseable) and denied', (command) => {
     expect(classes(command).includes('fileDelete') || isRaw(command), command).toBe(true);
     expect(decideWith(GUARD, command).decision).not.toBe('allow');
@@ -456,6 +468,12 @@ describe('wrappers are unwrapped, or unparseable (G14c, E27)', () => {
     'aria2c --on-download-complete=x https://allowed.com/f',
     'lftp -c "open h; rm x"',
     'mosh host -- rm -rf x',
+    'proxychains curl https://allowed.com',
+    'torsocks curl https://allowed.com',
+    'hyperfine "rm -rf x"',
+    'perf stat rm -rf x',
+    'valgrind --log-file=/etc/x ls',
+    'entr -s "rm -rf x"',
   ])('`%s` runs what cannot be read: unparseable, never allowed', (command) => {
     expect(isRaw(command), JSON.stringify(units(command))).toBe(true);
     expectNotAllowed(command);

@@ -49,6 +49,16 @@ const INLINE_CODE: Readonly<Record<string, RegExp>> = {
   irb: /^/,
 };
 
+/** Programs whose command is never readable. */
+const ALWAYS_UNREADABLE: Readonly<Record<string, string>> = {
+  hyperfine: '`hyperfine` runs the commands it is given as shell text',
+  proxychains: 'a command run through `proxychains` reaches the proxies its configuration names',
+  proxychains4: 'a command run through `proxychains` reaches the proxies its configuration names',
+  torsocks: 'a command run through `torsocks` reaches hosts through Tor',
+  torify: 'a command run through `torify` reaches hosts through Tor',
+  tsocks: 'a command run through `tsocks` reaches the proxies its configuration names',
+};
+
 /** Programs that read their code from standard input when given no script. */
 const READS_STDIN = new Set([
   'python',
@@ -152,6 +162,20 @@ function inPlace(words: readonly Word[], ctx: ExtractContext): Extraction['effec
 const code: Extractor = (words, ctx) => {
   const name = family((words[0] as Word).value);
   if (name === 'awk') return awk(words);
+  if (ALWAYS_UNREADABLE[name] !== undefined)
+    return { effects: [], unparseable: ALWAYS_UNREADABLE[name] };
+  if (name === 'perf') {
+    // `perf record|stat|trace … CMD` runs the command it is given.
+    const verb = words[1];
+    return verb !== undefined &&
+      verb.literal &&
+      ['record', 'stat', 'trace', 'mem', 'c2c', 'kmem', 'sched', 'lock', 'kvm', 'top'].includes(
+        verb.value,
+      ) &&
+      words.length > 2
+      ? { effects: [], unparseable: '`perf` runs the command it is given' }
+      : NONE;
+  }
   if (name === 'crontab')
     return words
       .slice(1)

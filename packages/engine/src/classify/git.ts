@@ -540,6 +540,15 @@ function subcommand(
     case 'shell':
       return unparseable(`\`git ${name}\` runs commands of its own`);
     case 'config':
+      // Reading settings changes nothing: `--get`, `--list`, `get`, `list`.
+      if (
+        rest.some(
+          (w, i) =>
+            i > 0 &&
+            /^(--get|--get-all|--get-regexp|--get-urlmatch|--list|-l|get|list)$/.test(w.value),
+        )
+      )
+        return NONE;
       return rest.some((w, i) => i > 0 && !w.literal)
         ? unparseable('the `git config` setting is not literal')
         : rest.some(
