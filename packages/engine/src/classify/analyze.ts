@@ -146,9 +146,11 @@ function analyzeFresh(
   try {
     walker.walkList(walker.parse(text), '.', TOP);
   } catch (error) {
-    if (!(error instanceof ShellSyntaxError)) throw error;
+    // The limits keep recursion shallow; should the stack still run out, the command is not read.
+    if (!(error instanceof ShellSyntaxError) && !(error instanceof RangeError)) throw error;
+    const reason = error instanceof ShellSyntaxError ? error.message : LIMIT_REASONS.nesting;
     walker.units = [];
-    walker.rawUnit(text, leadingWords(text), '.', TOP, error.message);
+    walker.rawUnit(text, leadingWords(text), '.', TOP, reason);
   }
   return { text, units: walker.units };
 }
