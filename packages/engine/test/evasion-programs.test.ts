@@ -6,7 +6,7 @@
 // hosts; and a deny that certainly applies stays a deny.
 
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TABLE, analyzeCommand } from '../src/index.js';
+import { DEFAULT_TABLE, analyzeCommand, extendClassifier } from '../src/index.js';
 import { decideDocs } from './decide-docs.js';
 
 const WORKTREE = '/srv/w';
@@ -566,5 +566,59 @@ describe('code given as text is unparseable; a script file is only processSpawn 
       { paths: null, known: { paths: ['/etc/hosts'] } },
     ]);
     expect(decideWith(GUARD, "perl -pi -e 's/a/b/' /etc/hosts").decision).toBe('deny');
+  });
+});
+
+describe('other forges and package runners (G14c)', () => {
+  it.each([
+    ['glab mr create -t x', 'prCreate'],
+    ['glab mr merge 3', 'prPublish'],
+    ['glab mr approve 3', 'prPublish'],
+    ['glab issue create -t x', 'vendorSyncWrite'],
+    ['npx cowsay hi', 'packageInstall'],
+    ['npm exec -- cowsay hi', 'packageInstall'],
+    ['pnpm dlx cowsay', 'packageInstall'],
+    ['yarn dlx cowsay', 'packageInstall'],
+    ['bunx cowsay', 'packageInstall'],
+    ['uvx ruff', 'packageInstall'],
+    ['pipx run black', 'packageInstall'],
+  ])('`%s` is %s', (command, cls) => {
+    expect(classes(command)).toContain(cls);
+    expect(decideWith(GUARD, command).decision).not.toBe('allow');
+  });
+
+  it('a write through `glab api` cannot be read: unparseable; a read is only processSpawn', () => {
+    expect(isRaw('glab api -X PUT projects/1/merge_requests/2/merge')).toBe(true);
+    expect(isRaw('glab api projects/1/merge_requests -f title=x')).toBe(true);
+    expect(classes('glab api projects/1/merge_requests')).toEqual(['processSpawn']);
+  });
+});
+
+describe('the table is data: configuration can add the new wrapper shapes (G14c)', () => {
+  it('adds a wrapper that runs a command given as words after an option, and one that reads standard input', () => {
+    const extended = extendClassifier(DEFAULT_TABLE, {
+      wrappers: {
+        asuser: { kind: 'su', values: ['-u'], argvAfter: ['-u'] },
+        later: { kind: 'stdin', files: ['-f'], values: ['-f'] },
+      },
+    });
+    expect(extended.ok).toBe(true);
+    if (!extended.ok) return;
+    const read = (command: string) =>
+      analyzeCommand(command, extended.value, WORKTREE).units.map((unit) => [
+        unit.kind,
+        unit.effects.map((item) => item.cls),
+      ]);
+    expect(read('asuser -u bob -- rm -rf x')).toEqual([
+      ['command', ['fileDelete', 'processSpawn']],
+    ]);
+    expect(read('later')[0]?.[0]).toBe('raw');
+    expect(read('later -f jobs.sh')).toEqual([['command', ['processSpawn']]]);
+  });
+
+  it('refuses a wrapper kind it does not know', () => {
+    expect(extendClassifier(DEFAULT_TABLE, { wrappers: { x: { kind: 'teleport' } } }).ok).toBe(
+      false,
+    );
   });
 });

@@ -224,3 +224,58 @@ export function gh(words: readonly Word[], _ctx: ExtractContext): Extraction {
     return { effects: [effect('vendorSyncWrite')] };
   return NONE;
 }
+
+const GLAB: OptionSpec = { values: ['-R', '--repo', '-g', '--group'] };
+
+/**
+ * The GitLab CLI: `glab mr create` opens a merge request, `glab mr merge|approve`
+ * publishes one; a write through `glab api` may merge or push and is not read.
+ */
+export function glab(words: readonly Word[], _ctx: ExtractContext): Extraction {
+  const { operands, seen } = operandsAndOptions(words, 1, {
+    ...GLAB,
+    values: [
+      ...(GLAB.values ?? []),
+      '-X',
+      '--method',
+      '-f',
+      '--field',
+      '-F',
+      '--raw-field',
+      '--input',
+      '-H',
+      '--header',
+    ],
+  });
+  const [group, action] = operands;
+  if (group === undefined) return NONE;
+  if (!group.literal) return { effects: [], unparseable: 'the glab command is not literal' };
+  if (group.value === 'api') {
+    const method = seen.find((o) => o.name === '-X' || o.name === '--method')?.value;
+    const body = seen.some((o) =>
+      ['-f', '--field', '-F', '--raw-field', '--input'].includes(o.name),
+    );
+    const reads =
+      method === undefined || method === null
+        ? !body
+        : method.literal && /^(get|head)$/i.test(method.value);
+    return reads
+      ? NONE
+      : {
+          effects: [],
+          unparseable: 'a write through `glab api` can merge or push: it cannot be read',
+        };
+  }
+  if (action === undefined) return NONE;
+  if (!action.literal) return { effects: [], unparseable: 'the glab command is not literal' };
+  if (group.value === 'mr' && (action.value === 'create' || action.value === 'new'))
+    return { effects: [effect('prCreate')] };
+  if (group.value === 'mr' && ['merge', 'accept', 'approve'].includes(action.value))
+    return { effects: [effect('prPublish')] };
+  if (
+    ['issue', 'release', 'ci', 'variable', 'label', 'mr'].includes(group.value) &&
+    /^(create|new|update|delete|close|reopen|note|run|set|retry|cancel)$/.test(action.value)
+  )
+    return { effects: [effect('vendorSyncWrite')] };
+  return NONE;
+}

@@ -5,7 +5,7 @@
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext } from './effects.js';
 import { changeDir, effect, pathsOf, writeEffects } from './effects.js';
-import { gh } from './gh.js';
+import { gh, glab } from './gh.js';
 import { git } from './git.js';
 import { curl, wget } from './network.js';
 import { FILE_DESCRIPTIONS, FILE_EXTRACTORS } from './files.js';
@@ -23,7 +23,6 @@ export interface Extraction {
 }
 
 type Extractor = (words: readonly Word[], ctx: ExtractContext) => Extraction;
-
 
 const rm: Extractor = (words, ctx) => {
   const { operands, seen } = operandsAndOptions(words, 1, RM_OPTIONS);
@@ -149,6 +148,7 @@ export const EXTRACTOR_FUNCTIONS: Readonly<Record<ExtractorName, Extractor>> = {
   curl,
   wget,
   gh,
+  glab,
   copy,
   touch,
   cd,
@@ -168,6 +168,7 @@ export const EXTRACTOR_DESCRIPTIONS: Readonly<Record<ExtractorName, string>> = {
   curl: 'networkEgress with hosts of its URLs and proxy',
   wget: 'networkEgress with hosts of its URLs',
   gh: '`pr create` → prCreate; `pr merge`, `pr review` → prPublish; `repo sync` and `api` calls that merge or move refs → gitPush with refs; other writes → vendorSyncWrite; GraphQL is unparseable',
+  glab: '`mr create` → prCreate; `mr merge`, `mr approve` → prPublish; writes through `api` are unparseable',
   copy: 'fileWriteOutsideWorktree when the destination lies outside the worktree',
   touch: 'fileWriteOutsideWorktree for operands outside the worktree',
   cd: 'changes the working directory that later relative paths start from',

@@ -49,6 +49,7 @@ export const EXTRACTORS = [
   'curl',
   'wget',
   'gh',
+  'glab',
   'copy',
   'touch',
   'cd',
@@ -1332,6 +1333,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
     curl: 'curl',
     wget: 'wget',
     gh: 'gh',
+    glab: 'glab',
     cp: 'copy',
     mv: 'move',
     install: 'copy',
@@ -1500,6 +1502,21 @@ export const DEFAULT_TABLE: ClassifierTable = {
     ].map(packageInstall),
     ...['gem install', 'cargo install', 'cargo add', 'go install', 'go get'].map(packageInstall),
     ...['brew install', 'apt-get install', 'apt install'].map(packageInstall),
+    // Fetching a package to run it installs it (into a cache) first.
+    ...[
+      'npx',
+      'npm exec',
+      'npm x',
+      'pnpm dlx',
+      'pnpx',
+      'yarn dlx',
+      'bunx',
+      'bun x',
+      'uvx',
+      'uv tool run',
+      'uv tool install',
+      'pipx run',
+    ].map(packageInstall),
   ],
 };
 
