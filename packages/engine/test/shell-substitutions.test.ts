@@ -419,6 +419,17 @@ describe('assignments, arrays and declarations', () => {
     expectUnparseable(command, reason);
   });
 
+  // bash reads a subscript up to its `]`, blanks included, and expands it twice: quotes hide nothing.
+  it.each([
+    "a['$(eval 'rm -rf /etc')']=1",
+    'a[x; rm -rf /etc; ]=1',
+    "declare -a d=( ['$(rm -rf /etc)' y]=1 )",
+    "b=1 a[' $(rm -rf /etc) ']=1 ls",
+  ])('`%s`: a subscript with blanks is one word, and unparseable', (command) => {
+    expectUnparseable(command, /subscript/);
+    expect(decideWith(NO_RM, command).decision).not.toBe('allow');
+  });
+
   it.each(['a=1', 'a[1]=x', 'a=(x y z)', 'a=( [0]=x [1]=y )', 'a+=(z) ls'])(
     '`%s` is read with confidence',
     expectPlain,

@@ -658,7 +658,7 @@ class Parser extends Scanner {
       if (op !== null) break;
       if (this.peekChar() === '#') break;
       const wordStart = this.pos;
-      let word = this.readWord();
+      let word = this.readWord(words.length === 0 ? 'assignment' : null);
       if (ARRAY_HEAD.test(word.raw) && this.peekChar() === '(')
         word = this.readArray(word, wordStart);
       if (this.peekChar() === '<' || this.peekChar() === '>') word = fdVariableChecked(word);
@@ -687,7 +687,7 @@ class Parser extends Scanner {
         break;
       }
       if (!this.isWordStart()) this.fail(`unexpected \`${this.peekChar()}\` in an array`);
-      const element = this.readWord();
+      const element = this.readWord('element');
       // `[i]=value`: an indexed array evaluates the subscript as arithmetic.
       const first = element.parts[0];
       const subscript =

@@ -173,8 +173,14 @@ export abstract class Scanner {
     return !METACHARS.has(this.peekChar());
   }
 
-  /** Reads one word at `pos`. The caller makes sure a word starts here. */
-  protected readWord(): Word {
+  /**
+   * Reads one word at `pos`. The caller makes sure a word starts here. Where
+   * bash accepts an assignment (`subscripts: 'assignment'`, before the command
+   * word) a name followed by `[` takes the whole bracketed subscript into the
+   * word, blanks and separators included, as bash does; so does an element of
+   * an array that starts with `[` (`subscripts: 'element'`).
+   */
+  protected readWord(subscripts: 'assignment' | 'element' | null = null): Word {
     if (--this.budget.words < 0) throw new ShellLimitError(LIMIT_REASONS.words, this.pos);
     const start = this.pos;
     const src = this.src;
@@ -236,9 +242,19 @@ export abstract class Scanner {
         this.readBacktick(b, false);
         continue;
       }
+      if (ch === '[' && subscripts !== null && this.subscriptHere(b, start, subscripts)) {
+        this.readSubscript(b);
+        continue;
+      }
       if (ch === '~' && this.pos === start) b.literal = false;
       let run = this.pos + 1;
-      while (run < src.length && ordinaryUnquoted(src.charCodeAt(run))) run++;
+      // Stops at `[` where a subscript may open, so the check above sees it.
+      while (
+        run < src.length &&
+        ordinaryUnquoted(src.charCodeAt(run)) &&
+        (subscripts === null || src.charCodeAt(run) !== 0x5b)
+      )
+        run++;
       this.addLit(b, src.slice(this.pos, run), false);
       this.pos = run;
     }
@@ -249,6 +265,64 @@ export abstract class Scanner {
     }
     if (hasBraceExpansion(b.unquoted)) b.literal = false;
     return finishWord(src.slice(start, this.pos), b);
+  }
+
+  /** Whether a `[` at `pos` opens an assignment's subscript (after a plain name) or an element's. */
+  private subscriptHere(
+    b: WordBuilder,
+    start: number,
+    subscripts: 'assignment' | 'element',
+  ): boolean {
+    if (subscripts === 'element') return this.pos === start;
+    const only = b.parts.length === 1 ? b.parts[0] : undefined;
+    return (
+      only !== undefined &&
+      only.kind === 'lit' &&
+      !only.quoted &&
+      /^[A-Za-z_][A-Za-z0-9_]*$/.test(only.text)
+    );
+  }
+
+  /** A bracketed subscript, up to its matching `]`: blanks and separators inside belong to it. */
+  private readSubscript(b: WordBuilder): void {
+    const src = this.src;
+    let depth = 0;
+    for (;;) {
+      if (this.atEnd()) this.fail('unbalanced `[`');
+      const ch = this.peekChar();
+      if (ch === '\\') {
+        const next = this.peekChar(1);
+        if (next === '') this.fail('a backslash ends the command');
+        if (next !== '\n') this.addLit(b, next, true);
+        this.pos += 2;
+        continue;
+      }
+      if (ch === "'") {
+        const close = src.indexOf("'", this.pos + 1);
+        if (close < 0) this.fail('unbalanced single quote');
+        this.addLit(b, src.slice(this.pos + 1, close), true);
+        this.pos = close + 1;
+        continue;
+      }
+      if (ch === '"') {
+        this.pos++;
+        this.readDoubleQuoted(b);
+        continue;
+      }
+      if (ch === '$') {
+        this.readDollar(b, false);
+        continue;
+      }
+      if (ch === '`') {
+        this.readBacktick(b, false);
+        continue;
+      }
+      if (ch === '[') depth++;
+      else if (ch === ']') depth--;
+      this.addLit(b, ch, false);
+      this.pos++;
+      if (depth === 0) return;
+    }
   }
 
   /** Reads a process substitution `<( … )` or `>( … )` as (the start of) a word. */
