@@ -509,7 +509,6 @@ describe('code given as text is unparseable; a script file is only processSpawn 
     'node -e x',
     'node --eval x',
     'node -p x',
-    'node -r /tmp/x.js s.js',
     'deno eval x',
     'bun -e x',
     'php -r x',
@@ -535,6 +534,13 @@ describe('code given as text is unparseable; a script file is only processSpawn 
     "sqlite3 db '.shell rm x'",
     'psql -c "\\! rm x"',
     'make --eval="x:; rm -rf y" x',
+    'awk \'{x = 1 / 1 | "sh" / 1}\'',
+    "awk -e x -e 'BEGIN{system(1)}'",
+    "awk --source='BEGIN{system(1)}'",
+    'gawk \'{ "sh" |& getline }\'',
+    "sed -n '/x/{s/a/b/;w /etc/x\n}' f",
+    "sed 's/a/b/2w /etc/x' f",
+    "sed 'y/ab/cd/;e' f",
   ])('`%s` is unparseable', (command) => {
     expect(isRaw(command), JSON.stringify(units(command))).toBe(true);
     expectNotAllowed(command, [SHELL_OK]);
@@ -543,10 +549,21 @@ describe('code given as text is unparseable; a script file is only processSpawn 
   it.each([
     'python3 script.py',
     'node app.js',
+    'node -r ts-node/register app.ts',
     'perl s.pl',
     "awk '{print $1}' f",
+    "awk '/foo|bar/ {print $1}' f",
+    "awk '$0 ~ /a|b/ && $2 > 5' f",
+    "awk '{ if (a || b) print }' f",
+    "sed 's/error/warning/' f",
+    "sed -n '/^#/!s/we/us/2p' f",
+    "sed ':a;N;$!ba;s/\\n/ /g' f",
+    "sed 's|/usr|/opt|g' f",
     'make test',
     'vim f',
+    'python3 --version',
+    'node -v',
+    'ruby -Ilib t.rb',
   ])(
     '`%s` runs a file or harmless text: only processSpawn, allowed under a spawn allow',
     (command) => {

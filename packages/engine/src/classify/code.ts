@@ -20,8 +20,8 @@ const INLINE_CODE: Readonly<Record<string, RegExp>> = {
   python: /^-[A-Za-z]*c/,
   pypy: /^-[A-Za-z]*c/,
   perl: /^-[A-Za-z]*[eEM]|^-[A-Za-z]*[dx]/,
-  ruby: /^-[A-Za-z]*[erI]/,
-  node: /^(-[A-Za-z]*[ep]|--eval|--print|--require|-r|--import|--loader|--experimental-loader)/,
+  ruby: /^-[A-Za-z]*e/,
+  node: /^(-[A-Za-z]*[ep]$|--eval|--print)/,
   deno: /^(eval|repl|-e)/,
   bun: /^(-e|--eval|-p|--print|-r|--preload)/,
   php: /^-[A-Za-z]*[rRBEF]|^-a/,
@@ -97,33 +97,53 @@ function family(program: string): string {
 }
 
 /** awk programs that run commands (`system`, pipes) or write files (`print > f`), or include code. */
-const AWK_RUNS = /system\s*\(|\|(?!\|)|\b(print|printf)\b[^;}]*>|@(load|include)|\bgetline\b\s*</;
+const AWK_RUNS =
+  /system\s*\(|(?<!\|)\|(?!\|)|\b(print|printf)\b[^;}]*>|@(load|include)|\bgetline\b\s*</;
+
+/** An awk program without its regular expression literals (`/a|b/`), whose `|` is no pipe. */
+function withoutRegexes(program: string): string {
+  // A `/` that follows an operand divides; one at the start or after an operator opens a regex.
+  return program.replace(/(^|[({,;!~&|])(\s*)\/(?:\\.|[^/\n\\])*\//g, '$1$2""');
+}
 
 function awk(words: readonly Word[]): Extraction {
-  let i = 1;
-  let program: Word | undefined;
-  for (; i < words.length; i++) {
+  const programs: (Word | undefined)[] = [];
+  let sources = false;
+  for (let i = 1; i < words.length; i++) {
     const word = words[i] as Word;
     if (!word.literal) return { effects: [], unparseable: 'the awk program is not literal' };
     const text = word.value;
     if (text === '--') {
-      program = words[i + 1];
+      if (!sources) programs.push(words[i + 1]);
       break;
     }
     if (/^(-f|--file|-i|--include|-l|--load|-E|--exec)/.test(text))
       return { effects: [], unparseable: 'the awk program is read from a file' };
+    // `-e PROGRAM`, `--source=PROGRAM` (gawk): program text, as many as given.
+    if (text === '-e' || text === '--source') {
+      sources = true;
+      programs.push(words[++i]);
+      continue;
+    }
+    if (text.startsWith('--source=')) {
+      sources = true;
+      programs.push({ ...word, value: text.slice('--source='.length) });
+      continue;
+    }
     if (/^-[vF]$/.test(text) || text === '--assign' || text === '--field-separator') {
       i++;
       continue;
     }
-    if (/^-/.test(text)) continue;
-    program = word;
+    if (text.startsWith('-')) continue;
+    if (!sources) programs.push(word);
     break;
   }
-  if (program === undefined) return NONE;
-  if (!program.literal) return { effects: [], unparseable: 'the awk program is not literal' };
-  if (AWK_RUNS.test(program.value))
-    return { effects: [], unparseable: 'the awk program runs commands or writes files' };
+  for (const program of programs) {
+    if (program === undefined) continue;
+    if (!program.literal) return { effects: [], unparseable: 'the awk program is not literal' };
+    if (AWK_RUNS.test(withoutRegexes(program.value)))
+      return { effects: [], unparseable: 'the awk program runs commands or writes files' };
+  }
   return NONE;
 }
 
@@ -217,6 +237,12 @@ const code: Extractor = (words, ctx) => {
       return { effects, unparseable: `\`${name}\` runs the code it is given` };
     if (!word.value.startsWith('-') && !word.value.startsWith('+')) break;
   }
+  // `python3 --version`, `node -v`: the program only says what it is.
+  if (
+    args.length > 0 &&
+    args.every((w) => w.literal && /^(--version|-V|--help|-h|-v|-version|-help)$/.test(w.value))
+  )
+    return { effects };
   const operands = args.filter((w) => !(w.literal && /^[-+]/.test(w.value)));
   if (READS_STDIN.has(name) && (operands.length === 0 || operands[0]?.value === '-'))
     return { effects, unparseable: `\`${name}\` reads its code from standard input` };

@@ -164,17 +164,108 @@ const SED: OptionSpec = {
     '--debug',
     '--sandbox',
     '--follow-symlinks',
+    '--version',
+    '--help',
   ],
   values: ['-e', '--expression', '-f', '--file', '-l', '--line-length'],
   optionalValues: ['-i', '--in-place'],
 };
 
 /**
- * A sed script that may run a program (`e`, `s///e`) or write a file (`w`,
- * `W`, `s///w`): this reader does not parse sed, so any such letter where a
- * command or a substitution flag may stand makes it unreadable.
+ * Whether a sed script may run a program (`e`, `s///e`) or write a file
+ * (`w`, `W`, `s///w`). The script is scanned command by command; what the
+ * scanner cannot follow counts as running a program.
  */
-const SED_RUNS_OR_WRITES = /(^|[;{}\n!]|[0-9$/]\s*)\s*[ewW](\s|$|;)|\/[gpiImM0-9]*[ewW]/;
+export function sedRunsOrWrites(script: string): boolean {
+  let i = 0;
+  const n = script.length;
+  const skipDelimited = (delimiter: string): boolean => {
+    // Reads up to the next unescaped delimiter; false when there is none.
+    while (i < n) {
+      const c = script.charAt(i);
+      if (c === '\\') i += 2;
+      else if (c === delimiter) {
+        i++;
+        return true;
+      } else if (c === '\n') return false;
+      else i++;
+    }
+    return false;
+  };
+  while (i < n) {
+    const c = script.charAt(i);
+    if (/[\s;{}!]/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < n && script.charAt(i) !== '\n') i++;
+      continue;
+    }
+    // Addresses: line numbers, `$`, `/regex/`, `\cREGEXc`, ranges and steps.
+    if (/[0-9$,~+]/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '/') {
+      i++;
+      if (!skipDelimited('/')) return true;
+      while (/[IM]/.test(script.charAt(i))) i++;
+      continue;
+    }
+    if (c === '\\') {
+      const delimiter = script.charAt(i + 1);
+      i += 2;
+      if (!skipDelimited(delimiter)) return true;
+      continue;
+    }
+    i++;
+    switch (c) {
+      case 's':
+      case 'y': {
+        const delimiter = script.charAt(i);
+        if (delimiter === '' || delimiter === '\\' || delimiter === '\n') return true;
+        i++;
+        if (!skipDelimited(delimiter) || !skipDelimited(delimiter)) return true;
+        if (c === 'y') break;
+        while (i < n && /[gpiImMewW0-9]/.test(script.charAt(i))) {
+          if (/[ewW]/.test(script.charAt(i))) return true;
+          i++;
+        }
+        break;
+      }
+      case 'e':
+      case 'w':
+      case 'W':
+        return true;
+      case 'a':
+      case 'i':
+      case 'c':
+      case 'r':
+      case 'R':
+      case ':':
+      case 'b':
+      case 't':
+      case 'T':
+      case 'v':
+      case 'l':
+      case 'q':
+      case 'Q':
+      case 'L':
+        // Text, a file read, a label or a number to the end of the line (or of the command).
+        while (
+          i < n &&
+          script.charAt(i) !== '\n' &&
+          (!/[btTvlqQL:]/.test(c) || script.charAt(i) !== ';')
+        )
+          i++;
+        break;
+      default:
+        if (!/[=dDgGhHnNpPxzF]/.test(c)) return true;
+    }
+  }
+  return false;
+}
 
 /** `sed -i SCRIPT FILE…` writes each file; a script that runs or writes is unparseable. */
 const sed: Extractor = (words, ctx) => {
@@ -194,7 +285,7 @@ const sed: Extractor = (words, ctx) => {
   for (const script of scripts) {
     if (script === null || !script.literal)
       return { effects, unparseable: 'the sed script is not literal' };
-    if (SED_RUNS_OR_WRITES.test(script.value))
+    if (sedRunsOrWrites(script.value))
       return { effects, unparseable: 'the sed script may run a program or write a file' };
   }
   return { effects };
