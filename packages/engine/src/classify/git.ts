@@ -184,7 +184,11 @@ class Settings {
     if (this.all) effects = effects.map(blurArgs);
     else if (this.open || this.drops.size > 0 || this.runs !== null)
       effects = effects.map((item) => openArgs(item, [...this.drops]));
-    if (this.proxies.length > 0 && effects.some((item) => item.cls === 'networkEgress'))
+    // A push or fetch over http goes through the proxy a setting names.
+    if (
+      this.proxies.length > 0 &&
+      effects.some((item) => item.cls === 'networkEgress' || item.cls === 'gitPush')
+    )
       effects = [...effects, ...proxyEffects(this.proxies)];
     const reason = extraction.unparseable ?? this.runs;
     return reason === null

@@ -152,6 +152,11 @@ function sshOptions(seen: readonly SeenOption[]): SshReading {
       case '-R':
         hosts.push(...forwardHosts(value));
         break;
+      case '-D':
+      case '-w':
+        // A SOCKS proxy or a tunnel: the connections it carries may go anywhere.
+        hosts.push(null);
+        break;
       case '-W':
         // `-W host:port`: stdio forwarded to that host.
         hosts.push(value === null || !value.literal ? null : value.value.replace(/:[^:\]]*$/, ''));
@@ -419,15 +424,7 @@ function rsync(words: readonly Word[], ctx: ExtractContext): Extraction {
     local(destination)
   ) {
     // Files in the destination that the source lacks are deleted: which ones cannot be known.
-    const at = pathsOf([destination], ctx);
-    deletes.push(
-      effect(
-        'fileDelete',
-        at === null
-          ? { paths: null, count: null }
-          : { paths: null, count: null, known: { paths: at } },
-      ),
-    );
+    deletes.push(effect('fileDelete', { paths: null, count: null }));
   }
   if (seen.some((o) => o.name === '--remove-source-files')) {
     const localSources = sources.filter(local);
@@ -1047,8 +1044,26 @@ function registryOf(word: Word | undefined): string | null {
 }
 
 /** `docker|podman pull|push IMAGE`, `login [server]`: the registry is reached. */
-function docker(words: readonly Word[]): Extraction {
-  const { operands } = operandsAndOptions(words, 1, DOCKER);
+function docker(words: readonly Word[], ctx: ExtractContext): Extraction {
+  const { operands, seen } = operandsAndOptions(words, 1, DOCKER);
+  // `-H tcp://host:2375`, `DOCKER_HOST`: the daemon itself is on another host.
+  const daemon: (string | null)[] = seen
+    .filter((o) => o.name === '-H' || o.name === '--host')
+    .map((o) => (o.value === null || !o.value.literal ? null : o.value.value))
+    .filter((value) => value === null || !/^(unix|npipe|fd):/.test(value));
+  if (ctx.assigned.has('DOCKER_HOST')) {
+    const value = ctx.environment?.get('DOCKER_HOST') ?? null;
+    if (value === null || !/^(unix|npipe|fd):/.test(value)) daemon.push(value);
+  }
+  if (ctx.assigned.has('DOCKER_CONTEXT')) daemon.push(null);
+  const withDaemon = (extraction: Extraction): Extraction =>
+    daemon.length === 0
+      ? extraction
+      : { ...extraction, effects: [...extraction.effects, egress(daemon)] };
+  return withDaemon(dockerVerb(operands));
+}
+
+function dockerVerb(operands: readonly Word[]): Extraction {
   const verb = operands[0];
   if (verb === undefined) return NONE;
   if (!verb.literal) return { effects: [], unparseable: 'the docker command is not literal' };
@@ -1173,7 +1188,7 @@ export const REMOTE_EXTRACTORS = {
   aria2c,
   httpie,
   openssl: (words: readonly Word[]) => openssl(words),
-  docker: (words: readonly Word[]) => docker(words),
+  docker,
   registry,
 } satisfies Record<string, Extractor>;
 
