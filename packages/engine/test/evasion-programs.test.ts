@@ -193,6 +193,7 @@ describe('every way to push or merge is gitPush or prPublish with its refs (G14c
     'gh api repos/o/r/git/refs --input body.json',
     'gh api repos/o/r/merges -F base=@branch.txt',
     'gh repo sync',
+    'gh api -X PUT repos/o/r/pulls/3/update-branch',
     'git subtree push --prefix=lib origin $BRANCH',
   ])('`%s` is gitPush with refs unknown, so it does not pass (G18)', (command) => {
     expect(classes(command)).toContain('gitPush');

@@ -145,6 +145,8 @@ function api(words: readonly Word[], start: number): Extraction {
     if (/^pulls\/[^/]+\/(reviews|reviews\/[^/]+\/events)$/.test(rest))
       return { effects: [effect('prPublish')] };
     if (rest === 'pulls') return { effects: [effect('prCreate')] };
+    // Merging the base into a pull request's branch pushes to that branch, whose name is not given.
+    if (/^pulls\/[^/]+\/update-branch$/.test(rest)) return push(null);
     if (rest === 'git/refs') {
       const ref = field('ref');
       return push(ref === null || ref === undefined ? null : branchRef(ref));
