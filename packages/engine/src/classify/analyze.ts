@@ -335,7 +335,7 @@ class Walker implements ReadingContext {
       return node.words[0]?.value === 'cd' ? null : cwd;
     }
     for (const assignment of node.assignments) {
-      const problem = assignmentHazard(this.table, assignment);
+      const problem = assignmentHazard(this.table, assignment, node.words.length === 0);
       if (problem !== null) {
         // The command still runs: its confident words keep what they certainly do (E42).
         this.rawUnit(node.raw, node.words, cwd, flow, problem, [], node.assignments);

@@ -159,3 +159,19 @@ export function pathsOf(operands: readonly Word[], ctx: ExtractContext): string[
   }
   return paths;
 }
+
+/** Pager and editor settings (`GIT_PAGER`, `core.pager`, `EDITOR`, `pager.log`) name a program to run. */
+const PROGRAM_SETTING =
+  /^(core\.(pager|editor)|sequence\.editor|pager\..+|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|PAGER|MANPAGER|EDITOR|VISUAL)$/i;
+/** Values that run nothing but a plain pager, or turn paging off. */
+const HARMLESS_PROGRAM = /^(cat|less(\s+-[A-Za-z]+)*|more|true|false|:|)$/;
+
+/** Whether a setting that names a program names only a harmless one (`GIT_PAGER=cat`). */
+export function harmlessProgramSetting(name: string, value: string | null | undefined): boolean {
+  return (
+    value !== null &&
+    value !== undefined &&
+    PROGRAM_SETTING.test(name) &&
+    HARMLESS_PROGRAM.test(value.trim())
+  );
+}

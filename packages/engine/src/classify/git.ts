@@ -9,7 +9,15 @@
 import { normalizeRef } from '../match/refs.js';
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext, ListKey } from './effects.js';
-import { blurArgs, changeDir, effect, openArgs, pathsOf, writeEffects } from './effects.js';
+import {
+  blurArgs,
+  changeDir,
+  effect,
+  harmlessProgramSetting,
+  openArgs,
+  pathsOf,
+  writeEffects,
+} from './effects.js';
 import { proxyEffects, remoteHost } from './network.js';
 import { operandsAndOptions, scanOptions } from './options.js';
 import type { Extraction } from './programs.js';
@@ -175,6 +183,7 @@ class Settings {
     const eq = word.value.indexOf('=');
     const key = eq < 0 ? word.value : word.value.slice(0, eq);
     const value = eq < 0 ? 'true' : word.value.slice(eq + 1);
+    if (harmlessProgramSetting(key, value)) return;
     this.note(settingEffect(key), `the git setting \`${key}\``, value);
   }
 
@@ -371,6 +380,7 @@ const PROXY_VARIABLES = /^(https?_proxy|HTTPS?_PROXY|all_proxy|ALL_PROXY)$/;
 export function git(words: readonly Word[], ctx: ExtractContext): Extraction {
   const settings = new Settings();
   for (const name of ctx.assigned) {
+    if (harmlessProgramSetting(name, ctx.environment?.get(name))) continue;
     const known = Object.hasOwn(GIT_VARIABLES, name) ? GIT_VARIABLES[name] : undefined;
     if (known !== undefined) settings.note(known, `\`${name}\``, null);
     else if (GIT_CONFIG_VARIABLE.test(name)) settings.note(EVERYTHING, `\`${name}\``, null);

@@ -7,7 +7,7 @@ import type { CommandWords } from '../match/commands.js';
 import { programInfo } from '../match/commands.js';
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext, KeyValues } from './effects.js';
-import { LIST_KEYS, openArgs } from './effects.js';
+import { LIST_KEYS, harmlessProgramSetting, openArgs } from './effects.js';
 import { EXTRACTOR_FUNCTIONS } from './programs.js';
 import type { ClassifierTable } from './table.js';
 import { unwrap } from './wrappers.js';
@@ -72,11 +72,28 @@ const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly'])
 const ASSIGNED_NAME = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/;
 
 /** Why a variable assignment cannot be read with confidence, or null. */
-export function assignmentHazard(table: ClassifierTable, word: Word): string | null {
+export function assignmentHazard(
+  table: ClassifierTable,
+  word: Word,
+  persistent = false,
+): string | null {
   const match = ASSIGNED_NAME.exec(word.value);
   const name = match?.[1];
   if (name !== undefined && table.dangerousVariables.includes(name)) {
     return `assigning \`${name}\` changes what the shell runs`;
+  }
+  // Set for later commands (`export X=…`, `X=…` alone), it acts where no command shows it.
+  if (
+    persistent &&
+    name !== undefined &&
+    table.persistentVariables?.includes(name) === true &&
+    !(
+      word.literal &&
+      match !== null &&
+      harmlessProgramSetting(name, word.value.slice(match[0].length))
+    )
+  ) {
+    return `setting \`${name}\` for later commands changes what they run or reach`;
   }
   // A quoted `$(…)` in a value runs when arithmetic reads the variable as a subscript.
   if (match !== null && /\$\(|`/.test(word.value.slice(match[0].length))) {
@@ -95,7 +112,7 @@ function hazard(table: ClassifierTable, base: string, words: readonly Word[]): s
   }
   if (DECLARERS.has(base)) {
     for (const word of words.slice(1)) {
-      const problem = assignmentHazard(table, word);
+      const problem = assignmentHazard(table, word, true);
       if (problem !== null) return problem;
     }
   }

@@ -107,6 +107,12 @@ export interface ClassifierTable {
   /** Variables whose value the shell later runs or uses to find commands: assigning one is unparseable. */
   readonly dangerousVariables: readonly string[];
   /**
+   * Variables that make later programs run a command or reach another host:
+   * set for later commands (`export X=…`, `X=…` alone) they are unparseable;
+   * given to one command (`X=… cmd`) its extractor reads them.
+   */
+  readonly persistentVariables?: readonly string[];
+  /**
    * Builtins that evaluate arithmetic in their arguments, where an array
    * subscript can run `$(…)`: a quoted `$(` or backtick in their arguments is unparseable.
    */
@@ -216,6 +222,55 @@ export const DEFAULT_TABLE: ClassifierTable = {
     'RUBYLIB',
     'LESSOPEN',
     'LESSCLOSE',
+  ],
+  persistentVariables: [
+    ...['http_proxy', 'https_proxy', 'all_proxy', 'ftp_proxy', 'socks_proxy', 'no_proxy'].flatMap(
+      (v) => [v, v.toUpperCase()],
+    ),
+    'GIT_SSH',
+    'GIT_SSH_COMMAND',
+    'GIT_SSH_VARIANT',
+    'GIT_PROXY_COMMAND',
+    'GIT_ASKPASS',
+    'SSH_ASKPASS',
+    'SUDO_ASKPASS',
+    'GIT_EDITOR',
+    'GIT_SEQUENCE_EDITOR',
+    'GIT_PAGER',
+    'GIT_EXTERNAL_DIFF',
+    'GIT_EXEC_PATH',
+    'GIT_TEMPLATE_DIR',
+    'GIT_CONFIG',
+    'GIT_CONFIG_GLOBAL',
+    'GIT_CONFIG_SYSTEM',
+    'GIT_CONFIG_PARAMETERS',
+    'GIT_CONFIG_COUNT',
+    'GIT_DIR',
+    'GIT_WORK_TREE',
+    'GIT_NAMESPACE',
+    'EDITOR',
+    'VISUAL',
+    'PAGER',
+    'MANPAGER',
+    'BROWSER',
+    'SUDO_EDITOR',
+    'RSYNC_RSH',
+    'RSYNC_CONNECT_PROG',
+    'CVS_RSH',
+    'DOCKER_HOST',
+    'DOCKER_CONTEXT',
+    'NPM_CONFIG_REGISTRY',
+    'npm_config_registry',
+    'YARN_REGISTRY',
+    'YARN_NPM_REGISTRY_SERVER',
+    'PIP_INDEX_URL',
+    'PIP_EXTRA_INDEX_URL',
+    'PIP_PROXY',
+    'UV_INDEX_URL',
+    'UV_EXTRA_INDEX_URL',
+    'UV_INDEX',
+    'HOME',
+    'XDG_CONFIG_HOME',
   ],
   arithmeticBuiltins: [
     'let',
