@@ -20,7 +20,7 @@ export type { ActionRequest, RequestArgs } from './model/request.js';
 export type { AdvisoryHit, DecisionResult, FacetEntry, ManagedSource } from './model/result.js';
 
 export { validatePolicy } from './document/policy.js';
-export { checkRequestAgainstPolicy, validateRequest } from './document/request.js';
+export { checkRequestAgainstPolicy, REQUEST_LIMITS, validateRequest } from './document/request.js';
 
 export type { CompiledPolicy } from './compile/compile.js';
 export { compilePolicy } from './compile/compile.js';

@@ -12,6 +12,7 @@ import type { ActionRequest, RequestArgs } from '../model/request.js';
 import { normalizeHost } from '../match/hosts.js';
 import { normalizeAbsolute } from '../match/paths.js';
 import { normalizeRef } from '../match/refs.js';
+import { MAX_COMMAND_LENGTH } from '../shell/limits.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { describe, fromZod, safeParse } from './zod-issues.js';
 
@@ -26,6 +27,57 @@ const REQUEST_KEYS = [
   'worktree',
   'args',
 ] as const;
+
+/**
+ * What one request may carry, so that no request can hold a decision up: a
+ * command up to four times what the shell reader reads (longer ones are
+ * unparseable, E24, and still matched word by word against restrictive
+ * rules and the mode's net), and lists of values a tool really reports.
+ */
+export const REQUEST_LIMITS = {
+  commandLength: 4 * MAX_COMMAND_LENGTH,
+  listEntries: 1_024,
+  valueLength: 4_096,
+} as const;
+
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+
+function tooLarge(data: {
+  command?: string | undefined;
+  args?: { paths?: string[]; refs?: string[]; hosts?: string[] } | undefined;
+}): Issue[] {
+  const issues: Issue[] = [];
+  if (data.command !== undefined && data.command.length > REQUEST_LIMITS.commandLength)
+    issues.push(
+      issue(
+        'too_big',
+        'command',
+        `the command is longer than ${grouped(REQUEST_LIMITS.commandLength)} characters: a request this large is refused`,
+      ),
+    );
+  for (const key of ['paths', 'refs', 'hosts'] as const) {
+    const list = data.args?.[key];
+    if (list === undefined) continue;
+    if (list.length > REQUEST_LIMITS.listEntries)
+      issues.push(
+        issue(
+          'too_big',
+          ['args', key],
+          `${list.length} ${key} is more than the ${grouped(REQUEST_LIMITS.listEntries)} a request may name`,
+        ),
+      );
+    const long = list.findIndex((value) => value.length > REQUEST_LIMITS.valueLength);
+    if (long >= 0)
+      issues.push(
+        issue(
+          'too_big',
+          ['args', key, long],
+          `longer than ${grouped(REQUEST_LIMITS.valueLength)} characters`,
+        ),
+      );
+  }
+  return issues;
+}
 
 const argsSchema = z.strictObject({
   paths: z.array(z.string()).optional(),
@@ -63,6 +115,9 @@ export function validateRequest(value: unknown): Result<ActionRequest> {
   const parsed = safeParse(requestSchema, value);
   if (!parsed.success) return { ok: false, issues: fromZod(parsed.error, [], knownFields) };
   const data = parsed.data;
+  // Size first: nothing else is read of a request too large to decide quickly.
+  const oversized = tooLarge(data);
+  if (oversized.length > 0) return { ok: false, issues: oversized };
   const issues: Issue[] = [];
 
   const actions: ActionClass[] = [];

@@ -14,7 +14,8 @@ export type IssueCode =
   | 'bad_command'
   | 'duplicate_id'
   | 'conflict'
-  | 'empty_list';
+  | 'empty_list'
+  | 'too_big';
 
 export interface Issue {
   readonly code: IssueCode;

@@ -117,14 +117,18 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): reado
     }
     case 'raw': {
       // An allow never applies to a command that cannot be read (G14b, E34).
-      const tokens = ctx.tokens();
-      const keys = new Set(ctx.tokenSet());
-      if (facet.leading !== null) {
-        keys.add(facet.leading.program.basename);
-        keys.add(facet.leading.program.written);
-      }
+      // The bucket's first words are few; the command's tokens may be many: look
+      // each first word up in the tokens, never copy the tokens per facet.
+      if (bucket.commands.size === 0) return out;
+      const tokenSet = ctx.tokenSet();
+      const leading = facet.leading?.program;
       const rules = new Set<CompiledRule>();
-      for (const key of keys) for (const rule of bucket.commands.get(key) ?? []) rules.add(rule);
+      for (const [key, list] of bucket.commands) {
+        if (tokenSet.has(key) || key === leading?.basename || key === leading?.written)
+          for (const rule of list) rules.add(rule);
+      }
+      if (rules.size === 0) return out;
+      const tokens = ctx.tokens();
       for (const rule of [...rules].sort(compareRules)) {
         if (!rule.restrictive || !alive(rule, ctx)) continue;
         const words = rule.words;

@@ -65,15 +65,36 @@ function setKnown(target: Part, key: ListKey, values: readonly string[]): void {
   target.known = { ...target.known, [key]: [...values] };
 }
 
-/** Adds a command's values to a simple command's facet: its classes together say what it touches. */
+/** Appends to a list the merge owns (never one shared with an analysis): linear in what is added. */
+function append(list: string[], values: readonly string[]): void {
+  for (const value of values) list.push(value);
+}
+
+/** Adds to the known part of an unknown key, in place. */
+function addKnown(target: Part, key: ListKey, values: readonly string[]): void {
+  if (values.length === 0) return;
+  const known = (target.known ??= {});
+  const list = known[key];
+  if (list === undefined) known[key] = [...values];
+  else append(list, values);
+}
+
+/**
+ * Adds a command's values to a simple command's facet: its classes together say
+ * what it touches. `target` is owned by the caller and grows in place, so a
+ * name repeated many times costs linear time, not quadratic.
+ */
 function mergeInto(target: Part, source: Part): void {
   for (const key of LISTS) {
     const value = source[key];
     if (value === undefined) continue;
-    if (target[key] === null || value === null) {
-      setKnown(target, key, [...certain(target, key), ...certain(source, key)]);
+    const current = target[key];
+    if (current === null || value === null) {
+      if (Array.isArray(current)) addKnown(target, key, current);
+      addKnown(target, key, certain(source, key));
       target[key] = null;
-    } else target[key] = [...(target[key] ?? []), ...value];
+    } else if (current === undefined) target[key] = [...value];
+    else append(current as string[], value);
   }
   if (source.count !== undefined && target.count !== null) {
     target.count = source.count === null ? null : (target.count ?? 0) + source.count;
