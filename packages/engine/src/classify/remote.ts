@@ -1060,8 +1060,24 @@ function docker(words: readonly Word[], ctx: ExtractContext): Extraction {
     daemon.length === 0
       ? extraction
       : { ...extraction, effects: [...extraction.effects, egress(daemon)] };
+  const verb = operands[0];
+  // A container given host folders, devices or privileges can change the host: what it runs is not read.
+  if (
+    verb?.literal === true &&
+    ['run', 'create', 'exec'].includes(verb.value) &&
+    words.some((w) => w.literal && HOST_ACCESS.test(w.value))
+  ) {
+    return withDaemon({
+      effects: [],
+      unparseable: 'a container given host folders, devices or privileges can change the host',
+    });
+  }
   return withDaemon(dockerVerb(operands));
 }
+
+/** `docker run` options that give a container the host's folders, devices, namespaces or privileges. */
+const HOST_ACCESS =
+  /^(-v|--volume|--mount|--privileged|--pid|--network|--net|--cap-add|--device|--userns|--ipc|--uts|--security-opt|--volumes-from)(=|$)|^-[a-zA-Z]*v./;
 
 function dockerVerb(operands: readonly Word[]): Extraction {
   const verb = operands[0];
