@@ -44,7 +44,13 @@ const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ','
 
 function tooLarge(data: {
   command?: string | undefined;
-  args?: { paths?: string[]; refs?: string[]; hosts?: string[] } | undefined;
+  args?:
+    | {
+        paths?: readonly string[] | undefined;
+        refs?: readonly string[] | undefined;
+        hosts?: readonly string[] | undefined;
+      }
+    | undefined;
 }): Issue[] {
   const issues: Issue[] = [];
   if (data.command !== undefined && data.command.length > REQUEST_LIMITS.commandLength)
