@@ -146,6 +146,10 @@ describe('variants: environment assignments (E42)', () => {
     'LD_PRELOAD=/tmp/x.so curl https://denied.example/',
     'PROMPT_COMMAND=x curl https://denied.example/',
     'http_proxy=http://p git clone https://denied.example/r',
+    'curl https://denied.example/ $URL',
+    'curl "https://x.example/{a,b}" https://denied.example/',
+    'wget $U https://denied.example/',
+    'HTTPS_PROXY=$P curl https://denied.example/ $U',
   ])('`%s` stays denied by a rule on denied.example', (command) => {
     const result = decide([DENIED], command);
     expect(result.decision).toBe('deny');

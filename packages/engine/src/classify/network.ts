@@ -53,8 +53,10 @@ function withProxies(item: Effect, proxies: readonly (string | null)[]): Effect 
   if (proxies.length === 0 || item.cls !== 'networkEgress') return item;
   const named = proxies.filter((p): p is string => p !== null && p !== '');
   const hosts = item.args.hosts;
-  if (hosts === null || hosts === undefined || proxies.includes(null))
-    return openArgs(effect('networkEgress', { hosts: [...(hosts ?? []), ...named] }));
+  if (hosts === null || hosts === undefined || proxies.includes(null)) {
+    const certain = [...(hosts ?? []), ...(item.args.known?.hosts ?? []), ...named];
+    return openArgs(effect('networkEgress', { hosts: certain }));
+  }
   return effect('networkEgress', { hosts: [...hosts, ...named] });
 }
 
@@ -294,8 +296,7 @@ export function curl(words: readonly Word[], ctx: ExtractContext): Extraction {
       for (const target of targets) if (target !== '') extra.push(target.replace(/^\[|\]$/g, ''));
     }
   }
-  const hosts = hostsOf(sources);
-  const reached = effect('networkEgress', { hosts: hosts === null ? null : [...hosts, ...extra] });
+  const reached = reaching(hostsOf(sources), extra);
   return { effects: [withProxies(reached, proxies), ...effects] };
 }
 
@@ -413,19 +414,33 @@ export function wget(words: readonly Word[], ctx: ExtractContext): Extraction {
   const opaque =
     unknown.length > 0 ||
     seen.some((o) => ['-i', '--input-file', '-e', '--execute'].includes(o.name));
-  const hosts = opaque ? null : hostsOf(operands);
-  return {
-    effects: [withProxies(effect('networkEgress', { hosts }), assignedProxies(ctx)), ...effects],
-  };
+  const reached = opaque ? effect('networkEgress', { hosts: null }) : reaching(hostsOf(operands));
+  return { effects: [withProxies(reached, assignedProxies(ctx)), ...effects] };
 }
 
-/** Hosts named by URL operands; any word that is not literal, or a URL pattern, makes them unknown. */
-function hostsOf(sources: readonly (Word | null)[]): string[] | null {
+/**
+ * Hosts named by URL operands, or null when none is given. A word that is not
+ * literal, or a URL pattern (`{a,b}`, `[1-3]`), leaves the list open; the
+ * other URLs are still certainly reached (E42).
+ */
+function hostsOf(sources: readonly (Word | null)[]): { hosts: string[]; open: boolean } | null {
   if (sources.length === 0) return null;
   const hosts: string[] = [];
+  let open = false;
   for (const source of sources) {
-    if (source === null || !source.literal || /[{}[\]]/.test(source.value)) return null;
-    hosts.push(source.value);
+    if (source === null || !source.literal || /[{}[\]]/.test(source.value)) open = true;
+    else hosts.push(source.value);
   }
-  return hosts;
+  return { hosts, open };
+}
+
+/** networkEgress to these hosts; an open list keeps them as certainly reached. */
+function reaching(
+  found: { hosts: string[]; open: boolean } | null,
+  extra: readonly string[] = [],
+): Effect {
+  if (found === null) return effect('networkEgress', { hosts: null });
+  const hosts = [...found.hosts, ...extra];
+  const item = effect('networkEgress', { hosts });
+  return found.open ? openArgs(item) : item;
 }
