@@ -100,6 +100,10 @@ describe('variants: extra options and settings (E42)', () => {
     "git push 'ext::sh -c x' main",
     'git push origin main $(echo feature)',
     'git push origin main `echo feature`',
+    'git push origin main $BRANCH',
+    'git push origin HEAD main',
+    'git push --tags origin main',
+    'git push origin feature main~1 main',
   ])('`%s` stays denied by a rule protecting main', (command) => {
     const result = decide([MAIN], command);
     expect(result.decision).toBe('deny');

@@ -8,7 +8,7 @@
 
 import { normalizeRef } from '../match/refs.js';
 import type { Word } from '../shell/ast.js';
-import type { Effect, ExtractContext, ListKey } from './effects.js';
+import type { Effect, ExtractContext, KeyValues, ListKey } from './effects.js';
 import {
   blurArgs,
   changeDir,
@@ -343,25 +343,34 @@ function pushedRef(spec: string): string | null {
   return ref;
 }
 
-function pushRefs(operands: readonly Word[], everything: boolean): string[] | null {
-  if (everything || operands.length < 2) return null;
+/**
+ * The refs a push names. No refspec (or `--all`, `--mirror`, `--tags`) leaves
+ * them unknown (E26); a refspec that is not literal or names a commit leaves
+ * them open, and the refs the others name are still certainly pushed (E42).
+ */
+function pushRefs(operands: readonly Word[], everything: boolean): KeyValues {
+  if (operands.length < 2) return { refs: null };
   const refs: string[] = [];
+  let open = everything;
   const specs = operands.slice(1);
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i] as Word;
-    if (!spec.literal) return null;
+    if (!spec.literal) {
+      open = true;
+      continue;
+    }
     if (spec.value === 'tag') {
       // `git push origin tag v1` pushes refs/tags/v1.
       const name = specs[++i];
-      if (name === undefined || !name.literal) return null;
-      refs.push(`refs/tags/${name.value}`);
+      if (name === undefined || !name.literal) open = true;
+      else refs.push(`refs/tags/${name.value}`);
       continue;
     }
     const ref = pushedRef(spec.value);
-    if (ref === null) return null;
-    refs.push(ref);
+    if (ref === null) open = true;
+    else refs.push(ref);
   }
-  return refs;
+  return open ? openArgs(effect('gitPush', { refs })).args : { refs };
 }
 
 /** The host a clone or fetch source names, `null` if unknown, `undefined` if it is local. */
@@ -442,10 +451,7 @@ function subcommand(
         ['--all', '--branches', '--mirror', '--tags'].includes(o.name),
       );
       const repo = seen.find((o) => o.name === '--repo')?.value ?? operands[0];
-      const effects = [
-        effect('gitPush', { refs: pushRefs(operands, everything) }),
-        ...pushEgress(repo),
-      ];
+      const effects = [effect('gitPush', pushRefs(operands, everything)), ...pushEgress(repo)];
       if (seen.some((o) => o.name === '--receive-pack' || o.name === '--exec'))
         return unparseable('`--receive-pack` names a program git runs', effects);
       if (repo !== undefined && repo !== null && isTransport(repo))
@@ -458,7 +464,7 @@ function subcommand(
       const { operands, seen } = operandsAndOptions(rest, 1, SEND_PACK);
       const everything = seen.some((o) => o.name === '--all' || o.name === '--mirror');
       const effects = [
-        effect('gitPush', { refs: pushRefs(operands, everything) }),
+        effect('gitPush', pushRefs(operands, everything)),
         ...pushEgress(operands[0]),
       ];
       if (seen.some((o) => o.name === '--receive-pack' || o.name === '--exec'))
