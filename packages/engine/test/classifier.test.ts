@@ -177,8 +177,9 @@ describe('the classifier (G14c)', () => {
       fileDelete: { paths: ['a', 'b', 'c'], count: 3 },
       ...spawn,
     });
+    // At least the folder named: a lower bound beside the unknown count (E26, E42).
     expect(read('rm -r dir')[0]?.[2]).toEqual({
-      fileDelete: { paths: ['dir'], count: null },
+      fileDelete: { paths: ['dir'], count: null, known: { count: 1 } },
       ...spawn,
     });
     expect(read('rm *.log')[0]?.[2]).toEqual({

@@ -205,13 +205,20 @@ describe('variants: commands read only by their leading words (E23, E24, E42)', 
     ).toBe('deny');
   });
 
-  it.each(['rm -f .env $(ls)', 'rm -f a/.env `ls`', 'xargs rm -f .env', 'LD_PRELOAD=x rm -f .env'])(
-    '`%s` stays denied by a rule on .env files',
-    (command) => {
-      const result = decide([ENV_FILES], command);
-      expect(result.decision, JSON.stringify(argsOf(command, 'fileDelete'))).toBe('deny');
-    },
-  );
+  it.each([
+    'rm -f .env $(ls)',
+    'rm -f a/.env `ls`',
+    'xargs rm -f .env',
+    'LD_PRELOAD=x rm -f .env',
+    'rm -f .env $X',
+    'rm -f .env *.log',
+    'unlink .env',
+    'shred -u .env $X',
+    'mv .env $DEST',
+  ])('`%s` stays denied by a rule on .env files', (command) => {
+    const result = decide([ENV_FILES], command);
+    expect(result.decision, JSON.stringify(argsOf(command, 'fileDelete'))).toBe('deny');
+  });
 
   it('an unknown part still adds its prompt where no deny is certain (E24)', () => {
     expect(decide([MAIN], 'git push origin feature $(x)').decision).toBe('prompt');

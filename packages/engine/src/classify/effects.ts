@@ -175,3 +175,30 @@ export function harmlessProgramSetting(name: string, value: string | null | unde
     HARMLESS_PROGRAM.test(value.trim())
   );
 }
+
+/**
+ * `fileDelete` of these operands: their paths, and their count when each
+ * names one file (`countable`; else at least one each). An operand that cannot be read (`$X`, a glob)
+ * leaves the paths open; the others are still certainly deleted (E26, E42).
+ */
+export function deletion(
+  operands: readonly Word[],
+  ctx: ExtractContext,
+  countable: boolean,
+): Effect {
+  const paths: string[] = [];
+  let open = false;
+  for (const operand of operands) {
+    const path = wordPath(operand, ctx);
+    if (path === null) open = true;
+    else paths.push(path);
+  }
+  if (open) return openArgs(effect('fileDelete', { paths, count: paths.length }));
+  if (countable) return effect('fileDelete', { paths, count: paths.length });
+  // A folder among them deletes what it holds too: at least one file per operand.
+  return effect('fileDelete', {
+    paths,
+    count: null,
+    ...(paths.length > 0 ? { known: { count: paths.length } } : {}),
+  });
+}

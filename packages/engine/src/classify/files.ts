@@ -7,7 +7,7 @@
 
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext } from './effects.js';
-import { effect, pathsOf, writeEffects } from './effects.js';
+import { deletion, effect, writeEffects } from './effects.js';
 import { remoteHost } from './network.js';
 import { operandsAndOptions } from './options.js';
 import type { Extraction } from './programs.js';
@@ -17,12 +17,9 @@ const NONE: Extraction = { effects: [] };
 
 type Extractor = (words: readonly Word[], ctx: ExtractContext) => Extraction;
 
-/** Deleting these operands: paths when all are literal; count unknown when a folder may be among them. */
+/** Deleting these operands; a folder among them deletes what it holds too (count unknown, E26). */
 function deleting(operands: readonly Word[], ctx: ExtractContext, folders: boolean): Effect {
-  const paths = pathsOf(operands, ctx);
-  if (paths === null) return effect('fileDelete', { paths: null, count: null });
-  if (!folders) return effect('fileDelete', { paths, count: paths.length });
-  return effect('fileDelete', { paths, count: null, known: { count: paths.length } });
+  return deletion(operands, ctx, !folders);
 }
 
 const MOVE: OptionSpec = {

@@ -4,7 +4,7 @@
 
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext } from './effects.js';
-import { changeDir, effect, pathsOf, writeEffects } from './effects.js';
+import { changeDir, deletion, writeEffects } from './effects.js';
 import { gh, glab } from './gh.js';
 import { git } from './git.js';
 import { curl, wget } from './network.js';
@@ -27,28 +27,18 @@ type Extractor = (words: readonly Word[], ctx: ExtractContext) => Extraction;
 const rm: Extractor = (words, ctx) => {
   const { operands, seen } = operandsAndOptions(words, 1, RM_OPTIONS);
   const recursive = seen.some((o) => ['-r', '-R', '--recursive'].includes(o.name));
-  const paths = pathsOf(operands, ctx);
-  const count = paths === null || recursive ? null : paths.length;
-  return { effects: [effect('fileDelete', { paths, count })] };
+  return { effects: [deletion(operands, ctx, !recursive)] };
 };
 
 const unlink: Extractor = (words, ctx) => {
   const { operands } = operandsAndOptions(words, 1, NO_OPTIONS);
-  const paths = pathsOf(operands, ctx);
-  return {
-    effects: [effect('fileDelete', { paths, count: paths === null ? null : paths.length })],
-  };
+  return { effects: [deletion(operands, ctx, true)] };
 };
 
 const rmdir: Extractor = (words, ctx) => {
   const { operands, seen } = operandsAndOptions(words, 1, RMDIR_OPTIONS);
-  const paths = pathsOf(operands, ctx);
   const parents = seen.some((o) => o.name === '-p' || o.name === '--parents');
-  return {
-    effects: [
-      effect('fileDelete', { paths, count: paths === null || parents ? null : paths.length }),
-    ],
-  };
+  return { effects: [deletion(operands, ctx, !parents)] };
 };
 
 const tee: Extractor = (words, ctx) => {
