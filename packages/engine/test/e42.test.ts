@@ -227,3 +227,23 @@ describe('variants: commands read only by their leading words (E23, E24, E42)', 
     );
   });
 });
+
+describe('variants: writes outside the worktree (E42)', () => {
+  const OUTSIDE: RuleDoc = {
+    id: 'no-etc',
+    action: 'fileWriteOutsideWorktree',
+    decision: 'deny',
+    when: { paths: ['/etc/**'] },
+  };
+
+  it.each([
+    'tee /etc/hosts $Y',
+    'echo x > /etc/hosts > $Y',
+    "sed -i 's/a/b/' /etc/hosts $F",
+    'cp x /etc/hosts $(y)',
+  ])('`%s` stays denied by a rule on /etc', (command) => {
+    const result = decide([OUTSIDE], command);
+    expect(result.decision).toBe('deny');
+    expect(result.rule).toBe('no-etc');
+  });
+});

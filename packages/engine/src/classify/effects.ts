@@ -94,7 +94,8 @@ export function writeEffects(targets: readonly Word[], ctx: ExtractContext): Eff
     if (isStreamPath(path)) continue;
     if (isOutsideWorktree(path, ctx.worktree)) outside.push(path);
   }
-  if (unknown) return [effect('fileWriteOutsideWorktree', { paths: null })];
+  // A target that cannot be read may lie outside; the ones that do are still certainly written (E42).
+  if (unknown) return [openArgs(effect('fileWriteOutsideWorktree', { paths: outside }))];
   if (outside.length === 0) return [];
   return [effect('fileWriteOutsideWorktree', { paths: outside })];
 }
