@@ -465,8 +465,12 @@ describe('no-package-installs', () => {
     expect(decideOn(doc, { actions: ['packageInstall'] }).decision).toBe('deny');
   });
 
-  it('does not see an install the classifier does not know (`npx`), as its description says', () => {
-    expect(decideOn(doc, { command: 'npx cowsay hi' }).decision).toBe('allow');
+  it('does not see an install the classifier does not know (`make install`), as its description says', () => {
+    expect(decideOn(doc, { command: 'make install' }).decision).toBe('allow');
+  });
+
+  it('sees a runner that fetches a package to run it (`npx`), as its description says', () => {
+    expect(decideOn(doc, { command: 'npx cowsay hi' }).decision).toBe('deny');
   });
 
   it('takes no parameters, and says so', () => {

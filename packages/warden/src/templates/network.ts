@@ -48,8 +48,9 @@ export const NO_PACKAGE_INSTALLS: TemplateDefinition = {
     'Denies every action of the `packageInstall` class: a tool that declares it, and the ' +
     'installs the command classifier recognises (`npm install|ci|add` and their spellings, ' +
     '`pnpm`, `yarn` and `bun` `install|add`, `pip`, `uv`, `pipx`, `poetry add`, `gem`, ' +
-    '`cargo install|add`, `go install|get`, `brew`, `apt-get` and `apt install`). Installs the ' +
-    'classifier does not know are only `processSpawn` and pass it: `npx`, a bare `yarn`, ' +
+    '`cargo install|add`, `go install|get`, `brew`, `apt-get` and `apt install`, and the runners ' +
+    'that fetch a package to run it: `npx`, `npm exec`, `pnpm dlx`, `yarn dlx`, `bunx`, `uvx`, ' +
+    '`pipx run`). Installs the classifier does not know are only `processSpawn` and pass it: a bare `yarn`, ' +
     '`make install`, a downloaded script piped into a shell; `warden classifier` lists what it ' +
     'reads, and the OS sandbox and an egress allowlist are the boundary for the rest. An allow in ' +
     'a narrower scope decides before this rule (E19).',
