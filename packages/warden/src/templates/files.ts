@@ -41,8 +41,10 @@ export const NEVER_DELETE_OUTSIDE_WORKTREE: TemplateDefinition = {
     'whose paths are not known (a tool that does not report them, `rm -rf ~`, `rm *.log`) is ' +
     'escalated to a prompt (G18), which `actFreely` does not pre-approve (E17b). It governs the ' +
     '`fileDelete` class, which tools declare and the classifier reads from `rm`, `unlink`, ' +
-    '`find … -delete` and `git clean`; a program that deletes in a way the classifier does not ' +
-    'know (a script, `python -c`) is only `processSpawn`, and the OS sandbox is the boundary there.',
+    '`mv` (its sources), `shred`, `find … -delete`, `git clean`, `tar --remove-files`, ' +
+    '`zip -m` and `rsync --delete`; inline code (`python -c`) cannot be read and asks a human, ' +
+    'and a program that deletes in a way the classifier does not know (a script) is only ' +
+    '`processSpawn`: the OS sandbox is the boundary there.',
   params: [
     {
       name: 'worktrees',

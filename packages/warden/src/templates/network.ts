@@ -17,8 +17,10 @@ export const EGRESS_ALLOWLIST: TemplateDefinition = {
     'A request whose hosts are not known (`git fetch origin`, a tool that does not report them) ' +
     'is denied, because the unconstrained deny applies as written (E8). It governs the ' +
     '`networkEgress` class: what tools declare and what the classifier reads (`curl`, `wget`, ' +
-    '`git clone|fetch`). A program that reaches the network otherwise (a script, a package ' +
-    'manager, `ssh`) is not stopped by it; the OS sandbox is the boundary there. With `advisory` ' +
+    '`git clone|fetch`, `ssh`, `scp`, `rsync`, `nc`, `socat`, `dig` and the other network ' +
+    'programs, proxies given by option or variable). A program that reaches the network ' +
+    'otherwise (a script, a package manager) is not stopped by it; the OS sandbox is the ' +
+    'boundary there. With `advisory` ' +
     'the deny only reports; the allow is always hard (E4).',
   params: [
     {
