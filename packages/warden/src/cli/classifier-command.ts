@@ -40,6 +40,12 @@ export function runClassifier(
     for (const entry of table.value.commands)
       io.out(`  ${entry.command.padEnd(24)} ${entry.classes.join(', ')}\n`);
     io.out(
+      `\n${s.bold('Variables')} that make a command unparseable when assigned: ${table.value.dangerousVariables.join(', ')}\n`,
+    );
+    io.out(
+      `${s.bold('Variables')} that make later commands run or reach elsewhere, unparseable when set for them (\`export\`, a lone assignment): ${(table.value.persistentVariables ?? []).join(', ')}\n`,
+    );
+    io.out(
       `\n${s.bold('Redirections')}: a target outside the worktree (\`> f\`, \`>> f\`, \`tee f\`) → fileWriteOutsideWorktree\n`,
     );
     io.out(
