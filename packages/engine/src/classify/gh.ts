@@ -207,6 +207,17 @@ export function gh(words: readonly Word[], _ctx: ExtractContext): Extraction {
     return { effects: [effect('prCreate')] };
   if (group.value === 'pr' && PR_MERGE_VERBS.has(action.value))
     return { effects: [effect('prPublish')] };
+  if (group.value === 'repo' && action.value === 'clone') {
+    // `gh repo clone OWNER/REPO` clones from GitHub; a URL names its own host.
+    const source = operands[2];
+    const host =
+      source === undefined || !source.literal
+        ? null
+        : /^[a-z][a-z0-9+.-]*:\/\/|^[^/]*@[^/]*:/i.test(source.value)
+          ? source.value.replace(/^[^@]*@([^:]+):.*$/, '$1')
+          : 'github.com';
+    return { effects: [effect('networkEgress', { hosts: host === null ? null : [host] })] };
+  }
   if (group.value === 'repo' && action.value === 'sync')
     return repoSync(words, words.indexOf(action) + 1);
   if (group.value === 'release' && action.value === 'create') {
