@@ -152,7 +152,7 @@ describe('remembered rules and the standing policy (E41)', () => {
             if (facet.decision === 'deny') {
               expect(denied(after, facet.facet), `facet ${facet.facet}`).toBe(true);
               const entry = after.facets.find((f) => f.facet === facet.facet);
-              expect(entry?.rule.startsWith('rem')).toBe(false);
+              expect(entry?.rule?.startsWith('rem') ?? false).toBe(false);
             }
           }
           if (before.decision === 'deny') {

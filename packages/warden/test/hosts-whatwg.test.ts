@@ -77,13 +77,13 @@ describe('WebFetch reads hosts as the fetcher does (E12)', () => {
   it.each(CONFUSING)('`%s` goes to evil.com and meets the rule on it', async (url) => {
     const plan = await planCall(input({ url, prompt: 'p' }));
     expect(plan).toMatchObject({ kind: 'gate', ask: { actions: ['networkEgress'] } });
-    const ask = (plan as { ask: { args?: Record<string, unknown> } }).ask;
+    const ask = (plan as unknown as { ask: { args?: Record<string, unknown> } }).ask;
     expect(decideHosts(ask.args)).toBe('deny');
   });
 
   it('a URL the parser cannot read leaves the host unknown: a host rule escalates (G18)', async () => {
     const plan = await planCall(input({ url: 'http://[::1/x', prompt: 'p' }));
-    const ask = (plan as { ask: { args?: Record<string, unknown> } }).ask;
+    const ask = (plan as unknown as { ask: { args?: Record<string, unknown> } }).ask;
     expect(ask.args).toBeUndefined();
     expect(decideHosts(ask.args)).toBe('prompt');
   });
