@@ -102,6 +102,88 @@ export function assignmentHazard(
   return null;
 }
 
+/** A name with a subscript of plain digits (`a[3]`): its subscript runs nothing. */
+const PLAIN_ELEMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?$/;
+
+/** Options of the name-taking builtins that take a value. */
+const VALUED_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  read: new Set(['-a', '-d', '-i', '-n', '-N', '-p', '-t', '-u']),
+  mapfile: new Set(['-d', '-n', '-O', '-s', '-u', '-C', '-c']),
+  readarray: new Set(['-d', '-n', '-O', '-s', '-u', '-C', '-c']),
+};
+
+const plainName = (word: Word | undefined): boolean =>
+  word !== undefined && word.literal && PLAIN_ELEMENT.test(word.value);
+
+/**
+ * Builtins that take a variable name and evaluate it: a subscript in the name
+ * (`a[$(cmd)]`) runs, and so does a variable's value read as a number (`let x`
+ * with `x='a[$(cmd)]'` set by an earlier call). Such a name must be plain and
+ * literal; arithmetic over names is not read at all.
+ */
+function nameHazard(base: string, words: readonly Word[]): string | null {
+  const args = words.slice(1);
+  const because = `\`${base}\` evaluates a variable name, where a subscript or a value read as a number can run code`;
+  switch (base) {
+    case 'let':
+      // Every argument is arithmetic; a name in it is evaluated with its value.
+      return args.every((w) => w.literal && /^[0-9+\-*/%<>=!&|^~() ]*$/.test(w.value))
+        ? null
+        : because;
+    case 'declare':
+    case 'typeset':
+    case 'local':
+    case 'export':
+    case 'readonly': {
+      const flags = args.filter((w) => w.value.startsWith('-') || w.value.startsWith('+'));
+      // `-i` makes each value arithmetic; `-n` makes a name a reference evaluated later.
+      if (flags.some((w) => !w.literal || /^[-+][a-zA-Z]*[in]/.test(w.value))) return because;
+      for (const word of args) {
+        if (word.value.startsWith('-') || word.value.startsWith('+')) continue;
+        const name = /^([^=]*)(\+?=|$)/.exec(word.value)?.[1] ?? word.value;
+        if (!PLAIN_ELEMENT.test(name)) return because;
+      }
+      return null;
+    }
+    case 'printf':
+    case 'wait': {
+      const at = args.findIndex((w) => w.value === (base === 'printf' ? '-v' : '-p'));
+      return at >= 0 && !plainName(args[at + 1]) ? because : null;
+    }
+    case 'test':
+    case '[': {
+      const at = args.findIndex((w) => w.value === '-v' || w.value === '-R');
+      return at >= 0 && !plainName(args[at + 1]) ? because : null;
+    }
+    case 'getopts':
+      // `getopts OPTSTRING NAME [ARG…]`: the name is evaluated, the rest is data.
+      return args.length > 1 && !plainName(args[1]) ? because : null;
+    case 'read':
+    case 'unset':
+    case 'mapfile':
+    case 'readarray': {
+      // Option values (`read -p prompt`, `mapfile -d x`) are plain text; names are the rest.
+      const valued = VALUED_OPTIONS[base] ?? new Set<string>();
+      for (let i = 0; i < args.length; i++) {
+        const word = args[i] as Word;
+        if (word.value.startsWith('-') && word.literal) {
+          // Combined flags (`-rp`) take a value when their last letter does.
+          const last = `-${word.value.slice(-1)}`;
+          if (valued.has(word.value) || (/^-[a-zA-Z]+$/.test(word.value) && valued.has(last))) {
+            i++;
+            if (last === '-a' && !plainName(args[i])) return because;
+          }
+          continue;
+        }
+        if (!word.literal || !PLAIN_ELEMENT.test(word.value)) return because;
+      }
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
 function hazard(table: ClassifierTable, base: string, words: readonly Word[]): string | null {
   if (table.evaluators.includes(base)) return `\`${base}\` runs text as code`;
   if (
@@ -110,6 +192,8 @@ function hazard(table: ClassifierTable, base: string, words: readonly Word[]): s
   ) {
     return `\`${base}\` evaluates arithmetic, where a subscript can run \`$(…)\``;
   }
+  const named = nameHazard(base, words);
+  if (named !== null) return named;
   if (DECLARERS.has(base)) {
     for (const word of words.slice(1)) {
       const problem = assignmentHazard(table, word, true);
