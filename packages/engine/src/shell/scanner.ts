@@ -222,26 +222,7 @@ export abstract class Scanner {
         this.pos += 2;
         continue;
       }
-      if (ch === "'") {
-        const close = src.indexOf("'", this.pos + 1);
-        if (close < 0) this.fail('unbalanced single quote');
-        this.addLit(b, src.slice(this.pos + 1, close), true);
-        this.pos = close + 1;
-        continue;
-      }
-      if (ch === '"') {
-        this.pos++;
-        this.readDoubleQuoted(b);
-        continue;
-      }
-      if (ch === '$') {
-        this.readDollar(b, false);
-        continue;
-      }
-      if (ch === '`') {
-        this.readBacktick(b, false);
-        continue;
-      }
+      if (this.readQuotedOrExpansion(b, ch)) continue;
       if (ch === '[' && subscripts !== null && this.subscriptHere(b, start, subscripts)) {
         this.readSubscript(b);
         continue;
@@ -285,7 +266,6 @@ export abstract class Scanner {
 
   /** A bracketed subscript, up to its matching `]`: blanks and separators inside belong to it. */
   private readSubscript(b: WordBuilder): void {
-    const src = this.src;
     let depth = 0;
     for (;;) {
       if (this.atEnd()) this.fail('unbalanced `[`');
@@ -297,26 +277,7 @@ export abstract class Scanner {
         this.pos += 2;
         continue;
       }
-      if (ch === "'") {
-        const close = src.indexOf("'", this.pos + 1);
-        if (close < 0) this.fail('unbalanced single quote');
-        this.addLit(b, src.slice(this.pos + 1, close), true);
-        this.pos = close + 1;
-        continue;
-      }
-      if (ch === '"') {
-        this.pos++;
-        this.readDoubleQuoted(b);
-        continue;
-      }
-      if (ch === '$') {
-        this.readDollar(b, false);
-        continue;
-      }
-      if (ch === '`') {
-        this.readBacktick(b, false);
-        continue;
-      }
+      if (this.readQuotedOrExpansion(b, ch)) continue;
       if (ch === '[') depth++;
       else if (ch === ']') depth--;
       this.addLit(b, ch, false);
@@ -637,6 +598,35 @@ export abstract class Scanner {
    * double quotes, single quotes quote; inside them bash still matches the
    * quotes to find the `}`, but expands what they hold.
    */
+  /**
+   * Reads a single- or double-quoted string, a `$` expansion or a backtick
+   * substitution starting at the current character into `b`; false when the
+   * character starts none of them.
+   */
+  private readQuotedOrExpansion(b: WordBuilder, ch: string): boolean {
+    switch (ch) {
+      case "'": {
+        const close = this.src.indexOf("'", this.pos + 1);
+        if (close < 0) this.fail('unbalanced single quote');
+        this.addLit(b, this.src.slice(this.pos + 1, close), true);
+        this.pos = close + 1;
+        return true;
+      }
+      case '"':
+        this.pos++;
+        this.readDoubleQuoted(b);
+        return true;
+      case '$':
+        this.readDollar(b, false);
+        return true;
+      case '`':
+        this.readBacktick(b, false);
+        return true;
+      default:
+        return false;
+    }
+  }
+
   private scanBraceWord(inner: WordBuilder, inDouble: boolean): void {
     const src = this.src;
     for (;;) {
