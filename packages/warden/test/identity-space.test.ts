@@ -387,7 +387,8 @@ describe('contracts §8: every route an agent token acts on places it the same w
   });
 
   it('POST /v1/audit takes no space or mode: a report naming one is refused and nothing is recorded', async () => {
-    const decided = await decide(f.tokens.free, { tool: 'git_status', actions: ['gitRead'] });
+    const decided = await decide(f.tokens.free, { tool: 'git_commit', actions: ['gitCommit'] });
+    expect(decided.body.outcome).toBe('allow');
     const before = (await auditLog(f.t.warden.store)).length;
     const report = await f.call('POST', '/v1/audit', f.tokens.free, {
       auditId: decided.body.auditId,

@@ -555,6 +555,31 @@ describe('HTTP API: decide, approvals and the live channel (contracts §8, G22, 
     });
     expect(staged.status).toBe(400);
   });
+
+  it('contracts §8: one decision is reported once; a second report, also sent at the same time, is a 409', async () => {
+    const allowed = await decide(h, { ...COMMIT, callId: 'c-10' });
+    const report = () =>
+      h.call('POST', '/v1/audit', h.tokens.agent, { auditId: allowed.body.auditId, status: 'Ok' });
+    const [a, b] = await Promise.all([report(), report()]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const refused = a.status === 409 ? a : b;
+    expect((refused.body.errors as J[])[0]?.message).toContain('was reported already');
+    const again = await report();
+    expect(again.status).toBe(409);
+    const log = await auditLog(h.t.warden.store);
+    expect(
+      log.filter((e) => e.kind === 'call' && e.decisionId === allowed.body.auditId),
+    ).toHaveLength(1);
+    // A denied call did not run: nothing can report it as run.
+    const denied = await decide(h, { ...PUSH, callId: 'c-11' });
+    expect(denied.body.outcome).toBe('deny');
+    const ran = await h.call('POST', '/v1/audit', h.tokens.agent, {
+      auditId: denied.body.auditId,
+      status: 'Ok',
+    });
+    expect(ran.status).toBe(409);
+    expect((ran.body.errors as J[])[0]?.message).toContain('did not run');
+  });
 });
 
 describe('HTTP API: what-if, policy, spaces, managed, templates (G24, G29, G32, G38)', () => {

@@ -21,7 +21,7 @@ import type { Api } from '../api.js';
 import { Reply } from '../api.js';
 import { agentCall, placementOf, sourceOf, workspaceOf } from '../context.js';
 import type { ServerContext } from '../context.js';
-import { badRequest, invalid, notFound } from '../errors.js';
+import { badRequest, conflict, invalid, notFound } from '../errors.js';
 
 const names = z.array(z.string()).describe('a list of names');
 
@@ -94,6 +94,21 @@ const whatIfSchema = z.strictObject({
  */
 function answered(c: Context, decision: GateDecision): unknown {
   return isRecorded(decision) ? decision : c.json(decision, 503);
+}
+
+/** Reports of one decision, one at a time in this process: a second one finds the first. */
+const reporting = new Map<string, Promise<unknown>>();
+
+async function reportOnce<T>(decisionId: string, report: () => Promise<T>): Promise<T> {
+  const before = reporting.get(decisionId) ?? Promise.resolve();
+  const mine = before.then(report, report);
+  const settled = mine.catch(() => undefined);
+  reporting.set(decisionId, settled);
+  try {
+    return await mine;
+  } finally {
+    if (reporting.get(decisionId) === settled) reporting.delete(decisionId);
+  }
 }
 
 export function decideRoutes(api: Api, ctx: ServerContext): void {
@@ -176,6 +191,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
       201: 'the entry, durable',
       400: 'not a report',
       404: 'no such decision of this agent',
+      409: 'the call of this decision was reported already',
     },
     handler: async ({ c, identity, body }) => {
       const context = await agentCall(
@@ -208,16 +224,38 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
       }
       if (tool === undefined)
         throw badRequest('tool', 'say which `tool` ran, or give the `auditId` of its decision');
-      const entry = await ctx.warden.gate.complete(context, {
-        callId: callId ?? `c-${decisionId ?? Date.now().toString(36)}`,
-        decisionId,
-        tool,
-        arguments: body.arguments ?? null,
-        status: body.status,
-        durationMs: body.durationMs ?? null,
-        ...(body.error === undefined ? {} : { error: body.error }),
-      });
-      return new Reply(201, entry);
+      const ran = tool;
+      const report = async (decisionId: string | null): Promise<Reply> => {
+        if (decisionId !== null) {
+          // One decision, one call: how it ended is reported once (a held call's `Staged` aside).
+          const [reported] = await ctx.warden.store.audit.query({
+            decisionId,
+            kinds: ['call'],
+            statuses: AUDIT_STATUSES.filter((status) => status !== 'Staged'),
+            limit: 1,
+          });
+          if (reported?.status === 'Denied')
+            throw conflict(
+              `decision \`${decisionId}\` denied its call, which therefore did not run (entry \`${reported.id}\`)`,
+            );
+          if (reported !== undefined)
+            throw conflict(
+              `the call of decision \`${decisionId}\` was reported already, as entry \`${reported.id}\``,
+            );
+        }
+        const entry = await ctx.warden.gate.complete(context, {
+          callId: callId ?? `c-${decisionId ?? Date.now().toString(36)}`,
+          decisionId,
+          tool: ran,
+          arguments: body.arguments ?? null,
+          status: body.status,
+          durationMs: body.durationMs ?? null,
+          ...(body.error === undefined ? {} : { error: body.error }),
+        });
+        return new Reply(201, entry);
+      };
+      const reported = decisionId;
+      return reported === null ? report(null) : reportOnce(reported, () => report(reported));
     },
   });
 
