@@ -10,6 +10,7 @@ import type { GatewayOptions } from './gateway-command.js';
 import type { TemplatesOptions } from './templates-command.js';
 import type { HookInstallOptions } from './hook-install-command.js';
 import type { HookOptions } from '../hook/run.js';
+import type { ExecOptions } from './exec-command.js';
 import type { TokenOptions } from './token-command.js';
 import type { AgentCreateOptions, AgentListOptions } from './agent-command.js';
 import type { InspectorCommandOptions } from './inspector-command.js';
@@ -428,6 +429,25 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
         ),
       );
     });
+  adapterOptions(
+    program
+      .command('exec')
+      .description(
+        "ask the gate whether a shell command may run, and run it under the OS sandbox: exit 3 when denied, else the command's exit code",
+      )
+      .argument('[command...]', 'the command line, after `--`; it runs with `bash -c`'),
+  )
+    .option('--agent <id>', "the agent id (standalone default `exec`; connected: the token's)")
+    .option('--worktree <dir>', 'the folder the command runs in: the only one it may write to')
+    .option('--timeout <seconds>', 'kill the command after this long (exit 124)')
+    .option(
+      '--no-sandbox',
+      'on a host without a sandbox backend, run the command anyway, with the guard rules as the only boundary',
+    )
+    .option('--json', "Warden's own messages as JSON lines on standard error")
+    .action(async (words: string[], options: ExecOptions) =>
+      exitWith(await (await import('./exec-command.js')).runExec(io, words, options)),
+    );
   const install = hook.command('install').description('install a hook into an agent runtime');
   install
     .command('claude-code')

@@ -49,6 +49,8 @@ export interface SandboxScope {
   readonly hosts: readonly string[];
   /** Paths the command may not read (`~` is the home folder). */
   readonly denyRead: readonly string[];
+  /** The shell that runs the command inside the sandbox (default `/bin/sh`). */
+  readonly shell?: string;
   readonly signal?: AbortSignal;
 }
 
@@ -189,7 +191,7 @@ function runtimeSandbox(backend: string): CommandSandbox {
         m = await started();
         const wrapped = await m.wrapWithSandbox(
           command,
-          '/bin/sh',
+          scope.shell ?? '/bin/sh',
           {
             filesystem: {
               allowWrite: [scope.worktree],

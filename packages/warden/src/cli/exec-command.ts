@@ -1,0 +1,525 @@
+// `warden exec … -- <command line>`: asks the gate whether a shell command may
+// run, and runs it (`bash -c`) under the OS sandbox with a profile made from
+// the decision: it writes only in the worktree, cannot read the credential
+// folders, and reaches only the hosts the allowed command line names, as the
+// classifier read them for the gate. Connected (`--server`/WARDEN_URL with
+// WARDEN_TOKEN) the server decides and a prompt waits for a human; standalone
+// (`--policy FILE`) the file decides, a prompt is denied and the audit goes
+// to `--data`. How the run ended (status, duration, what the sandbox refused)
+// is recorded against the decision. Nothing runs unless the gate allowed it,
+// and nothing runs without the sandbox unless `--no-sandbox` says so on a
+// host that has none.
+
+import { spawn } from 'node:child_process';
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { GateDecision } from '../gate/types.js';
+import type { CommandSandbox, SandboxedLaunch } from '../sandbox/runtime.js';
+import {
+  closeSandbox,
+  commandSandbox,
+  DEFAULT_DENY_READ,
+  SandboxUnavailable,
+} from '../sandbox/runtime.js';
+import { childEnv } from '../tools/builtin/process.js';
+import { commandHosts } from '../tools/builtin/run-command.js';
+import type { Io } from './io.js';
+import { EXIT, usage } from './io.js';
+
+export interface ExecOptions {
+  readonly server?: string;
+  readonly token?: string;
+  readonly policy?: string;
+  readonly managed?: string;
+  readonly data?: string;
+  readonly agent?: string;
+  readonly worktree?: string;
+  readonly timeout?: string;
+  readonly json?: boolean;
+  /** False with `--no-sandbox`: a host without a backend runs the command anyway. */
+  readonly sandbox?: boolean;
+}
+
+/** The tool name the gate and the audit log know these calls by. */
+const TOOL = 'exec';
+/** The shell the command line runs in. */
+const SHELL = 'bash';
+/** A decision is a few KiB; a larger answer is not from a Warden server. */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+/** At most this many refusals are kept for the record. */
+const MAX_VIOLATIONS = 50;
+/** Exit code of a command killed at `--timeout` (as coreutils' `timeout`). */
+const TIMED_OUT = 124;
+/** What a write the sandbox refused looks like on the command's standard error. */
+const REFUSED_WRITE = /Read-only file system/;
+
+/** A decision as this command needs it, from the gate or from the server. */
+interface Decided {
+  readonly outcome: string;
+  readonly reason: string;
+  /** The recorded decision to report the run against. */
+  readonly auditId: string | null;
+  readonly decision: unknown;
+}
+
+/** Where a finished run is recorded. */
+interface Recorder {
+  record(outcome: {
+    status: 'Ok' | 'Error';
+    durationMs: number;
+    error?: string;
+    arguments: unknown;
+  }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Thrown for a reason to stop with exit 1 after saying why. */
+class Refusal extends Error {
+  override readonly name = 'Refusal';
+}
+
+function seconds(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0 || value > 7 * 24 * 3600)
+    throw new Refusal(`\`--timeout ${text}\` is not a number of seconds above 0`);
+  return value;
+}
+
+async function worktreeOf(dir: string | undefined): Promise<string> {
+  if (dir === undefined || dir === '')
+    throw new Refusal('give `--worktree DIR`: the folder the command runs in and may write to');
+  const real = await realpath(resolve(dir)).catch(() => null);
+  if (real === null || !(await stat(real)).isDirectory())
+    throw new Refusal(`the worktree \`${dir}\` is not a folder`);
+  return real;
+}
+
+// ─── Connected: the server decides ──────────────────────────────────────────
+
+async function postJson(
+  url: string,
+  token: string,
+  body: unknown,
+): Promise<{ status: number; json: unknown }> {
+  const target = new URL(url);
+  const { request } = await (target.protocol === 'https:'
+    ? import('node:https')
+    : import('node:http'));
+  const text = JSON.stringify(body);
+  return new Promise((resolvePost, reject) => {
+    const req = request(
+      target,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+          'x-warden-adapter': TOOL,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            req.destroy();
+            reject(new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`));
+          } else chunks.push(chunk);
+        });
+        res.on('end', () => {
+          let json: unknown = null;
+          try {
+            json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+          } catch {
+            // A body that is not JSON is judged by its status below.
+          }
+          resolvePost({ status: res.statusCode ?? 0, json });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+function errorsOf(json: unknown): string {
+  const errors = (json as { errors?: { message?: unknown }[] } | null)?.errors;
+  if (!Array.isArray(errors)) return '';
+  const said = errors.map((e) => e.message).filter((m): m is string => typeof m === 'string');
+  return said.length === 0 ? '' : `: ${said.join('; ')}`;
+}
+
+/** A deny the command itself concluded: the server was not heard, so nothing may run. */
+function failedClosed(reason: string): Decided {
+  return { outcome: 'deny', reason, auditId: null, decision: null };
+}
+
+async function connected(
+  server: string,
+  token: string,
+  command: string,
+  worktree: string,
+  options: ExecOptions,
+): Promise<{ decided: Decided; recorder: Recorder }> {
+  const base = server.replace(/\/+$/, '');
+  const recorder = (auditId: string): Recorder => ({
+    async record(outcome) {
+      const answer = await postJson(`${base}/v1/audit`, token, { auditId, ...outcome });
+      if (answer.status !== 201)
+        throw new Error(`the server answered HTTP ${answer.status}${errorsOf(answer.json)}`);
+    },
+    close: () => Promise.resolve(),
+  });
+  const none: Recorder = { record: () => Promise.resolve(), close: () => Promise.resolve() };
+  let answer: { status: number; json: unknown };
+  try {
+    answer = await postJson(`${base}/v1/decide`, token, {
+      tool: TOOL,
+      command,
+      worktree,
+      arguments: { command },
+      ...(options.agent === undefined ? {} : { agent: options.agent }),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      decided: failedClosed(
+        `cannot reach the Warden server at ${server} (${code ?? (error as Error).message}): denied, fail-closed`,
+      ),
+      recorder: none,
+    };
+  }
+  const json = answer.json as Record<string, unknown> | null;
+  // A decision the server could not record (503, or a `failure` without `auditId`) is a deny.
+  if (
+    json !== null &&
+    typeof json === 'object' &&
+    typeof json['failure'] === 'string' &&
+    (answer.status === 503 || typeof json['auditId'] !== 'string')
+  )
+    return {
+      decided: failedClosed(
+        `the Warden server could not record this decision, so it is denied: ${json['failure']}`,
+      ),
+      recorder: none,
+    };
+  if (answer.status !== 200 || json === null || typeof json !== 'object')
+    return {
+      decided: failedClosed(
+        `the Warden server answered HTTP ${answer.status}${errorsOf(json)}: denied, fail-closed`,
+      ),
+      recorder: none,
+    };
+  const auditId = typeof json['auditId'] === 'string' ? json['auditId'] : null;
+  const reason = typeof json['reason'] === 'string' ? json['reason'] : 'no reason given';
+  if (auditId === null)
+    return {
+      decided: failedClosed(
+        `the Warden server did not say which record holds this decision, so it is denied: ${reason}`,
+      ),
+      recorder: none,
+    };
+  return {
+    decided: { outcome: String(json['outcome']), reason, auditId, decision: json },
+    recorder: recorder(auditId),
+  };
+}
+
+// ─── Standalone: the policy file decides ────────────────────────────────────
+
+async function standalone(
+  file: string,
+  command: string,
+  worktree: string,
+  options: ExecOptions,
+  io: Io,
+): Promise<{ decided: Decided; recorder: Recorder }> {
+  const [{ loadPolicyFile }, { openWarden }] = await Promise.all([
+    import('../policy/load.js'),
+    import('../warden.js'),
+  ]);
+  const loaded = loadPolicyFile(file, 'workspace', () => '');
+  if (!loaded.ok)
+    throw new Refusal(
+      `the policy \`${file}\` cannot be used: ${loaded.issues.map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`).join('; ')}`,
+    );
+  const workspace = loaded.value.policy.workspace;
+  if (workspace === undefined) throw new Refusal(`the policy \`${file}\` names no workspace`);
+  const warden = await openWarden({
+    data: options.data ?? '.warden',
+    policyFile: file,
+    managedPolicyFile: options.managed ?? io.env['WARDEN_MANAGED_POLICY'] ?? null,
+    env: io.env,
+    auditThread: false,
+  });
+  const ctx = { workspace, agent: options.agent ?? TOOL, source: TOOL, worktree };
+  let decision: GateDecision;
+  try {
+    decision = await warden.gate.decide(ctx, { tool: TOOL, command, arguments: { command } });
+  } catch (error) {
+    await warden.close();
+    throw error;
+  }
+  const recorder: Recorder = {
+    async record(outcome) {
+      await warden.gate.complete(ctx, {
+        callId: decision.callId,
+        decisionId: decision.decisionId,
+        tool: TOOL,
+        ...outcome,
+      });
+    },
+    close: () => warden.close(),
+  };
+  if (decision.auditId === undefined)
+    return {
+      decided: failedClosed(
+        `Warden could not record this decision, so it is denied: ${decision.failure ?? decision.reason}`,
+      ),
+      recorder,
+    };
+  return {
+    decided: {
+      outcome: decision.outcome,
+      reason: decision.reason,
+      auditId: decision.auditId,
+      decision,
+    },
+    recorder,
+  };
+}
+
+// ─── Running the allowed command ────────────────────────────────────────────
+
+interface Ran {
+  readonly exitCode: number;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  /** Lines of standard error that say a write was refused. */
+  readonly refusedWrites: readonly string[];
+}
+
+const SIGNALS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
+/**
+ * Starts the command with standard input and output passed through and
+ * standard error copied through line by line (so refused writes can be
+ * noted), in its own process group so a timeout or Ctrl-C ends all of it.
+ */
+function runCommand(
+  file: string,
+  args: readonly string[],
+  worktree: string,
+  env: NodeJS.ProcessEnv,
+  timeoutS: number | null,
+): Promise<Ran> {
+  const started = performance.now();
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(file, [...args], {
+      cwd: worktree,
+      env: childEnv(env),
+      stdio: ['inherit', 'inherit', 'pipe'],
+      detached: true,
+    });
+    const refusedWrites: string[] = [];
+    let partial = '';
+    const scan = (text: string): void => {
+      for (const line of text.split('\n'))
+        if (REFUSED_WRITE.test(line) && refusedWrites.length < MAX_VIOLATIONS)
+          refusedWrites.push(line.trim().slice(0, 500));
+    };
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = (lines.pop() ?? '').slice(-4096);
+      scan(lines.join('\n'));
+    });
+    let timedOut = false;
+    const killGroup = (signal: NodeJS.Signals): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // the group is gone already
+      }
+    };
+    const timer =
+      timeoutS === null
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            killGroup('SIGKILL');
+          }, timeoutS * 1000);
+    const forward = (signal: NodeJS.Signals): void => killGroup(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    const done = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+    };
+    child.on('error', (error) => {
+      done();
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      done();
+      scan(partial);
+      // What the command left running in its group ends with it.
+      killGroup('SIGKILL');
+      resolveRun({
+        exitCode: timedOut
+          ? TIMED_OUT
+          : (code ?? 128 + (signal === null ? 1 : (SIGNALS[signal] ?? 1))),
+        signal,
+        timedOut,
+        durationMs: Math.round(performance.now() - started),
+        refusedWrites,
+      });
+    });
+  });
+}
+
+function chooseSandbox(options: ExecOptions): CommandSandbox | null {
+  try {
+    return commandSandbox(options.sandbox === false ? 'auto' : 'required');
+  } catch (error) {
+    if (error instanceof SandboxUnavailable)
+      throw new Refusal(
+        `${error.message}; the command was not run (give \`--no-sandbox\` to run it with the guard rules as the only boundary)`,
+      );
+    throw error;
+  }
+}
+
+/** Runs `warden exec`; the exit code is the command's, or 3 for a deny, 1 for a usage error. */
+export async function runExec(
+  io: Io,
+  words: readonly string[],
+  options: ExecOptions,
+): Promise<number> {
+  const json = options.json === true;
+  const say = (text: string, value: Record<string, unknown>): void => {
+    io.err(json ? `${JSON.stringify(value)}\n` : `warden exec: ${text}\n`);
+  };
+  try {
+    const command = words.join(' ');
+    if (command.trim() === '')
+      throw new Refusal('give the command line after `--`: `warden exec … -- <command line>`');
+    const server = options.server ?? io.env['WARDEN_URL'];
+    const hasServer = server !== undefined && server !== '';
+    if (hasServer && options.policy !== undefined)
+      throw new Refusal('give either `--server` (connected) or `--policy` (standalone), not both');
+    if (!hasServer && options.policy === undefined)
+      throw new Refusal(
+        'say who decides: `--server URL` with a token (or WARDEN_URL and WARDEN_TOKEN), or `--policy FILE`',
+      );
+    const token = options.token ?? io.env['WARDEN_TOKEN'];
+    if (hasServer && (token === undefined || token === ''))
+      throw new Refusal(
+        `no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
+      );
+    const timeoutS = seconds(options.timeout);
+    const worktree = await worktreeOf(options.worktree);
+    // A host without a backend refuses before anything is asked or recorded.
+    const sandbox = chooseSandbox(options);
+    if (sandbox === null)
+      say(
+        'this host offers no sandbox backend: the command runs without one, and the guard rules are the only boundary',
+        { warning: 'no sandbox backend', sandbox: null },
+      );
+
+    const { decided, recorder } = hasServer
+      ? await connected(server, token as string, command, worktree, options)
+      : await standalone(options.policy as string, command, worktree, options, io);
+    try {
+      if (decided.outcome !== 'allow') {
+        const reason =
+          decided.outcome === 'deny'
+            ? decided.reason
+            : `the decision was \`${decided.outcome}\`, not allow: ${decided.reason}`;
+        say(reason, { outcome: 'deny', reason, decision: decided.decision });
+        return EXIT.deny;
+      }
+
+      // The network the decision allowed: the hosts the command line names, as the gate read them.
+      const hosts = sandbox === null ? [] : commandHosts(command);
+      let launch: SandboxedLaunch | null = null;
+      if (sandbox !== null) {
+        try {
+          launch = await sandbox.launch(command, {
+            worktree,
+            hosts,
+            denyRead: DEFAULT_DENY_READ,
+            shell: SHELL,
+          });
+        } catch (error) {
+          const why = error instanceof Error ? error.message : String(error);
+          await recorder.record({
+            status: 'Error',
+            durationMs: 0,
+            error: `the command was not run: ${why}`,
+            arguments: { command, sandbox: { backend: sandbox.backend, hosts } },
+          });
+          throw new Refusal(`${why}; the command was not run`);
+        }
+      }
+      let ran: Ran;
+      try {
+        ran = await runCommand(
+          launch?.file ?? SHELL,
+          launch?.args ?? ['-c', command],
+          worktree,
+          io.env,
+          timeoutS,
+        );
+      } finally {
+        launch?.release();
+      }
+      const violations =
+        launch === null
+          ? []
+          : [
+              ...launch.violations(),
+              ...ran.refusedWrites.map((line) => `a write was refused: ${line}`),
+            ].slice(0, MAX_VIOLATIONS);
+      const problems: string[] = [];
+      if (ran.timedOut) problems.push(`the command ran longer than ${timeoutS} s and was killed`);
+      else if (ran.signal !== null) problems.push(`the command was ended by ${ran.signal}`);
+      else if (ran.exitCode !== 0) problems.push(`the command exited with code ${ran.exitCode}`);
+      if (violations.length > 0)
+        problems.push(`the sandbox refused what the command tried: ${violations.join('; ')}`);
+      try {
+        await recorder.record({
+          status: problems.length === 0 ? 'Ok' : 'Error',
+          durationMs: ran.durationMs,
+          ...(problems.length === 0 ? {} : { error: problems.join('; ') }),
+          arguments: {
+            command,
+            exitCode: ran.exitCode,
+            sandbox: sandbox === null ? null : { backend: sandbox.backend, hosts, violations },
+          },
+        });
+      } catch (error) {
+        say(
+          `the run could not be recorded: ${error instanceof Error ? error.message : String(error)}`,
+          { warning: 'the run could not be recorded' },
+        );
+        return ran.exitCode === 0 ? EXIT.usage : ran.exitCode;
+      }
+      if (ran.timedOut) say(problems[0] as string, { timedOut: true });
+      return ran.exitCode;
+    } finally {
+      await recorder.close();
+      await closeSandbox();
+    }
+  } catch (error) {
+    if (error instanceof Refusal) return usage(io, json, '', error.message);
+    throw error;
+  }
+}
