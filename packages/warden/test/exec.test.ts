@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectHost, findOnPath, sandboxBackend } from '../src/honesty/index.js';
 import { BIN, warden } from './helpers.js';
 import { tempDir, UNDER_CI } from './support/backends.js';
-import type { Served } from './support/processes.js';
-import { api, cliToken, serve } from './support/processes.js';
+import type { Served, Spawned } from './support/processes.js';
+import { api, approverWatching, cliToken, serve } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -342,6 +342,8 @@ describe.skipIf(missing !== null)(
       let served: Served;
       let agent: string;
       let viewer: string;
+      let approver: string;
+      const spawned: Spawned[] = [];
       beforeAll(async () => {
         const serverData = tempDir();
         expect(warden(['policy', 'apply', policy, '--data', serverData]).code).toBe(0);
@@ -358,9 +360,33 @@ describe.skipIf(missing !== null)(
           'ci-runner',
         ]).token;
         viewer = cliToken(['--data', serverData, '--role', 'viewer', '--name', 'eve']).token;
+        approver = cliToken(['--data', serverData, '--role', 'approver', '--name', 'bob']).token;
         served = await serve(['--data', serverData]);
-        return () => served.stop('SIGKILL');
+        spawned.push(served);
+        return async () => {
+          await Promise.all(spawned.map((s) => s.stop('SIGKILL')));
+        };
       }, 60_000);
+
+      it('G22: a prompt waits for a connected approver, and once lets the command run', async () => {
+        const env = { WARDEN_URL: served.url, WARDEN_TOKEN: agent };
+        const watcher = await approverWatching(served.url, approver, spawned);
+        // The push is in the line only for the gate to see: it never runs.
+        const approved = exec(
+          ['--worktree', worktree, '--', 'echo yes > approved.txt || git push origin release/1'],
+          env,
+        );
+        const line = await watcher.waitFor(/"event":"approval".*\n/);
+        expect(existsSync(join(worktree, 'approved.txt'))).toBe(false);
+        const id = /"id":"([0-9A-Z]+)"/.exec(line)?.[1] as string;
+        const answered = await api(served.url, approver, 'POST', `/v1/approvals/${id}/answer`, {
+          kind: 'once',
+        });
+        expect(answered.status).toBe(200);
+        const ran = await approved;
+        expect(ran.code, ran.stderr).toBe(0);
+        expect(existsSync(join(worktree, 'approved.txt'))).toBe(true);
+      });
 
       it('contracts §4: allow runs with the exit code passed through, deny exits 3, and the server holds the decision and the completion', async () => {
         const env = { WARDEN_URL: served.url, WARDEN_TOKEN: agent };
