@@ -427,6 +427,19 @@ describe.skipIf(missing !== null)(
         expect(ran.stderr).toContain('cannot reach the Warden server');
         expect(existsSync(join(worktree, 'marker'))).toBe(false);
       });
+
+      it("contracts §4: the agent is the token's; asking as another is refused, and refused is a deny", async () => {
+        const ran = await exec(
+          ['--agent', 'someone-else', '--worktree', worktree, '--', 'touch marker'],
+          {
+            WARDEN_URL: served.url,
+            WARDEN_TOKEN: agent,
+          },
+        );
+        expect(ran.code).toBe(3);
+        expect(ran.stderr).toContain('the Warden server answered HTTP 403');
+        expect(existsSync(join(worktree, 'marker'))).toBe(false);
+      });
     });
   },
 );
