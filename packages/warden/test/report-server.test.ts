@@ -310,9 +310,12 @@ describe('scheduled reports (I10, I11)', () => {
       const at = Math.floor(Date.now() / 1000) * 1000 - 60_000;
       const runs = await Promise.all([one?.runFor(at), two?.runFor(at)]);
       // Between them every supervisor's report is stored once; the rest find it there.
-      expect(runs.flatMap((r) => r?.stored ?? []).sort()).toEqual(['lead', 'sup']);
-      expect(runs.flatMap((r) => r?.existing ?? []).sort()).toEqual(['lead', 'sup']);
-      expect(runs.flatMap((r) => r?.failed ?? [])).toEqual([]);
+      // One comparison, so that a failure shows what each run did.
+      expect({
+        stored: runs.flatMap((r) => r?.stored ?? []).sort(),
+        existing: runs.flatMap((r) => r?.existing ?? []).sort(),
+        failed: runs.flatMap((r) => r?.failed ?? []),
+      }).toEqual({ stored: ['lead', 'sup'], existing: ['lead', 'sup'], failed: [] });
       const all = await a.reports.list({ limit: 500 });
       const keys = all.map((r) => `${r.supervisor}@${String(r.scheduledFor)}`);
       expect(new Set(keys).size).toBe(keys.length);
