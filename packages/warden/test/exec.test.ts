@@ -407,6 +407,7 @@ describe.skipIf(missing !== null)(
         expect(done).toMatchObject({
           status: 'Error',
           tool: 'exec',
+          source: 'exec',
           agentId: 'ci-runner',
           error: 'the command exited with code 5',
         });
@@ -415,6 +416,7 @@ describe.skipIf(missing !== null)(
         ).body.entries as Entry[];
         expect(decisions.find((e) => e.callId === done?.callId)).toMatchObject({
           outcome: 'allow',
+          source: 'exec',
         });
       });
 
