@@ -93,9 +93,19 @@ function capture(): { logger: Logger; lines: { msg: string; [key: string]: unkno
   return { logger, lines };
 }
 
+/** Each server's ids are its own, as ULIDs are: two schedulers never make the same report id. */
+let servers = 0;
+
 function deps(store: Store, data: string, logger: Logger, clock = () => T0): SchedulerDeps {
+  const server = ++servers;
   let n = 0;
-  return { store, data, logger, clock, newId: () => `R${String(++n).padStart(4, '0')}` };
+  return {
+    store,
+    data,
+    logger,
+    clock,
+    newId: () => `R${server}-${String(++n).padStart(4, '0')}`,
+  };
 }
 
 // ─── Settings ──────────────────────────────────────────────────────────────
