@@ -7,15 +7,17 @@
 
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TABLE, analyzeCommand, extendClassifier } from '../src/index.js';
-import { decideDocs } from './decide-docs.js';
-
-const WORKTREE = '/srv/w';
-
-type RuleDoc = Record<string, unknown>;
-type Unit = ReturnType<typeof analyzeCommand>['units'][number];
-type Effect = Unit['effects'][number];
-
-const SHELL_OK: RuleDoc = { id: 'shell-ok', action: 'processSpawn', decision: 'allow' };
+import type { RuleDoc } from './classify-support.js';
+import {
+  SHELL_OK,
+  WORKTREE,
+  argsOf,
+  classes,
+  decideWith,
+  expectNeverAllowed,
+  isRaw,
+  units,
+} from './classify-support.js';
 
 /** Every dangerous class denied, spawning a process allowed. */
 const GUARD: RuleDoc[] = [
@@ -49,37 +51,8 @@ const HOSTS: RuleDoc[] = [
   SHELL_OK,
 ];
 
-function decideWith(rules: RuleDoc[], command: string) {
-  return decideDocs(
-    { version: 1, workspace: 'acme', rules },
-    { workspace: 'acme', agent: 'a', command, worktree: WORKTREE },
-  );
-}
-
-function units(command: string): readonly Unit[] {
-  return analyzeCommand(command, DEFAULT_TABLE, WORKTREE).units;
-}
-
-function effects(command: string): Effect[] {
-  return units(command).flatMap((unit) => [...unit.effects]);
-}
-
-function classes(command: string): string[] {
-  return [...new Set(effects(command).map((item) => item.cls))].sort();
-}
-
-function argsOf(command: string, cls: string): Effect['args'][] {
-  return effects(command)
-    .filter((item) => item.cls === cls)
-    .map((item) => item.args);
-}
-
-function isRaw(command: string): boolean {
-  return units(command).some((unit) => unit.kind === 'raw');
-}
-
 function expectNotAllowed(command: string, rules: RuleDoc[] = GUARD): void {
-  expect(decideWith(rules, command).decision, command).not.toBe('allow');
+  expectNeverAllowed(rules, command);
 }
 
 describe('the test policies themselves', () => {

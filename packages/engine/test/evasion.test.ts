@@ -6,14 +6,15 @@
 // how the shell treats them.
 
 import { describe, expect, it } from 'vitest';
-import { decideDocs } from './decide-docs.js';
-import { DEFAULT_TABLE, analyzeCommand } from '../src/index.js';
-
-const WORKTREE = '/srv/w';
-
-type RuleDoc = Record<string, unknown>;
-
-const SHELL_OK: RuleDoc = { id: 'shell-ok', action: 'processSpawn', decision: 'allow' };
+import type { RuleDoc } from './classify-support.js';
+import {
+  SHELL_OK,
+  argsOf,
+  classes,
+  decideWith,
+  expectNeverAllowed,
+  isRaw,
+} from './classify-support.js';
 
 /** Every dangerous class denied, spawning a process allowed. */
 const GUARD: RuleDoc[] = [
@@ -58,48 +59,11 @@ const HOSTS: RuleDoc[] = [
   SHELL_OK,
 ];
 
-function decideWith(
-  rules: RuleDoc[],
-  command: string,
-  policyExtra: Record<string, unknown> = {},
-  requestExtra: Record<string, unknown> = {},
-) {
-  return decideDocs(
-    { version: 1, workspace: 'acme', rules, ...policyExtra },
-    { workspace: 'acme', agent: 'a', command, worktree: WORKTREE, ...requestExtra },
-  );
-}
-
 const guard = (command: string) => decideWith(GUARD, command);
-
-type Unit = ReturnType<typeof analyzeCommand>['units'][number];
-type Effect = Unit['effects'][number];
-
-function units(command: string): readonly Unit[] {
-  return analyzeCommand(command, DEFAULT_TABLE, WORKTREE).units;
-}
-
-function effects(command: string): Effect[] {
-  return units(command).flatMap((unit) => [...unit.effects]);
-}
-
-function classes(command: string): string[] {
-  return [...new Set(effects(command).map((item) => item.cls))].sort();
-}
-
-function argsOf(command: string, cls: string): Effect['args'][] {
-  return effects(command)
-    .filter((item) => item.cls === cls)
-    .map((item) => item.args);
-}
-
-function isRaw(command: string): boolean {
-  return units(command).some((unit) => unit.kind === 'raw');
-}
 
 /** The invariant: never a silent allow. */
 function expectNotAllowed(command: string, rules: RuleDoc[] = GUARD): void {
-  expect(decideWith(rules, command).decision, command).not.toBe('allow');
+  expectNeverAllowed(rules, command);
 }
 
 /** Either the class is derived, or the command is unparseable. */

@@ -7,11 +7,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { decideDocs } from './decide-docs.js';
-import { DEFAULT_TABLE, analyzeCommand } from '../src/index.js';
-
-const WORKTREE = '/srv/w';
-
-type Unit = ReturnType<typeof analyzeCommand>['units'][number];
+import type { Unit } from './classify-support.js';
+import { decideWith, units } from './classify-support.js';
 
 /** Deleting under /etc is denied; everything else a shell does is allowed. */
 const NO_ETC = [
@@ -30,17 +27,6 @@ const NO_RM = [
   { id: 'egress-ok', action: 'networkEgress', decision: 'allow' },
   { id: 'shell-ok', action: 'processSpawn', decision: 'allow' },
 ];
-
-function decideWith(rules: unknown[], command: string) {
-  return decideDocs(
-    { version: 1, workspace: 'acme', rules },
-    { workspace: 'acme', agent: 'a', command, worktree: WORKTREE },
-  );
-}
-
-function units(command: string): readonly Unit[] {
-  return analyzeCommand(command, DEFAULT_TABLE, WORKTREE).units;
-}
 
 /** The command's own facet is unparseable (not an inner unit). */
 function outerRaw(command: string): Unit | undefined {
