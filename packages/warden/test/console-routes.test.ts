@@ -16,7 +16,7 @@ import { createApp } from '../src/server/app.js';
 import { createToken } from '../src/server/auth.js';
 import type { ServerContext } from '../src/server/context.js';
 import { tempDir } from './support/backends.js';
-import { openTestWarden } from './support/warden.js';
+import { caller, openTestWarden } from './support/warden.js';
 import type { TestWarden } from './support/warden.js';
 
 type J = Record<string, unknown>;
@@ -49,18 +49,8 @@ let t: TestWarden;
 let app: Hono<Env>;
 let tokens: Record<'admin' | 'viewer' | 'approver' | 'agent' | 'bound', string>;
 
-async function call(method: string, path: string, token?: string, body?: unknown) {
-  const res = await app.request(path, {
-    method,
-    headers: {
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text === '' ? {} : JSON.parse(text)) as J };
-}
+const call = (method: string, path: string, token?: string, body?: unknown) =>
+  caller(app)(method, path, token, body);
 
 beforeAll(async () => {
   const dir = tempDir('warden-console-');

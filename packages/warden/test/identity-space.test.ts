@@ -15,7 +15,7 @@ import { createToken } from '../src/server/auth.js';
 import type { ServerContext } from '../src/server/context.js';
 import { wardenInProcess } from './helpers.js';
 import { BACKENDS, tempDir } from './support/backends.js';
-import { auditLog, openTestWarden } from './support/warden.js';
+import { auditLog, caller, openTestWarden } from './support/warden.js';
 import type { TestWarden } from './support/warden.js';
 
 type J = Record<string, unknown>;
@@ -89,24 +89,7 @@ async function open(): Promise<Fixture> {
     review: await agent('coder-3', { mode: 'review' }),
     sandbox: await agent('coder-4', { space: 'sandbox' }),
   };
-  const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await app.request(path, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    let parsed: J = {};
-    try {
-      parsed = JSON.parse(text) as J;
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, body: parsed };
-  };
+  const call = caller(app);
   return {
     t,
     tokens,

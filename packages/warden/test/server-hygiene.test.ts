@@ -23,7 +23,7 @@ import { startServer } from '../src/server/serve.js';
 import type { RunningServer } from '../src/server/serve.js';
 import { Warden } from '../src/warden.js';
 import { tempDir } from './support/backends.js';
-import { openTestWarden } from './support/warden.js';
+import { caller, openTestWarden } from './support/warden.js';
 
 type J = Record<string, unknown>;
 
@@ -63,24 +63,7 @@ async function inProcess(policy: object | null, clock: () => number = Date.now) 
     node: 'test:0',
   };
   const { app, api } = createApp(ctx);
-  const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await app.request(path, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    let parsed: J = {};
-    try {
-      parsed = JSON.parse(text) as J;
-    } catch {
-      // not JSON (an event stream)
-    }
-    return { status: res.status, text, body: parsed };
-  };
+  const call = caller(app);
   return { t, api, call };
 }
 

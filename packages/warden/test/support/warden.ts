@@ -52,3 +52,42 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** An answer of the in-process app: its status, its text and that text as JSON (`{}` when not JSON). */
+export interface AppAnswer {
+  readonly status: number;
+  readonly text: string;
+  readonly body: Record<string, unknown>;
+}
+
+/** Anything that answers a request in process, as a Hono app does. */
+interface InProcessApp {
+  request(path: string, init?: RequestInit): Response | Promise<Response>;
+}
+
+/** `call(method, path, token?, body?)` against an in-process app, with a bearer token and a JSON body. */
+export function caller(app: InProcessApp) {
+  return async (
+    method: string,
+    path: string,
+    token?: string,
+    body?: unknown,
+  ): Promise<AppAnswer> => {
+    const res = await app.request(path, {
+      method,
+      headers: {
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      // not JSON (an event stream, an empty answer)
+    }
+    return { status: res.status, text, body: parsed };
+  };
+}
