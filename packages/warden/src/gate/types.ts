@@ -33,6 +33,13 @@ export interface GateAsk {
   readonly arguments?: unknown;
   /** The runtime's id for the call, when it has one; else Warden makes one. */
   readonly callId?: string;
+  /**
+   * The caller asks to run the command without the OS sandbox (Claude Code's
+   * `dangerouslyDisableSandbox`). Such a call always needs a human: it
+   * prompts even where the rules allow it, cannot be remembered, and no
+   * autonomy level lifts it; a deny stays a deny.
+   */
+  readonly unsandboxed?: boolean;
 }
 
 export interface DecideOptions {

@@ -45,6 +45,8 @@ export const DEFAULT_DENY_READ: readonly string[] = [
 export interface SandboxScope {
   /** The worktree's real path: the one place the command may write. */
   readonly worktree: string;
+  /** Further paths (real, absolute) the command may write, beyond the worktree. */
+  readonly write?: readonly string[];
   /** Hosts the proxy lets the command reach (`example.com`, `*.example.com`, `host:443`). */
   readonly hosts: readonly string[];
   /** Paths the command may not read (`~` is the home folder). */
@@ -194,7 +196,7 @@ function runtimeSandbox(backend: string): CommandSandbox {
           scope.shell ?? '/bin/sh',
           {
             filesystem: {
-              allowWrite: [scope.worktree],
+              allowWrite: [scope.worktree, ...(scope.write ?? [])],
               denyWrite: [],
               denyRead: [...scope.denyRead],
             },

@@ -62,6 +62,12 @@ const decideSchema = requestSchema.extend({
     .optional()
     .describe("the tool's own arguments, recorded (redacted) in the audit log"),
   callId: z.string().optional().describe("the runtime's id for the call"),
+  unsandboxed: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: the command asks to run without the OS sandbox; it then always needs a human (never remembered, never lifted by autonomy)',
+    ),
 });
 
 const reportSchema = z.strictObject({
@@ -141,6 +147,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
           ...(body.args === undefined ? {} : { args: body.args as RequestArgs }),
           ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
           ...(body.callId === undefined ? {} : { callId: body.callId }),
+          ...(body.unsandboxed === true ? { unsandboxed: true } : {}),
         },
         {
           wait: query.wait !== '0',
