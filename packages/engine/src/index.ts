@@ -27,6 +27,8 @@ export { compilePolicy } from './compile/compile.js';
 
 export type { DecideInput, Explained, FacetOutcome, NetHit } from './resolve/decide.js';
 export { decide, explainDecision } from './resolve/decide.js';
+export type { AreasInput } from './resolve/areas.js';
+export { staticFolder, writableAreas } from './resolve/areas.js';
 
 export type { ClassifierTable, PrefixEntry, WrapperEntry } from './classify/table.js';
 export { DEFAULT_TABLE } from './classify/table.js';

@@ -23,6 +23,7 @@ const KINDS = [
   'remote',
   'stdin',
   'parallel',
+  'runner',
 ] as const;
 const names = z.array(z.string().min(1));
 

@@ -15,7 +15,17 @@ export interface OptionSpec {
 }
 
 export type WrapperKind =
-  'exec' | 'shell' | 'xargs' | 'find' | 'watch' | 'flock' | 'su' | 'remote' | 'stdin' | 'parallel';
+  | 'exec'
+  | 'shell'
+  | 'xargs'
+  | 'find'
+  | 'watch'
+  | 'flock'
+  | 'su'
+  | 'remote'
+  | 'stdin'
+  | 'parallel'
+  | 'runner';
 
 export interface WrapperEntry extends OptionSpec {
   readonly kind: WrapperKind;
@@ -1185,6 +1195,23 @@ export const DEFAULT_TABLE: ClassifierTable = {
       values: ['-q'],
       files: ['-f'],
       describe: 'runs commands later: read from standard input (unparseable) or a file (`-f`)',
+    },
+    // `warden exec [options] -- <command line>`: the words after `--` are the command line it runs.
+    warden: {
+      kind: 'runner',
+      flags: ['--json', '--no-sandbox'],
+      values: [
+        '--server',
+        '--token',
+        '--policy',
+        '--managed',
+        '--data',
+        '--agent',
+        '--worktree',
+        '--timeout',
+        '--grant',
+      ],
+      describe: "runs a command line under Warden's sandbox (`warden exec … -- <command line>`)",
     },
     parallel: {
       kind: 'parallel',

@@ -58,6 +58,8 @@ export function unwrap(
       return unwrapFind(words);
     case 'su':
       return unwrapSu(name, words, entry);
+    case 'runner':
+      return unwrapRunner(name, words, entry);
     default:
       break;
   }
@@ -195,6 +197,32 @@ function unwrapSu(name: string, words: readonly Word[], entry: WrapperEntry): Un
     return scriptOf(operands[entry.scriptOperand], name);
   }
   return PLAIN;
+}
+
+/**
+ * `warden exec [options] -- <words>`: the words after `--` are joined into the
+ * command line it runs in a shell, so they are read as that script. Its other
+ * subcommands run nothing else.
+ */
+function unwrapRunner(name: string, words: readonly Word[], entry: WrapperEntry): Unwrapped {
+  const sub = words[1];
+  if (sub === undefined || !sub.literal || sub.value !== 'exec') return PLAIN;
+  const scan = scanOptions(words, 2, entry, { numericFlags: false });
+  if (scan.unknown !== null)
+    return {
+      kind: 'unparseable',
+      reason: `unknown option \`${scan.unknown}\` of \`${name} exec\``,
+    };
+  if (scan.ended !== true)
+    return {
+      kind: 'unparseable',
+      reason: `\`${name} exec\` without \`--\` before its command line`,
+    };
+  const rest = words.slice(scan.next);
+  if (rest.length === 0) return BARE;
+  if (rest.some((word) => !word.literal))
+    return { kind: 'unparseable', reason: `the command line of \`${name} exec\` is not literal` };
+  return { kind: 'script', text: rest.map((word) => word.value).join(' ') };
 }
 
 function scriptOf(word: Word | null | undefined, name: string): Unwrapped {

@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { GateDecision } from '../gate/types.js';
+import type { ExecProfile } from '../sandbox/grant.js';
 import type { CommandSandbox, SandboxedLaunch } from '../sandbox/runtime.js';
 import {
   closeSandbox,
@@ -22,7 +23,6 @@ import {
   SandboxUnavailable,
 } from '../sandbox/runtime.js';
 import { childEnv } from '../tools/builtin/process.js';
-import { commandHosts } from '../tools/builtin/run-command.js';
 import type { Io } from './io.js';
 import { EXIT, usage } from './io.js';
 
@@ -38,6 +38,8 @@ export interface ExecOptions {
   readonly json?: boolean;
   /** False with `--no-sandbox`: a host without a backend runs the command anyway. */
   readonly sandbox?: boolean;
+  /** A grant a hook handed out for this command line: run it under its decision's profile. */
+  readonly grant?: string;
 }
 
 /** The tool name the gate and the audit log know these calls by. */
@@ -60,6 +62,14 @@ interface Decided {
   /** The recorded decision to report the run against. */
   readonly auditId: string | null;
   readonly decision: unknown;
+}
+
+/** How a decided command runs: what the gate said, where to record the end, and its profile. */
+interface Granted {
+  readonly decided: Decided;
+  readonly recorder: Recorder;
+  /** Null when the command does not run (the decision was not allow, or no profile was granted). */
+  readonly profile: ExecProfile | null;
 }
 
 /** Where a finished run is recorded. */
@@ -164,7 +174,7 @@ async function connected(
   command: string,
   worktree: string,
   options: ExecOptions,
-): Promise<{ decided: Decided; recorder: Recorder }> {
+): Promise<Granted> {
   const base = server.replace(/\/+$/, '');
   const recorder = (auditId: string): Recorder => ({
     async record(outcome) {
@@ -175,6 +185,43 @@ async function connected(
     close: () => Promise.resolve(),
   });
   const none: Recorder = { record: () => Promise.resolve(), close: () => Promise.resolve() };
+  const refused = (reason: string): Granted => ({
+    decided: failedClosed(reason),
+    recorder: none,
+    profile: null,
+  });
+  const unreachable = (error: unknown): Granted => {
+    const code = (error as NodeJS.ErrnoException).code;
+    return refused(
+      `cannot reach the Warden server at ${server} (${code ?? (error as Error).message}): denied, fail-closed`,
+    );
+  };
+  /** The profile the server made from the decision a grant names. */
+  const start = async (grant: string, decided: Decided | null): Promise<Granted> => {
+    let answer: { status: number; json: unknown };
+    try {
+      answer = await postJson(`${base}/v1/exec/start`, token, { grant, command, worktree });
+    } catch (error) {
+      return unreachable(error);
+    }
+    const json = answer.json as { auditId?: unknown; profile?: ExecProfile } | null;
+    if (answer.status !== 200 || json === null || typeof json.auditId !== 'string' || !json.profile)
+      return refused(
+        `the Warden server refused to run this command under its grant (HTTP ${answer.status}${errorsOf(json)}): denied`,
+      );
+    return {
+      decided: decided ?? {
+        outcome: 'allow',
+        reason: `granted by decision \`${json.auditId}\``,
+        auditId: json.auditId,
+        decision: null,
+      },
+      recorder: recorder(json.auditId),
+      profile: json.profile,
+    };
+  };
+  if (options.grant !== undefined) return start(options.grant, null);
+
   let answer: { status: number; json: unknown };
   try {
     answer = await postJson(`${base}/v1/decide`, token, {
@@ -182,16 +229,11 @@ async function connected(
       command,
       worktree,
       arguments: { command },
+      grant: true,
       ...(options.agent === undefined ? {} : { agent: options.agent }),
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return {
-      decided: failedClosed(
-        `cannot reach the Warden server at ${server} (${code ?? (error as Error).message}): denied, fail-closed`,
-      ),
-      recorder: none,
-    };
+    return unreachable(error);
   }
   const json = answer.json as Record<string, unknown> | null;
   // A decision the server could not record (503, or a `failure` without `auditId`) is a deny.
@@ -201,32 +243,26 @@ async function connected(
     typeof json['failure'] === 'string' &&
     (answer.status === 503 || typeof json['auditId'] !== 'string')
   )
-    return {
-      decided: failedClosed(
-        `the Warden server could not record this decision, so it is denied: ${json['failure']}`,
-      ),
-      recorder: none,
-    };
+    return refused(
+      `the Warden server could not record this decision, so it is denied: ${json['failure']}`,
+    );
   if (answer.status !== 200 || json === null || typeof json !== 'object')
-    return {
-      decided: failedClosed(
-        `the Warden server answered HTTP ${answer.status}${errorsOf(json)}: denied, fail-closed`,
-      ),
-      recorder: none,
-    };
+    return refused(
+      `the Warden server answered HTTP ${answer.status}${errorsOf(json)}: denied, fail-closed`,
+    );
   const auditId = typeof json['auditId'] === 'string' ? json['auditId'] : null;
   const reason = typeof json['reason'] === 'string' ? json['reason'] : 'no reason given';
   if (auditId === null)
-    return {
-      decided: failedClosed(
-        `the Warden server did not say which record holds this decision, so it is denied: ${reason}`,
-      ),
-      recorder: none,
-    };
-  return {
-    decided: { outcome: String(json['outcome']), reason, auditId, decision: json },
-    recorder: recorder(auditId),
-  };
+    return refused(
+      `the Warden server did not say which record holds this decision, so it is denied: ${reason}`,
+    );
+  const decided: Decided = { outcome: String(json['outcome']), reason, auditId, decision: json };
+  if (decided.outcome !== 'allow') return { decided, recorder: recorder(auditId), profile: null };
+  if (typeof json['grant'] !== 'string')
+    return refused(
+      `the Warden server allowed the command but granted no profile to run it under (is it older than this command?): ${reason}`,
+    );
+  return start(json['grant'], decided);
 }
 
 // ─── Standalone: the policy file decides ────────────────────────────────────
@@ -237,10 +273,11 @@ async function standalone(
   worktree: string,
   options: ExecOptions,
   io: Io,
-): Promise<{ decided: Decided; recorder: Recorder }> {
-  const [{ loadPolicyFile }, { openWarden }] = await Promise.all([
+): Promise<Granted> {
+  const [{ loadPolicyFile }, { openWarden }, grants] = await Promise.all([
     import('../policy/load.js'),
     import('../warden.js'),
+    import('../sandbox/grant.js'),
   ]);
   const loaded = loadPolicyFile(file, 'workspace', () => '');
   if (!loaded.ok)
@@ -249,48 +286,95 @@ async function standalone(
     );
   const workspace = loaded.value.policy.workspace;
   if (workspace === undefined) throw new Refusal(`the policy \`${file}\` names no workspace`);
+  const data = resolve(options.data ?? '.warden');
   const warden = await openWarden({
-    data: options.data ?? '.warden',
+    data,
     policyFile: file,
     managedPolicyFile: options.managed ?? io.env['WARDEN_MANAGED_POLICY'] ?? null,
     env: io.env,
     auditThread: false,
   });
-  const ctx = { workspace, agent: options.agent ?? TOOL, source: TOOL, worktree };
-  let decision: GateDecision;
   try {
-    decision = await warden.gate.decide(ctx, { tool: TOOL, command, arguments: { command } });
-  } catch (error) {
-    await warden.close();
-    throw error;
-  }
-  const recorder: Recorder = {
-    async record(outcome) {
-      await warden.gate.complete(ctx, {
-        callId: decision.callId,
-        decisionId: decision.decisionId,
-        tool: TOOL,
-        ...outcome,
-      });
-    },
-    close: () => warden.close(),
-  };
-  if (decision.auditId === undefined)
-    return {
-      decided: failedClosed(
-        `Warden could not record this decision, so it is denied: ${decision.failure ?? decision.reason}`,
-      ),
-      recorder,
+    const sources = {
+      secrets: warden.store.secrets,
+      audit: warden.store.audit,
+      snapshot: (ws: string) => warden.gate.snapshot(ws),
+      // The data folder holds the key grants are signed with: no granted command reads it.
+      denyRead: [await realpath(data).catch(() => data)],
     };
-  return {
-    decided: {
+    const recorderFor = (run: {
+      workspace: string;
+      agent: string;
+      callId: string;
+      auditId: string;
+    }): Recorder => ({
+      async record(outcome) {
+        await warden.gate.complete(
+          { workspace: run.workspace, agent: run.agent, source: TOOL, worktree },
+          { callId: run.callId, decisionId: run.auditId, tool: TOOL, ...outcome },
+        );
+      },
+      close: () => warden.close(),
+    });
+    const closing: Recorder = { record: () => Promise.resolve(), close: () => warden.close() };
+    const run = async (grant: string, decided: Decided | null): Promise<Granted> => {
+      const granted = await grants.grantedRun(sources, grant, {
+        command,
+        worktree,
+        at: Date.now(),
+      });
+      if (!granted.ok)
+        return {
+          decided: failedClosed(`the grant was refused: ${granted.problem}`),
+          recorder: closing,
+          profile: null,
+        };
+      const { run: r } = granted;
+      return {
+        decided: decided ?? {
+          outcome: 'allow',
+          reason: `granted by decision \`${r.auditId}\``,
+          auditId: r.auditId,
+          decision: null,
+        },
+        recorder: recorderFor(r),
+        profile: r.profile,
+      };
+    };
+    if (options.grant !== undefined) return await run(options.grant, null);
+
+    const ctx = { workspace, agent: options.agent ?? TOOL, source: TOOL, worktree };
+    const decision: GateDecision = await warden.gate.decide(ctx, {
+      tool: TOOL,
+      command,
+      arguments: { command },
+    });
+    if (decision.auditId === undefined)
+      return {
+        decided: failedClosed(
+          `Warden could not record this decision, so it is denied: ${decision.failure ?? decision.reason}`,
+        ),
+        recorder: closing,
+        profile: null,
+      };
+    const decided: Decided = {
       outcome: decision.outcome,
       reason: decision.reason,
       auditId: decision.auditId,
       decision,
-    },
-    recorder,
-  };
+    };
+    if (decision.outcome !== 'allow') return { decided, recorder: closing, profile: null };
+    const grant = grants.issueGrant(await grants.grantKey(warden.store.secrets), {
+      auditId: decision.auditId,
+      command,
+      worktree,
+      at: Date.now(),
+    });
+    return await run(grant, decided);
+  } catch (error) {
+    await warden.close();
+    throw error;
+  }
 }
 
 // ─── Running the allowed command ────────────────────────────────────────────
@@ -387,7 +471,10 @@ function runCommand(
 
 function chooseSandbox(options: ExecOptions): CommandSandbox | null {
   try {
-    return commandSandbox(options.sandbox === false ? 'auto' : 'required');
+    // A grant is a promise to run sandboxed: without a backend it is not run at all.
+    return commandSandbox(
+      options.sandbox === false && options.grant === undefined ? 'auto' : 'required',
+    );
   } catch (error) {
     if (error instanceof SandboxUnavailable)
       throw new Refusal(
@@ -434,7 +521,7 @@ export async function runExec(
         { warning: 'no sandbox backend', sandbox: null },
       );
 
-    const { decided, recorder } = hasServer
+    const { decided, recorder, profile } = hasServer
       ? await connected(server, token as string, command, worktree, options)
       : await standalone(options.policy as string, command, worktree, options, io);
     try {
@@ -447,15 +534,17 @@ export async function runExec(
         return EXIT.deny;
       }
 
-      // The network the decision allowed: the hosts the command line names, as the gate read them.
-      const hosts = sandbox === null ? [] : commandHosts(command);
+      // The profile made from the decision: the worktree and the folders the policy lets this
+      // agent write in, the hosts the command line names, and no credential folder.
+      const hosts = sandbox === null || profile === null ? [] : [...profile.hosts];
       let launch: SandboxedLaunch | null = null;
       if (sandbox !== null) {
         try {
           launch = await sandbox.launch(command, {
             worktree,
+            write: profile?.write ?? [],
             hosts,
-            denyRead: DEFAULT_DENY_READ,
+            denyRead: profile?.denyRead ?? DEFAULT_DENY_READ,
             shell: SHELL,
           });
         } catch (error) {
@@ -492,8 +581,12 @@ export async function runExec(
       if (ran.timedOut) problems.push(`the command ran longer than ${timeoutS} s and was killed`);
       else if (ran.signal !== null) problems.push(`the command was ended by ${ran.signal}`);
       else if (ran.exitCode !== 0) problems.push(`the command exited with code ${ran.exitCode}`);
-      if (violations.length > 0)
+      if (violations.length > 0) {
         problems.push(`the sandbox refused what the command tried: ${violations.join('; ')}`);
+        say(`the sandbox refused what the command tried: ${violations.join('; ')}`, {
+          sandbox: { violations },
+        });
+      }
       try {
         await recorder.record({
           status: problems.length === 0 ? 'Ok' : 'Error',
@@ -502,7 +595,10 @@ export async function runExec(
           arguments: {
             command,
             exitCode: ran.exitCode,
-            sandbox: sandbox === null ? null : { backend: sandbox.backend, hosts, violations },
+            sandbox:
+              sandbox === null
+                ? null
+                : { backend: sandbox.backend, hosts, write: profile?.write ?? [], violations },
           },
         });
       } catch (error) {

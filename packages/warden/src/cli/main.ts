@@ -420,6 +420,10 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
       'map `mcp__<server>__<tool>` of MCP servers Claude Code reaches directly with this gateway configuration',
     )
     .option('--timeout <seconds>', 'answer within this long, else deny (default 55)')
+    .option(
+      '--sandbox <mode>',
+      'allowed `Bash` commands: `auto` run under the sandbox where the host has a backend (default), `required` deny them where it has none, `off` run them as they are',
+    )
     .action(async (options: HookOptions) => {
       const { runHook } = await hookRunner();
       exitWith(
@@ -440,6 +444,10 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
     .option('--agent <id>', "the agent id (standalone default `exec`; connected: the token's)")
     .option('--worktree <dir>', 'the folder the command runs in: the only one it may write to')
     .option('--timeout <seconds>', 'kill the command after this long (exit 124)')
+    .option(
+      '--grant <grant>',
+      'run under the decision a hook granted for exactly this command line and worktree, instead of asking again',
+    )
     .option(
       '--no-sandbox',
       'on a host without a sandbox backend, run the command anyway, with the guard rules as the only boundary',

@@ -55,12 +55,23 @@ export function readPreToolUse(raw: unknown): PreToolUse | string[] {
 
 /** What one call comes to before any policy is read. */
 export type HookPlan =
-  /** Ask the gate. */
-  | { readonly kind: 'gate'; readonly ask: GateAsk; readonly worktree: string }
+  /** Ask the gate; `shell` is a command that, once allowed, runs under Warden's sandbox. */
+  | {
+      readonly kind: 'gate';
+      readonly ask: GateAsk;
+      readonly worktree: string;
+      readonly shell?: ShellCall;
+    }
   /** Nothing to decide: the call only reads, or writes inside the worktree (G14c). */
   | { readonly kind: 'ungated'; readonly reason: string }
   /** Refused before the gate: Warden cannot tell what the call does. */
   | { readonly kind: 'refuse'; readonly reason: string };
+
+/** A `Bash` call as Claude Code sent it: its input is rewritten to run the command sandboxed. */
+export interface ShellCall {
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly command: string;
+}
 
 /** Claude Code's own tools that only read, or steer the session; their effects pass other hooks. */
 const UNGATED: Readonly<Record<string, string>> = {
@@ -150,7 +161,15 @@ export async function planCall(
   if (tool === 'Bash') {
     const command = text(args, 'command');
     if (command === null) return { kind: 'refuse', reason: '`Bash` without a `command`' };
-    return { kind: 'gate', worktree: cwd, ask: { ...base, command } };
+    // Asking to run without the sandbox always needs a human (and then runs as asked).
+    if (args.dangerouslyDisableSandbox === true)
+      return { kind: 'gate', worktree: cwd, ask: { ...base, command, unsandboxed: true } };
+    return {
+      kind: 'gate',
+      worktree: cwd,
+      ask: { ...base, command },
+      shell: { input: args, command },
+    };
   }
   const pathKey = FILE_WRITERS[tool];
   if (pathKey !== undefined) {
@@ -277,15 +296,17 @@ async function planMcp(input: PreToolUse, base: GateAsk, file: string): Promise<
   };
 }
 
-/** Claude Code's answer shape: `allow` or `deny`, with the reason it shows. */
+/** Claude Code's answer shape: `allow` or `deny`, with the reason it shows, and the call's input rewritten. */
 export function hookAnswer(
   decision: 'allow' | 'deny',
   reason: string,
+  updatedInput?: Readonly<Record<string, unknown>>,
 ): {
   hookSpecificOutput: {
     hookEventName: 'PreToolUse';
     permissionDecision: 'allow' | 'deny';
     permissionDecisionReason: string;
+    updatedInput?: Readonly<Record<string, unknown>>;
   };
 } {
   return {
@@ -293,6 +314,7 @@ export function hookAnswer(
       hookEventName: 'PreToolUse',
       permissionDecision: decision,
       permissionDecisionReason: reason,
+      ...(updatedInput === undefined ? {} : { updatedInput }),
     },
   };
 }

@@ -21,6 +21,7 @@ const OPTIONS = {
   gateway: { type: 'string' },
   'gateway-config': { type: 'string' },
   timeout: { type: 'string' },
+  sandbox: { type: 'string' },
 } as const;
 
 /** Ends the process with a deny Claude Code honours whatever it read on standard output. */

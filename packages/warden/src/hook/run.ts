@@ -11,6 +11,8 @@
 
 import { hookAnswer, planCall, readPreToolUse } from './claude-code.js';
 import type { HookPlan, PreToolUse } from './claude-code.js';
+import type { RunnerSource } from './sandboxed.js';
+import { planSandbox, runnerCommand } from './sandboxed.js';
 import { illFormedProblem } from '../well-formed.js';
 
 export interface HookOptions {
@@ -31,6 +33,12 @@ export interface HookOptions {
   readonly gatewayConfig?: string | undefined;
   /** Seconds to answer in; stay under the hook's `timeout` in Claude Code's settings (60 s by default). */
   readonly timeout?: string | undefined;
+  /**
+   * How allowed `Bash` commands run: `auto` (default) under Warden's sandbox
+   * where the host has a backend, `required` denied where it has none, `off`
+   * as they are.
+   */
+  readonly sandbox?: string | undefined;
 }
 
 export interface HookIo {
@@ -86,12 +94,37 @@ function parseInput(text: string): PreToolUse | string {
   return read;
 }
 
-/** The decision's outcome as Claude Code's answer: only `allow` lets the call run. */
-function fromDecision(outcome: unknown, reason: unknown): Answer {
+type GatePlan = Extract<HookPlan, { kind: 'gate' }>;
+
+/**
+ * The decision's outcome as Claude Code's answer: only `allow` lets the call
+ * run. A shell command that is to run sandboxed is allowed only with a grant,
+ * as the rewritten command that runs it under Warden's sandbox.
+ */
+function fromDecision(
+  outcome: unknown,
+  reason: unknown,
+  sandboxed: { plan: GatePlan; grant: unknown; source: RunnerSource } | null = null,
+): Answer {
   const why = typeof reason === 'string' && reason !== '' ? reason : 'no reason given';
-  if (outcome === 'allow') return hookAnswer('allow', `Warden: ${why}`);
   if (outcome === 'deny') return DENY(why);
-  return DENY(`the decision was \`${String(outcome)}\`, not allow: ${why}`);
+  if (outcome !== 'allow')
+    return DENY(`the decision was \`${String(outcome)}\`, not allow: ${why}`);
+  const shell = sandboxed?.plan.shell;
+  if (sandboxed === null || shell === undefined) return hookAnswer('allow', `Warden: ${why}`);
+  if (typeof sandboxed.grant !== 'string' || sandboxed.grant === '')
+    return DENY(
+      `the decision allowed the command but came without a grant to run it sandboxed (is the server older than this hook?): ${why}`,
+    );
+  return hookAnswer('allow', `Warden: ${why} (runs under Warden's sandbox)`, {
+    ...shell.input,
+    command: runnerCommand(
+      sandboxed.grant,
+      sandboxed.plan.worktree,
+      shell.command,
+      sandboxed.source,
+    ),
+  });
 }
 
 /** A decision is a few KiB; an answer larger than this is not from a Warden server, and is a deny. */
@@ -173,14 +206,16 @@ async function postJson(
 async function connected(
   server: string,
   token: string,
-  plan: Extract<HookPlan, { kind: 'gate' }>,
+  plan: GatePlan,
   options: HookOptions,
   signal: AbortSignal,
+  sandboxed: boolean,
 ): Promise<Answer> {
   const url = `${server.replace(/\/+$/, '')}/v1/decide`;
   const body = {
     ...plan.ask,
     worktree: plan.worktree,
+    ...(sandboxed ? { grant: true } : {}),
     ...(options.agent === undefined ? {} : { agent: options.agent }),
     ...(options.space === undefined ? {} : { space: options.space }),
     ...(options.mode === undefined ? {} : { mode: options.mode }),
@@ -215,7 +250,11 @@ async function connected(
       `the Warden server could not record this decision, so it is denied: ${answer.failure}`,
     );
   if (response.status === 200 && answer !== null)
-    return fromDecision(answer.outcome, answer.reason);
+    return fromDecision(
+      answer.outcome,
+      answer.reason,
+      sandboxed ? { plan, grant: answer.grant, source: { server } } : null,
+    );
   const errors = (answer?.errors as { message?: string }[] | undefined)
     ?.map((e) => e.message)
     .filter((m): m is string => typeof m === 'string');
@@ -225,10 +264,11 @@ async function connected(
 
 async function standalone(
   file: string,
-  plan: Extract<HookPlan, { kind: 'gate' }>,
+  plan: GatePlan,
   options: HookOptions,
   io: HookIo,
   signal: AbortSignal,
+  sandboxed: boolean,
 ): Promise<Answer> {
   const [{ loadPolicyFile }, { openWarden }] = await Promise.all([
     import('../policy/load.js'),
@@ -267,7 +307,25 @@ async function standalone(
       return DENY(
         `Warden could not record this decision, so it is denied: ${decision.failure ?? decision.reason}`,
       );
-    return fromDecision(decision.outcome, decision.reason);
+    if (!sandboxed || decision.outcome !== 'allow' || plan.ask.command === undefined)
+      return fromDecision(decision.outcome, decision.reason);
+    const { grantKey, issueGrant } = await import('../sandbox/grant.js');
+    const grant = issueGrant(await grantKey(warden.store.secrets), {
+      auditId: decision.auditId,
+      command: plan.ask.command,
+      worktree: plan.worktree,
+      at: Date.now(),
+    });
+    const managed = options.managed ?? io.env.WARDEN_MANAGED_POLICY;
+    return fromDecision(decision.outcome, decision.reason, {
+      plan,
+      grant,
+      source: {
+        policy: file,
+        data: options.data ?? '.warden',
+        ...(managed === undefined || managed === '' ? {} : { managed }),
+      },
+    });
   } finally {
     await warden.close();
   }
@@ -291,19 +349,28 @@ export async function answerHook(io: HookIo, options: HookOptions): Promise<Answ
   }
   const input = parseInput(text);
   if (typeof input === 'string') return DENY(input);
-  const plan = await planCall(input, options.gateway ?? 'warden', options.gatewayConfig);
+  let plan = await planCall(input, options.gateway ?? 'warden', options.gatewayConfig);
   if (plan.kind === 'refuse') return DENY(plan.reason);
   if (plan.kind === 'ungated') return hookAnswer('allow', `Warden: ${plan.reason}`);
+  let sandboxed = false;
+  if (plan.shell !== undefined) {
+    const chosen = planSandbox(options.sandbox, plan.worktree, io.env);
+    if (chosen.kind === 'refuse') return DENY(chosen.reason);
+    if (chosen.kind === 'rewrite') {
+      plan = { ...plan, worktree: chosen.worktree };
+      sandboxed = true;
+    }
+  }
   try {
     if (hasServer) {
       if (token === undefined || token === '')
         return DENY(
           `no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
         );
-      return await connected(server, token, plan, options, signal);
+      return await connected(server, token, plan, options, signal, sandboxed);
     }
     if (options.policy !== undefined)
-      return await standalone(options.policy, plan, options, io, signal);
+      return await standalone(options.policy, plan, options, io, signal, sandboxed);
   } catch (error) {
     if (signal.aborted)
       return DENY(

@@ -269,11 +269,24 @@ const agentMode: Migration = {
   },
 };
 
+/** Keys this deployment makes for itself, such as the one that signs `warden exec` grants. */
+const instanceSecrets: Migration = {
+  async up(db: Db) {
+    await db.schema
+      .createTable('instance_secrets')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_tokens': tokens,
   '0003_reports': reports,
   '0004_agent_mode': agentMode,
+  '0005_instance_secrets': instanceSecrets,
 };
 
 const provider: MigrationProvider = {

@@ -13,6 +13,8 @@ export interface RevisionRow {
 }
 
 export interface Database {
+  /** Keys this deployment made for itself, shared by every node (never shown, never exported). */
+  instance_secrets: { name: string; value: string; created_at: string };
   reports: {
     id: string;
     workspace: string | null;

@@ -540,6 +540,12 @@ export interface Events {
 
 export type Backend = 'sqlite' | 'postgres';
 
+/** Keys the deployment makes for itself, the same on every node. */
+export interface SecretStore {
+  /** The secret called `name`; made with `make` and kept when there is none yet. */
+  ensure(name: string, make: () => string): Promise<string>;
+}
+
 export interface Store {
   readonly backend: Backend;
   /** Where the data lives: a file path, or the database URL without its password. */
@@ -554,6 +560,7 @@ export interface Store {
   readonly tasks: TaskStore;
   readonly tokens: TokenStore;
   readonly reports: ReportStore;
+  readonly secrets: SecretStore;
   readonly events: Events;
   /** A counter that grows with every change to a workspace's policy or rules (null: the managed layer's). */
   stateVersion(workspace: string | null): Promise<number>;

@@ -21,7 +21,8 @@ import type { Api } from '../api.js';
 import { Reply } from '../api.js';
 import { agentCall, placementOf, sourceOf, workspaceOf } from '../context.js';
 import type { ServerContext } from '../context.js';
-import { badRequest, conflict, invalid, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, invalid, notFound } from '../errors.js';
+import { grantedRun, grantKey, issueGrant } from '../../sandbox/grant.js';
 
 const names = z.array(z.string()).describe('a list of names');
 
@@ -68,6 +69,18 @@ const decideSchema = requestSchema.extend({
     .describe(
       'true: the command asks to run without the OS sandbox; it then always needs a human (never remembered, never lifted by autonomy)',
     ),
+  grant: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: an allowed `command` comes with a `grant` that lets `warden exec --grant` run it once under the sandbox made from this decision',
+    ),
+});
+
+const execStartSchema = z.strictObject({
+  grant: z.string().max(512).describe('the `grant` decide answered with'),
+  command: z.string().describe('the command line, exactly as decided'),
+  worktree: z.string().describe('the worktree, exactly as decided'),
 });
 
 const reportSchema = z.strictObject({
@@ -157,7 +170,52 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
           },
         },
       );
+      if (
+        body.grant === true &&
+        decision.outcome === 'allow' &&
+        isRecorded(decision) &&
+        body.command !== undefined &&
+        body.worktree !== undefined
+      ) {
+        const key = await grantKey(ctx.warden.store.secrets);
+        const grant = issueGrant(key, {
+          auditId: decision.auditId as string,
+          command: body.command,
+          worktree: body.worktree,
+          at: Date.now(),
+        });
+        return { ...decision, grant };
+      }
       return answered(c, decision);
+    },
+  });
+
+  api.add({
+    method: 'post',
+    path: '/v1/exec/start',
+    summary: 'The sandbox profile a granted command runs under, made from its decision',
+    permission: 'decide',
+    body: execStartSchema,
+    responses: {
+      200: '`auditId`, `callId` and `profile` (worktree, write, hosts, denyRead)',
+      400: 'not a grant request',
+      403: 'the grant does not verify, has expired, ran already, or is not this agent’s',
+    },
+    handler: async ({ identity, body }) => {
+      const checked = await grantedRun(
+        {
+          secrets: ctx.warden.store.secrets,
+          audit: ctx.warden.store.audit,
+          snapshot: (workspace) => ctx.warden.gate.snapshot(workspace),
+        },
+        body.grant,
+        { command: body.command, worktree: body.worktree, at: Date.now() },
+      );
+      if (!checked.ok) throw forbidden(checked.problem);
+      const { run } = checked;
+      if (run.workspace !== identity.workspace || run.agent !== identity.agent)
+        throw forbidden(`decision \`${run.auditId}\` is not this agent's`);
+      return { auditId: run.auditId, callId: run.callId, profile: run.profile };
     },
   });
 

@@ -13,6 +13,7 @@ import { SqlPresenceStore } from './presence.js';
 import { SqlReportStore } from './reports.js';
 import { SqlRuleStore } from './rules.js';
 import { SqlRunStore } from './runs.js';
+import { SqlSecretStore } from './secrets.js';
 import { SqlTaskStore } from './tasks.js';
 import { SqlTokenStore } from './tokens.js';
 
@@ -53,6 +54,7 @@ export function sqlStore(parts: SqlStoreParts): Store {
     tasks: new SqlTaskStore(ctx),
     tokens: new SqlTokenStore(ctx),
     reports: new SqlReportStore(ctx),
+    secrets: new SqlSecretStore(ctx),
     events: parts.events,
     stateVersion: (key) => readVersion(parts.db, key),
     close: () => (closed ??= parts.close()),
