@@ -2,12 +2,16 @@
 // downstream MCP servers to reach, and what each exposed tool does — either a
 // read (`readOnly: true`) or a set of action classes with the arguments the
 // request's attributes are read from. Validated whole, every problem listed.
+// Each stdio server starts under the OS sandbox (G2) with the folders it may
+// write and the hosts it may reach that its entry names (`sandbox.ts`).
 
-import { isAbsolute } from 'node:path';
+import { isAbsolute, posix } from 'node:path';
 import { ACTION_CLASSES, didYouMean, isActionClass } from '@warden/engine';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { readSettingsFile } from '../policy/load.js';
+import type { SandboxMode } from '../sandbox/runtime.js';
+import { SANDBOX_MODES } from '../sandbox/runtime.js';
 import type { HostName } from './hosts.js';
 import { hostNameProblem, parseHostName } from './hosts.js';
 
@@ -27,6 +31,8 @@ const stdioServer = z.strictObject({
   command: z.string().min(1, 'give the command that starts the server'),
   args: z.array(z.string(), 'a list of arguments').optional(),
   env: z.record(z.string(), z.string(), 'a mapping of names to values').optional(),
+  /** Checked by `parseServerSandbox`: `off`, or `{ write, hosts }`. */
+  sandbox: z.unknown().optional(),
 });
 
 const httpServer = z.strictObject({
@@ -58,9 +64,26 @@ export const gatewaySchema = z.strictObject({
   worktree: z.string().min(1).optional(),
   /** Extra `Host` names the Streamable HTTP endpoint (`--http`) accepts besides the loopback ones. */
   allowHosts: z.array(z.string(), 'a list of host names').optional(),
+  /** Whether stdio servers start under the OS sandbox (G2): `auto` (default), `required` or `off`. */
+  sandbox: z
+    .enum(['auto', 'required', 'off'], {
+      error: `one of ${SANDBOX_MODES.map((m) => `\`${m}\``).join(', ')}`,
+    })
+    .optional(),
 });
 
-export type StdioServer = z.infer<typeof stdioServer>;
+/** What one stdio server may do under the sandbox; both lists are empty unless its entry names some. */
+export interface ServerSandbox {
+  /** Absolute folders it may write (resolved to real paths at start); never `/`. */
+  readonly write: readonly string[];
+  /** Hosts it may reach through the sandbox's proxy (`example.com`, `*.example.com`, `host:443`). */
+  readonly hosts: readonly string[];
+}
+
+export type StdioServer = Omit<z.infer<typeof stdioServer>, 'sandbox'> & {
+  /** `off`: this server starts without the sandbox, as the operator said. */
+  readonly sandbox: ServerSandbox | 'off';
+};
 export type HttpServer = z.infer<typeof httpServer>;
 export type ServerEntry = { readonly name: string } & (
   ({ readonly kind: 'stdio' } & StdioServer) | ({ readonly kind: 'http' } & HttpServer)
@@ -80,6 +103,8 @@ export interface GatewayConfig {
   readonly space?: string;
   readonly mode?: string;
   readonly worktree?: string;
+  /** Whether stdio servers start under the OS sandbox (G2); absent means `auto`. */
+  readonly sandbox?: SandboxMode;
   /** Extra `Host` names accepted over `--http` (DNS-rebinding protection lets only loopback names in). */
   readonly allowHosts: readonly HostName[];
   readonly servers: readonly ServerEntry[];
@@ -128,7 +153,94 @@ function zodProblems(error: z.ZodError, base: string, known: readonly string[]):
   return problems;
 }
 
-function parseServer(name: string, raw: unknown, problems: Problem[]): ServerEntry | null {
+/** A host a sandboxed server may reach: a host name (a leading `*.` covers its subdomains), maybe with `:PORT`. */
+function sandboxHostProblem(text: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text))
+    return `\`${text}\` is a URL: give the host name alone (optionally with \`:PORT\`)`;
+  const bare = text.startsWith('*.') ? text.slice(2) : text;
+  return parseHostName(bare) === null
+    ? `\`${text}\` is not a host name (\`example.com\`, \`*.example.com\` or \`example.com:443\`)`
+    : null;
+}
+
+const SANDBOX_SETTINGS = ['write', 'hosts'];
+
+/**
+ * A stdio server's `sandbox`: absent (writes nothing, reaches no host), `off`,
+ * or `{ write: [folders], hosts: [names] }`. The folders are checked here by
+ * their spelling; that they exist, and what they really are, is checked at start.
+ */
+function parseServerSandbox(
+  at: string,
+  raw: unknown,
+  mode: unknown,
+  problems: Problem[],
+): ServerSandbox | 'off' {
+  const none: ServerSandbox = { write: [], hosts: [] };
+  if (raw === undefined) return none;
+  if (raw === 'off') {
+    if (mode === 'required')
+      problems.push({
+        path: at,
+        message:
+          "`off` contradicts the gateway's `sandbox: required`: every stdio server starts under the sandbox",
+      });
+    return 'off';
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    problems.push({
+      path: at,
+      message:
+        '`off`, or a mapping with `write` (folders the server may write) and `hosts` (hosts it may reach)',
+    });
+    return none;
+  }
+  const entry = raw as Record<string, unknown>;
+  for (const key of Object.keys(entry))
+    if (!SANDBOX_SETTINGS.includes(key))
+      problems.push({
+        path: `${at}.${key}`,
+        message: `unknown setting \`${key}\`${
+          didYouMean(key, SANDBOX_SETTINGS) || ': the settings are `write`, `hosts`'
+        }`,
+      });
+  const list = (key: string, check: (value: string) => string | null): string[] => {
+    const value = entry[key];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) {
+      problems.push({ path: `${at}.${key}`, message: 'a list' });
+      return [];
+    }
+    const out: string[] = [];
+    value.forEach((item: unknown, index) => {
+      const problem = typeof item !== 'string' || item === '' ? 'a non-empty string' : check(item);
+      if (problem !== null) problems.push({ path: `${at}.${key}[${index}]`, message: problem });
+      else out.push(item as string);
+    });
+    return out;
+  };
+  return {
+    write: list('write', writableRootProblem),
+    hosts: list('hosts', sandboxHostProblem),
+  };
+}
+
+/** Why `path` cannot be a writable root by its spelling, or null. */
+export function writableRootProblem(path: string): string | null {
+  if (!isAbsolute(path)) return `is an absolute path, not \`${path}\``;
+  if (posix.resolve(path) === '/') return ROOT_NOT_WRITABLE;
+  return null;
+}
+
+export const ROOT_NOT_WRITABLE =
+  '`/` cannot be a writable root: the server could write anywhere this user can; name the folders it needs';
+
+function parseServer(
+  name: string,
+  raw: unknown,
+  mode: unknown,
+  problems: Problem[],
+): ServerEntry | null {
   const at = `servers.${name}`;
   if (!SERVER_NAME.test(name) || name.includes('__'))
     problems.push({
@@ -151,6 +263,14 @@ function parseServer(name: string, raw: unknown, problems: Problem[]): ServerEnt
     return null;
   }
   if (hasUrl) {
+    if ('sandbox' in raw) {
+      problems.push({
+        path: `${at}.sandbox`,
+        message:
+          'a server reached by URL runs elsewhere: only the stdio servers the gateway starts run under its sandbox',
+      });
+      return null;
+    }
     const parsed = httpServer.safeParse(raw);
     if (!parsed.success) {
       problems.push(...zodProblems(parsed.error, at, ['url']));
@@ -165,10 +285,11 @@ function parseServer(name: string, raw: unknown, problems: Problem[]): ServerEnt
   }
   const parsed = stdioServer.safeParse(raw);
   if (!parsed.success) {
-    problems.push(...zodProblems(parsed.error, at, ['command', 'args', 'env']));
+    problems.push(...zodProblems(parsed.error, at, ['command', 'args', 'env', 'sandbox']));
     return null;
   }
-  return { name, kind: 'stdio', ...parsed.data };
+  const sandbox = parseServerSandbox(`${at}.sandbox`, parsed.data.sandbox, mode, problems);
+  return { name, kind: 'stdio', ...parsed.data, sandbox };
 }
 
 function parseTool(name: string, raw: unknown, problems: Problem[]): ToolMapping | null {
@@ -232,7 +353,7 @@ export function validateGatewayConfig(raw: unknown): ConfigLoad {
     if (Object.keys(rawServers).length === 0)
       problems.push({ path: 'servers', message: 'name at least one downstream server' });
     for (const [name, value] of Object.entries(rawServers)) {
-      const entry = parseServer(name, value, problems);
+      const entry = parseServer(name, value, doc.sandbox, problems);
       if (entry !== null) servers.push(entry);
     }
   }
@@ -265,6 +386,7 @@ export function validateGatewayConfig(raw: unknown): ConfigLoad {
       ...(data.space === undefined ? {} : { space: data.space }),
       ...(data.mode === undefined ? {} : { mode: data.mode }),
       ...(data.worktree === undefined ? {} : { worktree: data.worktree }),
+      ...(data.sandbox === undefined ? {} : { sandbox: data.sandbox }),
       allowHosts,
       servers,
       tools,

@@ -11,6 +11,9 @@
 // start, its calls are refused (a tool error and an `Error` entry). The
 // ratchet holds across a restart: a tool the restarted server offers that no
 // mapping covers is not exposed, and a call to it is refused.
+//
+// Every stdio server, at each start, runs under the OS sandbox (G2) its entry
+// describes (`sandbox.ts`); what the sandbox refused it is logged.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
@@ -20,11 +23,15 @@ import {
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import picomatch from 'picomatch';
+import type { HostFacts } from '../honesty/host.js';
+import { closeSandbox } from '../sandbox/runtime.js';
 import type { AuditStatus } from '../store/types.js';
 import type { GatewayConfig, ServerEntry, ToolMapping } from './config.js';
 import { mappingMatcher } from './config.js';
 import type { Decider, Verdict } from './decider.js';
 import { extractArgs } from './extract.js';
+import type { SandboxPlan, ServerProcess } from './sandbox.js';
+import { planSandboxes, serverProcess, violationReporter } from './sandbox.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 /** A crashed stdio server is started again at most this often in a minute. */
@@ -40,6 +47,8 @@ interface Downstream {
   readonly entry: ServerEntry;
   /** The live client; null while the server is down. */
   client: Client | null;
+  /** Logs what the sandbox refused the live server since the last look (a no-op unsandboxed). */
+  violations: () => void;
   /** Set once the connection closed: why calls to it fail until it is back. */
   gone: string | null;
   /** When restarts were tried, within the last minute. */
@@ -85,22 +94,45 @@ function where(entry: ServerEntry): string {
   return entry.kind === 'stdio' ? `\`${entry.command}\`` : entry.url;
 }
 
+interface Connected {
+  readonly client: Client;
+  /** Logs what the sandbox refused since the last look. */
+  readonly violations: () => void;
+}
+
 /**
- * Starts (stdio) or reaches (URL) one server; throws with why it cannot.
- * `closed` is told when the connection ends, from the first moment on.
+ * Starts (stdio, under its sandbox plan) or reaches (URL) one server; throws
+ * with why it cannot. `closed` is told when the connection ends, from the
+ * first moment on; the sandbox launch is released then.
  */
 async function connectClient(
   entry: ServerEntry,
+  plan: SandboxPlan | undefined,
   timeoutMs: number,
   closed: (client: Client) => void,
-): Promise<Client> {
+  log: (line: string) => void,
+): Promise<Connected> {
+  let started: ServerProcess | null;
+  try {
+    started = entry.kind === 'stdio' ? await serverProcess(entry, plan) : null;
+  } catch (error) {
+    throw new Error(`cannot start ${where(entry)}: ${describeError(error)}`);
+  }
+  const launch = started?.launch ?? null;
+  const violations = launch === null ? () => undefined : violationReporter(entry.name, launch, log);
   const client = new Client({ name: 'warden-gateway', version: '1' });
-  client.onclose = () => closed(client);
+  client.onclose = () => {
+    if (launch !== null) {
+      violations();
+      launch.release();
+    }
+    closed(client);
+  };
   const transport =
     entry.kind === 'stdio'
       ? new StdioClientTransport({
-          command: entry.command,
-          args: [...(entry.args ?? [])],
+          command: started?.command ?? entry.command,
+          args: [...(started?.args ?? [])],
           env: { ...getDefaultEnvironment(), ...entry.env },
           stderr: 'inherit',
         })
@@ -109,9 +141,10 @@ async function connectClient(
     await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
     await client.close().catch(() => undefined);
+    launch?.release();
     throw new Error(`cannot connect to ${where(entry)}: ${describeError(error)}`);
   }
-  return client;
+  return { client, violations };
 }
 
 async function listAll(client: Client, timeoutMs: number): Promise<Tool[]> {
@@ -144,6 +177,8 @@ export interface GatewayOptions {
   /** Restarts of one crashed stdio server in a minute (default RESTARTS_PER_MINUTE). */
   readonly restartsPerMinute?: number;
   readonly clock?: () => number;
+  /** The host the stdio servers' sandbox is chosen for (default: this one, read from the PATH). */
+  readonly sandboxHost?: HostFacts;
 }
 
 /** What the agent's side of a call offers: its cancel, and a channel for progress. */
@@ -163,6 +198,7 @@ export class Gateway {
   private readonly clock: () => number;
   private readonly closedClients = new WeakSet<Client>();
   private closing = false;
+  private plans: ReadonlyMap<string, SandboxPlan> = new Map();
 
   private constructor(
     private readonly config: GatewayConfig,
@@ -185,6 +221,10 @@ export class Gateway {
   ): Promise<Gateway> {
     const gateway = new Gateway(config, decider, options.timeoutMs, options.log, options);
     try {
+      const planned = await planSandboxes(config, options.sandboxHost);
+      if (!planned.ok) throw new GatewayStartError(planned.problems);
+      gateway.plans = planned.plans;
+      for (const note of planned.notes) options.log(note);
       await gateway.connectAll();
     } catch (error) {
       await gateway.close();
@@ -210,7 +250,15 @@ export class Gateway {
 
   private async connectAll(): Promise<void> {
     const settled = await Promise.allSettled(
-      this.config.servers.map((entry) => connectClient(entry, this.timeoutMs, this.clientClosed)),
+      this.config.servers.map((entry) =>
+        connectClient(
+          entry,
+          this.plans.get(entry.name),
+          this.timeoutMs,
+          this.clientClosed,
+          this.log,
+        ),
+      ),
     );
     const problems: string[] = [];
     settled.forEach((result, index) => {
@@ -219,10 +267,11 @@ export class Gateway {
         problems.push(`servers.${entry.name}: ${describeError(result.reason)}`);
         return;
       }
-      const exited = this.closedClients.has(result.value);
+      const exited = this.closedClients.has(result.value.client);
       this.downstreams.push({
         entry,
-        client: exited ? null : result.value,
+        client: exited ? null : result.value.client,
+        violations: result.value.violations,
         gone: exited ? `the downstream server \`${entry.name}\` closed its connection` : null,
         attempts: [],
         failures: 0,
@@ -310,9 +359,16 @@ export class Gateway {
   private async restart(downstream: Downstream): Promise<string | null> {
     const { entry } = downstream;
     let client: Client | null = null;
+    let violations: () => void = () => undefined;
     let tools: Tool[];
     try {
-      client = await connectClient(entry, this.timeoutMs, this.clientClosed);
+      ({ client, violations } = await connectClient(
+        entry,
+        this.plans.get(entry.name),
+        this.timeoutMs,
+        this.clientClosed,
+        this.log,
+      ));
       tools = await listAll(client, this.timeoutMs);
       if (this.closedClients.has(client)) throw new Error('it exited right after it started');
     } catch (error) {
@@ -333,6 +389,7 @@ export class Gateway {
     downstream.lastFailure = null;
     downstream.nextTryAt = 0;
     downstream.client = client;
+    downstream.violations = violations;
     downstream.gone = null;
     this.relist(downstream, tools);
     return null;
@@ -533,6 +590,7 @@ export class Gateway {
       }
     }
     const durationMs = Math.round(performance.now() - started);
+    server.violations();
     await this.record(
       verdict,
       exposed.name,
@@ -551,6 +609,9 @@ export class Gateway {
     for (const d of downstreams) d.gone ??= 'the gateway is stopping';
     await Promise.allSettled(downstreams.map((d) => d.restarting));
     await Promise.allSettled(downstreams.map((d) => d.client?.close()));
+    // The sandbox's proxies would otherwise listen a few idle seconds more.
+    if ([...this.plans.values()].some((p) => p.kind === 'sandboxed'))
+      await closeSandbox().catch(() => undefined);
     await this.decider.close().catch(() => undefined);
   }
 }

@@ -1,0 +1,445 @@
+// The gateway's stdio servers under the OS sandbox (G2), each like a container
+// of its own: the real filesystem MCP server given `/` as its root writes only
+// inside the folders its entry lists, even where the gate allowed the call,
+// and still reads. Writable roots are checked (`/` is refused); a host without
+// a backend starts the server without one and says so (`auto`) or refuses to
+// start it (`required`). Under CI the backend must be present.
+
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GatewayConfig } from '../src/gateway/config.js';
+import { validateGatewayConfig } from '../src/gateway/config.js';
+import type { Decider } from '../src/gateway/decider.js';
+import { Gateway, GatewayStartError } from '../src/gateway/gateway.js';
+import { commandLine, shellWord } from '../src/gateway/sandbox.js';
+import { detectHost, sandboxBackend } from '../src/honesty/index.js';
+import { BIN, warden } from './helpers.js';
+import { UNDER_CI, tempDir } from './support/backends.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const FS_SERVER = join(
+  ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-filesystem',
+  'dist',
+  'index.js',
+);
+
+const backend = sandboxBackend(detectHost());
+const missing =
+  backend === null
+    ? 'this host offers no sandbox backend (`bwrap`, `socat` and `rg` on Linux): the sandboxed gateway runs are skipped'
+    : null;
+if (missing !== null && UNDER_CI) throw new Error(`under CI the sandbox is required: ${missing}`);
+if (missing !== null) console.warn(`[skip] ${missing}`);
+
+/** Every write is allowed by the gate: what stops one is the sandbox. */
+const POLICY = `version: 1
+workspace: acme
+rules:
+  - id: writes-anywhere
+    action: fileWriteOutsideWorktree
+    decision: allow
+`;
+
+const TOOLS = {
+  'fs__{read,list}_*': { readOnly: true },
+  'fs__{directory_tree,search_files,get_file_info}': { readOnly: true },
+  'fs__{write_file,edit_file,create_directory}': {
+    actions: ['fileWriteOutsideWorktree'],
+    args: { paths: ['path'] },
+  },
+  fs__move_file: { actions: ['fileWriteOutsideWorktree'], args: { paths: ['source'] } },
+};
+
+interface Setup {
+  readonly dir: string;
+  readonly data: string;
+  readonly policy: string;
+  readonly config: string;
+}
+
+function setup(document: Record<string, unknown>): Setup {
+  const dir = tempDir('warden-gw-sbx-');
+  const policy = join(dir, 'policy.yaml');
+  writeFileSync(policy, POLICY);
+  const config = join(dir, 'gateway.json');
+  writeFileSync(
+    config,
+    JSON.stringify({ agent: 'coder-1', workspace: 'acme', tools: TOOLS, ...document }),
+  );
+  return { dir, data: join(dir, 'data'), policy, config };
+}
+
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !key.startsWith('WARDEN_') && key !== 'DATABASE_URL')
+      env[key] = value;
+  return { ...env, WARDEN_LOG_LEVEL: 'warn', ...extra };
+}
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
+});
+
+/** The agent: the SDK client spawning `warden gateway` on stdio. */
+async function agent(s: Setup): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'gateway', '--config', s.config, '--policy', s.policy, '--data', s.data],
+    env: cleanEnv(),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'test-agent', version: '1' });
+  await client.connect(transport);
+  open.push(client);
+  return { client, stderr: () => stderr };
+}
+
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function text(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+function exported(data: string): Record<string, unknown>[] {
+  const out = warden(['audit', 'export', '--data', data], { env: cleanEnv() });
+  expect(out.code, out.stderr).toBe(0);
+  return out.stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe.skipIf(missing !== null)(
+  `the gateway's stdio servers under the sandbox (G2, ${backend ?? 'none'})`,
+  () => {
+    it('G2: a filesystem server rooted at `/` writes inside its writable root, a write elsewhere fails though the gate allowed it, and it still reads', async () => {
+      const s = setup({});
+      const allowed = join(s.dir, 'allowed');
+      const elsewhere = tempDir('warden-gw-sbx-out-');
+      mkdirSync(allowed);
+      writeFileSync(join(elsewhere, 'existing.txt'), 'read me');
+      writeFileSync(
+        s.config,
+        JSON.stringify({
+          agent: 'coder-1',
+          workspace: 'acme',
+          servers: {
+            fs: {
+              command: process.execPath,
+              args: [FS_SERVER, '/'],
+              sandbox: { write: [allowed] },
+            },
+          },
+          tools: TOOLS,
+        }),
+      );
+      const { client, stderr } = await agent(s);
+
+      const inside = await call(client, 'fs__write_file', {
+        path: join(allowed, 'inside.txt'),
+        content: 'inside',
+      });
+      expect(inside.isError ?? false, text(inside)).toBe(false);
+      expect(readFileSync(join(allowed, 'inside.txt'), 'utf8')).toBe('inside');
+
+      const outside = await call(client, 'fs__write_file', {
+        path: join(elsewhere, 'outside.txt'),
+        content: 'outside',
+      });
+      expect(outside.isError).toBe(true);
+      expect(text(outside)).toMatch(/read-only file system|EROFS|permission denied|EACCES|EPERM/i);
+      expect(existsSync(join(elsewhere, 'outside.txt'))).toBe(false);
+
+      const read = await call(client, 'fs__read_text_file', {
+        path: join(elsewhere, 'existing.txt'),
+      });
+      expect(read.isError ?? false, text(read)).toBe(false);
+      expect(text(read)).toContain('read me');
+
+      expect(stderr()).toContain(
+        `servers.fs: starts under the OS sandbox (${backend}): it may write \`${allowed}\` and reach none`,
+      );
+      // The gate allowed both writes; the one outside ended as the downstream's error.
+      const entries = exported(s.data);
+      const decisions = entries.filter((e) => e.kind === 'decision' && e.tool === 'fs__write_file');
+      expect(decisions.map((e) => e.outcome)).toEqual(['allow', 'allow']);
+      const writes = entries.filter((e) => e.tool === 'fs__write_file' && e.kind !== 'decision');
+      expect(writes.map((e) => e.status)).toEqual(['Ok', 'Error']);
+    }, 60_000);
+
+    it('G2: a server whose entry names no `sandbox` writes nothing and reaches no host', async () => {
+      const s = setup({});
+      const folder = join(s.dir, 'work');
+      mkdirSync(folder);
+      writeFileSync(
+        s.config,
+        JSON.stringify({
+          agent: 'coder-1',
+          workspace: 'acme',
+          worktree: folder,
+          servers: { fs: { command: process.execPath, args: [FS_SERVER, folder] } },
+          tools: TOOLS,
+        }),
+      );
+      const { client, stderr } = await agent(s);
+      const wrote = await call(client, 'fs__write_file', {
+        path: join(folder, 'notes.txt'),
+        content: 'x',
+      });
+      expect(wrote.isError).toBe(true);
+      expect(existsSync(join(folder, 'notes.txt'))).toBe(false);
+      expect(stderr()).toContain('it may write none and reach none');
+    }, 60_000);
+
+    it('G2: a backend that cannot run keeps the server from starting; it never starts without the sandbox', () => {
+      const s = setup({});
+      const marker = join(s.dir, 'started');
+      writeFileSync(
+        join(s.dir, 'server.mjs'),
+        `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'yes');\n`,
+      );
+      writeFileSync(
+        s.config,
+        JSON.stringify({
+          agent: 'coder-1',
+          workspace: 'acme',
+          servers: { fx: { command: process.execPath, args: [join(s.dir, 'server.mjs')] } },
+          tools: { 'fx__*': { readOnly: true } },
+        }),
+      );
+      const bin = join(s.dir, 'bin');
+      mkdirSync(bin);
+      writeFileSync(
+        join(bin, 'bwrap'),
+        '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n',
+      );
+      chmodSync(join(bin, 'bwrap'), 0o755);
+      const ran = warden(
+        ['gateway', '--config', s.config, '--policy', s.policy, '--data', s.data],
+        { env: cleanEnv({ PATH: `${bin}:${process.env['PATH'] ?? ''}` }) },
+      );
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toContain('No permissions to create new namespace');
+      expect(ran.stderr).toContain('error: servers.fx: cannot connect to');
+      expect(existsSync(marker)).toBe(false);
+    }, 60_000);
+  },
+);
+
+describe('writable roots (G2, contracts §7)', () => {
+  const server = (write: unknown) => ({
+    agent: 'coder-1',
+    workspace: 'acme',
+    servers: { fs: { command: 'node', args: ['server.js'], sandbox: { write } } },
+    tools: {},
+  });
+
+  it('`/` as a writable root is refused with a clear error, and so is a relative one', () => {
+    const checked = validateGatewayConfig(server(['/', 'work', '/srv/../']));
+    expect(checked.ok).toBe(false);
+    expect(checked.ok ? [] : checked.problems).toEqual([
+      {
+        path: 'servers.fs.sandbox.write[0]',
+        message:
+          '`/` cannot be a writable root: the server could write anywhere this user can; name the folders it needs',
+      },
+      { path: 'servers.fs.sandbox.write[1]', message: 'is an absolute path, not `work`' },
+      {
+        path: 'servers.fs.sandbox.write[2]',
+        message:
+          '`/` cannot be a writable root: the server could write anywhere this user can; name the folders it needs',
+      },
+    ]);
+  });
+
+  it('`warden gateway` refuses a configuration with `/` as a writable root, and one whose root is a link to `/`, a file or missing', () => {
+    const s = setup({});
+    writeFileSync(s.config, JSON.stringify(server(['/'])));
+    const slash = warden(['gateway', '--config', s.config, '--policy', s.policy], {
+      env: cleanEnv(),
+    });
+    expect(slash.code).toBe(1);
+    expect(slash.stderr).toContain(
+      'servers.fs.sandbox.write[0]: `/` cannot be a writable root: the server could write anywhere this user can; name the folders it needs',
+    );
+
+    const link = join(s.dir, 'everything');
+    symlinkSync('/', link);
+    const file = join(s.dir, 'file.txt');
+    writeFileSync(file, '');
+    writeFileSync(s.config, JSON.stringify(server([link, file, join(s.dir, 'missing')])));
+    const resolved = warden(
+      ['gateway', '--config', s.config, '--policy', s.policy, '--data', s.data],
+      { env: cleanEnv() },
+    );
+    expect(resolved.code).toBe(1);
+    expect(resolved.stderr.trim().split('\n')).toEqual([
+      `error: servers.fs.sandbox.write[0]: \`${link}\` resolves to \`/\`: \`/\` cannot be a writable root: the server could write anywhere this user can; name the folders it needs`,
+      `error: servers.fs.sandbox.write[1]: \`${file}\` is not a folder: a writable root is an existing folder`,
+      `error: servers.fs.sandbox.write[2]: \`${join(s.dir, 'missing')}\` does not exist: a writable root is an existing folder`,
+    ]);
+  });
+
+  it('contracts §7: the sandbox keys are checked and every problem listed', () => {
+    const checked = validateGatewayConfig({
+      agent: 'coder-1',
+      workspace: 'acme',
+      sandbox: 'sometimes',
+      servers: {
+        a: {
+          command: 'node',
+          sandbox: { write: [], hosts: ['https://example.com', '*.ok.example'], writes: [] },
+        },
+        b: { command: 'node', sandbox: 'no' },
+        c: { url: 'http://127.0.0.1:9000/mcp', sandbox: 'off' },
+      },
+      tools: {},
+    });
+    expect(checked.ok ? [] : checked.problems).toEqual([
+      { path: 'sandbox', message: 'one of `auto`, `required`, `off`' },
+      {
+        path: 'servers.a.sandbox.writes',
+        message: 'unknown setting `writes`: did you mean `write`?',
+      },
+      {
+        path: 'servers.a.sandbox.hosts[0]',
+        message:
+          '`https://example.com` is a URL: give the host name alone (optionally with `:PORT`)',
+      },
+      {
+        path: 'servers.b.sandbox',
+        message:
+          '`off`, or a mapping with `write` (folders the server may write) and `hosts` (hosts it may reach)',
+      },
+      {
+        path: 'servers.c.sandbox',
+        message:
+          'a server reached by URL runs elsewhere: only the stdio servers the gateway starts run under its sandbox',
+      },
+    ]);
+  });
+
+  it('a server may opt out with `sandbox: off`, but not when the gateway says `sandbox: required`', () => {
+    const base = { agent: 'coder-1', workspace: 'acme', tools: {} };
+    const off = validateGatewayConfig({
+      ...base,
+      servers: { fs: { command: 'node', sandbox: 'off' } },
+    });
+    expect(off.ok && off.config.servers[0]).toMatchObject({ sandbox: 'off' });
+    const contradicted = validateGatewayConfig({
+      ...base,
+      sandbox: 'required',
+      servers: { fs: { command: 'node', sandbox: 'off' } },
+    });
+    expect(contradicted.ok ? [] : contradicted.problems).toEqual([
+      {
+        path: 'servers.fs.sandbox',
+        message:
+          "`off` contradicts the gateway's `sandbox: required`: every stdio server starts under the sandbox",
+      },
+    ]);
+    const bare = validateGatewayConfig({ ...base, servers: { fs: { command: 'node' } } });
+    expect(bare.ok && bare.config.servers[0]).toMatchObject({ sandbox: { write: [], hosts: [] } });
+  });
+});
+
+describe('the command line a sandboxed server starts with', () => {
+  it('quotes every word so `/bin/sh` reads it back unchanged', () => {
+    expect(shellWord('/usr/bin/node')).toBe('/usr/bin/node');
+    expect(shellWord("it's $HOME; rm -rf /")).toBe(`'it'\\''s $HOME; rm -rf /'`);
+    expect(shellWord('')).toBe("''");
+    expect(commandLine({ command: 'node', args: ['a b', '*'], sandbox: 'off' })).toBe(
+      "exec node 'a b' '*'",
+    );
+  });
+});
+
+describe('a host without a sandbox backend (G2)', () => {
+  const bare = { platform: 'linux', bwrap: null, socat: '/usr/bin/socat', rg: null };
+  const decider: Decider = {
+    describe: 'test',
+    decide: () => Promise.resolve({ allow: true, reason: 'allowed', auditId: null, callId: null }),
+    complete: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+  };
+
+  function configWith(dir: string, sandbox: 'auto' | 'required' | undefined): GatewayConfig {
+    writeFileSync(
+      join(dir, 'server.mjs'),
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(join(dir, 'started'))}, 'yes');\n` +
+        `const { Server } = await import(${JSON.stringify(join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', 'server', 'index.js'))});\n` +
+        `const { StdioServerTransport } = await import(${JSON.stringify(join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', 'server', 'stdio.js'))});\n` +
+        `const { ListToolsRequestSchema } = await import(${JSON.stringify(join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', 'types.js'))});\n` +
+        `const server = new Server({ name: 'fx', version: '1' }, { capabilities: { tools: {} } });\n` +
+        `server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));\n` +
+        `await server.connect(new StdioServerTransport());\n`,
+    );
+    const checked = validateGatewayConfig({
+      agent: 'coder-1',
+      workspace: 'acme',
+      ...(sandbox === undefined ? {} : { sandbox }),
+      servers: { fx: { command: process.execPath, args: [join(dir, 'server.mjs')] } },
+      tools: {},
+    });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+    return checked.config;
+  }
+
+  it('G2: `auto` (the default) starts the server without the sandbox and says so loudly', async () => {
+    const dir = tempDir('warden-gw-sbx-');
+    const logged: string[] = [];
+    const gateway = await Gateway.start(configWith(dir, undefined), decider, {
+      timeoutMs: 10_000,
+      log: (line) => logged.push(line),
+      sandboxHost: bare,
+    });
+    try {
+      expect(existsSync(join(dir, 'started'))).toBe(true);
+      expect(logged).toContain(
+        'warning: servers.fx: starts WITHOUT the OS sandbox: this host offers no sandbox backend (Linux without `bwrap` and `rg` (ripgrep, which the sandbox runtime needs) on the PATH); it may write wherever this user can and reach any host (set `sandbox: required` to refuse instead)',
+      );
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('G2: `required` refuses to start the server with a clear message, and it never runs', async () => {
+    const dir = tempDir('warden-gw-sbx-');
+    const started = Gateway.start(configWith(dir, 'required'), decider, {
+      timeoutMs: 10_000,
+      log: () => undefined,
+      sandboxHost: bare,
+    });
+    await expect(started).rejects.toBeInstanceOf(GatewayStartError);
+    await expect(started).rejects.toThrow(
+      'servers.fx: must start under the OS sandbox (`sandbox: required`), but this host offers no sandbox backend (Linux without `bwrap` and `rg` (ripgrep, which the sandbox runtime needs) on the PATH): it is not started',
+    );
+    expect(existsSync(join(dir, 'started'))).toBe(false);
+  });
+});
