@@ -13,7 +13,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -52,6 +55,34 @@ rules:
   - id: writes-anywhere
     action: fileWriteOutsideWorktree
     decision: allow
+  - id: egress-anywhere
+    action: networkEgress
+    decision: allow
+`;
+
+const SDK = pathToFileURL(
+  join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm'),
+).href;
+
+/** A downstream whose one tool fetches a URL with curl, through the sandbox's proxy when it has one. */
+const FETCH_SERVER = `
+import { execFileSync } from 'node:child_process';
+import { Server } from '${SDK}/server/index.js';
+import { StdioServerTransport } from '${SDK}/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '${SDK}/types.js';
+const server = new Server({ name: 'fetch', version: '1' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [
+  { name: 'get', inputSchema: { type: 'object', properties: { url: { type: 'string' } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, (request) => {
+  try {
+    const out = execFileSync('curl', ['-fsS', '-m', '10', '--noproxy', '', request.params.arguments.url], { encoding: 'utf8' });
+    return { content: [{ type: 'text', text: out }] };
+  } catch (error) {
+    return { content: [{ type: 'text', text: String(error.stderr ?? error) }], isError: true };
+  }
+});
+await server.connect(new StdioServerTransport());
 `;
 
 const TOOLS = {
@@ -193,7 +224,7 @@ describe.skipIf(missing !== null)(
       expect(writes.map((e) => e.status)).toEqual(['Ok', 'Error']);
     }, 60_000);
 
-    it('G2: a server whose entry names no `sandbox` writes nothing and reaches no host', async () => {
+    it("G2: a server whose entry names no `sandbox` writes nothing, not even in the gateway's worktree", async () => {
       const s = setup({});
       const folder = join(s.dir, 'work');
       mkdirSync(folder);
@@ -215,6 +246,42 @@ describe.skipIf(missing !== null)(
       expect(wrote.isError).toBe(true);
       expect(existsSync(join(folder, 'notes.txt'))).toBe(false);
       expect(stderr()).toContain('it may write none and reach none');
+    }, 60_000);
+
+    it('G2: a server reaches the hosts its `sandbox.hosts` lists and no other; what the sandbox refused is logged', async () => {
+      const http = createServer((_req, res) => res.end('hello from the host\n'));
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://localhost:${(http.address() as AddressInfo).port}/`;
+        const s = setup({});
+        writeFileSync(join(s.dir, 'fetch.mjs'), FETCH_SERVER);
+        const fetcher = { command: process.execPath, args: [join(s.dir, 'fetch.mjs')] };
+        writeFileSync(
+          s.config,
+          JSON.stringify({
+            agent: 'coder-1',
+            workspace: 'acme',
+            servers: {
+              open: { ...fetcher, sandbox: { hosts: ['localhost'] } },
+              closed: fetcher,
+            },
+            tools: { '*__get': { actions: ['networkEgress'], args: { hosts: ['url'] } } },
+          }),
+        );
+        const { client, stderr } = await agent(s);
+        const reached = await call(client, 'open__get', { url });
+        expect(reached.isError ?? false, text(reached)).toBe(false);
+        expect(text(reached)).toBe('hello from the host\n');
+        const refused = await call(client, 'closed__get', { url });
+        expect(refused.isError).toBe(true);
+        expect(text(refused)).not.toContain('hello from the host');
+        expect(stderr()).toContain('servers.open: starts under the OS sandbox');
+        expect(stderr()).toContain('and reach `localhost`');
+        expect(stderr()).toMatch(/servers\.closed: the sandbox refused: .*localhost/);
+      } finally {
+        http.closeAllConnections();
+        await new Promise((resolve) => http.close(resolve));
+      }
     }, 60_000);
 
     it('G2: a backend that cannot run keeps the server from starting; it never starts without the sandbox', () => {
