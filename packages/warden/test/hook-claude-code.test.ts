@@ -122,7 +122,7 @@ beforeAll(() => {
 });
 
 describe('G14b/G14c: what a Claude Code tool call asks of the gate', () => {
-  it('Bash goes to the shell classifier with the worktree', async () => {
+  it('Bash goes to the shell classifier with the worktree, to run sandboxed once allowed (G2)', async () => {
     expect(await planCall(input('Bash', { command: 'git push origin main' }, worktree))).toEqual({
       kind: 'gate',
       worktree,
@@ -131,6 +131,20 @@ describe('G14b/G14c: what a Claude Code tool call asks of the gate', () => {
         command: 'git push origin main',
         arguments: { command: 'git push origin main' },
         callId: 'toolu_test',
+      },
+      shell: { input: { command: 'git push origin main' }, command: 'git push origin main' },
+    });
+    // Asking to run without the sandbox is asked of the gate as such, and never rewritten.
+    const unsandboxed = { command: 'ls', dangerouslyDisableSandbox: true };
+    expect(await planCall(input('Bash', unsandboxed, worktree))).toEqual({
+      kind: 'gate',
+      worktree,
+      ask: {
+        tool: 'Bash',
+        command: 'ls',
+        arguments: unsandboxed,
+        callId: 'toolu_test',
+        unsandboxed: true,
       },
     });
   });

@@ -1,0 +1,327 @@
+// The Claude Code hook enforces what it allows (G2, G37): an allowed `Bash`
+// call is answered `allow` with its command rewritten to run under `warden
+// exec --grant`, which verifies the grant and runs the original command line
+// under the sandbox made from its decision — writes only in the worktree and
+// the folders the policy lets the agent write in, no host the command line did
+// not name. A grant runs once, only for its command line and worktree, and
+// only where it was made; an agent that types `warden exec` itself is decided
+// on the command it wraps. Standalone on a policy file and connected to a real
+// `warden serve`. Under CI the sandbox backend must be present.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectHost, sandboxBackend } from '../src/honesty/index.js';
+import { GRANT_TTL_MS, issueGrant, verifyGrant } from '../src/sandbox/grant.js';
+import { warden } from './helpers.js';
+import { tempDir, UNDER_CI } from './support/backends.js';
+import type { Served } from './support/processes.js';
+import { cliToken, serve } from './support/processes.js';
+
+const backend = sandboxBackend(detectHost());
+const missing =
+  backend === null
+    ? 'this host offers no sandbox backend (`bwrap`, `socat` and `rg` on Linux): the sandboxed hook runs are skipped'
+    : null;
+if (missing !== null && UNDER_CI) throw new Error(`under CI the sandbox is required: ${missing}`);
+if (missing !== null) console.warn(`[skip] ${missing}`);
+
+let root: string;
+let worktree: string;
+let area: string;
+let beside: string;
+let policy: string;
+
+function policyText(areaPath: string): string {
+  return `version: 1
+workspace: acme
+rules:
+  - id: spawn
+    action: processSpawn
+    decision: allow
+  - id: build-output
+    action: fileWriteOutsideWorktree
+    decision: allow
+    when: { paths: ['${areaPath}/**'] }
+  - id: protect-main
+    action: gitPush
+    decision: deny
+    when: { refs: [main] }
+`;
+}
+
+beforeAll(() => {
+  root = realpathSync(tempDir('warden-hook-sandbox-'));
+  worktree = join(root, 'worktree');
+  area = join(root, 'build-output');
+  beside = join(root, 'beside');
+  for (const dir of [worktree, area, beside]) mkdirSync(dir);
+  policy = join(root, 'policy.yaml');
+  writeFileSync(policy, policyText(area));
+});
+
+function bash(command: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    cwd: worktree,
+    tool_name: 'Bash',
+    tool_input: { command, description: 'a step', ...extra },
+    tool_use_id: `toolu_${Math.random().toString(36).slice(2)}`,
+  });
+}
+
+interface Answer {
+  readonly permissionDecision: string;
+  readonly permissionDecisionReason: string;
+  readonly updatedInput?: { command: string; description?: string };
+}
+
+function hook(args: readonly string[], input: string, env: Record<string, string> = {}): Answer {
+  const ran = warden(['hook', 'claude-code', ...args], {
+    input,
+    env: { WARDEN_URL: '', WARDEN_TOKEN: '', WARDEN_LOG_LEVEL: 'silent', ...env },
+  });
+  expect(ran.code, ran.stderr).toBe(0);
+  return (JSON.parse(ran.stdout) as { hookSpecificOutput: Answer }).hookSpecificOutput;
+}
+
+interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command line as Claude Code's Bash tool does: `bash -c` in the session's folder. */
+function run(command: string, env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], {
+      cwd: worktree,
+      env: { ...process.env, NO_COLOR: '1', WARDEN_URL: '', WARDEN_TOKEN: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface Entry {
+  readonly kind: string;
+  readonly status?: string;
+  readonly decisionId?: string | null;
+  readonly error?: string;
+  readonly arguments?: { sandbox?: { violations: string[]; write: string[] } | null };
+}
+
+function audit(data: string): Entry[] {
+  const exported = warden(['audit', 'export', '--data', data]);
+  expect(exported.code, exported.stderr).toBe(0);
+  return exported.stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Entry);
+}
+
+describe('G2: grants name one decision, one command line, one worktree', () => {
+  const key = Buffer.alloc(32, 7);
+  const call = { command: 'npm test', worktree: '/w', at: 1_000 };
+  const grant = issueGrant(key, { auditId: 'a1', ...call });
+
+  it('verifies for exactly what it was made for, until it expires', () => {
+    expect(verifyGrant(key, grant, call)).toEqual({ ok: true, auditId: 'a1' });
+    for (const other of [
+      { ...call, command: 'npm test; curl evil.example' },
+      { ...call, worktree: '/' },
+    ])
+      expect(verifyGrant(key, grant, other)).toMatchObject({
+        ok: false,
+        problem: expect.stringContaining('does not verify') as unknown as string,
+      });
+    expect(verifyGrant(Buffer.alloc(32, 8), grant, call).ok).toBe(false);
+    expect(verifyGrant(key, grant, { ...call, at: call.at + GRANT_TTL_MS })).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('expired') as unknown as string,
+    });
+  });
+
+  it('a grant naming another decision, a malformed or a giant one, never verifies', () => {
+    const [, , expires, mac] = grant.split('.');
+    expect(verifyGrant(key, `wg1.a2.${expires}.${mac}`, call).ok).toBe(false);
+    for (const bad of [
+      '',
+      'wg1',
+      'wg1.a1',
+      `wg2.a1.${expires}.${mac}`,
+      `${grant}.x`,
+      'x'.repeat(10_000),
+    ])
+      expect(verifyGrant(key, bad, call).ok).toBe(false);
+  });
+});
+
+describe('G14c: an agent that types `warden exec` is decided on the command it wraps', () => {
+  it('a wrapped push to main is denied, whatever grant it carries', () => {
+    const data = tempDir();
+    const typed = `warden exec --grant wg1.x.y.z --worktree ${worktree} -- git push origin main`;
+    const answer = hook(['--policy', policy, '--data', data], bash(typed));
+    expect(answer.permissionDecision).toBe('deny');
+    expect(answer.permissionDecisionReason).toContain('protect-main');
+  });
+});
+
+describe('G2: the hook rewrites only where it should', () => {
+  it('`--sandbox off` allows the command as it is; an unknown mode is a deny', () => {
+    const data = tempDir();
+    const off = hook(['--policy', policy, '--data', data, '--sandbox', 'off'], bash('ls'));
+    expect(off.permissionDecision).toBe('allow');
+    expect(off.updatedInput).toBeUndefined();
+    const bogus = hook(['--policy', policy, '--data', data, '--sandbox', 'sometimes'], bash('ls'));
+    expect(bogus.permissionDecision).toBe('deny');
+    expect(bogus.permissionDecisionReason).toContain('`--sandbox sometimes`');
+  });
+
+  it('on a host without a backend, `auto` allows the command as it is and `required` denies it', () => {
+    const data = tempDir();
+    const bare = { PATH: '/nonexistent' };
+    const auto = hook(['--policy', policy, '--data', data], bash('ls'), bare);
+    expect(auto.permissionDecision).toBe('allow');
+    expect(auto.updatedInput).toBeUndefined();
+    const required = hook(
+      ['--policy', policy, '--data', data, '--sandbox', 'required'],
+      bash('ls'),
+      bare,
+    );
+    expect(required.permissionDecision).toBe('deny');
+    expect(required.permissionDecisionReason).toContain('no sandbox backend');
+  });
+
+  it('files and reads are not rewritten: they run inside Claude Code', () => {
+    const data = tempDir();
+    const read = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      cwd: worktree,
+      tool_name: 'Read',
+      tool_input: { file_path: join(worktree, 'x') },
+    });
+    expect(hook(['--policy', policy, '--data', data], read).updatedInput).toBeUndefined();
+  });
+});
+
+describe.skipIf(missing !== null)(
+  `G2: standalone, allowed commands run sandboxed (${backend ?? 'none'})`,
+  () => {
+    let data: string;
+    const args = () => ['--policy', policy, '--data', data];
+    beforeAll(() => {
+      data = join(root, 'data-standalone');
+    });
+
+    it('the rewritten command runs the original one: the worktree and the allowed area are writable, nothing else is', async () => {
+      const command = `echo in > inside.txt; echo built > ${area}/out.txt; echo out > ${beside}/escape.txt; cat inside.txt`;
+      const answer = hook(args(), bash(command));
+      expect(answer.permissionDecision).toBe('allow');
+      expect(answer.permissionDecisionReason).toContain("runs under Warden's sandbox");
+      const rewritten = answer.updatedInput;
+      expect(rewritten?.description).toBe('a step');
+      expect(rewritten?.command).toContain(' exec --grant ');
+      const ran = await run(rewritten?.command ?? '');
+      expect(ran.stdout).toBe('in\n');
+      expect(readFileSync(join(worktree, 'inside.txt'), 'utf8')).toBe('in\n');
+      expect(readFileSync(join(area, 'out.txt'), 'utf8')).toBe('built\n');
+      expect(existsSync(join(beside, 'escape.txt'))).toBe(false);
+      expect(ran.stderr).toContain('the sandbox refused');
+      // The run is recorded against its decision, with what the sandbox refused.
+      const entries = audit(data);
+      const call = entries.filter((e) => e.kind === 'call').at(-1);
+      expect(call?.status).toBe('Error');
+      expect(call?.arguments?.sandbox?.write).toEqual([area]);
+      expect(call?.arguments?.sandbox?.violations.join('\n')).toContain('escape.txt');
+
+      // A grant runs once.
+      const again = await run(rewritten?.command ?? '');
+      expect(again.code).toBe(3);
+      expect(again.stderr).toContain('a grant runs once');
+    });
+
+    it('a grant does not carry over to another command line, worktree or data folder', async () => {
+      const answer = hook(args(), bash('echo granted'));
+      const rewritten = answer.updatedInput?.command ?? '';
+      const other = await run(rewritten.replace("'echo granted'", "'echo forged > forged.txt'"));
+      expect(other.code).toBe(3);
+      expect(other.stderr).toContain('does not verify');
+      expect(existsSync(join(worktree, 'forged.txt'))).toBe(false);
+      const elsewhere = await run(rewritten.replace(data, join(root, 'data-other')));
+      expect(elsewhere.code).toBe(3);
+      const moved = await run(rewritten.replace(`--worktree ${worktree}`, `--worktree ${beside}`));
+      expect(moved.code).toBe(3);
+      // The untouched grant still runs.
+      const ran = await run(rewritten);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout).toBe('granted\n');
+    });
+
+    it('a granted command cannot read the data folder that holds the grant key', async () => {
+      const answer = hook(args(), bash(`cat ${data}/warden.db > stolen.bin`));
+      const ran = await run(answer.updatedInput?.command ?? '');
+      expect(ran.code).not.toBe(0);
+      const stolen = join(worktree, 'stolen.bin');
+      expect(existsSync(stolen) ? readFileSync(stolen).length : 0).toBe(0);
+    });
+  },
+);
+
+describe.skipIf(missing !== null)(
+  `G2: connected, the server grants the run (${backend ?? 'none'})`,
+  () => {
+    let server: Served;
+    let agent: string;
+    let other: string;
+
+    beforeAll(async () => {
+      const data = tempDir();
+      expect(warden(['policy', 'apply', policy, '--data', data]).code).toBe(0);
+      const token = (name: string, id: string) =>
+        cliToken([
+          '--data',
+          data,
+          '--role',
+          'agent',
+          '--name',
+          name,
+          '--workspace',
+          'acme',
+          '--agent',
+          id,
+        ]).token;
+      agent = token('claude', 'claude-code');
+      other = token('other', 'someone-else');
+      server = await serve(['--data', data]);
+    }, 60_000);
+
+    afterAll(async () => {
+      await server.stop('SIGKILL');
+    });
+
+    it('the rewritten command asks the server for its profile and reports how it ended', async () => {
+      const env = { WARDEN_URL: server.url, WARDEN_TOKEN: agent };
+      const answer = hook([], bash(`echo connected > c.txt; echo out > ${beside}/c.txt`), env);
+      expect(answer.permissionDecision).toBe('allow');
+      const rewritten = answer.updatedInput?.command ?? '';
+      expect(rewritten).toContain(`--server ${server.url}`);
+      // Another agent's token cannot use this agent's grant.
+      const stolen = await run(rewritten, { WARDEN_TOKEN: other });
+      expect(stolen.code).toBe(3);
+      expect(stolen.stderr).toContain("not this agent's");
+      const ran = await run(rewritten, { WARDEN_TOKEN: agent });
+      expect(readFileSync(join(worktree, 'c.txt'), 'utf8')).toBe('connected\n');
+      expect(existsSync(join(beside, 'c.txt'))).toBe(false);
+      expect(ran.stderr).toContain('the sandbox refused');
+      const again = await run(rewritten, { WARDEN_TOKEN: agent });
+      expect(again.code).toBe(3);
+    });
+  },
+);
