@@ -42,6 +42,12 @@ export const BACKOFF_MAX_MS = 30_000;
 /** While a call waits for a human approval, the agent gets a progress notification this often. */
 export const PROGRESS_INTERVAL_MS = 10_000;
 const MINUTE_MS = 60_000;
+/**
+ * A server started under the sandbox gets this long on top of the timeout to
+ * answer its first request: the sandbox's own start (namespaces, proxy
+ * bridges) is no part of the server's time.
+ */
+export const SANDBOX_START_MS = 5_000;
 
 interface Downstream {
   readonly entry: ServerEntry;
@@ -138,7 +144,9 @@ async function connectClient(
         })
       : new StreamableHTTPClientTransport(new URL(entry.url));
   try {
-    await client.connect(transport, { timeout: timeoutMs });
+    await client.connect(transport, {
+      timeout: launch === null ? timeoutMs : timeoutMs + SANDBOX_START_MS,
+    });
   } catch (error) {
     await client.close().catch(() => undefined);
     launch?.release();
