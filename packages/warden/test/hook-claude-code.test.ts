@@ -660,6 +660,37 @@ describe('warden hook install claude-code', () => {
     expect(both.code).toBe(1);
   });
 
+  it('G2: --sandbox is checked and passed on to the installed hook', () => {
+    const project = tempDir();
+    const bogus = warden([
+      'hook',
+      'install',
+      'claude-code',
+      '--project',
+      project,
+      '--sandbox',
+      'maybe',
+    ]);
+    expect(bogus.code).toBe(1);
+    expect(bogus.stderr).toContain('`--sandbox maybe` is not one of auto, required, off');
+    expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(false);
+    const ran = warden([
+      'hook',
+      'install',
+      'claude-code',
+      '--project',
+      project,
+      '--policy',
+      policyFile,
+      '--sandbox',
+      'required',
+    ]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')).toContain(
+      '--sandbox required',
+    );
+  });
+
   it('contracts §4: --gateway-config is checked and passed on: the installed hook maps directly reached MCP servers', () => {
     const project = tempDir();
     let out = '';

@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGatewayConfig } from '../gateway/config.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../hook/run.js';
+import { HOOK_SANDBOX_MODES, shellQuote } from '../hook/sandboxed.js';
 import type { Io } from './io.js';
 import { EXIT, printJson, style, usage } from './io.js';
 
@@ -26,17 +27,14 @@ export interface HookInstallOptions {
   readonly agent?: string;
   /** A gateway configuration whose `tools` map the MCP servers Claude Code talks to directly. */
   readonly gatewayConfig?: string;
+  /** How the hook runs allowed `Bash` commands: `auto`, `required` or `off`. */
+  readonly sandbox?: string;
   readonly json?: boolean;
 }
 
 /** Claude Code waits this long for the hook (its `timeout`); the hook answers 5 s before. */
 const HOOK_TIMEOUT_SECONDS = DEFAULT_TIMEOUT_SECONDS + 5;
 const BIN = fileURLToPath(new URL('../../bin/warden.js', import.meta.url));
-
-/** Single quotes for a POSIX shell, which runs the hook's command. */
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 function isWardenHook(entry: unknown): boolean {
   return (
@@ -60,6 +58,16 @@ export function runHookInstall(io: Io, options: HookInstallOptions): number {
     );
   if (options.policy !== undefined && !existsSync(options.policy))
     return usage(io, json, '--policy', `no file \`${options.policy}\``);
+  if (
+    options.sandbox !== undefined &&
+    !(HOOK_SANDBOX_MODES as readonly string[]).includes(options.sandbox)
+  )
+    return usage(
+      io,
+      json,
+      '--sandbox',
+      `\`--sandbox ${options.sandbox}\` is not one of ${HOOK_SANDBOX_MODES.join(', ')}`,
+    );
   if (options.gatewayConfig !== undefined) {
     // Checked now: a file the hook cannot read would deny every MCP call it was meant to map.
     const loaded = loadGatewayConfig(options.gatewayConfig);
@@ -103,6 +111,7 @@ export function runHookInstall(io: Io, options: HookInstallOptions): number {
   if (options.agent !== undefined) words.push('--agent', options.agent);
   if (options.gatewayConfig !== undefined)
     words.push('--gateway-config', resolve(options.gatewayConfig));
+  if (options.sandbox !== undefined) words.push('--sandbox', options.sandbox);
   const command = words.map(shellQuote).join(' ');
 
   const hooks =

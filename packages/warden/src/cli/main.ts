@@ -11,6 +11,7 @@ import type { TemplatesOptions } from './templates-command.js';
 import type { HookInstallOptions } from './hook-install-command.js';
 import type { HookOptions } from '../hook/run.js';
 import type { ExecOptions } from './exec-command.js';
+import type { DoctorOptions } from './doctor-command.js';
 import type { TokenOptions } from './token-command.js';
 import type { AgentCreateOptions, AgentListOptions } from './agent-command.js';
 import type { InspectorCommandOptions } from './inspector-command.js';
@@ -472,6 +473,10 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
       '--gateway-config <file>',
       'pass the hook a gateway configuration that maps MCP servers Claude Code reaches directly',
     )
+    .option(
+      '--sandbox <mode>',
+      'how the hook runs allowed `Bash` commands: `auto` (default), `required` or `off`',
+    )
     .option('--json', 'print JSON')
     .action(async (options: HookInstallOptions) =>
       exitWith((await hookInstall()).runHookInstall(io, options)),
@@ -480,31 +485,16 @@ export function buildProgram(io: Io, jsonMode: boolean): Command {
   program
     .command('doctor')
     .description(
-      'where rules are enforced on this host: the honesty matrix (G37) and the sandbox backend',
+      'where rules are enforced on this host: the honesty matrix (G37), with a command run through each sandboxed path (exit 1 if one fails)',
     )
     .option('--json', 'print JSON')
-    .option('--no-probe', 'do not run a command under the sandbox backend to check it works')
-    .action(async (options: { json?: boolean; probe: boolean }) => {
-      const { detectHost, honestyMatrix, renderMatrix } = await import('../honesty/index.js');
-      const host = detectHost();
-      const matrix = honestyMatrix(host, { version: VERSION });
-      const probe =
-        options.probe && matrix.host.sandboxBackend
-          ? await (await import('../sandbox/runtime.js')).probeSandbox(host)
-          : null;
-      if (options.json === true) {
-        io.out(`${JSON.stringify({ ...matrix, probe }, null, 2)}\n`);
-        return;
-      }
-      const check =
-        probe === null
-          ? ''
-          : probe.ok
-            ? `\nsandbox check: ${probe.backend} works: ${probe.detail}\n`
-            : `\nsandbox check FAILED: ${probe.detail}; \`run_command\` refuses every command while its sandbox cannot start\n`;
-      io.out(`${renderMatrix(matrix)}\n${check}`);
-      if (probe !== null && !probe.ok) exitWith(EXIT.usage);
-    });
+    .option(
+      '--no-probe',
+      'do not run a command through each sandboxed path (run_command, hook, exec, gateway) to check it is confined',
+    )
+    .action(async (options: DoctorOptions) =>
+      exitWith(await (await import('./doctor-command.js')).runDoctor(io, VERSION, options)),
+    );
 
   program
     .command('classifier')
