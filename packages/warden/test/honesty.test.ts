@@ -1,12 +1,14 @@
 // The honesty matrix (G37, G2, G7): no adapter claims coverage it does not
-// have, the sandbox column follows the host, and the host statement says when
-// the guard rules are the outermost layer. The hosts are injected.
+// have, the sandbox column follows the host and what `warden doctor`'s checks
+// of each sandboxed path showed, and the host statement says when the guard
+// rules are the outermost layer. The hosts and the checks' results are injected.
 
 import { describe, expect, it } from 'vitest';
-import type { AdapterRow, HostFacts } from '../src/honesty/index.js';
+import type { AdapterRow, HostFacts, ProbeResult } from '../src/honesty/index.js';
 import {
   AVAILABLE_IN_THIS_BUILD,
   MATRIX_COLUMNS,
+  PROBE_PATHS,
   allowDefaults,
   detectHost,
   honestyMatrix,
@@ -36,6 +38,26 @@ const NO_RG_LINUX = detectHost({
   exists: only('/usr/bin/bwrap', '/usr/bin/socat'),
 });
 const WINDOWS: HostFacts = { platform: 'win32', bwrap: null, socat: null };
+const MACOS = detectHost({
+  platform: 'darwin',
+  env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+  exists: only('/usr/bin/sandbox-exec'),
+});
+
+/** Every path's check with the same status; `failed` ones say why. */
+const checks = (
+  status: ProbeResult['status'],
+  overrides: Partial<Record<ProbeResult['path'], ProbeResult['status']>> = {},
+): ProbeResult[] =>
+  PROBE_PATHS.map((path) => {
+    const s = overrides[path] ?? status;
+    return {
+      path,
+      status: s,
+      detail:
+        s === 'failed' ? `bwrap: No permissions to create new namespace (${path})` : `${path} ${s}`,
+    };
+  });
 
 function rowOf(adapters: readonly AdapterRow[], id: string): AdapterRow {
   const found = adapters.find((a) => a.adapter === id);
@@ -47,19 +69,27 @@ describe('the honesty matrix (G37)', () => {
   const matrix = honestyMatrix(SANDBOX_LINUX, { version: '0.1.0' });
   const row = (id: string) => rowOf(matrix.adapters, id);
 
-  it('declares the five adapters, each with exactly the five columns', () => {
+  it('declares the seven adapters, each with exactly the five columns', () => {
     expect(matrix.adapters.map((a) => a.adapter)).toEqual([
       'builtin',
       'library',
+      'exec',
       'mcp-gateway',
       'claude-code-via-gateway',
       'claude-code-hook',
+      'decide-api',
     ]);
     for (const a of matrix.adapters) expect(Object.keys(a.cells)).toEqual([...MATRIX_COLUMNS]);
   });
 
   it('gives every cell a one-line, non-empty note and a value of true, false or partial', () => {
-    for (const a of honestyMatrix(BARE_LINUX).adapters.concat(matrix.adapters)) {
+    const hosts = [BARE_LINUX, SANDBOX_LINUX, MACOS, WINDOWS];
+    const all = hosts.flatMap((h) =>
+      [undefined, checks('ok'), checks('failed')].flatMap(
+        (probes) => honestyMatrix(h, probes === undefined ? {} : { probes }).adapters,
+      ),
+    );
+    for (const a of all) {
       for (const column of MATRIX_COLUMNS) {
         const cell = a.cells[column];
         expect([true, false, 'partial'], `${a.adapter}.${column}`).toContain(cell.value);
@@ -121,15 +151,19 @@ describe('the honesty matrix (G37)', () => {
     expect(AVAILABLE_IN_THIS_BUILD).toEqual({
       builtin: true,
       library: true,
+      exec: true,
       'mcp-gateway': true,
       'claude-code-via-gateway': true,
       'claude-code-hook': true,
+      'decide-api': true,
     });
     for (const a of matrix.adapters)
       expect(a.available).toBe(
         AVAILABLE_IN_THIS_BUILD[a.adapter as keyof typeof AVAILABLE_IN_THIS_BUILD],
       );
     expect(row('builtin').verifiedWith).toBe('warden 0.1.0');
+    expect(row('exec').verifiedWith).toBe('warden 0.1.0');
+    expect(row('decide-api').verifiedWith).toBe('warden 0.1.0');
     expect(row('mcp-gateway').verifiedWith).toBe('mcp 2025-06-18');
     expect(row('mcp-gateway').basis).toContain('`warden gateway` is in this build');
     expect(row('claude-code-via-gateway').basis).toContain('not with a running Claude Code');
@@ -160,14 +194,24 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
     });
   });
 
-  it('on a host without `bwrap`, every adapter is sandbox-uncovered and the host statement says the guard rules are the outermost layer', () => {
+  it('on a host without `bwrap`, every adapter is sandbox-uncovered, every cell names what is missing, and the host statement says the guard rules are the outermost layer (G2, G7)', () => {
     const m = honestyMatrix(BARE_LINUX);
     expect(m.host.sandboxBackend).toBe(false);
     expect(m.host.floorMissing).toBe(true);
-    for (const a of m.adapters) {
-      expect(a.cells.sandboxCovered.value, a.adapter).toBe(false);
-      expect(a.cells.sandboxCovered.note).toContain('no sandbox backend');
-    }
+    for (const probes of [undefined, checks('skipped')])
+      for (const a of honestyMatrix(BARE_LINUX, probes === undefined ? {} : { probes }).adapters) {
+        expect(a.cells.sandboxCovered.value, a.adapter).toBe(false);
+        expect(a.cells.sandboxCovered.note).toContain(
+          'this host has no sandbox backend either (Linux without `bwrap` and `rg` (ripgrep',
+        );
+      }
+    const hook = rowOf(m.adapters, 'claude-code-hook').cells.sandboxCovered.note;
+    expect(hook).toContain(
+      "the hook's `--sandbox auto` lets an allowed `Bash` command run as it is",
+    );
+    expect(rowOf(m.adapters, 'exec').cells.sandboxCovered.note).toContain(
+      '`warden exec` refuses to run the command unless `--no-sandbox` is given',
+    );
     expect(m.host.statement).toContain('the guard rules are the outermost enforcement layer here');
     expect(m.host.statement).toContain('Linux without `bwrap` and `rg` (ripgrep');
     expect(m.host.statement).toContain('the eight allow defaults');
@@ -184,7 +228,7 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
     for (const a of m.adapters) expect(a.cells.sandboxCovered.value).toBe(false);
   });
 
-  it('on a host with `bwrap`, `socat` and `rg`, the built-ins are partly covered (run_command) and every other adapter is not', () => {
+  it('on a host with `bwrap`, `socat` and `rg` and no checks run, the paths Warden starts claim coverage only "where the backend runs" (G2, G7)', () => {
     const m = honestyMatrix(SANDBOX_LINUX);
     expect(m.host.sandboxBackend).toBe(true);
     expect(m.host.backend).toBe('bwrap+socat');
@@ -192,18 +236,34 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
     expect(m.host.statement).toContain('offers a sandbox backend');
     expect(m.host.statement).toContain('`/usr/bin/bwrap`');
     expect(m.host.statement).toContain(
-      'the built-in `run_command` runs its shell commands under it',
+      'the built-in `run_command`, `warden exec`, the `Bash` commands the Claude Code hook allows and the stdio servers the MCP gateway starts run under it (where the backend runs: `warden doctor` checks each path)',
     );
-    expect(m.host.statement).toContain('every other tool of every adapter runs outside it');
+    expect(m.host.statement).toContain("Claude Code's own file, web and MCP tools");
+    expect(m.host.statement).toContain('whatever an agent that asks a Warden server itself runs');
     expect(m.host.statement).not.toContain('outermost enforcement layer here');
     expect(m.host.statement).not.toBe(honestyMatrix(BARE_LINUX).host.statement);
-    for (const a of m.adapters) {
-      if (a.adapter === 'builtin') continue;
-      expect(a.cells.sandboxCovered.value, a.adapter).toBe(false);
-      expect(a.cells.sandboxCovered.note).toContain("this adapter's tools do not run under them");
+    for (const id of [
+      'builtin',
+      'exec',
+      'mcp-gateway',
+      'claude-code-via-gateway',
+      'claude-code-hook',
+    ]) {
+      const cell = rowOf(m.adapters, id).cells.sandboxCovered;
+      expect(cell.value, id).toBe('partial');
+      expect(cell.note, id).toMatch(
+        /^where the backend runs \(`bwrap` at `\/usr\/bin\/bwrap`.*not checked here/,
+      );
     }
+    for (const id of ['library', 'decide-api']) {
+      const cell = rowOf(m.adapters, id).cells.sandboxCovered;
+      expect(cell.value, id).toBe(false);
+      expect(cell.note).toContain("this adapter's tools do not run under it");
+    }
+    expect(rowOf(m.adapters, 'decide-api').cells.sandboxCovered.note).toContain(
+      'Warden cannot sandbox what such an agent runs',
+    );
     const builtin = rowOf(m.adapters, 'builtin').cells.sandboxCovered;
-    expect(builtin.value).toBe('partial');
     expect(builtin.note).toContain(
       "`run_command`'s shell commands run under @anthropic-ai/sandbox-runtime",
     );
@@ -212,6 +272,84 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
       'the tool surface and this engine are their only file-system boundary',
     );
     expect(builtin.note).toContain('git, `gh` and `http_fetch` run with the full rights');
+  });
+
+  it('once every check passed, `warden exec` is covered and the hook and the gateway are partly covered, each naming what stays outside (G2, G37)', () => {
+    const m = honestyMatrix(SANDBOX_LINUX, { probes: checks('ok') });
+    const cell = (id: string) => rowOf(m.adapters, id).cells.sandboxCovered;
+    expect(m.host.floorMissing).toBe(false);
+    expect(m.host.statement).toContain('(checked on this host for `run_command`');
+    expect(cell('exec').value).toBe(true);
+    expect(cell('exec').note).toMatch(/^covered, by `bwrap` .*checked on this host \(exec ok\)/);
+    expect(cell('exec').note).toContain("nor Warden's data folder");
+    expect(cell('claude-code-hook').value).toBe('partial');
+    expect(cell('claude-code-hook').note).toContain('checked on this host (hook ok)');
+    expect(cell('claude-code-hook').note).toContain('`warden exec --grant …`');
+    for (const outside of [
+      "Write, Edit, MultiEdit and NotebookEdit run inside Claude Code's own process",
+      'WebFetch and WebSearch run in Claude Code',
+      'MCP servers Claude Code reaches directly',
+      '`dangerouslyDisableSandbox: true` runs unsandboxed once a human approved it (it always prompts)',
+    ])
+      expect(cell('claude-code-hook').note).toContain(outside);
+    expect(cell('mcp-gateway').value).toBe('partial');
+    expect(cell('mcp-gateway').note).toContain('checked on this host (gateway ok)');
+    expect(cell('mcp-gateway').note).toContain('servers reached by URL (Streamable HTTP)');
+    expect(cell('claude-code-via-gateway').value).toBe('partial');
+    expect(cell('claude-code-via-gateway').note).toContain(
+      'native Read, Write, Edit, Bash and web tools in its own process',
+    );
+    expect(cell('builtin').value).toBe('partial');
+    expect(cell('builtin').note).toContain('checked on this host (run_command ok)');
+    expect(cell('library').value).toBe(false);
+    expect(cell('decide-api').value).toBe(false);
+  });
+
+  it('a path whose check failed claims nothing, says why and what then happens, and the statement names it (G2, G7)', () => {
+    const m = honestyMatrix(SANDBOX_LINUX, {
+      probes: checks('ok', { hook: 'failed', exec: 'failed' }),
+    });
+    const cell = (id: string) => rowOf(m.adapters, id).cells.sandboxCovered;
+    expect(cell('exec').value).toBe(false);
+    expect(cell('exec').note).toContain(
+      'the check of this path failed (bwrap: No permissions to create new namespace (exec))',
+    );
+    expect(cell('exec').note).toContain(
+      '`warden exec` runs no command while its sandbox cannot start',
+    );
+    expect(cell('claude-code-hook').value).toBe(false);
+    expect(cell('claude-code-hook').note).toContain('never runs it without the sandbox');
+    expect(cell('mcp-gateway').value).toBe('partial');
+    expect(m.host.floorMissing).toBe(true);
+    expect(m.host.statement).toContain(
+      "except where the check on this host failed (the hook's `Bash` commands, `warden exec`)",
+    );
+  });
+
+  it('a skipped check counts as not run: the cell says "where the backend runs"', () => {
+    const m = honestyMatrix(SANDBOX_LINUX, { probes: checks('skipped') });
+    expect(rowOf(m.adapters, 'exec').cells.sandboxCovered.value).toBe('partial');
+    expect(m.host.statement).toContain('where the backend runs: `warden doctor` checks each path');
+  });
+
+  it('on macOS the sandbox is untested: no cell is ever true, even when the checks passed (G37)', () => {
+    for (const probes of [undefined, checks('ok')]) {
+      const m = honestyMatrix(MACOS, probes === undefined ? {} : { probes });
+      expect(m.host.backend).toBe('sandbox-exec');
+      expect(m.host.statement).toContain('untested on macOS');
+      for (const a of m.adapters) expect(a.cells.sandboxCovered.value, a.adapter).toBe(false);
+      for (const id of ['builtin', 'exec', 'mcp-gateway', 'claude-code-hook']) {
+        const note = rowOf(m.adapters, id).cells.sandboxCovered.note;
+        expect(note, id).toMatch(/^untested: on macOS /);
+        expect(note, id).toContain(
+          "Warden's sandbox is not tested on macOS, so no coverage is claimed",
+        );
+      }
+    }
+    const checked = honestyMatrix(MACOS, { probes: checks('ok') });
+    expect(rowOf(checked.adapters, 'exec').cells.sandboxCovered.note).toContain(
+      'the check on this host passed: exec ok',
+    );
   });
 
   it('without `rg` the Linux sandbox runtime cannot start, so the host has no backend (G2)', () => {
@@ -254,8 +392,8 @@ describe('renderMatrix', () => {
 });
 
 describe('warden doctor (G37): the matrix of the host it runs on', () => {
-  it('prints the host, its sandbox backend and every adapter; --json the same data', () => {
-    const human = warden(['doctor']);
+  it('prints the host, its sandbox backend and every adapter; --json the same data; --no-probe runs no check', () => {
+    const human = warden(['doctor', '--no-probe']);
     expect(human.code).toBe(0);
     const host = honestyMatrix(detectHost()).host;
     expect(human.stdout).toContain(
@@ -263,7 +401,8 @@ describe('warden doctor (G37): the matrix of the host it runs on', () => {
     );
     for (const a of honestyMatrix(detectHost()).adapters)
       expect(human.stdout).toContain(`${a.adapter} `);
-    const json = warden(['doctor', '--json']);
+    expect(human.stdout).not.toContain('sandbox check');
+    const json = warden(['doctor', '--json', '--no-probe']);
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout) as {
       host: { backend: string | null };
@@ -271,5 +410,6 @@ describe('warden doctor (G37): the matrix of the host it runs on', () => {
     };
     expect(parsed.host.backend).toBe(host.backend);
     expect(parsed.adapters.map((a) => a.adapter)).toContain('claude-code-hook');
+    expect(parsed).toMatchObject({ probe: null, probes: null });
   });
 });

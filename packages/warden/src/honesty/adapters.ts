@@ -3,7 +3,7 @@
 // cell claims less. The sandbox column depends on the host and is computed in
 // `matrix.ts` from each adapter's reason for not being covered.
 
-import type { Cell, Column } from './columns.js';
+import type { Cell, Column, ProbePath } from './columns.js';
 
 /**
  * Which adapters this build contains. A later change that builds the MCP
@@ -13,9 +13,11 @@ import type { Cell, Column } from './columns.js';
 export const AVAILABLE_IN_THIS_BUILD = {
   builtin: true,
   library: true,
+  exec: true,
   'mcp-gateway': true,
   'claude-code-via-gateway': true,
   'claude-code-hook': true,
+  'decide-api': true,
 } as const;
 
 export type AdapterId = keyof typeof AVAILABLE_IN_THIS_BUILD;
@@ -31,13 +33,26 @@ export interface AdapterDeclaration {
   readonly verifiedWith: (wardenVersion: string) => string;
   readonly basis: string;
   readonly cells: Readonly<Record<Exclude<Column, 'sandboxCovered'>, Cell>>;
-  /** Why its tools are not under a sandbox profile (on a host without a backend: all of it). */
+  /**
+   * Why its tools are not under a sandbox profile: on a host without a backend
+   * (all adapters), and on one with a backend (adapters without `sandboxed`).
+   */
   readonly unsandboxed: string;
   /**
    * What of it runs under the host's backend where there is one, and what still
    * does not; absent: nothing of it does, wherever it runs.
    */
-  readonly sandboxed?: { readonly covered: string; readonly uncovered: string };
+  readonly sandboxed?: {
+    /** The path `warden doctor` runs a command through to check this. */
+    readonly probe: ProbePath;
+    /** What the cell claims once that check passed: `true` only if nothing it runs stays outside. */
+    readonly value: true | 'partial';
+    readonly covered: string;
+    /** What stays outside even then. */
+    readonly uncovered: string;
+    /** What happens to the covered part while the backend cannot run: never a run without it. */
+    readonly broken: string;
+  };
 }
 
 export const ADAPTERS: readonly AdapterDeclaration[] = [
@@ -67,10 +82,13 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
     unsandboxed:
       "its file tools are confined by Warden's path module, not sandboxed (reads, deletes and writes inside the worktree stay in it, a write elsewhere is gated as `fileWriteOutsideWorktree`), so the tool surface and this engine are their only file-system boundary, and `run_command`, git, `gh` and `http_fetch` run with the full rights of Warden's user",
     sandboxed: {
+      probe: 'run_command',
+      value: 'partial',
       covered:
         "`run_command`'s shell commands run under @anthropic-ai/sandbox-runtime (unless the embedding sets `sandbox: 'off'`): they write only inside the worktree and the sandbox's own temporary folder, cannot read the usual credential folders, and reach the network only through its proxy, for the hosts the allowed command line names and those the operator listed",
       uncovered:
         "the file tools are confined by Warden's path module, not sandboxed, so the tool surface and this engine are their only file-system boundary, and git, `gh` and `http_fetch` run with the full rights of Warden's user",
+      broken: '`run_command` refuses every command while its sandbox cannot start',
     },
   },
   {
@@ -100,6 +118,42 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       "wrapped tools run inside the agent's own process with its user's rights, and Warden starts no sandbox around them",
   },
   {
+    adapter: 'exec',
+    title: '`warden exec`: one shell command line, decided by the gate and run by Warden',
+    verifiedWith: (v) => `warden ${v}`,
+    basis:
+      "checked against this build's `warden exec`, standalone (`--policy`) and connected (`--server`), with and without a hook's `--grant`",
+    cells: {
+      filtersToolSurface: {
+        value: false,
+        note: '`warden exec` runs the one command line it is given: it offers no tools, so there is no tool list to shape',
+      },
+      interceptsToolCalls: {
+        value: true,
+        note: 'every command line given to `warden exec` is decided by the gate before anything runs (a deny exits 3, a prompt standalone is denied); a command the agent runs without `warden exec` is not seen',
+      },
+      observesCompletion: {
+        value: true,
+        note: 'each run is recorded against its decision with its status, duration, exit code and what the sandbox refused; a run that cannot be recorded is said so on standard error, and a command that succeeded then exits 1',
+      },
+      seesNativeTools: {
+        value: false,
+        note: "`warden exec` sees only the command lines passed to it: the agent runtime's own tools never reach it",
+      },
+    },
+    unsandboxed:
+      "without a backend `warden exec` refuses to run the command unless `--no-sandbox` is given, and then runs it with the guard rules as the only boundary (a hook's `--grant` is never run without the sandbox)",
+    sandboxed: {
+      probe: 'exec',
+      value: true,
+      covered:
+        "every command `warden exec` runs, also one a hook's grant names, runs under @anthropic-ai/sandbox-runtime with the profile made from its decision: it writes only inside the worktree and the folders the policy lets the agent write, cannot read the usual credential folders nor Warden's data folder, and reaches the network only through the sandbox's proxy, for the hosts its command line names",
+      uncovered:
+        'only what does not go through `warden exec`: a command the agent runs by other means is neither decided nor sandboxed by it',
+      broken: '`warden exec` runs no command while its sandbox cannot start',
+    },
+  },
+  {
     adapter: 'mcp-gateway',
     title: 'Warden as MCP gateway: server to the agent, client to downstream MCP servers',
     verifiedWith: () => MCP_PROTOCOL,
@@ -123,7 +177,17 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       },
     },
     unsandboxed:
-      "MCP tools run in the downstream servers' processes, which the gateway starts (stdio) or connects to (Streamable HTTP) without a sandbox profile",
+      "MCP tools run in the downstream servers' processes: without a backend the gateway starts its stdio servers unsandboxed under its `sandbox: auto` (and refuses them under `sandbox: required`), and servers reached by URL are never Warden's to sandbox",
+    sandboxed: {
+      probe: 'gateway',
+      value: 'partial',
+      covered:
+        "each stdio server the gateway starts runs under @anthropic-ai/sandbox-runtime, unless its entry or the gateway's configuration says `sandbox: off` (logged as a warning): it reads everything but the usual credential folders, writes only the folders its entry lists under `sandbox.write` (none by default, never `/`) and reaches only the hosts listed under `sandbox.hosts` (none by default)",
+      uncovered:
+        'servers reached by URL (Streamable HTTP) run wherever they run, and Warden does not sandbox them',
+      broken:
+        'its stdio servers fail to start while the sandbox cannot, and are never started without it',
+    },
   },
   {
     adapter: 'claude-code-via-gateway',
@@ -149,7 +213,16 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       },
     },
     unsandboxed:
-      "Claude Code runs its native tools in its own process and the MCP tools run in downstream servers; Warden starts neither under a sandbox and does not check whether Claude Code's own sandbox setting is on",
+      "Claude Code runs its native tools in its own process and the MCP tools run in downstream servers; Warden starts neither under a sandbox here and does not check whether Claude Code's own sandbox setting is on",
+    sandboxed: {
+      probe: 'gateway',
+      value: 'partial',
+      covered:
+        'the `mcp__*` calls Claude Code sends through the gateway reach stdio servers that run under @anthropic-ai/sandbox-runtime, each writing only the folders its entry lists and reaching only its listed hosts',
+      uncovered:
+        'Claude Code runs its native Read, Write, Edit, Bash and web tools in its own process, which Warden starts no sandbox around and whose own sandbox setting it does not check, and downstream servers reached by URL are not sandboxed by Warden',
+      broken: "the gateway's stdio servers fail to start while the sandbox cannot",
+    },
   },
   {
     adapter: 'claude-code-hook',
@@ -175,6 +248,42 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       },
     },
     unsandboxed:
-      "Claude Code runs its native tools in its own process: Warden's hook starts no sandbox around them and does not check whether Claude Code's own sandbox setting is on",
+      "Claude Code runs its native tools in its own process: without a backend the hook's `--sandbox auto` lets an allowed `Bash` command run as it is (`--sandbox required` denies it), and Warden does not check whether Claude Code's own sandbox setting is on",
+    sandboxed: {
+      probe: 'hook',
+      value: 'partial',
+      covered:
+        'an allowed `Bash` call is answered with its command rewritten to `warden exec --grant …`, which runs it under @anthropic-ai/sandbox-runtime with the profile made from its decision (writes only inside the worktree and the folders the policy lets the agent write, no credential folders, network only to the hosts its command line names), unless the hook was installed with `--sandbox off`',
+      uncovered:
+        "Write, Edit, MultiEdit and NotebookEdit run inside Claude Code's own process, confined only by Warden's path check (a write outside the worktree is gated), WebFetch and WebSearch run in Claude Code, MCP servers Claude Code reaches directly run as Claude Code started them, and a `Bash` call with `dangerouslyDisableSandbox: true` runs unsandboxed once a human approved it (it always prompts)",
+      broken:
+        'an allowed `Bash` command fails under `warden exec --grant`, which never runs it without the sandbox',
+    },
+  },
+  {
+    adapter: 'decide-api',
+    title: "an agent that asks a Warden server's `POST /v1/decide` itself and runs its own tools",
+    verifiedWith: (v) => `warden ${v}`,
+    basis: "checked against this build's HTTP API (`POST /v1/decide`, `POST /v1/audit`)",
+    cells: {
+      filtersToolSurface: {
+        value: false,
+        note: 'the agent chooses its tools; the server answers only the calls it is asked about',
+      },
+      interceptsToolCalls: {
+        value: 'partial',
+        note: 'only the calls the agent asks about are decided, and the agent enforces the answer itself: a call it does not ask about, or runs despite a deny, is unseen',
+      },
+      observesCompletion: {
+        value: 'partial',
+        note: 'a run is recorded only when the agent reports it (`POST /v1/audit`)',
+      },
+      seesNativeTools: {
+        value: false,
+        note: "the server sees the requests it is sent and nothing of the agent's runtime",
+      },
+    },
+    unsandboxed:
+      'Warden cannot sandbox what such an agent runs: it runs its tools in its own process, on its own host, after the answer',
   },
 ];

@@ -30,6 +30,26 @@ export interface Cell {
   readonly note: string;
 }
 
+/**
+ * The paths by which Warden starts processes under the sandbox, each checked
+ * on its own by `warden doctor`: the built-in `run_command`, the Claude Code
+ * hook's rewritten `Bash` call, `warden exec`, and the gateway's stdio servers.
+ */
+export const PROBE_PATHS = ['run_command', 'hook', 'exec', 'gateway'] as const;
+
+export type ProbePath = (typeof PROBE_PATHS)[number];
+
+/**
+ * What a real run through one path showed: `ok` when a command wrote inside
+ * its worktree and was refused a write beside it, `failed` with why otherwise,
+ * `skipped` when it was not run (no backend, or not asked for), with why.
+ */
+export interface ProbeResult {
+  readonly path: ProbePath;
+  readonly status: 'ok' | 'failed' | 'skipped';
+  readonly detail: string;
+}
+
 export interface AdapterRow {
   /** A stable id: `builtin`, `library`, `mcp-gateway`, … */
   readonly adapter: string;

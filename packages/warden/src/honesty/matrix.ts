@@ -1,15 +1,17 @@
 // The honesty matrix computed for the running host (G37, G2, G7): the adapters'
 // declarations plus the sandbox column and the host statement, which depend on
-// whether the host offers a sandbox backend. Where it does, the built-in
-// `run_command` runs its shell commands under it and nothing else does, so no
-// adapter is ever wholly sandbox-covered.
+// whether the host offers a sandbox backend and, where `warden doctor` ran a
+// command through each path, on what that showed. A cell claims a path is
+// covered only where the backend is present and its check passed; unchecked it
+// says "where the backend runs"; on macOS, where Warden's sandbox is untested,
+// it claims nothing.
 
 import { createRequire } from 'node:module';
 import type { ActionClass } from '@warden/engine';
 import { ACTION_CLASSES, defaultDecision } from '@warden/engine';
 import type { AdapterDeclaration } from './adapters.js';
 import { ADAPTERS, AVAILABLE_IN_THIS_BUILD } from './adapters.js';
-import type { AdapterRow, Cell } from './columns.js';
+import type { AdapterRow, Cell, ProbePath, ProbeResult } from './columns.js';
 import type { HostFacts } from './host.js';
 import { detectHost, missingBackend, presentBackend, sandboxBackend } from './host.js';
 
@@ -19,7 +21,11 @@ export interface HonestyMatrix {
     readonly sandboxBackend: boolean;
     /** Which one: `bwrap+socat`, `sandbox-exec`, or `null`. */
     readonly backend: string | null;
-    /** Whether the sandbox floor the allow defaults assume is missing for every available adapter (G7). */
+    /**
+     * Whether no available adapter is known to run everything under the
+     * sandbox (missing, failed or not checked), so the floor the allow
+     * defaults assume is not there to rely on (G7).
+     */
     readonly floorMissing: boolean;
     /** One sentence for the operator, shown before the table. */
     readonly statement: string;
@@ -60,62 +66,129 @@ function allowDefaultsPhrase(): string {
   return `the ${count} allow defaults (${classes.map((c) => `\`${c}\``).join(', ')})`;
 }
 
-/**
- * The operator's sentence about the host. Without a backend the guard rules
- * are the outermost layer, full stop. With one, only the built-in
- * `run_command`'s shell commands run under it; for every other tool the guard
- * rules are still the outermost layer Warden enforces, and a runtime may
- * sandbox its own tools, which Warden does not check.
- */
-export function hostStatement(host: HostFacts): string {
-  if (sandboxBackend(host) === null) {
-    return `this host offers no sandbox backend (${missingBackend(host)}): the guard rules are the outermost enforcement layer here, and ${allowDefaultsPhrase()} assume a sandbox floor that is missing (G2, G7)`;
-  }
-  return `this host offers a sandbox backend (${presentBackend(host)}): the built-in \`run_command\` runs its shell commands under it, but every other tool of every adapter runs outside it, so for those the guard rules are the outermost layer Warden enforces, and ${allowDefaultsPhrase()} lack the sandbox floor they assume unless the agent runtime sandboxes its own tools, which Warden does not check (G2, G7)`;
+/** What runs under the backend where the host has one, and what never does. */
+const UNDER_BACKEND =
+  'the built-in `run_command`, `warden exec`, the `Bash` commands the Claude Code hook allows and the stdio servers the MCP gateway starts';
+const OUTSIDE_BACKEND =
+  "the built-in file, git, `gh` and `http_fetch` tools, a library agent's wrapped tools, Claude Code's own file, web and MCP tools, MCP servers reached by URL, and whatever an agent that asks a Warden server itself runs";
+
+/** Warden's sandbox runs on macOS through the same runtime (Seatbelt), but is not tested there. */
+function untested(host: HostFacts): boolean {
+  return host.platform === 'darwin';
+}
+
+const PATH_NAMES: Readonly<Record<ProbePath, string>> = {
+  run_command: '`run_command`',
+  hook: "the hook's `Bash` commands",
+  exec: '`warden exec`',
+  gateway: "the gateway's stdio servers",
+};
+
+function ran(probes: readonly ProbeResult[] | undefined): readonly ProbeResult[] {
+  return (probes ?? []).filter((p) => p.status !== 'skipped');
+}
+
+/** What the checks showed, as a clause for the host statement. */
+function checksClause(host: HostFacts, probes: readonly ProbeResult[] | undefined): string {
+  const done = ran(probes);
+  const failed = done.filter((p) => p.status === 'failed');
+  if (failed.length > 0)
+    return `, except where the check on this host failed (${failed.map((p) => PATH_NAMES[p.path]).join(', ')}): there nothing runs, since none of them falls back to running without the sandbox`;
+  if (untested(host))
+    return ", untested on macOS: Warden's sandbox is not verified there, so no cell claims it";
+  if (done.length === 0) return ' (where the backend runs: `warden doctor` checks each path)';
+  return ` (checked on this host for ${done.map((p) => PATH_NAMES[p.path]).join(', ')})`;
 }
 
 /**
- * The sandbox cell. Without a backend nothing is covered. With one, an
- * adapter that runs some of its tools under it is `partial` and says which;
- * no adapter claims `true`, because none runs every tool under it.
+ * The operator's sentence about the host. Without a backend the guard rules
+ * are the outermost layer, full stop. With one, the paths by which Warden
+ * starts processes run under it (as far as checked); for every other tool the
+ * guard rules are still the outermost layer Warden enforces, and a runtime may
+ * sandbox its own tools, which Warden does not check.
  */
-function sandboxCell(declaration: AdapterDeclaration, host: HostFacts): Cell {
+export function hostStatement(host: HostFacts, probes?: readonly ProbeResult[]): string {
+  if (sandboxBackend(host) === null) {
+    return `this host offers no sandbox backend (${missingBackend(host)}): the guard rules are the outermost enforcement layer here, and ${allowDefaultsPhrase()} assume a sandbox floor that is missing (G2, G7)`;
+  }
+  return `this host offers a sandbox backend (${presentBackend(host)}): ${UNDER_BACKEND} run under it${checksClause(host, probes)}; ${OUTSIDE_BACKEND} run outside it, so for those the guard rules are the outermost layer Warden enforces, and ${allowDefaultsPhrase()} lack the sandbox floor they assume there unless the agent runtime sandboxes its own tools, which Warden does not check (G2, G7)`;
+}
+
+/**
+ * The sandbox cell. Without a backend nothing is covered, and the note names
+ * what is missing. With one, an adapter that starts processes under it claims
+ * its declared value (`true` only where nothing it runs stays outside) once
+ * `warden doctor`'s check of that path passed, `partial` "where the backend
+ * runs" when unchecked, and `false` when the check failed; on macOS it claims
+ * nothing, untested.
+ */
+function sandboxCell(
+  declaration: AdapterDeclaration,
+  host: HostFacts,
+  probes: readonly ProbeResult[] | undefined,
+): Cell {
   if (sandboxBackend(host) === null) {
     return {
       value: false,
       note: `not covered: ${declaration.unsandboxed}; this host has no sandbox backend either (${missingBackend(host)})`,
     };
   }
-  if (declaration.sandboxed !== undefined) {
+  const backend = presentBackend(host);
+  const sandboxed = declaration.sandboxed;
+  if (sandboxed === undefined) {
     return {
-      value: 'partial',
-      note: `partly covered, by ${presentBackend(host)}: ${declaration.sandboxed.covered}; not covered: ${declaration.sandboxed.uncovered}`,
+      value: false,
+      note: `not covered: ${declaration.unsandboxed}; the backend (${backend}) is on this host, but this adapter's tools do not run under it`,
     };
   }
+  const probe = ran(probes).find((p) => p.path === sandboxed.probe);
+  if (probe?.status === 'failed')
+    return {
+      value: false,
+      note: `not covered: the backend (${backend}) is on this host, but the check of this path failed (${probe.detail}), so ${sandboxed.broken}; not covered in any case: ${sandboxed.uncovered}`,
+    };
+  if (untested(host))
+    return {
+      value: false,
+      note: `untested: on macOS ${sandboxed.covered}, through Seatbelt (${backend}), but Warden's sandbox is not tested on macOS, so no coverage is claimed${probe === undefined ? '' : ` (the check on this host passed: ${probe.detail})`}; not covered in any case: ${sandboxed.uncovered}`,
+    };
+  if (probe === undefined)
+    return {
+      value: 'partial',
+      note: `where the backend runs (${backend}; not checked here: \`warden doctor\` runs a command through this path): ${sandboxed.covered}; not covered: ${sandboxed.uncovered}`,
+    };
   return {
-    value: false,
-    note: `not covered: ${declaration.unsandboxed}; ${presentBackend(host)} are on this host, but this adapter's tools do not run under them`,
+    value: sandboxed.value,
+    note: `${sandboxed.value === true ? 'covered' : 'partly covered'}, by ${backend}, checked on this host (${probe.detail}): ${sandboxed.covered}; not covered: ${sandboxed.uncovered}`,
   };
 }
 
-function row(declaration: AdapterDeclaration, host: HostFacts, version: string): AdapterRow {
+function row(
+  declaration: AdapterDeclaration,
+  host: HostFacts,
+  version: string,
+  probes: readonly ProbeResult[] | undefined,
+): AdapterRow {
   return {
     adapter: declaration.adapter,
     title: declaration.title,
     available: AVAILABLE_IN_THIS_BUILD[declaration.adapter],
     verifiedWith: declaration.verifiedWith(version),
     basis: declaration.basis,
-    cells: { ...declaration.cells, sandboxCovered: sandboxCell(declaration, host) },
+    cells: { ...declaration.cells, sandboxCovered: sandboxCell(declaration, host, probes) },
   };
 }
 
-/** The matrix for `host` (default: this host, detected from its PATH). */
+/**
+ * The matrix for `host` (default: this host, detected from its PATH), and
+ * what `warden doctor`'s checks of each sandboxed path showed, if they ran.
+ */
 export function honestyMatrix(
   host: HostFacts = detectHost(),
-  options: { readonly version?: string } = {},
+  options: { readonly version?: string; readonly probes?: readonly ProbeResult[] } = {},
 ): HonestyMatrix {
   const version = options.version ?? PACKAGE_VERSION;
-  const adapters = ADAPTERS.map((d) => row(d, host, version));
+  const adapters = ADAPTERS.map((d) => row(d, host, version, options.probes));
   const backend = sandboxBackend(host);
   const floorMissing = !adapters.some((a) => a.available && a.cells.sandboxCovered.value === true);
   return {
@@ -124,7 +197,7 @@ export function honestyMatrix(
       sandboxBackend: backend !== null,
       backend,
       floorMissing,
-      statement: hostStatement(host),
+      statement: hostStatement(host, options.probes),
     },
     adapters,
   };
