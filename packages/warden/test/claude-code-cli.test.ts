@@ -8,7 +8,11 @@
 // (ls, npm test, git commit, a push the policy allows) still works. Under CI
 // the CLI and the sandbox backend are required; elsewhere a missing one skips.
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectHost, sandboxBackend } from '../src/honesty/index.js';
@@ -17,6 +21,8 @@ import { tempDir, UNDER_CI } from './support/backends.js';
 import type { ClaudeRun, RunOptions } from './support/claude-cli.js';
 import { describeRun, locateClaude, runClaude } from './support/claude-cli.js';
 import type { ScriptedCall } from './support/fake-anthropic.js';
+import type { Served } from './support/processes.js';
+import { api, cliToken, serve } from './support/processes.js';
 
 const claude = locateClaude();
 const noClaude = 'missing' in claude ? claude.missing : null;
@@ -111,7 +117,12 @@ function worktree(files: Record<string, string> = {}): string {
 }
 
 function standalone(data: string): string[] {
-  return [process.execPath, BIN, 'hook', 'claude-code', '--policy', policyFile, '--data', data];
+  return [process.execPath, BIN, 'hook', 'claude-code', ...decider(data)];
+}
+
+/** Who decides, standalone: the policy file, with the audit in `data`. */
+function decider(data: string): string[] {
+  return ['--policy', policyFile, '--data', data];
 }
 
 /** Runs Claude Code with the scripted Bash commands, and checks the hook saw each call once. */
@@ -160,6 +171,84 @@ function audit(data: string): Entry[] {
     .map((l) => JSON.parse(l) as Entry);
 }
 
+/** The run of `command` as a call entry (recorded by `warden exec` under the hook's grant). */
+function ranAs(entries: readonly Entry[], command: string): Entry | undefined {
+  return entries.find((e) => e.kind === 'call' && e.arguments?.command === command);
+}
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+};
+
+/** git run by the test itself (not through Claude Code), to set up or inspect a repository. */
+function git(cwd: string, ...args: string[]): string {
+  const ran = spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...GIT_ENV },
+  });
+  if (ran.status !== 0) throw new Error(`git ${args.join(' ')}: ${ran.stderr}`);
+  return ran.stdout;
+}
+
+/** The words of a plain shell command line (quotes and backslashes; no expansions). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (c === ' ' || c === '\t') {
+      if (word !== null) words.push(word);
+      word = null;
+    } else if (c === "'") {
+      const close = line.indexOf("'", i + 1);
+      word = (word ?? '') + line.slice(i + 1, close);
+      i = close;
+    } else if (c === '"') {
+      let j = i + 1;
+      let text = '';
+      for (; line[j] !== '"'; j++) text += line[j] === '\\' ? (line[++j] as string) : line[j];
+      word = (word ?? '') + text;
+      i = j;
+    } else if (c === '\\') {
+      word = (word ?? '') + (line[++i] as string);
+    } else word = (word ?? '') + c;
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+/**
+ * The hook allowed the call and handed Claude Code the same input with its
+ * command run through `warden exec` under the decision's grant, for the
+ * session's cwd as the worktree, asking the same Warden (`who`).
+ */
+function expectSandboxed(run: ClaudeRun, index: number, cwd: string, who: readonly string[]): void {
+  const answer = answers(run)[index]?.hookSpecificOutput;
+  const asked = (
+    JSON.parse(run.hookCalls[index]?.stdin ?? '{}') as { tool_input: Record<string, unknown> }
+  ).tool_input;
+  expect(answer?.permissionDecision, describeRun(run)).toBe('allow');
+  const { command, ...rest } = asked;
+  expect(answer?.updatedInput).toMatchObject(rest);
+  const words = shellWords(String(answer?.updatedInput?.command));
+  expect(words, describeRun(run)).toEqual([
+    process.execPath,
+    BIN,
+    'exec',
+    '--grant',
+    expect.stringMatching(/\S/),
+    '--worktree',
+    cwd,
+    ...who,
+    '--',
+    command,
+  ]);
+}
+
 // `bypassPermissions` (as root it needs IS_SANDBOX=1, which the driver sets):
 // in `-p` mode Claude Code's default permission check refuses writes and
 // pushes by itself, which would hide whether Warden let a command through
@@ -167,7 +256,32 @@ function audit(data: string): Entry[] {
 // between the model and the shell.
 describe.skipIf(noClaude !== null)(
   `Claude Code ${'version' in claude ? claude.version : ''} with the Warden hook`,
+  // One CLI session takes a few seconds, and more on a busy machine.
+  { timeout: 120_000 },
   () => {
+    /** A local HTTP server that counts the connections it gets and the paths asked. */
+    let counter: Server;
+    let port = 0;
+    /** When each connection was accepted (`Date.now()`). */
+    const connections: number[] = [];
+    const paths: string[] = [];
+    beforeAll(async () => {
+      counter = createServer((req, res) => {
+        paths.push(req.url ?? '');
+        res.end('hello from the host\n');
+      });
+      counter.on('connection', () => connections.push(Date.now()));
+      await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+      port = (counter.address() as AddressInfo).port;
+    });
+    afterAll(
+      () =>
+        new Promise<void>((resolve) => {
+          counter.closeAllConnections();
+          counter.close(() => resolve());
+        }),
+    );
+
     describe('standalone (`--policy`, `--data`)', () => {
       it("G37, G22: a denied `git push` reaches Claude Code as Warden's reason, and the command does not run", async () => {
         const cwd = worktree();
@@ -186,6 +300,226 @@ describe.skipIf(noClaude !== null)(
         const denied = audit(data).find((e) => e.kind === 'decision');
         expect(denied).toMatchObject({ outcome: 'deny' });
       });
+
+      it('G2, G22: a Bash call that asks for `dangerouslyDisableSandbox` needs a human, so standalone it is denied and does not run', async () => {
+        const cwd = worktree();
+        const data = tempDir();
+        const run = await session(
+          'unsandboxed',
+          [bash('touch unsandboxed.txt', { dangerouslyDisableSandbox: true })],
+          { hook: standalone(data), cwd },
+        );
+        const answer = answers(run)[0]?.hookSpecificOutput;
+        expect(answer?.permissionDecision, describeRun(run)).toBe('deny');
+        expect(answer?.permissionDecisionReason).toContain('without the OS sandbox');
+        expect(answer?.permissionDecisionReason).toContain('no approver is connected');
+        expect(run.toolResults[0]?.isError).toBe(true);
+        expect(existsSync(join(cwd, 'unsandboxed.txt'))).toBe(false);
+      });
+
+      describe.skipIf(noSandbox !== null)(`under the sandbox (G2, ${backend ?? 'none'})`, () => {
+        it('G2: an allowed command writing outside the worktree where the classifier cannot see it fails, and the audit records the violation', async () => {
+          const outside = tempDir('warden-cc-out-');
+          const target = join(outside, 'f.txt');
+          const cwd = worktree({ 'write.py': `open(${JSON.stringify(target)}, 'w').write('x')\n` });
+          const data = tempDir();
+          const command = 'python3 write.py';
+          const run = await session('write outside', [bash(command)], {
+            hook: standalone(data),
+            cwd,
+          });
+          expectSandboxed(run, 0, cwd, decider(data));
+          expect(existsSync(target)).toBe(false);
+          expect(run.toolResults[0]?.isError, describeRun(run)).toBe(true);
+          expect(run.toolResults[0]?.text).toMatch(/read-only file system|permission denied/i);
+          const entry = ranAs(audit(data), command);
+          expect(entry, JSON.stringify(audit(data))).toMatchObject({ status: 'Error' });
+          expect(entry?.arguments?.sandbox?.violations.join('\n')).toContain(target);
+        });
+
+        it('G2: an allowed command reaches a host its command line names, and not one hidden from the classifier', async () => {
+          const hiddenUrl = `'http://' + '127.0.0.' + '1' + ':${port}/hidden'`;
+          const cwd = worktree({
+            'fetch.py': `import urllib.request\nurllib.request.urlopen(${hiddenUrl}, timeout=10).read()\n`,
+          });
+          const data = tempDir();
+          connections.length = 0;
+          paths.length = 0;
+          const hidden = 'python3 fetch.py';
+          const named = `curl -sS -m 10 --noproxy '' http://localhost:${port}/named`;
+          const run = await session('network', [bash(hidden), bash(named)], {
+            hook: standalone(data),
+            cwd,
+          });
+          expectSandboxed(run, 0, cwd, decider(data));
+          expect(paths, describeRun(run)).not.toContain('/hidden');
+          expect(run.toolResults[0]?.isError, describeRun(run)).toBe(true);
+          expect(run.toolResults[0]?.text).toMatch(/error/i);
+          // The named host does get through, so the counter is known to count.
+          expect(run.toolResults[1]).toMatchObject({ text: 'hello from the host', isError: false });
+          expect(paths).toEqual(['/named']);
+          // No connection at all while the hidden fetch ran: it ended before Claude Code sent its result.
+          const firstResult = run.requests.find((r) => r.results >= 1)?.at ?? 0;
+          expect(firstResult).toBeGreaterThan(0);
+          expect(connections.filter((at) => at <= firstResult)).toEqual([]);
+          expect(connections.length).toBeGreaterThan(0);
+          const entry = ranAs(audit(data), hidden);
+          expect(entry).toMatchObject({ status: 'Error' });
+        });
+
+        it('G2: ordinary work still runs: `ls` lists the worktree', async () => {
+          const cwd = worktree({ 'hello.txt': 'hi\n' });
+          const data = tempDir();
+          const run = await session('ls', [bash('ls')], { hook: standalone(data), cwd });
+          expectSandboxed(run, 0, cwd, decider(data));
+          expect(run.toolResults[0]).toMatchObject({ text: 'hello.txt', isError: false });
+        });
+
+        it('G2: ordinary work still runs: `npm test` runs the package script, which writes in the worktree', async () => {
+          const cwd = worktree({
+            'package.json': JSON.stringify({
+              name: 'tiny',
+              version: '1.0.0',
+              private: true,
+              scripts: { test: 'node test.js' },
+            }),
+            'test.js':
+              "require('node:fs').writeFileSync('marker.txt', 'tested');\nconsole.log('1 test passed');\n",
+          });
+          const data = tempDir();
+          const run = await session('npm test', [bash('npm test')], {
+            hook: standalone(data),
+            cwd,
+          });
+          expectSandboxed(run, 0, cwd, decider(data));
+          expect(run.toolResults[0]?.text, describeRun(run)).toContain('1 test passed');
+          expect(run.toolResults[0]?.isError, describeRun(run)).toBe(false);
+          expect(readFileSync(join(cwd, 'marker.txt'), 'utf8')).toBe('tested');
+        });
+
+        it('G2: ordinary work still runs: `git init`, `git add` and `git commit` in the worktree', async () => {
+          const cwd = worktree({ 'README.md': '# tiny\n' });
+          const data = tempDir();
+          const command =
+            'git init -q && git add README.md && git -c user.name=Test -c user.email=test@example.com commit -q -m first';
+          const run = await session('git commit', [bash(command)], {
+            hook: standalone(data),
+            cwd,
+          });
+          expectSandboxed(run, 0, cwd, decider(data));
+          expect(run.toolResults[0]?.isError, describeRun(run)).toBe(false);
+          expect(git(cwd, 'log', '--format=%s')).toBe('first\n');
+        });
+
+        it('G2, G16: a push the policy allows reaches a bare remote in a folder the policy lets commands write in', async () => {
+          const cwd = worktree({ 'README.md': '# tiny\n' });
+          const remote = join(remotes, 'tiny.git');
+          git(remotes, 'init', '-q', '--bare', remote);
+          const data = tempDir();
+          git(cwd, 'init', '-q');
+          git(cwd, 'add', 'README.md');
+          git(cwd, 'commit', '-q', '-m', 'first');
+          git(cwd, 'checkout', '-q', '-b', 'feature/login');
+          git(cwd, 'remote', 'add', 'origin', remote);
+          const run = await session('git push', [bash('git push -q origin feature/login')], {
+            hook: standalone(data),
+            cwd,
+          });
+          expectSandboxed(run, 0, cwd, decider(data));
+          expect(run.toolResults[0]?.isError, describeRun(run)).toBe(false);
+          expect(git(remote, 'branch', '--list', 'feature/login')).toContain('feature/login');
+        });
+      });
+
+      it("the hook's wall time per call is measured and printed (never asserted)", async () => {
+        const cwd = worktree({ 'hello.txt': 'hi\n' });
+        const data = tempDir();
+        const calls = [
+          bash('ls'),
+          bash('git status --short || true'),
+          bash('git push origin main'),
+          bash('echo done'),
+        ];
+        const run = await session('wall time', calls, { hook: standalone(data), cwd });
+        const times = run.hookCalls.map(
+          (call, i) => `${call.ms.toFixed(0)} ms  ${String(calls[i]?.input.command)}`,
+        );
+        console.log(`hook wall time, one session on one data folder:\n  ${times.join('\n  ')}`);
+        expect(answers(run).map((a) => a.hookSpecificOutput.permissionDecision)).toEqual([
+          'allow',
+          'allow',
+          'deny',
+          'allow',
+        ]);
+      });
+    });
+
+    describe('connected (`--server`, WARDEN_TOKEN)', () => {
+      let served: Served;
+      let agent: string;
+      let viewer: string;
+      beforeAll(async () => {
+        const data = tempDir();
+        const applied = warden(['policy', 'apply', policyFile, '--data', data]);
+        expect(applied.code, applied.stderr).toBe(0);
+        agent = cliToken([
+          '--data',
+          data,
+          '--role',
+          'agent',
+          '--name',
+          'claude',
+          '--workspace',
+          'acme',
+          '--agent',
+          'claude-code',
+        ]).token;
+        viewer = cliToken(['--data', data, '--role', 'viewer', '--name', 'eve']).token;
+        served = await serve(['--data', data]);
+        return async () => {
+          await served.stop('SIGKILL');
+        };
+      }, 60_000);
+
+      const hook = () => [process.execPath, BIN, 'hook', 'claude-code', '--server', served.url];
+
+      it("G37: the server's deny reaches Claude Code as Warden's reason, and the command does not run", async () => {
+        const cwd = worktree();
+        const run = await session(
+          'connected deny',
+          [bash('touch ran.txt && git push origin main')],
+          { hook: hook(), cwd, env: { WARDEN_TOKEN: agent } },
+        );
+        expect(run.toolResults[0]).toMatchObject({ text: DENY_MAIN, isError: true });
+        expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
+      });
+
+      it.skipIf(noSandbox !== null)(
+        'G2: an allowed command runs under the sandbox with the server deciding; a write outside the worktree fails, and the server records the violation',
+        async () => {
+          const outside = tempDir('warden-cc-out-');
+          const target = join(outside, 'f.txt');
+          const cwd = worktree({
+            'write.py': `open(${JSON.stringify(target)}, 'w').write('x')\nprint('unreachable')\n`,
+          });
+          const command = 'echo inside > inside.txt && python3 write.py';
+          const run = await session('connected write outside', [bash(command)], {
+            hook: hook(),
+            cwd,
+            env: { WARDEN_TOKEN: agent },
+          });
+          expectSandboxed(run, 0, cwd, ['--server', served.url]);
+          expect(readFileSync(join(cwd, 'inside.txt'), 'utf8')).toBe('inside\n');
+          expect(existsSync(target)).toBe(false);
+          expect(run.toolResults[0]?.isError, describeRun(run)).toBe(true);
+          expect(run.toolResults[0]?.text).toMatch(/read-only file system|permission denied/i);
+          const calls = (await api(served.url, viewer, 'GET', '/v1/audit?workspace=acme&kind=call'))
+            .body.entries as Entry[];
+          const entry = ranAs(calls, command);
+          expect(entry, JSON.stringify(calls)).toMatchObject({ status: 'Error' });
+          expect(entry?.arguments?.sandbox?.violations.join('\n')).toContain(target);
+        },
+      );
     });
   },
 );

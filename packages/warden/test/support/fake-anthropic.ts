@@ -26,6 +26,10 @@ export interface RecordedRequest {
   readonly body: unknown;
   /** What the fake answered: `tool_use#N`, `final`, `side`, `count_tokens` or `empty`. */
   readonly reply: string;
+  /** When the request arrived (`Date.now()`), to order it against other events of a test. */
+  readonly at: number;
+  /** How many scripted calls the request carries results for. */
+  readonly results: number;
 }
 
 export interface FakeAnthropic {
@@ -186,12 +190,15 @@ export async function startFakeAnthropic(
   let latest: ResultBlock[] = [];
   let sequence = 0;
 
+  const answeredIn = (body: MessagesBody) =>
+    new Set(resultBlocks(body, ids).map((r) => r.tool_use_id)).size;
+
   const plan = (body: MessagesBody): Reply => {
     if (!Array.isArray(body.tools) || body.tools.length === 0)
       return { kind: 'side', content: [{ type: 'text', text: 'ok' }], stopReason: 'end_turn' };
     const results = resultBlocks(body, ids);
     if (results.length >= latest.length) latest = results;
-    const answered = new Set(results.map((r) => r.tool_use_id)).size;
+    const answered = answeredIn(body);
     const next = scripted[answered];
     if (next === undefined)
       return {
@@ -207,10 +214,15 @@ export async function startFakeAnthropic(
   };
 
   const server = createServer((req, res) => {
+    const at = Date.now();
     void readBody(req).then((body) => {
       const method = req.method ?? '';
       const path = (req.url ?? '').split('?')[0] ?? '';
-      const record = (reply: string) => requests.push({ method, path, body, reply });
+      const results =
+        isRecord(body) && Array.isArray(body.messages)
+          ? answeredIn(body as unknown as MessagesBody)
+          : 0;
+      const record = (reply: string) => requests.push({ method, path, body, reply, at, results });
       if (method === 'POST' && path === '/v1/messages/count_tokens') {
         record('count_tokens');
         return json(res, { input_tokens: 100 });
