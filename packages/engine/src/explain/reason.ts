@@ -5,6 +5,7 @@ import type { Autonomy } from '../model/decision.js';
 import type { ActionRequest } from '../model/request.js';
 import type { DecisionResult } from '../model/result.js';
 import type { FacetOutcome, NetHit } from '../resolve/decide.js';
+import { SANDBOX_BECAUSE, SANDBOX_OFF } from '../resolve/unsandboxed.js';
 
 export interface ReasonInput {
   readonly result: Omit<DecisionResult, 'reason'>;
@@ -15,6 +16,8 @@ export interface ReasonInput {
   readonly request: ActionRequest;
   /** The scope of a ceiling that lowered the dial (a delegated run), or null. */
   readonly limitedBy?: string | null;
+  /** The call asks to run without the OS sandbox. */
+  readonly unsandboxed?: boolean;
 }
 
 function facetSentence(outcome: FacetOutcome): string {
@@ -44,6 +47,34 @@ function facetSentenceAlone(outcome: FacetOutcome): string {
 }
 
 export function renderReason(input: ReasonInput): string {
+  if (input.unsandboxed !== true) return ruled(input);
+  const { result, autonomy, request } = input;
+  const tail = waiting(result);
+  if (result.rule === SANDBOX_OFF) {
+    const dial =
+      autonomy === 'actFreely'
+        ? ` (space \`${request.space ?? ''}\` is set to actFreely, which does not pre-approve it)`
+        : '';
+    return `needs approval: ${SANDBOX_BECAUSE} (\`${SANDBOX_OFF}\` in default): the rules allow it, yet a call outside the sandbox needs a human each time, and an approval holds for this call only${dial}; ${tail}`;
+  }
+  if (result.decision === 'prompt')
+    return `${asking(input.outcomes)}; and ${SANDBOX_BECAUSE} (\`${SANDBOX_OFF}\`), which needs a human each time: an approval holds for this call only; ${tail}`;
+  return `${ruled(input)}; ${SANDBOX_BECAUSE} as well`;
+}
+
+function asking(outcomes: readonly FacetOutcome[]): string {
+  const sentences = outcomes.filter((o) => o.final === 'prompt').map(facetSentence);
+  return `needs approval: ${sentences.join('; ')}`;
+}
+
+function waiting(result: ReasonInput['result']): string {
+  return result.outcome === 'ask'
+    ? 'waiting for an approver'
+    : 'no approver is connected, so it is denied (fail-closed)';
+}
+
+/** The reason the rules, the net and the dial give. */
+function ruled(input: ReasonInput): string {
   const { result, outcomes, namedBy, net, autonomy, request } = input;
   const space = `\`${request.space ?? ''}\``;
   const limitedBy = input.limitedBy ?? null;
@@ -78,10 +109,5 @@ export function renderReason(input: ReasonInput): string {
     const soft = result.overridable ? ' (soft: an overrider may override it with a reason)' : '';
     return `${lead}${kept}${soft}`;
   }
-  const asking = outcomes.filter((o) => o.final === 'prompt').map(facetSentence);
-  const tail =
-    result.outcome === 'ask'
-      ? 'waiting for an approver'
-      : 'no approver is connected, so it is denied (fail-closed)';
-  return `needs approval: ${asking.join('; ')}; ${tail}`;
+  return `${asking(outcomes)}; ${waiting(result)}`;
 }

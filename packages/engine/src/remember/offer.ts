@@ -10,6 +10,12 @@ import type { PathValue } from '../match/paths.js';
 import type { DecideInput, Explained, FacetOutcome } from '../resolve/decide.js';
 import { explainDecision } from '../resolve/decide.js';
 import { chainBuckets } from '../resolve/chain.js';
+import {
+  SANDBOX_BECAUSE,
+  SANDBOX_FACET,
+  SANDBOX_OFF,
+  SANDBOX_ONCE,
+} from '../resolve/unsandboxed.js';
 import { validatePolicy } from '../document/policy.js';
 import { constraintPhrase, describeRule } from '../explain/sentences.js';
 import { denyMeets, globExample } from './overlap.js';
@@ -217,6 +223,24 @@ function promptFacet(outcome: FacetOutcome): PromptFacet {
 export function rememberOffer(explained: Explained, input: DecideInput): RememberOffer {
   const prompting = explained.facets.filter((o) => o.decision === 'prompt');
   const facets = prompting.map(promptFacet);
+  // A call without the sandbox is answered by a human each time: no rule can answer it.
+  if (explained.unsandboxed || input.unsandboxed === true)
+    return {
+      rememberable: false,
+      why: `only "approve once": ${SANDBOX_ONCE}`,
+      facets: [
+        ...facets,
+        {
+          facet: SANDBOX_FACET,
+          rule: SANDBOX_OFF,
+          scope: 'default',
+          because: SANDBOX_BECAUSE,
+          rememberable: false,
+          why: SANDBOX_ONCE,
+        },
+      ],
+      scopes: [],
+    };
   const blocked = facets.find((f) => !f.rememberable);
   if (facets.length === 0)
     return { rememberable: false, why: 'nothing prompts', facets, scopes: [] };

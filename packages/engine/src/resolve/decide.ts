@@ -1,7 +1,7 @@
 // The decision (G3, G21, G22, G25–G32, E15–E22, E28, E33): every facet
 // resolved on its own, merged strictest with the managed layer, then the
-// mode's command net and the autonomy dial. Pure: the clock, the approver's
-// presence and the policies are arguments.
+// mode's command net, the autonomy dial and a call's wish to run without the
+// sandbox. Pure: the clock, the approver's presence and the policies are arguments.
 
 import type { Unit } from '../classify/analyze.js';
 import { DEFAULT_TABLE } from '../classify/table.js';
@@ -20,6 +20,7 @@ import type { ChainContext, Resolution } from './chain.js';
 import { NO_OPINION, chainBuckets, defaultResolution, resolveFacet } from './chain.js';
 import type { Facet } from './facets.js';
 import { prepareRequest } from './facets.js';
+import { SANDBOX_FACET, SANDBOX_OFF, sandboxEntry } from './unsandboxed.js';
 
 export interface DecideInput {
   readonly policy: CompiledPolicy;
@@ -38,6 +39,14 @@ export interface DecideInput {
    * most at its delegator's autonomy (G35). `scope` names it, e.g. `run:<id>`.
    */
   readonly autonomyCeiling?: { readonly autonomy: Autonomy; readonly scope: string };
+  /**
+   * The call asks to run without the OS sandbox (Claude Code's
+   * `dangerouslyDisableSandbox`). A fact beside the request, which is closed
+   * (contracts §2). Such a call needs a human each time: an allow becomes a
+   * prompt (`sandbox:off`) that no autonomy lifts and no remembered rule
+   * answers; a prompt stays one, offered "approve once" only; a deny stays.
+   */
+  readonly unsandboxed?: boolean;
 }
 
 /** One facet's journey, kept for the reason and for callers that need more than the JSON. */
@@ -72,6 +81,8 @@ export interface Explained {
   readonly facets: readonly FacetOutcome[];
   readonly net: NetHit | null;
   readonly autonomy: Autonomy | null;
+  /** The call asked to run without the OS sandbox: only "approve once" can answer it. */
+  readonly unsandboxed: boolean;
 }
 
 function entryOf(name: string, resolution: Resolution, text: string | undefined): FacetEntry {
@@ -299,6 +310,18 @@ export function explainDecision(input: DecideInput): Explained {
     }
   }
 
+  // Without the sandbox nothing is allowed unless a human says so, each time (G2, G22).
+  const unsandboxed = input.unsandboxed === true;
+  if (unsandboxed) {
+    facets.push(sandboxEntry());
+    prompts.push(SANDBOX_FACET);
+    if (decision === 'allow') {
+      decision = 'prompt';
+      rule = SANDBOX_OFF;
+      scope = 'default';
+    }
+  }
+
   const outcome: Outcome =
     decision === 'prompt' ? (input.approverConnected ? 'ask' : 'deny') : decision;
   const managedEntries =
@@ -334,8 +357,9 @@ export function explainDecision(input: DecideInput): Explained {
     autonomy,
     request,
     limitedBy,
+    unsandboxed,
   });
-  return { result: { ...partial, reason }, facets: outcomes, net, autonomy };
+  return { result: { ...partial, reason }, facets: outcomes, net, autonomy, unsandboxed };
 }
 
 /** The rule and scope a facet's final decision names (E22). */

@@ -38,6 +38,12 @@ export function checkAnswer(
   const offer = approval.offer;
   if (offer === null || !offer.rememberable)
     return invalid(`only "approve once" is offered here: ${offer?.why ?? 'nothing to remember'}`);
+  // Whatever the offer says, a call without the sandbox is never remembered: its
+  // decision names the rule `sandbox:off` (contracts §3).
+  if (approval.decision.facets.some((f) => f.rule === 'sandbox:off'))
+    return invalid(
+      'only "approve once" is offered here: the call asks to run without the OS sandbox',
+    );
   const hours = input.hours;
   if (hours === undefined || !Number.isFinite(hours) || hours <= 0 || hours > maxHours)
     return invalid(`say for how many hours, more than 0 and at most ${maxHours}`);

@@ -93,7 +93,7 @@ export class ApprovalFlow {
       'prompt',
       approvalId,
       offer,
-      fingerprint(base.request, base.tool, base.arguments),
+      fingerprint(base.request, base.tool, base.arguments, base.unsandboxed === true),
       this.broker.timeoutMs,
     );
     try {
@@ -188,7 +188,8 @@ export class ApprovalFlow {
 
   /** A soft deny (G26): allowed once if an overrider granted it, else denied with an override request. */
   async softDeny(base: Base): Promise<GateDecision> {
-    const print = fingerprint(base.request, base.tool, base.arguments);
+    // An override is for exactly one call: one granted with the sandbox does not let it run without.
+    const print = fingerprint(base.request, base.tool, base.arguments, base.unsandboxed === true);
     const workspace = base.stamp.workspace;
     const granted = await this.store.approvals.consumeOverride(
       workspace,

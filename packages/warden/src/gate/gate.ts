@@ -125,6 +125,8 @@ export class Gate {
         approverConnected: false,
       };
       if (this.classifier !== undefined) input.classifier = this.classifier;
+      // Beside the request, not in it (requests are closed): the engine makes it a human's call.
+      if (ask.unsandboxed === true) input.unsandboxed = true;
       if (ctx.runId !== undefined) {
         const ceiling = await this.ceiling(ctx, ctx.runId);
         if (ceiling !== null)
@@ -145,6 +147,7 @@ export class Gate {
         at,
         tool: ask.tool ?? null,
         arguments: ask.arguments,
+        ...(ask.unsandboxed === true ? { unsandboxed: true } : {}),
       };
       if (result.outcome === 'ask') return await this.flow.hold(base, explained, input, options);
       if (result.decision === 'deny' && result.overridable) return await this.flow.softDeny(base);

@@ -94,14 +94,25 @@ export function stampFor(ctx: CallContext): Stamp {
 }
 
 /**
- * Identifies a call — its request, its tool and the tool's own arguments — so
- * a granted override lets exactly that call through once (G26). Arguments
- * that have no JSON form make a print nothing else can match.
+ * Identifies a call — its request, its tool, the tool's own arguments and
+ * whether it asks to run without the sandbox — so a granted override lets
+ * exactly that call through once (G26). Arguments that have no JSON form make
+ * a print nothing else can match.
  */
-export function fingerprint(request: ActionRequest, tool: string | null, args: unknown): string {
+export function fingerprint(
+  request: ActionRequest,
+  tool: string | null,
+  args: unknown,
+  unsandboxed = false,
+): string {
   let text: string;
   try {
-    text = canonicalJson({ arguments: args ?? null, request, tool });
+    // A sandboxed call's print is as it always was; an unsandboxed one's differs from it.
+    text = canonicalJson(
+      unsandboxed
+        ? { arguments: args ?? null, request, tool, unsandboxed: true }
+        : { arguments: args ?? null, request, tool },
+    );
   } catch {
     text = `unmatchable:${Math.random()}:${Date.now()}`;
   }
@@ -168,4 +179,6 @@ export interface Base extends CallIds {
   readonly request: ActionRequest;
   readonly result: DecisionResult;
   readonly at: number;
+  /** The call asks to run without the OS sandbox (its decision says so too). */
+  readonly unsandboxed?: boolean;
 }
