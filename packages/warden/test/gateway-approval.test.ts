@@ -57,7 +57,13 @@ function configFor(dir: string): GatewayConfig {
   const checked = validateGatewayConfig({
     agent: 'coder-1',
     workspace: 'acme',
-    servers: { fx: { command: process.execPath, args: [join(dir, 'remover.mjs'), dir] } },
+    servers: {
+      fx: {
+        command: process.execPath,
+        args: [join(dir, 'remover.mjs'), dir],
+        sandbox: { write: [dir] },
+      },
+    },
     // fileDelete's built-in default is prompt.
     tools: { fx__remove: { actions: ['fileDelete'] } },
   });

@@ -73,7 +73,9 @@ function setup(): Setup {
     JSON.stringify({
       agent: 'coder-1',
       workspace: 'acme',
-      servers: { fx: { command: process.execPath, args: [script, dir] } },
+      servers: {
+        fx: { command: process.execPath, args: [script, dir], sandbox: { write: [dir] } },
+      },
       // Exact names: a glob would map `wipe` when it appears.
       tools: { fx__peek: { readOnly: true }, fx__crash: { actions: ['processSpawn'] } },
     }),

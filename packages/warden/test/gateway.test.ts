@@ -107,11 +107,13 @@ function setup(
       workspace: 'acme',
       worktree: work,
       servers: servers ?? {
-        fs: { command: process.execPath, args: [FS_SERVER, work] },
+        // Each server writes only where its entry says (G2): the worktree, the memory file's folder.
+        fs: { command: process.execPath, args: [FS_SERVER, work], sandbox: { write: [work] } },
         mem: {
           command: process.execPath,
           args: [MEMORY_SERVER],
           env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+          sandbox: { write: [dir] },
         },
       },
       tools,

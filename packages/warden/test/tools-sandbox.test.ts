@@ -170,7 +170,7 @@ describe.skipIf(missing !== null)(
       expect(doctor.stdout).toContain(
         '`run_command` refuses every command while its sandbox cannot start',
       );
-    });
+    }, 60_000);
 
     it('`warden doctor` runs a command under the backend and says it works; `--no-probe` skips that', () => {
       const doctor = warden(['doctor']);
@@ -182,7 +182,7 @@ describe.skipIf(missing !== null)(
       expect(json.probe).toMatchObject({ ok: true, backend });
       const quick = warden(['doctor', '--no-probe']);
       expect(quick.stdout).not.toContain('sandbox check');
-    });
+    }, 60_000);
 
     it('says in its description that it runs under the sandbox', async () => {
       await open();

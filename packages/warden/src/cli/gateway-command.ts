@@ -6,6 +6,8 @@
 // Every bad input is one line per problem on standard error and exit 1; the
 // gateway logs only to standard error, as standard output is the MCP channel.
 
+import { existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Decider } from '../gateway/decider.js';
 import type { HostName } from '../gateway/hosts.js';
 import type { Io } from './io.js';
@@ -126,7 +128,13 @@ export async function runGateway(
   const { Gateway, GatewayStartError } = await import('../gateway/gateway.js');
   let gateway: Awaited<ReturnType<typeof Gateway.start>>;
   try {
-    gateway = await Gateway.start(config, decider, { timeoutMs: timeoutSeconds * 1000, log });
+    // Standalone, the data folder holds the audit log and the key grants are signed with.
+    const data = hasServer ? null : resolve(options.data ?? '.warden');
+    gateway = await Gateway.start(config, decider, {
+      timeoutMs: timeoutSeconds * 1000,
+      log,
+      ...(data === null ? {} : { denyRead: [existsSync(data) ? realpathSync(data) : data] }),
+    });
   } catch (error) {
     if (error instanceof GatewayStartError) return problems(io, error.problems);
     throw error;

@@ -187,6 +187,8 @@ export interface GatewayOptions {
   readonly clock?: () => number;
   /** The host the stdio servers' sandbox is chosen for (default: this one, read from the PATH). */
   readonly sandboxHost?: HostFacts;
+  /** Paths no sandboxed server may read, beyond the credential folders (the data folder). */
+  readonly denyRead?: readonly string[];
 }
 
 /** What the agent's side of a call offers: its cancel, and a channel for progress. */
@@ -229,7 +231,7 @@ export class Gateway {
   ): Promise<Gateway> {
     const gateway = new Gateway(config, decider, options.timeoutMs, options.log, options);
     try {
-      const planned = await planSandboxes(config, options.sandboxHost);
+      const planned = await planSandboxes(config, options.sandboxHost, options.denyRead);
       if (!planned.ok) throw new GatewayStartError(planned.problems);
       gateway.plans = planned.plans;
       for (const note of planned.notes) options.log(note);

@@ -28,6 +28,8 @@ export type SandboxPlan =
       /** Real paths of the folders it may write. */
       readonly write: readonly string[];
       readonly hosts: readonly string[];
+      /** Paths it may not read: the credential folders and Warden's own data folder. */
+      readonly denyRead: readonly string[];
     }
   | { readonly kind: 'unsandboxed' };
 
@@ -79,6 +81,8 @@ function listed(items: readonly string[]): string {
 export async function planSandboxes(
   config: GatewayConfig,
   host: HostFacts = detectHost(),
+  /** Paths beyond the credential folders no server may read (the gateway's data folder). */
+  denyRead: readonly string[] = [],
 ): Promise<SandboxPlans> {
   const mode: SandboxMode = config.sandbox ?? 'auto';
   const problems: string[] = [];
@@ -123,7 +127,13 @@ export async function planSandboxes(
       continue;
     }
     const hosts = [...entry.sandbox.hosts];
-    plans.set(entry.name, { kind: 'sandboxed', sandbox, write, hosts });
+    plans.set(entry.name, {
+      kind: 'sandboxed',
+      sandbox,
+      write,
+      hosts,
+      denyRead: [...DEFAULT_DENY_READ, ...denyRead],
+    });
     notes.push(
       `${at}: starts under the OS sandbox (${sandbox.backend}): it may write ${listed(write)} and reach ${listed(hosts)}`,
     );
@@ -169,7 +179,7 @@ export async function serverProcess(
     worktree: first ?? '/dev/null',
     write: rest,
     hosts: plan.hosts,
-    denyRead: DEFAULT_DENY_READ,
+    denyRead: plan.denyRead,
   };
   const launch = await plan.sandbox.launch(commandLine(entry), scope);
   return { command: launch.file, args: [...launch.args], launch };

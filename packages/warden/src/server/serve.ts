@@ -215,7 +215,7 @@ export function renderBanner(facts: BannerFacts, config: ServerConfig): string {
     `  sandbox     ${
       facts.sandbox.backend === null
         ? 'none on this host: the guard rules are the outermost layer (`warden doctor`)'
-        : `${facts.sandbox.backend} found: the built-in \`run_command\` runs its shell commands under it; for every other tool, and for every agent that asks this server, the guard rules are the outermost layer (\`warden doctor\`)`
+        : `${facts.sandbox.backend} found: the built-in \`run_command\`, \`warden exec\`, the Claude Code hook's \`Bash\` calls and the gateway's stdio servers run under it; for other tools, and for agents that only ask this server, the guard rules are the outermost layer (\`warden doctor\`)`
     }`,
     `  reports     ${
       facts.reports === null
