@@ -212,6 +212,12 @@ describe.skipIf(missing !== null)(
       });
       expect(read.isError ?? false, text(read)).toBe(false);
       expect(text(read)).toContain('read me');
+      // Except Warden's own data folder: its audit log and the key grants are signed with.
+      const stolen = await call(client, 'fs__read_text_file', {
+        path: join(s.data, 'warden.db'),
+      });
+      expect(stolen.isError, text(stolen)).toBe(true);
+      expect(text(stolen)).not.toContain('SQLite format');
 
       expect(stderr()).toContain(
         `servers.fs: starts under the OS sandbox (${backend}): it may write \`${allowed}\` and reach none`,
