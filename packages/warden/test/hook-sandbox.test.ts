@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectHost, sandboxBackend } from '../src/honesty/index.js';
 import { GRANT_TTL_MS, issueGrant, verifyGrant } from '../src/sandbox/grant.js';
-import { warden } from './helpers.js';
 import { tempDir, UNDER_CI } from './support/backends.js';
-import type { Served } from './support/processes.js';
-import { cliToken, serve } from './support/processes.js';
+import type { Served, Spawned } from './support/processes.js';
+import { api, approverWatching, cliToken, serve } from './support/processes.js';
+import { BIN, warden } from './helpers.js';
 
 const backend = sandboxBackend(detectHost());
 const missing =
@@ -280,6 +280,8 @@ describe.skipIf(missing !== null)(
     let server: Served;
     let agent: string;
     let other: string;
+    let approver: string;
+    const spawned: Spawned[] = [];
 
     beforeAll(async () => {
       const data = tempDir();
@@ -299,11 +301,47 @@ describe.skipIf(missing !== null)(
         ]).token;
       agent = token('claude', 'claude-code');
       other = token('other', 'someone-else');
+      approver = cliToken(['--data', data, '--role', 'approver', '--name', 'bob']).token;
       server = await serve(['--data', data]);
     }, 60_000);
 
     afterAll(async () => {
+      await Promise.all(spawned.map((s) => s.stop('SIGKILL')));
       await server.stop('SIGKILL');
+    });
+
+    it('`dangerouslyDisableSandbox` waits for a human, who can approve it only once; approved, it runs as asked', async () => {
+      const watcher = await approverWatching(server.url, approver, spawned);
+      const child = spawn(process.execPath, [BIN, 'hook', 'claude-code'], {
+        stdio: 'pipe',
+        env: {
+          ...process.env,
+          WARDEN_URL: server.url,
+          WARDEN_TOKEN: agent,
+          WARDEN_LOG_LEVEL: 'silent',
+        },
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stdin.end(bash('ls', { dangerouslyDisableSandbox: true }));
+      const line = await watcher.waitFor(/"event":"approval".*\n/);
+      const id = /"id":"([0-9A-Z]+)"/.exec(line)?.[1] as string;
+      // The rules allow `ls`; only running it without the sandbox asks, and it cannot be remembered.
+      const remember = await api(server.url, approver, 'POST', `/v1/approvals/${id}/answer`, {
+        kind: 'remember',
+        hours: 8,
+        scope: 'workspace',
+      });
+      expect(remember.status).toBeGreaterThanOrEqual(400);
+      expect(JSON.stringify(remember.body)).toContain('sandbox');
+      const once = await api(server.url, approver, 'POST', `/v1/approvals/${id}/answer`, {
+        kind: 'once',
+      });
+      expect(once.status).toBe(200);
+      expect(await new Promise<number | null>((resolve) => child.on('exit', resolve))).toBe(0);
+      const answer = (JSON.parse(stdout) as { hookSpecificOutput: Answer }).hookSpecificOutput;
+      expect(answer.permissionDecision).toBe('allow');
+      expect(answer.updatedInput).toBeUndefined();
     });
 
     it('the rewritten command asks the server for its profile and reports how it ended', async () => {
