@@ -4,9 +4,11 @@
 // then did — the tool_result it sent back and the side effects on disk and on
 // the network — not only what the hook printed. A denied call never runs; an
 // allowed one runs under the OS sandbox built from the decision, so a write or
-// a connection the classifier could not see is still stopped; ordinary work
-// (ls, npm test, git commit, a push the policy allows) still works. Under CI
-// the CLI and the sandbox backend are required; elsewhere a missing one skips.
+// a connection the classifier could not see is still stopped, and a replayed
+// grant runs nothing; ordinary work (ls, npm test, git commit, a push the
+// policy allows) still works. Under CI the CLI and the sandbox backend are
+// required (the scenarios also use `python3`, `curl` and `git`); elsewhere a
+// missing CLI or backend skips.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -367,6 +369,39 @@ describe.skipIf(noClaude !== null)(
           expect(entry).toMatchObject({ status: 'Error' });
         });
 
+        it("G2: a Bash call that replays Warden's `exec --grant` line for another command runs nothing: the grant does not verify", async () => {
+          const cwd = worktree();
+          const data = tempDir();
+          // A real grant, made by the hook for `touch granted.txt` in this worktree.
+          const asked = warden([...standalone(data).slice(2)], {
+            env: { WARDEN_URL: '', WARDEN_TOKEN: '' },
+            input: JSON.stringify({
+              session_id: 'earlier',
+              transcript_path: join(cwd, 'transcript.jsonl'),
+              cwd,
+              permission_mode: 'bypassPermissions',
+              hook_event_name: 'PreToolUse',
+              tool_name: 'Bash',
+              tool_input: { command: 'touch granted.txt' },
+              tool_use_id: 'toolu_earlier',
+            }),
+          });
+          const granted = String(
+            (JSON.parse(asked.stdout) as Answer).hookSpecificOutput.updatedInput?.command,
+          );
+          expect(granted, asked.stdout).toContain(' --grant ');
+          const replayed = granted.replace(/ -- .*$/, " -- 'touch evil.txt'");
+          const run = await session('replayed grant', [bash(replayed)], {
+            hook: standalone(data),
+            cwd,
+          });
+          expect(answers(run)[0]?.hookSpecificOutput.permissionDecision).toBe('allow');
+          expect(run.toolResults[0]?.isError, describeRun(run)).toBe(true);
+          expect(run.toolResults[0]?.text).toContain('the grant was refused');
+          expect(existsSync(join(cwd, 'evil.txt'))).toBe(false);
+          expect(existsSync(join(cwd, 'granted.txt'))).toBe(false);
+        });
+
         it('G2: ordinary work still runs: `ls` lists the worktree', async () => {
           const cwd = worktree({ 'hello.txt': 'hi\n' });
           const data = tempDir();
@@ -392,6 +427,8 @@ describe.skipIf(noClaude !== null)(
             cwd,
           });
           expectSandboxed(run, 0, cwd, decider(data));
+          // npm's own update check (registry.npmjs.org) is refused by the sandbox and said in
+          // the output, and its log under HOME is not written; the script runs all the same.
           expect(run.toolResults[0]?.text, describeRun(run)).toContain('1 test passed');
           expect(run.toolResults[0]?.isError, describeRun(run)).toBe(false);
           expect(readFileSync(join(cwd, 'marker.txt'), 'utf8')).toBe('tested');
