@@ -6,7 +6,6 @@
 // name are refused, and the audit log holds the decision and how the run
 // ended. Under CI the sandbox backend must be present.
 
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
@@ -14,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectHost, findOnPath, sandboxBackend } from '../src/honesty/index.js';
-import { BIN, warden } from './helpers.js';
+import type { Ran } from './helpers.js';
+import { BIN, exportedAudit, runAsync, warden } from './helpers.js';
 import { tempDir, UNDER_CI } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
 import { api, approverWatching, cliToken, serve } from './support/processes.js';
@@ -49,32 +49,17 @@ const missing =
 if (missing !== null && UNDER_CI) throw new Error(`under CI the sandbox is required: ${missing}`);
 if (missing !== null) console.warn(`[skip] ${missing}`);
 
-interface Ran {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs `warden exec` without blocking this process (the tests' HTTP server must answer meanwhile). */
 function exec(args: readonly string[], env: Record<string, string> = {}): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'exec', ...args], {
-      env: {
-        ...process.env,
-        NO_COLOR: '1',
-        WARDEN_URL: '',
-        WARDEN_TOKEN: '',
-        WARDEN_LOG_LEVEL: 'silent',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return runAsync(process.execPath, [BIN, 'exec', ...args], {
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      WARDEN_URL: '',
+      WARDEN_TOKEN: '',
+      WARDEN_LOG_LEVEL: 'silent',
+      ...env,
+    },
   });
 }
 
@@ -96,14 +81,8 @@ interface Entry {
   };
 }
 
-/** The standalone audit log, read back with `warden audit export`. */
 function audit(data: string): Entry[] {
-  const exported = warden(['audit', 'export', '--data', data]);
-  expect(exported.code, exported.stderr).toBe(0);
-  return exported.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Entry);
+  return exportedAudit<Entry>(data);
 }
 
 /** The decision entry and the call entries recorded for the command `command`. */

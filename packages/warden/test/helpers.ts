@@ -1,6 +1,6 @@
 // Running the real `warden` binary, and the CLI in-process, for tests.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,43 @@ export function warden(
     encoding: 'utf8',
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Runs a program without blocking this process (a test's own server must
+ * answer meanwhile) and collects what it wrote; `code` is -1 when a signal ended it.
+ */
+export function runAsync(
+  file: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, [...args], {
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** The standalone audit log of `data`, read back with `warden audit export`, one object per entry. */
+export function exportedAudit<T = Record<string, unknown>>(
+  data: string,
+  env: Record<string, string> = {},
+): T[] {
+  const exported = warden(['audit', 'export', '--data', data], { env });
+  if (exported.code !== 0) throw new Error(`warden audit export failed: ${exported.stderr}`);
+  return exported.stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
 }
 
 /** Runs the CLI in this process with captured streams. */

@@ -17,7 +17,8 @@ import { GRANT_TTL_MS, issueGrant, verifyGrant } from '../src/sandbox/grant.js';
 import { tempDir, UNDER_CI } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
 import { api, approverWatching, cliToken, serve } from './support/processes.js';
-import { BIN, warden } from './helpers.js';
+import type { Ran } from './helpers.js';
+import { BIN, exportedAudit, runAsync, warden } from './helpers.js';
 
 const backend = sandboxBackend(detectHost());
 const missing =
@@ -86,26 +87,11 @@ function hook(args: readonly string[], input: string, env: Record<string, string
   return (JSON.parse(ran.stdout) as { hookSpecificOutput: Answer }).hookSpecificOutput;
 }
 
-interface Ran {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs a command line as Claude Code's Bash tool does: `bash -c` in the session's folder. */
 function run(command: string, env: Record<string, string> = {}): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], {
-      cwd: worktree,
-      env: { ...process.env, NO_COLOR: '1', WARDEN_URL: '', WARDEN_TOKEN: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return runAsync('bash', ['-c', command], {
+    cwd: worktree,
+    env: { ...process.env, NO_COLOR: '1', WARDEN_URL: '', WARDEN_TOKEN: '', ...env },
   });
 }
 
@@ -118,12 +104,7 @@ interface Entry {
 }
 
 function audit(data: string): Entry[] {
-  const exported = warden(['audit', 'export', '--data', data]);
-  expect(exported.code, exported.stderr).toBe(0);
-  return exported.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Entry);
+  return exportedAudit<Entry>(data);
 }
 
 describe('G2: grants name one decision, one command line, one worktree', () => {
