@@ -88,6 +88,13 @@ class Refusal extends Error {
   override readonly name = 'Refusal';
 }
 
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
 function seconds(text: string | undefined): number | null {
   if (text === undefined) return null;
   const value = Number(text);
@@ -287,6 +294,15 @@ async function standalone(
   const workspace = loaded.value.policy.workspace;
   if (workspace === undefined) throw new Refusal(`the policy \`${file}\` names no workspace`);
   const data = resolve(options.data ?? '.warden');
+  // A grant is checked with the key in the data folder it was made in: none there, no grant.
+  if (options.grant !== undefined && !(await exists(data)))
+    return {
+      decided: failedClosed(
+        `the grant was refused: there is no data folder \`${data}\` holding the key it was made with`,
+      ),
+      recorder: { record: () => Promise.resolve(), close: () => Promise.resolve() },
+      profile: null,
+    };
   const warden = await openWarden({
     data,
     policyFile: file,
