@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectHost, sandboxBackend } from '../src/honesty/index.js';
 import { GRANT_TTL_MS, issueGrant, verifyGrant } from '../src/sandbox/grant.js';
+import { loadConfig } from '../src/server/config.js';
 import { tempDir, UNDER_CI } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
 import { api, approverWatching, cliToken, serve } from './support/processes.js';
@@ -144,6 +145,25 @@ describe('G2: grants name one decision, one command line, one worktree', () => {
   });
 });
 
+describe("G2: what granted commands may not read is the server's setting", () => {
+  it('`sandbox.denyRead` replaces the credential folders; anything but a list of paths is refused', () => {
+    const dir = tempDir('warden-config-');
+    const good = join(dir, 'good.yaml');
+    writeFileSync(good, 'sandbox:\n  denyRead: ["~/.ssh", "/srv/secrets"]\n');
+    const loaded = loadConfig({ config: good }, {});
+    expect(loaded.ok && loaded.config.sandbox.denyRead).toEqual(['~/.ssh', '/srv/secrets']);
+    const defaults = loadConfig({}, {});
+    expect(defaults.ok && defaults.config.sandbox.denyRead).toBeUndefined();
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'sandbox:\n  denyRead: ~/.ssh\n  denyWrite: []\n');
+    const refused = loadConfig({ config: bad }, {});
+    expect(refused.ok).toBe(false);
+    const paths = refused.ok ? [] : refused.problems.map((p) => p.path);
+    expect(paths).toEqual(expect.arrayContaining(['sandbox.denyRead']));
+    expect(paths.some((p) => p.startsWith('sandbox'))).toBe(true);
+  });
+});
+
 describe('G14c: an agent that types `warden exec` is decided on the command it wraps', () => {
   it('a wrapped push to main is denied, whatever grant it carries', () => {
     const data = tempDir();
@@ -264,8 +284,11 @@ describe.skipIf(missing !== null)(
     let approver: string;
     const spawned: Spawned[] = [];
 
+    let serverData: string;
+
     beforeAll(async () => {
       const data = tempDir();
+      serverData = data;
       expect(warden(['policy', 'apply', policy, '--data', data]).code).toBe(0);
       const token = (name: string, id: string) =>
         cliToken([
@@ -341,6 +364,15 @@ describe.skipIf(missing !== null)(
       expect(ran.stderr).toContain('the sandbox refused');
       const again = await run(rewritten, { WARDEN_TOKEN: agent });
       expect(again.code).toBe(3);
+    });
+
+    it("a granted command cannot read the server's data folder", async () => {
+      const env = { WARDEN_URL: server.url, WARDEN_TOKEN: agent };
+      const answer = hook([], bash(`cat ${serverData}/warden.db > stolen-db.bin`), env);
+      const ran = await run(answer.updatedInput?.command ?? '', env);
+      expect(ran.code).not.toBe(0);
+      const stolen = join(worktree, 'stolen-db.bin');
+      expect(existsSync(stolen) ? readFileSync(stolen).length : 0).toBe(0);
     });
   },
 );

@@ -316,7 +316,7 @@ async function standalone(
       audit: warden.store.audit,
       snapshot: (ws: string) => warden.gate.snapshot(ws),
       // The data folder holds the key grants are signed with: no granted command reads it.
-      denyRead: [await realpath(data).catch(() => data)],
+      denyRead: [...DEFAULT_DENY_READ, await realpath(data).catch(() => data)],
     };
     const recorderFor = (run: {
       workspace: string;

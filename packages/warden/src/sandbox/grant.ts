@@ -97,7 +97,7 @@ export interface GrantSources {
   readonly secrets: SecretStore;
   readonly audit: AuditReader;
   snapshot(workspace: string): Promise<PolicySnapshot>;
-  /** Paths no granted command may read, beyond the credential folders (the data folder, say). */
+  /** Paths no granted command may read (default: the credential folders). */
   readonly denyRead?: readonly string[];
 }
 
@@ -170,7 +170,7 @@ export async function grantedRun(
         worktree: call.worktree,
         write,
         hosts: commandHosts(call.command),
-        denyRead: [...DEFAULT_DENY_READ, ...(sources.denyRead ?? [])],
+        denyRead: [...(sources.denyRead ?? DEFAULT_DENY_READ)],
       },
     },
   };

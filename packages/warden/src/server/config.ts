@@ -81,6 +81,17 @@ export const configSchema = z.strictObject({
   reports: ReportsSettingsSchema,
   /** Slow and idle connections are closed, and their number is capped (see `HttpSettingsSchema`). */
   http: HttpSettingsSchema,
+  /** What the commands this server grants (`warden exec --grant`) may not read. */
+  sandbox: z
+    .strictObject({
+      denyRead: z
+        .array(z.string().min(1))
+        .optional()
+        .describe(
+          'paths a granted command may not read (`~` is the home folder); replaces the credential folders (`~/.ssh`, `~/.aws`, …); the data folder is always added',
+        ),
+    })
+    .prefault({}),
 });
 
 export type ServerConfig = z.infer<typeof configSchema>;

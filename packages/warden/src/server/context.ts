@@ -18,6 +18,11 @@ export interface ServerContext {
   readonly clock: () => number;
   /** The server's own name in presence records and logs (host:port). */
   readonly node: string;
+  /**
+   * What a command this server grants may not read: the credential folders
+   * (or the operator's list instead) and the server's own data folder.
+   */
+  readonly sandboxDenyRead?: readonly string[];
 }
 
 /** The workspace a request acts in; a token bound to another workspace gets 403. */

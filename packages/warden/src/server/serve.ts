@@ -5,12 +5,14 @@
 // taking requests, lets the ones in flight finish, flushes the audit log and
 // closes the store.
 
+import { realpathSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
+import { DEFAULT_DENY_READ } from '../sandbox/runtime.js';
 import { redactUrl } from '../store/postgres.js';
 import { Warden } from '../warden.js';
 import { detectHost, honestyMatrix } from '../honesty/index.js';
@@ -38,6 +40,15 @@ export interface StartOptions {
   readonly clock?: () => number;
 }
 
+/** The folder's real path, as the sandbox compares paths; as given when it cannot be read. */
+function realFolder(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return resolve(path);
+  }
+}
+
 export async function startServer(
   config: ServerConfig,
   options: StartOptions,
@@ -60,7 +71,18 @@ export async function startServer(
   });
   const state: ServerState = { shuttingDown: false };
   const { app } = createApp(
-    { warden, logger, version: options.version, clock, node: `${hostname()}:${process.pid}` },
+    {
+      warden,
+      logger,
+      version: options.version,
+      clock,
+      node: `${hostname()}:${process.pid}`,
+      // A granted command never reads the server's data: its audit log, its keys.
+      sandboxDenyRead: [
+        ...(config.sandbox.denyRead ?? DEFAULT_DENY_READ),
+        ...(config.databaseUrl === undefined ? [realFolder(config.data)] : []),
+      ],
+    },
     state,
   );
   const { http } = config;

@@ -207,6 +207,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
           secrets: ctx.warden.store.secrets,
           audit: ctx.warden.store.audit,
           snapshot: (workspace) => ctx.warden.gate.snapshot(workspace),
+          ...(ctx.sandboxDenyRead === undefined ? {} : { denyRead: ctx.sandboxDenyRead }),
         },
         body.grant,
         { command: body.command, worktree: body.worktree, at: Date.now() },
