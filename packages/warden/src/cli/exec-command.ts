@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { GateDecision } from '../gate/types.js';
-import type { ExecProfile } from '../sandbox/grant.js';
+import type { ExecProfile } from '../sandbox/profile.js';
 import type { CommandSandbox, SandboxedLaunch } from '../sandbox/runtime.js';
 import {
   closeSandbox,
@@ -281,10 +281,11 @@ async function standalone(
   options: ExecOptions,
   io: Io,
 ): Promise<Granted> {
-  const [{ loadPolicyFile }, { openWarden }, grants] = await Promise.all([
+  const [{ loadPolicyFile }, { openWarden }, grants, profiles] = await Promise.all([
     import('../policy/load.js'),
     import('../warden.js'),
     import('../sandbox/grant.js'),
+    import('../sandbox/profile.js'),
   ]);
   const loaded = loadPolicyFile(file, 'workspace', () => '');
   if (!loaded.ok)
@@ -334,7 +335,7 @@ async function standalone(
     });
     const closing: Recorder = { record: () => Promise.resolve(), close: () => warden.close() };
     const run = async (grant: string, decided: Decided | null): Promise<Granted> => {
-      const granted = await grants.grantedRun(sources, grant, {
+      const granted = await profiles.grantedRun(sources, grant, {
         command,
         worktree,
         at: Date.now(),

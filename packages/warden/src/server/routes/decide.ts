@@ -22,7 +22,8 @@ import { Reply } from '../api.js';
 import { agentCall, placementOf, sourceOf, workspaceOf } from '../context.js';
 import type { ServerContext } from '../context.js';
 import { badRequest, conflict, forbidden, invalid, notFound } from '../errors.js';
-import { grantedRun, grantKey, issueGrant } from '../../sandbox/grant.js';
+import { grantKey, issueGrant } from '../../sandbox/grant.js';
+import { grantedRun } from '../../sandbox/profile.js';
 
 const names = z.array(z.string()).describe('a list of names');
 

@@ -1,0 +1,116 @@
+// The profile a granted command runs under (G2), made from its recorded
+// decision and the policy: the worktree and the folders the policy lets the
+// agent write in, the hosts its command line names (which the decision
+// allowed), and no credential folder. A grant that does not verify, a
+// decision that is not an allow, and one whose command ran already give none.
+
+import { realpathSync, statSync } from 'node:fs';
+import { writableAreas } from '@warden/engine';
+import type { PolicySnapshot } from '../gate/snapshot.js';
+import type { AuditReader, SecretStore } from '../store/types.js';
+import { AUDIT_STATUSES } from '../store/types.js';
+import { commandHosts } from '../tools/builtin/run-command.js';
+import { grantKey, verifyGrant } from './grant.js';
+import { DEFAULT_DENY_READ } from './runtime.js';
+
+/** What a granted command may do, made from its decision and the policy. */
+export interface ExecProfile {
+  readonly worktree: string;
+  /** Folders beyond the worktree the policy lets this agent write in. */
+  readonly write: readonly string[];
+  /** Hosts the command line names, which the decision allowed. */
+  readonly hosts: readonly string[];
+  readonly denyRead: readonly string[];
+}
+
+export interface GrantedRun {
+  readonly auditId: string;
+  readonly callId: string;
+  readonly tool: string | null;
+  readonly workspace: string;
+  readonly agent: string;
+  readonly profile: ExecProfile;
+}
+
+export interface GrantSources {
+  readonly secrets: SecretStore;
+  readonly audit: AuditReader;
+  snapshot(workspace: string): Promise<PolicySnapshot>;
+  /** Paths no granted command may read (default: the credential folders). */
+  readonly denyRead?: readonly string[];
+}
+
+function isFolder(path: string): string | null {
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The run a grant stands for, or why there is none: the grant verifies, its
+ * decision is recorded as an allow, and no run was reported against it yet.
+ */
+export async function grantedRun(
+  sources: GrantSources,
+  grant: string,
+  call: { command: string; worktree: string; at: number },
+): Promise<{ ok: true; run: GrantedRun } | { ok: false; problem: string }> {
+  const checked = verifyGrant(await grantKey(sources.secrets), grant, call);
+  if (!checked.ok) return checked;
+  const { auditId } = checked;
+  const [decision] = await sources.audit.query({
+    decisionId: auditId,
+    kinds: ['decision'],
+    // A prompt is recorded first as `ask`, then as what the human's answer made it.
+    order: 'newest',
+    limit: 1,
+  });
+  if (decision === undefined)
+    return { ok: false, problem: `no recorded decision \`${auditId}\` for this grant` };
+  if (decision.outcome !== 'allow')
+    return { ok: false, problem: `decision \`${auditId}\` did not allow this command` };
+  const [ran] = await sources.audit.query({
+    decisionId: auditId,
+    kinds: ['call'],
+    statuses: AUDIT_STATUSES.filter((s) => s !== 'Staged'),
+    limit: 1,
+  });
+  if (ran !== undefined)
+    return {
+      ok: false,
+      problem: `the command of decision \`${auditId}\` ran already (entry \`${String(ran.id)}\`): a grant runs once`,
+    };
+  const workspace = String(decision.workspace);
+  const agent = String(decision.agentId);
+  const request = (decision.request ?? {}) as { space?: unknown; mode?: unknown };
+  const snapshot = await sources.snapshot(workspace);
+  const areas = writableAreas({
+    policy: snapshot.compiled,
+    managed: snapshot.managed,
+    workspace,
+    agent,
+    ...(typeof request.space === 'string' ? { space: request.space } : {}),
+    ...(typeof request.mode === 'string' ? { mode: request.mode } : {}),
+    at: call.at,
+  });
+  const write = areas.map(isFolder).filter((p): p is string => p !== null);
+  return {
+    ok: true,
+    run: {
+      auditId,
+      callId: String(decision.callId),
+      tool: typeof decision.tool === 'string' ? decision.tool : null,
+      workspace,
+      agent,
+      profile: {
+        worktree: call.worktree,
+        write,
+        hosts: commandHosts(call.command),
+        denyRead: [...(sources.denyRead ?? DEFAULT_DENY_READ)],
+      },
+    },
+  };
+}
