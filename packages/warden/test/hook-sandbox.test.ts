@@ -200,6 +200,35 @@ describe('G2: the hook rewrites only where it should', () => {
     expect(required.permissionDecisionReason).toContain('no sandbox backend');
   });
 
+  it("standalone, no file tool reaches Warden's data folder, where the audit log and the grant key live", () => {
+    const data = join(root, 'data-tools');
+    const call = (tool: string, toolInput: Record<string, unknown>) =>
+      JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        cwd: worktree,
+        tool_name: tool,
+        tool_input: toolInput,
+      });
+    for (const [tool, toolInput] of [
+      ['Read', { file_path: join(data, 'warden.db') }],
+      ['Grep', { pattern: 'x', path: data }],
+      ['Write', { file_path: join(data, 'warden.db'), content: '' }],
+      [
+        'Edit',
+        { file_path: `${worktree}/../data-tools/warden.db`, old_string: 'a', new_string: 'b' },
+      ],
+    ] as const) {
+      const answer = hook(['--policy', policy, '--data', data], call(tool, toolInput));
+      expect(answer.permissionDecision, tool).toBe('deny');
+      expect(answer.permissionDecisionReason).toContain("Warden's data folder");
+    }
+    const elsewhere = hook(
+      ['--policy', policy, '--data', data],
+      call('Read', { file_path: join(worktree, 'x') }),
+    );
+    expect(elsewhere.permissionDecision).toBe('allow');
+  });
+
   it('files and reads are not rewritten: they run inside Claude Code', () => {
     const data = tempDir();
     const read = JSON.stringify({

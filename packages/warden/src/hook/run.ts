@@ -9,6 +9,8 @@
 // file decides, prompts are denied (G22) and the audit goes to `--data`.
 // `--gateway-config FILE` maps the MCP servers Claude Code reaches directly.
 
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { hookAnswer, planCall, readPreToolUse } from './claude-code.js';
 import type { HookPlan, PreToolUse } from './claude-code.js';
 import type { RunnerSource } from './sandboxed.js';
@@ -331,6 +333,35 @@ async function standalone(
   }
 }
 
+/** The arguments of Claude Code's file tools that name a path. */
+const PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
+
+/** The path a file tool's call names inside the data folder, if it names one. */
+function dataFolderTouched(input: PreToolUse, data: string): string | null {
+  if (input.tool_name === 'Bash' || input.tool_name.startsWith('mcp__')) return null;
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  const folder = real(resolve(data));
+  for (const key of PATH_KEYS) {
+    const value = input.tool_input[key];
+    if (typeof value !== 'string' || value === '') continue;
+    const target = resolve(input.cwd, value);
+    // The real path of what exists of it: a link into the folder counts as the folder.
+    let existing = target;
+    while (existing !== dirname(existing) && !existsSync(existing)) existing = dirname(existing);
+    const resolved = join(real(existing), relative(existing, target));
+    const rel = relative(folder, resolved);
+    if (rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)))
+      return target;
+  }
+  return null;
+}
+
 /** The answer to one call. Never throws for bad input; the caller turns a throw into a deny. */
 export async function answerHook(io: HookIo, options: HookOptions): Promise<Answer> {
   const seconds = timeoutSeconds(options);
@@ -349,6 +380,14 @@ export async function answerHook(io: HookIo, options: HookOptions): Promise<Answ
   }
   const input = parseInput(text);
   if (typeof input === 'string') return DENY(input);
+  // Standalone, the data folder holds the audit log and the key grants are signed with.
+  if (!hasServer && options.policy !== undefined) {
+    const touched = dataFolderTouched(input, options.data ?? '.warden');
+    if (touched !== null)
+      return DENY(
+        `\`${input.tool_name}\` reaches \`${touched}\` in Warden's data folder, which no agent may read or change`,
+      );
+  }
   let plan = await planCall(input, options.gateway ?? 'warden', options.gatewayConfig);
   if (plan.kind === 'refuse') return DENY(plan.reason);
   if (plan.kind === 'ungated') return hookAnswer('allow', `Warden: ${plan.reason}`);
