@@ -7,17 +7,11 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Hono } from 'hono';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enumerate, compilePolicy, validatePolicy } from '@warden/engine';
-import type { Env } from '../src/server/api.js';
-import { createApp } from '../src/server/app.js';
-import { createToken } from '../src/server/auth.js';
-import type { ServerContext } from '../src/server/context.js';
 import { tempDir } from './support/backends.js';
-import { caller, openTestWarden } from './support/warden.js';
-import type { TestWarden } from './support/warden.js';
+import { openTestServer } from './support/server.js';
+import type { RoleTokens, TestServer } from './support/server.js';
 
 type J = Record<string, unknown>;
 
@@ -45,19 +39,18 @@ rules:
   - { id: pinned-secrets, action: secretAccess, decision: deny }
 `;
 
-let t: TestWarden;
-let app: Hono<Env>;
-let tokens: Record<'admin' | 'viewer' | 'approver' | 'agent' | 'bound', string>;
+let server: TestServer;
+let tokens: RoleTokens & { readonly bound: string };
 
 const call = (method: string, path: string, token?: string, body?: unknown) =>
-  caller(app)(method, path, token, body);
+  server.call(method, path, token, body);
 
 beforeAll(async () => {
   const dir = tempDir('warden-console-');
   const managed = join(dir, 'managed.yaml');
   writeFileSync(managed, MANAGED);
-  t = await openTestWarden(POLICY, { managedPolicyFile: managed });
-  await t.warden.store.agents.upsert(
+  server = await openTestServer(POLICY, { warden: { managedPolicyFile: managed } });
+  await server.t.warden.store.agents.upsert(
     {
       workspace: 'acme',
       id: 'reviewer-7',
@@ -68,36 +61,14 @@ beforeAll(async () => {
     },
     Date.now(),
   );
-  const ctx: ServerContext = {
-    warden: t.warden,
-    logger: pino({ level: 'silent' }),
-    version: '0.0.0-test',
-    clock: () => Date.now(),
-    node: 'test:0',
-  };
-  app = createApp(ctx).app;
-  const make = async (role: string, name: string, extra: J = {}) => {
-    const made = await createToken(t.warden.store.tokens, {
-      role,
-      name,
-      ...extra,
-      by: 'test',
-      at: Date.now(),
-    });
-    if (!made.ok) throw new Error(JSON.stringify(made.problems));
-    return made.token;
-  };
   tokens = {
-    admin: await make('admin', 'ada'),
-    viewer: await make('viewer', 'vic'),
-    approver: await make('approver', 'alice'),
-    agent: await make('agent', 'coder', { workspace: 'acme', agent: 'coder-1' }),
-    bound: await make('viewer', 'other', { workspace: 'globex' }),
+    ...server.tokens,
+    bound: await server.token('viewer', 'other', { workspace: 'globex' }),
   };
 });
 
 afterAll(async () => {
-  await t.cleanup();
+  await server.cleanup();
 });
 
 interface Cell {
