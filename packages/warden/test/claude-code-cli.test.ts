@@ -24,7 +24,7 @@ import type { ClaudeRun, RunOptions } from './support/claude-cli.js';
 import { describeRun, locateClaude, runClaude } from './support/claude-cli.js';
 import type { ScriptedCall } from './support/fake-anthropic.js';
 import type { Served } from './support/processes.js';
-import { api, cliToken, serve } from './support/processes.js';
+import { api, agentToken, cliToken, serve } from './support/processes.js';
 
 const claude = locateClaude();
 const noClaude = 'missing' in claude ? claude.missing : null;
@@ -499,18 +499,7 @@ describe.skipIf(noClaude !== null)(
         const data = tempDir();
         const applied = warden(['policy', 'apply', policyFile, '--data', data]);
         expect(applied.code, applied.stderr).toBe(0);
-        agent = cliToken([
-          '--data',
-          data,
-          '--role',
-          'agent',
-          '--name',
-          'claude',
-          '--workspace',
-          'acme',
-          '--agent',
-          'claude-code',
-        ]).token;
+        agent = agentToken(data, 'claude-code', 'acme', 'claude');
         viewer = cliToken(['--data', data, '--role', 'viewer', '--name', 'eve']).token;
         served = await serve(['--data', data]);
         return async () => {

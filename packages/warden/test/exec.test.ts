@@ -17,7 +17,7 @@ import type { Ran } from './helpers.js';
 import { BIN, exportedAudit, runAsync, warden } from './helpers.js';
 import { tempDir, UNDER_CI } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, approverWatching, cliToken, serve } from './support/processes.js';
+import { api, approverWatching, agentToken, cliToken, serve } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -326,18 +326,7 @@ describe.skipIf(missing !== null)(
       beforeAll(async () => {
         const serverData = tempDir();
         expect(warden(['policy', 'apply', policy, '--data', serverData]).code).toBe(0);
-        agent = cliToken([
-          '--data',
-          serverData,
-          '--role',
-          'agent',
-          '--name',
-          'ci',
-          '--workspace',
-          'acme',
-          '--agent',
-          'ci-runner',
-        ]).token;
+        agent = agentToken(serverData, 'ci-runner', 'acme', 'ci');
         viewer = cliToken(['--data', serverData, '--role', 'viewer', '--name', 'eve']).token;
         approver = cliToken(['--data', serverData, '--role', 'approver', '--name', 'bob']).token;
         served = await serve(['--data', serverData]);

@@ -24,7 +24,7 @@ import { mcpServer } from '../src/gateway/upstream.js';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, approverWatching, cliToken, serve } from './support/processes.js';
+import { api, approverWatching, agentToken, cliToken, serve } from './support/processes.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const SDK = pathToFileURL(
@@ -93,25 +93,14 @@ describe('connected: a call that waits for a human longer than the agent client 
       join(dir, 'server.yaml'),
       `approvalTimeoutSeconds: ${APPROVAL_TIMEOUT_SECONDS}\n`,
     );
-    const agentToken = cliToken([
-      '--data',
-      data,
-      '--role',
-      'agent',
-      '--name',
-      'gw',
-      '--workspace',
-      'acme',
-      '--agent',
-      'coder-1',
-    ]).token;
+    const token = agentToken(data, 'coder-1', 'acme', 'gw');
     approver = cliToken(['--data', data, '--role', 'approver', '--name', 'bob']).token;
     server = await serve(['--data', data, '--config', join(dir, 'server.yaml')]);
     spawned.push(server);
     await approverWatching(server.url, approver, spawned);
     const config = configFor(dir);
     const log = (line: string) => logged.push(line);
-    gateway = await Gateway.start(config, connectedDecider(config, server.url, agentToken, log), {
+    gateway = await Gateway.start(config, connectedDecider(config, server.url, token, log), {
       timeoutMs: 10_000,
       log,
       progressMs: 250,

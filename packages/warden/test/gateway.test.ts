@@ -18,6 +18,7 @@ import type { Spawned } from './support/processes.js';
 import {
   api,
   approverWatching,
+  agentToken,
   cliToken,
   freePort,
   serve,
@@ -485,18 +486,7 @@ describe('warden gateway, connected to a Warden server', () => {
     expect(warden(['policy', 'apply', s.policy, '--data', s.data], { env: cleanEnv() }).code).toBe(
       0,
     );
-    const agentToken = cliToken([
-      '--data',
-      s.data,
-      '--role',
-      'agent',
-      '--name',
-      'gw',
-      '--workspace',
-      'acme',
-      '--agent',
-      'coder-1',
-    ]).token;
+    const token = agentToken(s.data, 'coder-1', 'acme', 'gw');
     const approver = cliToken(['--data', s.data, '--role', 'approver', '--name', 'bob']).token;
     const admin = cliToken(['--data', s.data, '--role', 'admin', '--name', 'alice']).token;
     const server = await serve(['--data', s.data, '--config', serverConfig]);
@@ -508,7 +498,7 @@ describe('warden gateway, connected to a Warden server', () => {
       '--server',
       server.url,
       '--token',
-      agentToken,
+      token,
     ]);
 
     // Approved: the approver sees the approval and answers it through the API.
@@ -579,7 +569,7 @@ describe('warden gateway, connected to a Warden server', () => {
       '--server',
       `http://127.0.0.1:${port}`,
       '--token',
-      agentToken,
+      token,
     ]);
     const refused = await call(lost, 'fs__write_file', {
       path: join(s.work, 'z.txt'),

@@ -19,7 +19,14 @@ import type { PreToolUse } from '../src/hook/claude-code.js';
 import { BIN, FIXTURES, warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, approverWatching, cliToken, freePort, serve } from './support/processes.js';
+import {
+  api,
+  approverWatching,
+  agentToken,
+  cliToken,
+  freePort,
+  serve,
+} from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -459,18 +466,7 @@ describe('connected: a real `warden serve` decides, humans answer prompts', () =
   beforeAll(async () => {
     const data = tempDir();
     expect(warden(['policy', 'apply', policyFile, '--data', data]).code).toBe(0);
-    agent = cliToken([
-      '--data',
-      data,
-      '--role',
-      'agent',
-      '--name',
-      'claude',
-      '--workspace',
-      'acme',
-      '--agent',
-      'claude-code',
-    ]).token;
+    agent = agentToken(data, 'claude-code', 'acme', 'claude');
     approver = cliToken(['--data', data, '--role', 'approver', '--name', 'bob']).token;
     server = await serve(['--data', data]);
     spawned.push(server);

@@ -17,7 +17,7 @@ import { GRANT_TTL_MS, issueGrant, verifyGrant } from '../src/sandbox/grant.js';
 import { loadConfig } from '../src/server/config.js';
 import { tempDir, UNDER_CI } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, approverWatching, cliToken, serve } from './support/processes.js';
+import { api, approverWatching, agentToken, cliToken, serve } from './support/processes.js';
 import type { Ran } from './helpers.js';
 import { BIN, exportedAudit, runAsync, warden } from './helpers.js';
 
@@ -319,19 +319,7 @@ describe.skipIf(missing !== null)(
       const data = tempDir();
       serverData = data;
       expect(warden(['policy', 'apply', policy, '--data', data]).code).toBe(0);
-      const token = (name: string, id: string) =>
-        cliToken([
-          '--data',
-          data,
-          '--role',
-          'agent',
-          '--name',
-          name,
-          '--workspace',
-          'acme',
-          '--agent',
-          id,
-        ]).token;
+      const token = (name: string, id: string) => agentToken(data, id, 'acme', name);
       agent = token('claude', 'claude-code');
       other = token('other', 'someone-else');
       approver = cliToken(['--data', data, '--role', 'approver', '--name', 'bob']).token;
