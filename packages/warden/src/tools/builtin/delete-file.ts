@@ -18,6 +18,7 @@ import type { ToolDefinition } from '../registry.js';
 import { defineTool, ToolRefusal } from '../registry.js';
 import type { BuiltinOptions } from './options.js';
 import { accepted, callConfinement, settings } from './options.js';
+import { builtinDeclaration } from './classes.js';
 
 const schema = z.strictObject({
   path: z.string().min(1).describe('a file or folder relative to the worktree root'),
@@ -91,10 +92,9 @@ export function deleteFileTool(
 ): ToolDefinition<DeleteFileArgs, DeleteFileResult> {
   const s = settings(options);
   return defineTool({
-    name: 'delete_file',
+    ...builtinDeclaration('delete_file'),
     description:
       'Deletes a file or folder inside the worktree by moving it into `.trash/`, from where it can be restored.',
-    actions: ['fileDelete'],
     schema,
     extract: async (args, ctx) => {
       const c = await callConfinement(s, ctx);

@@ -9,6 +9,7 @@ import type { ToolDefinition } from '../registry.js';
 import { defineTool } from '../registry.js';
 import type { BuiltinOptions } from './options.js';
 import { accepted, callConfinement, settings } from './options.js';
+import { builtinDeclaration } from './classes.js';
 
 const readSchema = z.strictObject({
   path: z.string().min(1).describe('a path relative to the worktree root'),
@@ -32,9 +33,8 @@ export function readFileTool(
 ): ToolDefinition<ReadFileArgs, ReadFileResult> {
   const s = settings(options);
   return defineTool({
-    name: 'read_file',
+    ...builtinDeclaration('read_file'),
     description: `Reads a text file inside the worktree; at most ${s.maxReadBytes} bytes are returned, and a cut says so.`,
-    readOnly: true,
     schema: readSchema,
     run: async (args, ctx) => {
       const c = await callConfinement(s, ctx);
@@ -100,9 +100,8 @@ export function listFilesTool(
 ): ToolDefinition<ListFilesArgs, ListFilesResult> {
   const s = settings(options);
   return defineTool({
-    name: 'list_files',
+    ...builtinDeclaration('list_files'),
     description: `Lists a folder inside the worktree (default: its root): names, types and sizes of at most ${s.maxListEntries} entries; a cut says so.`,
-    readOnly: true,
     schema: listSchema,
     run: async (args, ctx) => {
       const c = await callConfinement(s, ctx);

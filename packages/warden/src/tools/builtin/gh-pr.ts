@@ -14,6 +14,7 @@ import type { BuiltinOptions, Settings } from './options.js';
 import { callConfinement, settings } from './options.js';
 import type { Finished } from './process.js';
 import { runProcess, shellLine } from './process.js';
+import { builtinDeclaration } from './classes.js';
 
 /** A branch name: no option, no refspec. */
 const BRANCH = /^(?!-)[A-Za-z0-9._/@-]{1,250}$/;
@@ -114,10 +115,9 @@ export function prCreateTool(options: BuiltinOptions = {}): ToolDefinition<PrCre
   // The head each call was gated with: the PR proposes it, even if the branch changed since.
   const gated = new WeakMap<object, string | undefined>();
   return defineTool({
-    name: 'pr_create',
+    ...builtinDeclaration('pr_create'),
     description:
       'Opens a pull request from a branch (default: the current one) into `base`, with GitHub’s `gh`.',
-    actions: ['prCreate'],
     schema: createSchema,
     extract: async (args, ctx) => {
       const c = await callConfinement(s, ctx);
@@ -144,9 +144,8 @@ export function prCreateTool(options: BuiltinOptions = {}): ToolDefinition<PrCre
 export function prMergeTool(options: BuiltinOptions = {}): ToolDefinition<PrMergeArgs, PrResult> {
   const s = settings(options);
   return defineTool({
-    name: 'pr_merge',
+    ...builtinDeclaration('pr_merge'),
     description: 'Merges a pull request (by number or branch) with GitHub’s `gh`.',
-    actions: ['prPublish'],
     schema: mergeSchema,
     extract: (args) =>
       Promise.resolve({

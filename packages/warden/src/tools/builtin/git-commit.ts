@@ -11,6 +11,7 @@ import { git } from './git.js';
 import type { BuiltinOptions } from './options.js';
 import { accepted, callConfinement, settings } from './options.js';
 import { shellLine } from './process.js';
+import { builtinDeclaration } from './classes.js';
 
 const schema = z.strictObject({
   message: z.string().min(1).max(100_000),
@@ -64,10 +65,9 @@ export function gitCommitTool(
     return { root: c.root, plan: plan(rels, args) };
   };
   return defineTool({
-    name: 'git_commit',
+    ...builtinDeclaration('git_commit'),
     description:
       'Creates a git commit in the worktree, staging the given paths first (or every tracked change with `all`).',
-    actions: ['gitCommit'],
     schema,
     extract: async (args, ctx) => {
       const { plan: p } = await checked(args, ctx);

@@ -11,6 +11,7 @@ import { currentBranch, git } from './git.js';
 import type { BuiltinOptions, Settings } from './options.js';
 import { callConfinement, settings } from './options.js';
 import { shellLine } from './process.js';
+import { builtinDeclaration } from './classes.js';
 
 /** A configured remote's name: no URL, no path, no option. */
 const REMOTE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -79,10 +80,9 @@ export function gitPushTool(
   // The plan each call was gated with: the push runs it, even if HEAD moved since.
   const gated = new WeakMap<object, Plan>();
   return defineTool({
-    name: 'git_push',
+    ...builtinDeclaration('git_push'),
     description:
       'Pushes a branch (default: the current one) or a refspec `src:dst` to a remote (default `origin`).',
-    actions: ['gitPush'],
     schema,
     extract: async (args, ctx) => {
       const c = await callConfinement(s, ctx);

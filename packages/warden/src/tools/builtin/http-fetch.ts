@@ -13,6 +13,7 @@ import type { BuiltinOptions } from './options.js';
 import { settings } from './options.js';
 import type { Captured } from './process.js';
 import { Capture } from './process.js';
+import { builtinDeclaration } from './classes.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -95,9 +96,8 @@ export function httpFetchTool(
 ): ToolDefinition<HttpFetchArgs, HttpFetchResult> {
   const s = settings(options);
   return defineTool({
-    name: 'http_fetch',
+    ...builtinDeclaration('http_fetch'),
     description: `Makes an HTTP request and returns the status, headers and up to ${s.maxBodyBytes} bytes of the body. Redirects are returned, not followed.`,
-    actions: ['networkEgress'],
     schema,
     extract: (args) => ({
       actions: ['networkEgress'],

@@ -17,6 +17,8 @@ import { runCommandTool } from './run-command.js';
 import { writeFileTool } from './write-file.js';
 
 export type { BuiltinOptions } from './options.js';
+export type { BuiltinClasses, BuiltinName } from './classes.js';
+export { BUILTIN_CLASSES, BUILTIN_NAMES, isBuiltinName } from './classes.js';
 export type { DeleteFileArgs, DeleteFileResult } from './delete-file.js';
 export type { ListFilesArgs, ListFilesResult, ReadFileArgs, ReadFileResult } from './file-reads.js';
 export type { GitCommitArgs, GitCommitResult } from './git-commit.js';

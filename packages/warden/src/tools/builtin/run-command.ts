@@ -18,6 +18,7 @@ import { defineTool, ToolRefusal } from '../registry.js';
 import type { BuiltinOptions, Settings } from './options.js';
 import { accepted, callConfinement, settings } from './options.js';
 import { childEnv, cutNote, inFolder, runProcess } from './process.js';
+import { builtinDeclaration } from './classes.js';
 
 const schema = z.strictObject({
   command: z.string().min(1).max(100_000).describe('a POSIX shell command line'),
@@ -99,9 +100,8 @@ export function runCommandTool(
   const s = settings(options);
   const sandbox = chooseSandbox(s);
   return defineTool({
-    name: 'run_command',
+    ...builtinDeclaration('run_command'),
     description: `Runs a shell command in the worktree (\`/bin/sh -c\`)${sandbox !== null && !(sandbox instanceof SandboxUnavailable) ? ' under an OS sandbox: it can write only inside the worktree and reach only the hosts its command line names' : ''}. Output is cut at ${s.maxOutputBytes} bytes per stream; the default timeout is ${s.commandTimeoutMs} ms.`,
-    actions: ['processSpawn'],
     schema,
     extract: async (args, ctx) => {
       const cwd = await workingFolder(await callConfinement(s, ctx), args.cwd);

@@ -14,6 +14,7 @@ import type { Landing } from './landing.js';
 import { errorCode, landing } from './landing.js';
 import type { BuiltinOptions } from './options.js';
 import { accepted, callConfinement, settings } from './options.js';
+import { builtinDeclaration } from './classes.js';
 
 const schema = z.strictObject({
   path: z
@@ -77,10 +78,9 @@ export function writeFileTool(
   // Where each call was found to land when it was gated: the write goes there or nowhere.
   const decided = new WeakMap<object, Landing>();
   return defineTool({
-    name: 'write_file',
+    ...builtinDeclaration('write_file'),
     description:
       'Writes a text file. Inside the worktree it is written at once; anywhere else it is gated as a write outside the worktree.',
-    actions: ['fileWriteOutsideWorktree'],
     schema,
     extract: async (args, ctx) => {
       const place = await landing(await callConfinement(s, ctx), args.path);
