@@ -7,7 +7,9 @@
 import { createHash } from 'node:crypto';
 import type { InstanceAgent } from '../instance/index.js';
 import type { Confinement } from '../paths/index.js';
-import { agentFolderConfinement, listConfined, readConfined } from '../paths/index.js';
+import { listConfined } from '../paths/list.js';
+import { agentFolderConfinement } from '../paths/presets.js';
+import { readConfined } from '../paths/read.js';
 import type { InspectorAnswer, JsonObject } from './answer.js';
 import { capNote, fit, kib, refusal } from './answer.js';
 import { notesOf } from './audit.js';

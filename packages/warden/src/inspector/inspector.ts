@@ -6,9 +6,9 @@
 
 import { isAbsolute, resolve } from 'node:path';
 import type { Redactor } from '../audit/redact.js';
-import { quote } from '../paths/index.js';
+import { quote } from '../paths/problem.js';
+import { agentCredentials } from '../instance/credentials.js';
 import type { InspectorSettings, InstanceAgent } from '../instance/index.js';
-import { agentCredentials } from '../warden.js';
 import { listAgents } from './agents.js';
 import type { InspectorAnswer } from './answer.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, refusal } from './answer.js';

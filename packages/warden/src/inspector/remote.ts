@@ -4,7 +4,7 @@
 // answers. A server that cannot be reached, or answers anything but an
 // answer, is a refusal that says so — never an empty result.
 
-import { InspectorSettingsSchema } from '../instance/index.js';
+import { InspectorSettingsSchema } from '../instance/settings.js';
 import type { InspectorSettings } from '../instance/index.js';
 import type { InspectorService } from './mcp.js';
 

@@ -7,14 +7,13 @@
 import { readdir } from 'node:fs/promises';
 import type { InspectorSettings, InstanceAgent } from '../instance/index.js';
 import {
-  agentIdProblem,
   agentsFolder,
-  inspectorSettings,
   listInstanceAgents,
   readAgent,
   supervisorWarnings,
-} from '../instance/index.js';
-import { quote } from '../paths/index.js';
+} from '../instance/agents.js';
+import { agentIdProblem, inspectorSettings } from '../instance/settings.js';
+import { quote } from '../paths/problem.js';
 
 /** The tool under which a supervisor's inspector settings stand (inspector.md §4). */
 export const INSPECTOR_TOOL = 'agentInspector';

@@ -10,8 +10,8 @@
 
 import { readdir } from 'node:fs/promises';
 import type { InstanceAgent } from '../instance/index.js';
-import { agentsFolder, listInstanceAgents, readAgent } from '../instance/index.js';
-import { quote } from '../paths/index.js';
+import { agentsFolder, listInstanceAgents, readAgent } from '../instance/agents.js';
+import { quote } from '../paths/problem.js';
 
 export interface Audience {
   /** The instance's data folder. */

@@ -3,7 +3,7 @@
 // a zone is refused rather than read in the server's zone, which the
 // supervisor cannot see.
 
-import { quote } from '../paths/index.js';
+import { quote } from '../paths/problem.js';
 
 export interface TimeWindow {
   /** Inclusive start, in ms; absent: from the beginning. */

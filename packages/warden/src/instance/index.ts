@@ -10,19 +10,20 @@ export {
   inspectorSettings,
   parseAgentSettings,
 } from './settings.js';
-export type { InstanceAgent, NewAgent } from './agents.js';
+export type { InstanceAgent } from './agents.js';
 export {
   IDENTITY_FILE,
   NON_ACTING_TOOLS,
   SETTINGS_FILE,
   SOUL_FILE,
-  SUPERVISOR_SOUL,
   WORKSPACE_DIR,
   agentFolder,
   agentsFolder,
-  createAgent,
   declaredClasses,
   listInstanceAgents,
   readAgent,
   supervisorWarnings,
 } from './agents.js';
+export { agentCredentials } from './credentials.js';
+export type { NewAgent } from './create.js';
+export { SUPERVISOR_SOUL, createAgent } from './create.js';

@@ -6,7 +6,7 @@
 
 import { Redactor, credentialLiterals } from '../audit/redact.js';
 import type { InstanceAgent } from '../instance/index.js';
-import { listInstanceAgents } from '../instance/index.js';
+import { listInstanceAgents } from '../instance/agents.js';
 import type { StoreReader } from '../store/types.js';
 import type { ReportLimits } from './evidence.js';
 import { DEFAULT_LIMITS, gatherEvidence, summarize } from './evidence.js';

@@ -7,7 +7,7 @@
 
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
-import { listInstanceAgents } from '../instance/index.js';
+import { listInstanceAgents } from '../instance/agents.js';
 import type { ReportStore, StoreReader } from '../store/types.js';
 import { storeReport } from './persist.js';
 import { buildReport } from './report.js';

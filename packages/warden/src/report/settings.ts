@@ -5,7 +5,7 @@
 
 import { Cron } from 'croner';
 import { z } from 'zod';
-import { agentIdProblem } from '../instance/index.js';
+import { agentIdProblem } from '../instance/settings.js';
 import { DEFAULT_SINCE } from './report.js';
 import { ThresholdsSchema } from './thresholds.js';
 import { windowProblem } from './window.js';

@@ -3,12 +3,8 @@
 // id, an unknown agent, a non-supervisor or bad settings is a problem, not a throw.
 
 import type { InstanceAgent } from '../instance/index.js';
-import {
-  agentIdProblem,
-  inspectorSettings,
-  listInstanceAgents,
-  readAgent,
-} from '../instance/index.js';
+import { listInstanceAgents, readAgent } from '../instance/agents.js';
+import { agentIdProblem, inspectorSettings } from '../instance/settings.js';
 
 export interface ReportProblem {
   readonly path: 'supervisor' | 'since' | 'settings';
