@@ -6,16 +6,12 @@
 // drop its mode's command net (E14). Each refusal is tested next to the
 // request that passes, so a 403 means the boundary and not a broken route.
 
-import type { Hono } from 'hono';
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Env } from '../src/server/api.js';
-import { createApp } from '../src/server/app.js';
-import { createToken } from '../src/server/auth.js';
-import type { ServerContext } from '../src/server/context.js';
 import { wardenInProcess } from './helpers.js';
 import { BACKENDS, tempDir } from './support/backends.js';
-import { auditLog, caller, openTestWarden } from './support/warden.js';
+import { makeToken, openTestServer } from './support/server.js';
+import type { TokenBinding } from './support/server.js';
+import { auditLog } from './support/warden.js';
 import type { TestWarden } from './support/warden.js';
 
 type J = Record<string, unknown>;
@@ -59,37 +55,20 @@ interface Fixture {
 }
 
 async function open(): Promise<Fixture> {
-  const t = await openTestWarden(POLICY, { approvals: { timeoutMs: 60_000, pollMs: 20 } });
-  const ctx: ServerContext = {
-    warden: t.warden,
-    logger: pino({ level: 'silent' }),
-    version: '0.0.0-test',
-    clock: Date.now,
-    node: 'test:0',
-  };
-  const { app }: { app: Hono<Env> } = createApp(ctx);
-  const make = async (role: string, name: string, extra: J = {}) => {
-    const made = await createToken(t.warden.store.tokens, {
-      role,
-      name,
-      ...extra,
-      by: 'test',
-      at: Date.now(),
-    });
-    if (!made.ok) throw new Error(JSON.stringify(made.problems));
-    return made.token;
-  };
-  const agent = (id: string, extra: J = {}) =>
-    make('agent', id, { workspace: 'acme', agent: id, ...extra });
+  const server = await openTestServer(POLICY, {
+    warden: { approvals: { timeoutMs: 60_000, pollMs: 20 } },
+  });
+  const { t, token, call } = server;
+  const agent = (id: string, binding: TokenBinding = {}) =>
+    token('agent', id, { workspace: 'acme', agent: id, ...binding });
   const tokens = {
-    admin: await make('admin', 'ada'),
-    viewer: await make('viewer', 'vic'),
+    admin: server.tokens.admin,
+    viewer: server.tokens.viewer,
     free: await agent('coder-1'),
     strict: await agent('coder-2', { space: 'strict' }),
     review: await agent('coder-3', { mode: 'review' }),
     sandbox: await agent('coder-4', { space: 'sandbox' }),
   };
-  const call = caller(app);
   return {
     t,
     tokens,
@@ -238,17 +217,12 @@ describe('contracts §8: an agent cannot pick its own space', () => {
       'cannot read the registration of agent `coder-1`',
     );
     // A token bound to a space and a mode needs no registration: it is decided as bound.
-    const both = await createToken(f.t.warden.store.tokens, {
-      role: 'agent',
-      name: 'both',
+    const both = await makeToken(f.t.warden.store.tokens, 'agent', 'both', {
       workspace: 'acme',
       agent: 'coder-1',
       space: 'strict',
       mode: 'ship',
-      by: 'test',
-      at: Date.now(),
     });
-    if (!both.ok) throw new Error('no token');
     const bound = await decide(both.token, PUSH);
     expect(bound.status).toBe(200);
     expect(bound.body).toMatchObject({ decision: 'deny', rule: 'autonomy:proposeOnly' });

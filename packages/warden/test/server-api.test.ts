@@ -6,15 +6,12 @@
 // lists every problem and never a stack.
 
 import type { Hono } from 'hono';
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Env } from '../src/server/api.js';
-import { createApp } from '../src/server/app.js';
 import { createAgent } from '../src/instance/index.js';
 import { CONSOLE_PATHS } from '../src/server/web.js';
-import { createToken } from '../src/server/auth.js';
-import type { ServerContext } from '../src/server/context.js';
-import { auditLog, eventually, openTestWarden } from './support/warden.js';
+import { makeToken, openTestServer } from './support/server.js';
+import { auditLog, eventually } from './support/warden.js';
 import type { TestWarden } from './support/warden.js';
 
 type J = Record<string, unknown>;
@@ -79,36 +76,11 @@ async function answerOf(res: Response): Promise<Answer> {
 }
 
 async function harness(policy: object | null = POLICY): Promise<Harness> {
-  const t = await openTestWarden(policy, {
-    approvals: { timeoutMs: 10_000, pollMs: 20, beatMs: 200, presenceTtlMs: 1000 },
-  });
   let skew = 0;
-  const ctx: ServerContext = {
-    warden: t.warden,
-    logger: pino({ level: 'silent' }),
-    version: '0.0.0-test',
+  const { t, app, tokens } = await openTestServer(policy, {
+    warden: { approvals: { timeoutMs: 10_000, pollMs: 20, beatMs: 200, presenceTtlMs: 1000 } },
     clock: () => Date.now() + skew,
-    node: 'test:0',
-  };
-  const { app } = createApp(ctx);
-  const make = async (role: string, name: string, extra: J = {}) => {
-    const made = await createToken(t.warden.store.tokens, {
-      role,
-      name,
-      ...extra,
-      by: 'test',
-      at: Date.now(),
-    });
-    if (!made.ok) throw new Error(JSON.stringify(made.problems));
-    return made.token;
-  };
-  const tokens = {
-    admin: await make('admin', 'ada'),
-    approver: await make('approver', 'alice'),
-    overrider: await make('overrider', 'olga'),
-    viewer: await make('viewer', 'vic'),
-    agent: await make('agent', 'coder', { workspace: 'acme', agent: 'coder-1' }),
-  };
+  });
   const streams = new Set<Stream>();
   const call: Harness['call'] = async (method, path, token, body, init = {}) => {
     const headers: Record<string, string> = {};
@@ -1135,13 +1107,7 @@ describe('HTTP API: the surface itself (contracts §3, §8)', () => {
       expect(r.status, what).toBe(401);
       expect(r.body.errors, what).toEqual([{ path: 'authorization', message: expect.any(String) }]);
     }
-    const made = await createToken(h.t.warden.store.tokens, {
-      role: 'viewer',
-      name: 'temp',
-      by: 'test',
-      at: Date.now(),
-    });
-    if (!made.ok) throw new Error('no token');
+    const made = await makeToken(h.t.warden.store.tokens, 'viewer', 'temp');
     expect((await h.call('GET', '/v1/me', made.token)).status).toBe(200);
     await h.t.warden.store.tokens.revoke(made.record.id, Date.now());
     h.advance(1500);

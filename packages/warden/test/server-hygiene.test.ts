@@ -14,16 +14,15 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../src/instance/index.js';
-import { createApp } from '../src/server/app.js';
 import type { Identity, Permission } from '../src/server/auth.js';
-import { can, createToken } from '../src/server/auth.js';
+import { can } from '../src/server/auth.js';
 import { loadConfig } from '../src/server/config.js';
-import type { ServerContext } from '../src/server/context.js';
 import { startServer } from '../src/server/serve.js';
 import type { RunningServer } from '../src/server/serve.js';
 import { Warden } from '../src/warden.js';
 import { tempDir } from './support/backends.js';
-import { caller, openTestWarden } from './support/warden.js';
+import { makeToken, openTestServer } from './support/server.js';
+import type { TokenBinding } from './support/server.js';
 
 type J = Record<string, unknown>;
 
@@ -40,31 +39,23 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function tokenFor(t: { warden: Warden }, role: string, extra: J = {}): Promise<string> {
-  const made = await createToken(t.warden.store.tokens, {
-    role,
-    name: `${role}-${Math.random().toString(36).slice(2, 8)}`,
-    ...extra,
-    by: 'test',
-    at: Date.now(),
-  });
-  if (!made.ok) throw new Error(JSON.stringify(made.problems));
-  return made.token;
+/** A token of `role` with a name of its own. */
+async function tokenFor(
+  t: { warden: Warden },
+  role: string,
+  binding: TokenBinding = {},
+): Promise<string> {
+  const name = `${role}-${Math.random().toString(36).slice(2, 8)}`;
+  return (await makeToken(t.warden.store.tokens, role, name, binding)).token;
 }
 
 async function inProcess(policy: object | null, clock: () => number = Date.now) {
-  const t = await openTestWarden(policy, { approvals: { timeoutMs: 60_000, pollMs: 20 } });
-  cleanups.push(() => t.cleanup());
-  const ctx: ServerContext = {
-    warden: t.warden,
-    logger: pino({ level: 'silent' }),
-    version: '0.0.0-test',
+  const server = await openTestServer(policy, {
+    warden: { approvals: { timeoutMs: 60_000, pollMs: 20 } },
     clock,
-    node: 'test:0',
-  };
-  const { app, api } = createApp(ctx);
-  const call = caller(app);
-  return { t, api, call };
+  });
+  cleanups.push(() => server.cleanup());
+  return { t: server.t, api: server.api, call: server.call };
 }
 
 const messages = (body: J): string[] =>

@@ -6,13 +6,10 @@
 // soft denies, admins do all of it; a token bound to a workspace acts there.
 
 import type { Hono } from 'hono';
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Env } from '../src/server/api.js';
-import { createApp } from '../src/server/app.js';
-import { createToken } from '../src/server/auth.js';
-import type { ServerContext } from '../src/server/context.js';
-import { auditLog, eventually, openTestWarden } from './support/warden.js';
+import { makeToken, openTestServer } from './support/server.js';
+import { auditLog, eventually } from './support/warden.js';
 import type { TestWarden } from './support/warden.js';
 
 type J = Record<string, unknown>;
@@ -67,69 +64,25 @@ interface Fixture {
 }
 
 async function open(): Promise<Fixture> {
-  const t = await openTestWarden(ACME, { approvals: { timeoutMs: 60_000, pollMs: 20 } });
+  const server = await openTestServer(ACME, {
+    warden: { approvals: { timeoutMs: 60_000, pollMs: 20 } },
+  });
+  const { t, app, token, call } = server;
   await t.warden.putPolicy(BETA, { author: 'test' });
-  const ctx: ServerContext = {
-    warden: t.warden,
-    logger: pino({ level: 'silent' }),
-    version: '0.0.0-test',
-    clock: Date.now,
-    node: 'test:0',
-  };
-  const { app } = createApp(ctx);
-  const make = async (role: string, name: string, extra: J = {}) => {
-    const made = await createToken(t.warden.store.tokens, {
-      role,
-      name,
-      ...extra,
-      by: 'test',
-      at: Date.now(),
-    });
-    if (!made.ok) throw new Error(JSON.stringify(made.problems));
-    return made;
-  };
   const tokens = {
-    admin: (await make('admin', 'ada')).token,
-    approver: (await make('approver', 'alice')).token,
-    overrider: (await make('overrider', 'olga')).token,
-    viewer: (await make('viewer', 'vic')).token,
-    agent: (await make('agent', 'coder', { workspace: 'acme', agent: 'coder-1' })).token,
-    other: (await make('agent', 'other', { workspace: 'acme', agent: 'coder-2' })).token,
-    scoped: (
-      await make('agent', 'scoped', {
-        workspace: 'acme',
-        agent: 'coder-3',
-        space: 'locked',
-        mode: 'review',
-      })
-    ).token,
-    betaAdmin: (await make('admin', 'bea', { workspace: 'beta' })).token,
-    betaApprover: (await make('approver', 'ben', { workspace: 'beta' })).token,
-    betaAgent: (await make('agent', 'beta-coder', { workspace: 'beta', agent: 'coder-1' })).token,
+    ...server.tokens,
+    other: await token('agent', 'other', { workspace: 'acme', agent: 'coder-2' }),
+    scoped: await token('agent', 'scoped', {
+      workspace: 'acme',
+      agent: 'coder-3',
+      space: 'locked',
+      mode: 'review',
+    }),
+    betaAdmin: await token('admin', 'bea', { workspace: 'beta' }),
+    betaApprover: await token('approver', 'ben', { workspace: 'beta' }),
+    betaAgent: await token('agent', 'beta-coder', { workspace: 'beta', agent: 'coder-1' }),
   };
-  const spare = await make('viewer', 'spare', { workspace: 'acme' });
-  const call: Fixture['call'] = async (method, path, token, body) => {
-    const headers: Record<string, string> = {};
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await app.request(path, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (path.endsWith('/stream')) {
-      await res.body?.cancel();
-      return { status: res.status, body: {} };
-    }
-    const text = await res.text();
-    let parsed: J = {};
-    try {
-      parsed = JSON.parse(text) as J;
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, body: parsed };
-  };
+  const spare = await makeToken(t.warden.store.tokens, 'viewer', 'spare', { workspace: 'acme' });
   // Prompts are held only while an approver is connected (G22): one is, while they are asked.
   const channel = await t.warden.approvals.connect({ name: 'setup', roles: ['approver'] });
   const prompt = await call('POST', '/v1/decide?wait=0', tokens.agent, PUSH);

@@ -81,6 +81,11 @@ export function caller(app: InProcessApp) {
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+    // An event stream never ends by itself: its status is the answer.
+    if (res.headers.get('content-type')?.startsWith('text/event-stream') === true) {
+      await res.body?.cancel();
+      return { status: res.status, text: '', body: {} };
+    }
     const text = await res.text();
     let parsed: Record<string, unknown> = {};
     try {
