@@ -10,8 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { compilePolicy, explainDecision, validatePolicy, validateRequest } from '@warden/engine';
-import type { AuditDraft, CallContext } from 'warden';
-import { Warden, openSqlite } from 'warden';
+import type { CallContext } from 'warden';
+import { Warden } from 'warden';
+import type { AuditDraft } from 'warden/store';
+import { openSqlite } from 'warden/store';
 
 export type GateTask = 'engine' | 'gate' | 'gate-same-thread' | 'ingest' | 'raw';
 

@@ -2,15 +2,14 @@
 // policy, and gate an agent's tools. Everything an operator or a TypeScript
 // agent needs is reachable from here; the server and the adapters use it too.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Autonomy, ClassifierTable, Issue, Policy } from '@warden/engine';
 import { validatePolicy } from '@warden/engine';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { ApprovalBroker } from './approvals/broker.js';
 import type { BrokerOptions } from './approvals/broker.js';
-import { Redactor, credentialLiterals } from './audit/redact.js';
+import { Redactor } from './audit/redact.js';
+import { agentCredentials } from './instance/credentials.js';
 import type { Redact } from './audit/records.js';
 import { changeEntry } from './audit/records.js';
 import { AuditWriter } from './audit/writer.js';
@@ -68,21 +67,7 @@ export type PolicyWriteResult =
   | { readonly ok: false; readonly issues: readonly Issue[] }
   | { readonly ok: false; readonly conflict: { readonly current: number | null } };
 
-/** Credential values in `<data>/agents/<id>/AgentSettings.json` (inspector.md §2), for the redactor. */
-export function agentCredentials(data: string): string[] {
-  const agents = join(data, 'agents');
-  if (!existsSync(agents)) return [];
-  const literals: string[] = [];
-  for (const id of readdirSync(agents)) {
-    const file = join(agents, id, 'AgentSettings.json');
-    try {
-      literals.push(...credentialLiterals(JSON.parse(readFileSync(file, 'utf8')) as unknown));
-    } catch {
-      // No settings, or unreadable: nothing to learn from them.
-    }
-  }
-  return literals;
-}
+export { agentCredentials } from './instance/credentials.js';
 
 export class Warden {
   readonly store: Store;

@@ -121,7 +121,7 @@ export const NON_ACTING_TOOLS: Readonly<Record<string, string>> = {
 
 /** The action classes a configured tool declares; `null` when Warden does not know the tool. */
 export function declaredClasses(tool: string): readonly ActionClass[] | null {
-  if (tool in NON_ACTING_TOOLS) return [];
+  if (Object.hasOwn(NON_ACTING_TOOLS, tool)) return [];
   return isBuiltinName(tool) ? BUILTIN_CLASSES[tool].actions : null;
 }
 
