@@ -39,7 +39,7 @@ function match(pattern, path) {
 }
 
 let leave = () => undefined;
-/** @type {any} */
+/** @type {import('./lib/types.js').Identity | null} */
 let identity = null;
 
 /** Goes to `path` without reloading the page. @param {string} path */
@@ -64,6 +64,7 @@ function renderNav() {
   }
   const ws = currentWorkspace();
   const here = window.location.pathname;
+  /** @param {string} href @param {string} label */
   const link = (href, label) =>
     h('a', { href, 'aria-current': here === href ? 'page' : undefined }, label);
   replace(
@@ -130,16 +131,20 @@ async function show() {
   replace(main, h('p', { class: 'muted' }, 'Loading…'));
   try {
     const mod = await import(`./pages/${route.page}.js`);
-    const done = await mod.render(main, {
-      identity,
+    /** @type {import('./lib/types.js').PageContext} */
+    const ctx = {
+      // Every route but the open sign-in page is shown signed in (above), and sign-in reads no identity.
+      identity: /** @type {import('./lib/types.js').Identity} */ (identity),
       params,
       navigate,
+      /** @param {string} permission */
       can: (permission) => identity?.permissions?.includes(permission) === true,
       workspace: currentWorkspace,
       signedIn: async () => {
         identity = await api('GET', '/v1/me');
       },
-    });
+    };
+    const done = await mod.render(main, ctx);
     if (typeof done === 'function') leave = done;
   } catch (error) {
     replace(

@@ -42,6 +42,7 @@ export class ApiError extends Error {
  * @returns {Promise<any>}
  */
 export async function api(method, path, body) {
+  /** @type {Record<string, string>} */
   const headers = { authorization: `Bearer ${token() ?? ''}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response;

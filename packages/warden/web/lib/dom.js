@@ -3,14 +3,17 @@
 // turn into elements or scripts. (The content security policy is the second
 // wall.)
 
+/** @typedef {import('./types.js').Child} Child @typedef {import('./types.js').Attrs} Attrs */
+
 /**
  * `h('button', { class: 'primary', onclick: fn }, 'Save')`: an element with
- * attributes, event handlers (`on…` functions) and children (strings, numbers,
- * nodes, arrays of them; `null`, `undefined` and `false` are skipped).
- * @param {string} tag
- * @param {Record<string, unknown> | null} [attrs]
- * @param {...unknown} children
- * @returns {HTMLElement}
+ * attributes, event handlers (`on…` functions) and children. Typed by tag:
+ * `h('input', …)` is an `HTMLInputElement`.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -30,7 +33,7 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
-/** @param {Node} parent @param {unknown[]} children */
+/** @param {Node} parent @param {readonly Child[]} children */
 function append(parent, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -40,7 +43,7 @@ function append(parent, children) {
   }
 }
 
-/** Replaces the children of `el`. @param {Element} el @param {...unknown} children */
+/** Replaces the children of `el`. @param {Element} el @param {...Child} children */
 export function replace(el, ...children) {
   el.replaceChildren();
   append(el, children);
@@ -81,7 +84,7 @@ export function toast(text, kind = 'ok') {
   el.dataset.timer = String(window.setTimeout(() => el.classList.remove('show'), 4000));
 }
 
-/** A section with a heading. @param {string} title @param {...unknown} children */
+/** A section with a heading. @param {string} title @param {...Child} children */
 export function section(title, ...children) {
   const id = `s-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return h(

@@ -40,7 +40,9 @@ export function listen(path, options) {
 
 /** @param {ReadableStream<Uint8Array>} body @param {(name: string, data: any) => void} onEvent @param {AbortSignal} signal */
 async function read(body, onEvent, signal) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body
+    .pipeThrough(/** @type {TransformStream<Uint8Array, string>} */ (new TextDecoderStream()))
+    .getReader();
   let buffer = '';
   while (!signal.aborted) {
     const { value, done } = await reader.read();

@@ -17,6 +17,7 @@ function overview(where) {
   const el = section('Overview', body);
   void (async () => {
     try {
+      /** @type {{ agents: import('../lib/types.js').Agent[] }} */
       const { agents } = await api('GET', `/v1/agents${query({ workspace: where.workspace })}`);
       const a = agents.find((x) => x.id === where.agent);
       if (a === undefined) {
@@ -34,6 +35,7 @@ function overview(where) {
         );
         return;
       }
+      /** @param {string | null} v */
       const dash = (v) => v ?? h('span', { class: 'muted' }, '—');
       replace(
         body,
@@ -59,6 +61,7 @@ function overview(where) {
   return el;
 }
 
+/** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
 export async function render(main, ctx) {
   const agent = ctx.params.agent ?? '';
   const heading = h('h1', { class: 'ag-title' }, 'Agent ', code(agent));

@@ -22,7 +22,7 @@ const SAMPLE = 500;
 /** Per agent not in that sample: how many of its own entries name its tools. */
 const PER_AGENT = 50;
 
-/** Newest time and the tools named in `entries` (newest first), per agent. @param {any[]} entries */
+/** Newest time and the tools named in `entries` (newest first), per agent. @param {import('../lib/types.js').AuditEntry[]} entries */
 function activity(entries) {
   /** @type {Map<string, { last: string | null, tools: Set<string> }>} */
   const seen = new Map();
@@ -38,6 +38,7 @@ function activity(entries) {
   return seen;
 }
 
+/** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
 export async function render(main, ctx) {
   replace(main, h('h1', null, 'Agents'), loading());
   if (!ctx.can('read')) {
@@ -81,7 +82,9 @@ export async function render(main, ctx) {
   replace(main, h('h1', null, 'Agents'), picker, section(`Agents of ${workspace}`, body));
 
   const problems = [];
+  /** @type {import('../lib/types.js').Agent[]} */
   let registered = [];
+  /** @type {import('../lib/types.js').AuditEntry[]} */
   let sample = [];
   const [agents, audit] = await Promise.allSettled([
     api('GET', `/v1/agents${query({ workspace })}`),

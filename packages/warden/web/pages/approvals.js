@@ -6,7 +6,7 @@
 // settled" with who answered. A viewer sees the pending prompts (polled from
 // `GET /v1/approvals`), without any answer, and is no approver.
 
-import { api, query } from '../lib/api.js';
+import { ApiError, api, query } from '../lib/api.js';
 import { h, replace, section, toast } from '../lib/dom.js';
 import { listen } from '../lib/sse.js';
 import { approvalCard } from './approvals/card.js';
@@ -17,6 +17,7 @@ const POLL_MS = 3000;
 const GRACE_MS = 2000;
 const SETTLED_KEPT = 20;
 
+/** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
 export function render(main, ctx) {
   if (!ctx.can('read')) {
     replace(
@@ -70,11 +71,13 @@ export function render(main, ctx) {
     settledEmpty.hidden = settledList.childElementCount > 0;
   };
 
+  /** @param {string} kind @param {string} text */
   const setState = (kind, text) => {
     state.className = `ap-live ap-live-${kind}`;
     replace(state, h('span', { class: 'ap-dot', 'aria-hidden': 'true' }), text);
   };
 
+  /** @param {ReturnType<typeof approvalCard> & { done: boolean }} card */
   const moveToSettled = (card) => {
     const hadFocus = card.el.contains(document.activeElement);
     card.done = true;
@@ -87,6 +90,7 @@ export function render(main, ctx) {
     }
   };
 
+  /** @param {import('../lib/types.js').ApprovalView} view */
   const settle = (view) => {
     const card = cards.get(view.id);
     if (card === undefined || card.done) return;
@@ -97,6 +101,7 @@ export function render(main, ctx) {
       toast(`${view.agent}: ${answerText(view.answer)} by ${view.answer.by}`);
   };
 
+  /** @param {import('../lib/types.js').ApprovalView} view @param {import('../lib/types.js').AnswerBody} body */
   const answer = async (view, body) => {
     mine.add(view.id);
     const path =
@@ -104,6 +109,7 @@ export function render(main, ctx) {
         ? `/v1/approvals/${encodeURIComponent(view.id)}/override`
         : `/v1/approvals/${encodeURIComponent(view.id)}/answer`;
     try {
+      /** @type {import('../lib/types.js').ApprovalView} */
       const settled = await api(
         'POST',
         path,
@@ -114,11 +120,13 @@ export function render(main, ctx) {
     } catch (error) {
       mine.delete(view.id);
       // Settled by someone else meanwhile: show how, and not a form that cannot work any more.
-      if (error?.status === 409 || error?.status === 404) void recheck(view.id);
+      if (error instanceof ApiError && (error.status === 409 || error.status === 404))
+        void recheck(view.id);
       throw error;
     }
   };
 
+  /** @param {import('../lib/types.js').ApprovalView} view */
   const add = (view) => {
     if (view.state !== 'pending') {
       settle(view);
@@ -154,11 +162,12 @@ export function render(main, ctx) {
    */
   const recheck = async (id, orExpire = false) => {
     try {
+      /** @type {import('../lib/types.js').ApprovalView} */
       const view = await api('GET', `/v1/approvals/${encodeURIComponent(id)}`);
       if (view.state !== 'pending') settle(view);
       else if (orExpire) expire(id);
     } catch (error) {
-      if (orExpire || error?.status === 404) expire(id);
+      if (orExpire || (error instanceof ApiError && error.status === 404)) expire(id);
     }
   };
 
@@ -236,7 +245,9 @@ export function render(main, ctx) {
         const workspaces =
           bound !== null && bound !== undefined
             ? [bound]
-            : (await api('GET', '/v1/workspaces')).workspaces.map((w) => w.workspace);
+            : /** @type {import('../lib/types.js').WorkspaceList} */ (
+                await api('GET', '/v1/workspaces')
+              ).workspaces.map((w) => w.workspace);
         const seen = new Set();
         for (const workspace of workspaces) {
           const { approvals } = await api(

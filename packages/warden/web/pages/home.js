@@ -4,12 +4,14 @@
 import { api } from '../lib/api.js';
 import { code, h, replace, section } from '../lib/dom.js';
 
+/** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
 export async function render(main, ctx) {
   const bound = ctx.identity.workspace;
   if (bound !== null) {
     ctx.navigate(`/workspaces/${encodeURIComponent(bound)}/settings/workspace/permissions`);
     return;
   }
+  /** @type {import('../lib/types.js').WorkspaceList} */
   const { workspaces } = ctx.can('read') ? await api('GET', '/v1/workspaces') : { workspaces: [] };
   replace(
     main,

@@ -4,6 +4,7 @@
 import { signIn, signOut } from '../lib/api.js';
 import { h, replace } from '../lib/dom.js';
 
+/** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
 export function render(main, ctx) {
   const error = h('p', { class: 'error', role: 'alert', id: 'sign-in-error' });
   const input = h('input', {

@@ -111,10 +111,11 @@ export function auditSection(where) {
 
   /** @type {Set<string>} */
   let seen = new Set();
-  /** @type {any[]} */
+  /** @type {import('../../lib/types.js').AuditEntry[]} */
   let shown = [];
   let generation = 0;
 
+  /** @param {boolean} more older entries, after those shown */
   async function load(more) {
     const mine = ++generation;
     replace(alert);
@@ -124,6 +125,7 @@ export function auditSection(where) {
       oldest === null ? 0 : shown.filter((e) => Date.parse(e.occurredAt) === oldest).length;
     const limit = more ? PAGE + sameMs : PAGE;
     try {
+      /** @type {{ entries: import('../../lib/types.js').AuditEntry[] }} */
       const { entries } = await api(
         'GET',
         `/v1/audit${query({

@@ -34,7 +34,7 @@ function short(iso) {
 
 /**
  * The chart for `runs` (any order); null when there is none.
- * @param {{ id: string, startedAt: string, tokensIn: number, tokensOut: number, costCents: number, status: string }[]} runs
+ * @param {readonly import('../../lib/types.js').Run[]} runs
  * @param {string} idBase unique prefix for the title and description ids
  */
 export function runChart(runs, idBase) {
@@ -48,8 +48,11 @@ export function runChart(runs, idBase) {
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const slot = plotW / sorted.length;
   const barW = Math.max(2, Math.min(28, slot * 0.6));
+  /** @param {number} i */
   const xOf = (i) => MARGIN.left + slot * i + slot / 2;
+  /** @param {number} v */
   const yTokens = (v) => MARGIN.top + plotH - (v / maxTokens) * plotH;
+  /** @param {number} v */
   const yCost = (v) => MARGIN.top + plotH - (v / maxCost) * plotH;
 
   const titleId = `${idBase}-title`;

@@ -22,12 +22,13 @@ export function loading() {
 /**
  * The workspace to read and the ones to choose from. `workspace` is null when
  * there are several and none was chosen, or none at all.
- * @param {any} ctx
+ * @param {import('../../lib/types.js').PageContext} ctx
  * @returns {Promise<{ workspace: string | null, choices: string[] }>}
  */
 export async function resolveWorkspace(ctx) {
   if (ctx.identity.workspace !== null) return { workspace: ctx.identity.workspace, choices: [] };
   const asked = new URLSearchParams(window.location.search).get('workspace');
+  /** @type {import('../../lib/types.js').WorkspaceList} */
   const { workspaces } = await api('GET', '/v1/workspaces');
   const choices = workspaces.map((w) => w.workspace);
   if (asked !== null && asked !== '') return { workspace: asked, choices };
@@ -39,10 +40,11 @@ export async function resolveWorkspace(ctx) {
 
 /**
  * A workspace picker that goes to `path?workspace=…`.
- * @param {any} ctx @param {string[]} choices @param {string | null} current @param {string} path
+ * @param {import('../../lib/types.js').PageContext} ctx @param {string[]} choices @param {string | null} current @param {string} path
  */
 export function workspacePicker(ctx, choices, current, path) {
   if (choices.length < 2) return null;
+  /** @type {HTMLSelectElement} */
   const select = h(
     'select',
     {

@@ -26,6 +26,7 @@ export function receiptsSection(where) {
   const body = h('div', null, loading());
   const el = section('Run receipts', body);
   void (async () => {
+    /** @type {import('../../lib/types.js').Run[]} */
     let runs;
     try {
       ({ runs } = await api(
@@ -40,6 +41,7 @@ export function receiptsSection(where) {
       replace(body, h('p', { class: 'muted' }, 'No run recorded for this agent yet.'));
       return;
     }
+    /** @param {'tokensIn' | 'tokensOut' | 'costCents' | 'steps'} key */
     const sum = (key) => runs.reduce((total, r) => total + (r[key] ?? 0), 0);
     replace(
       body,

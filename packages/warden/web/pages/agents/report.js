@@ -11,6 +11,7 @@ import { errorText, failure, loading, num } from './common.js';
 /** How many of the newest reports are searched for one that mentions the agent. */
 const SEARCHED = 20;
 
+/** @type {Record<string, string>} */
 const KIND_WORDS = {
   errorStreak: 'error streak',
   errorRate: 'error rate',
@@ -21,11 +22,13 @@ const KIND_WORDS = {
   overdueTasks: 'overdue tasks',
 };
 
+/** @type {Record<string, string>} */
 const SOURCE_WORDS = { toolArguments: 'tool arguments', taskTitle: 'task title' };
 
-/** @param {any} data @param {string} agent @param {string} workspace */
+/** @param {import('../../lib/types.js').ReportData | null | undefined} data @param {string} agent @param {string} workspace */
 function mentions(data, agent, workspace) {
   if (data === null || typeof data !== 'object') return false;
+  /** @param {import('../../lib/types.js').ReportAgentRow} a */
   const here = (a) => a.agent === agent && (a.workspace ?? workspace) === workspace;
   return (
     (Array.isArray(data.agents) && data.agents.some(here)) ||
@@ -33,7 +36,7 @@ function mentions(data, agent, workspace) {
   );
 }
 
-/** @param {string[]} ids @param {string} label */
+/** @param {readonly string[] | undefined} ids @param {string} label */
 function idList(ids, label) {
   if (!Array.isArray(ids) || ids.length === 0) return null;
   return h(
@@ -44,7 +47,7 @@ function idList(ids, label) {
   );
 }
 
-/** @param {any} f */
+/** @param {import('../../lib/types.js').ReportFinding} f */
 function finding(f) {
   const counts = Object.entries(f.evidence?.counts ?? {});
   const quoted = Array.isArray(f.evidence?.quoted) ? f.evidence.quoted : [];
@@ -92,9 +95,10 @@ function finding(f) {
   );
 }
 
-/** @param {any} row */
+/** @param {import('../../lib/types.js').ReportAgentRow} row */
 function summary(row) {
   const statuses = row.statuses ?? {};
+  /** @type {[string, number | undefined][]} */
   const cells = [
     ['Calls', row.calls],
     ['Ok', statuses.Ok],
@@ -141,6 +145,7 @@ export function reportSection(where) {
   const body = h('div', null, loading());
   const el = section('Latest supervisor report', body);
   void (async () => {
+    /** @type {import('../../lib/types.js').Report[]} */
     let reports;
     try {
       ({ reports } = await api('GET', `/v1/reports${query({ kind: 'report', limit: SEARCHED })}`));
@@ -151,10 +156,12 @@ export function reportSection(where) {
     const candidates = reports.filter(
       (r) => r.workspace === null || r.workspace === where.workspace,
     );
+    /** @type {import('../../lib/types.js').Report | null} */
     let found = null;
     const problems = [];
     for (const listed of candidates) {
       try {
+        /** @type {import('../../lib/types.js').Report} */
         const report = await api('GET', `/v1/reports/${encodeURIComponent(listed.id)}`);
         if (mentions(report.data, where.agent, where.workspace)) {
           found = report;
@@ -184,7 +191,7 @@ export function reportSection(where) {
       );
       return;
     }
-    const data = found.data;
+    const data = found.data ?? {};
     const findings = (data.findings ?? []).filter((f) => f.agent === where.agent);
     const row = (data.agents ?? []).find((a) => a.agent === where.agent);
     replace(

@@ -6,6 +6,7 @@ import { code, h, replace, section, time } from '../../lib/dom.js';
 import { failure, loading } from './common.js';
 
 const LIMIT = 200;
+/** @type {[string, string, (t: import('../../lib/types.js').Task) => boolean][]} */
 const FILTERS = [
   ['all', 'All', () => true],
   ['open', 'Open', (t) => t.state === 'open'],
@@ -25,6 +26,7 @@ export function tasksSection(where) {
   const body = h('div', null, loading());
   const el = section('Tasks', body);
   void (async () => {
+    /** @type {import('../../lib/types.js').Task[]} */
     let tasks;
     try {
       ({ tasks } = await api(
@@ -53,6 +55,7 @@ export function tasksSection(where) {
         `${label} (${tasks.filter(keep).length})`,
       ),
     );
+    /** @param {string} key */
     const show = (key) => {
       const [, label, keep] = FILTERS.find((f) => f[0] === key) ?? FILTERS[0];
       for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.filter === key));

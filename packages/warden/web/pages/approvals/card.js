@@ -8,6 +8,14 @@
 import { code, h, replace, time } from '../../lib/dom.js';
 import { actionText, argumentsText, ruleText, scopeLabel, settledText } from './format.js';
 
+/**
+ * @typedef {import('../../lib/types.js').ApprovalView} ApprovalView
+ * @typedef {import('../../lib/types.js').AnswerBody} AnswerBody
+ * @typedef {import('../../lib/types.js').ScopeOffer} ScopeOffer
+ * @typedef {import('../../lib/types.js').RuleDraft} RuleDraft
+ * @typedef {import('../../lib/types.js').StandingDeny} StandingDeny
+ */
+
 const DEFAULT_HOURS = 8;
 /** The server's default limit for "approve for N hours" (it checks, whatever this says). */
 const MAX_HOURS = 168;
@@ -20,7 +28,10 @@ function inWords(ms) {
   return m < 120 ? `${m} min` : `${Math.round(m / 60)} h`;
 }
 
-/** `key: values` rows of the request's arguments (`refs`, `paths`, `hosts`, `count`, `cents`). @param {any} view */
+/**
+ * `key: values` rows of the request's arguments (`refs`, `paths`, `hosts`, `count`, `cents`).
+ * @param {ApprovalView} view @returns {[string, string][]}
+ */
 function requestArgs(view) {
   const args = view.request?.args;
   if (args === undefined || args === null || typeof args !== 'object') return [];
@@ -45,7 +56,7 @@ function rich(text) {
 /**
  * The standing denies a remembered rule never lifts, as the offer lists them:
  * what stays denied, by which rule, where, hard or soft.
- * @param {any} scope @param {string} id
+ * @param {ScopeOffer} scope @param {string} id
  */
 function staysDenied(scope, id) {
   const denies = Array.isArray(scope.staysDenied) ? scope.staysDenied : [];
@@ -74,7 +85,15 @@ function staysDenied(scope, id) {
   );
 }
 
-/** @param {[string, unknown][]} rows */
+/**
+ * The rules an offer writes, each as code, `; ` between them.
+ * @param {readonly RuleDraft[] | undefined} rules
+ */
+function ruleCodes(rules) {
+  return rules === undefined ? [] : rules.map((r, j) => [j > 0 ? '; ' : null, code(ruleText(r))]);
+}
+
+/** @param {[string, import('../../lib/dom.js').Child][]} rows */
 function facts(rows) {
   return h(
     'dl',
@@ -85,7 +104,7 @@ function facts(rows) {
   );
 }
 
-/** The facets that asked (a prompt) or denied (a soft deny), with their rules. @param {any} view */
+/** The facets that asked (a prompt) or denied (a soft deny), with their rules. @param {ApprovalView} view */
 function facetList(view) {
   const facets =
     view.kind === 'prompt' && Array.isArray(view.facets) && view.facets.length > 0
@@ -112,64 +131,276 @@ function facetList(view) {
 }
 
 /**
- * @param {any} view the approval as the API shows it
+ * What a card shows that changes while it is on the page: the handlers change
+ * it, and each change is drawn by the part of `approvalCard` that shows it.
+ * @typedef {{
+ *   phase: 'open' | 'sending' | 'sent',
+ *   error: string,
+ *   hours: string,
+ *   scope: string | null,
+ *   denyReason: string,
+ *   overrideReason: string,
+ *   overrideMissing: boolean,
+ *   left: string,
+ *   end: null | { kind: 'settled', settled: ApprovalView, mine: boolean } | { kind: 'expired' },
+ * }} CardState
+ */
+
+/**
+ * One approval in the inbox, and the answers this role may give.
+ * @param {ApprovalView} view the approval as the API shows it
  * @param {{
  *   me: string,
  *   role: string,
  *   mayAnswer: boolean,
  *   mayOverride: boolean,
- *   onAnswer: (view: any, body: Record<string, unknown>) => Promise<unknown>,
+ *   onAnswer: (view: ApprovalView, body: AnswerBody) => Promise<unknown>,
  * }} options
  */
 export function approvalCard(view, options) {
   const id = `ap-${view.id}`;
-  const headingId = `${id}-h`;
   const soft = view.kind === 'override';
+  const scopes = Array.isArray(view.scopes) ? view.scopes : [];
+  const effective = scopes.filter((s) => s.effective);
+  const remembers = !soft && view.rememberable === true && effective.length > 0;
+
+  /** @type {CardState} */
+  const state = {
+    phase: 'open',
+    error: '',
+    hours: String(DEFAULT_HOURS),
+    scope: effective[0]?.scope ?? null,
+    denyReason: '',
+    overrideReason: '',
+    overrideMissing: false,
+    left: '',
+    end: null,
+  };
+
+  // The parts that change, built once; the `show…` functions below draw them from `state`.
   const alert = h('p', { class: 'error', role: 'alert', id: `${id}-alert` });
   const outcome = h('p', { class: 'ap-outcome', id: `${id}-outcome`, tabindex: '-1' });
   const countdown = h('span', { class: 'ap-countdown', 'aria-hidden': 'true' });
-  /** @type {HTMLElement[]} */
+  const preview = h('p', { class: 'ap-preview', id: `${id}-preview`, 'aria-live': 'polite' });
+  const submitRemember = h('button', { type: 'submit' }, `Approve for ${DEFAULT_HOURS} h`);
+  /** The controls a pending answer disables (a scope that would not lift the prompt stays disabled). @type {HTMLElement[]} */
   const controls = [];
+  /** @type {HTMLInputElement | null} */
+  let hoursInput = null;
+  /** @type {HTMLTextAreaElement | null} */
+  let overrideInput = null;
+
+  const showAlert = () => replace(alert, state.error);
+  const showPhase = () => {
+    for (const c of controls)
+      if (state.phase === 'open') c.removeAttribute('disabled');
+      else c.setAttribute('disabled', '');
+  };
+  const showCountdown = () => replace(countdown, state.left);
+  const showPreview = () => {
+    const scope = scopes.find((s) => s.scope === state.scope);
+    const n = Number(state.hours);
+    const label = Number.isFinite(n) && n > 0 ? `${n} h` : '… h';
+    replace(submitRemember, `Approve for ${label}`);
+    if (scope === undefined) {
+      replace(preview, 'Pick a scope.');
+      return;
+    }
+    const rules = scope.rules ?? [];
+    /** @type {readonly StandingDeny[]} */
+    const stays = Array.isArray(scope.staysDenied) ? scope.staysDenied : [];
+    replace(
+      preview,
+      'Will write ',
+      rules.length === 1 ? 'the rule ' : 'the rules ',
+      ruleCodes(rules),
+      ` for ${scopeLabel(scope.scope)}, with origin remembered, gone after ${label}.`,
+      stays.length > 0
+        ? ` What the standing policy denies stays denied: ${stays.length === 1 ? 'rule' : 'rules'} ${stays.map((d) => d.rule).join(', ')}.`
+        : '',
+    );
+  };
+  const showOverrideMissing = () => {
+    if (overrideInput === null) return;
+    if (state.overrideMissing) overrideInput.setAttribute('aria-invalid', 'true');
+    else overrideInput.removeAttribute('aria-invalid');
+  };
+
+  // Handlers: each changes `state`, then draws what it changed.
+  /** @param {string} message */
+  const fail = (message) => {
+    state.error = message;
+    showAlert();
+  };
+  /** @param {AnswerBody} body */
+  const send = async (body) => {
+    if (state.phase === 'sending') return;
+    state.phase = 'sending';
+    state.error = '';
+    showAlert();
+    showPhase();
+    try {
+      await options.onAnswer(view, body);
+      state.phase = 'sent';
+    } catch (error) {
+      state.phase = 'open';
+      fail(`Not answered: ${error instanceof Error ? error.message : String(error)}`);
+      showPhase();
+    }
+  };
+  /** @param {SubmitEvent} event */
+  const submitRememberForm = (event) => {
+    event.preventDefault();
+    const n = Number(state.hours);
+    const scope = scopes.find((s) => s.scope === state.scope);
+    if (!Number.isFinite(n) || n <= 0) {
+      fail(`Say for how many hours: a number above 0 (at most ${MAX_HOURS}).`);
+      hoursInput?.focus();
+      return;
+    }
+    if (scope === undefined) {
+      fail('Pick the scope the rule is written in.');
+      return;
+    }
+    void send({ kind: 'remember', hours: n, scope: scope.scope });
+  };
+  /** @param {SubmitEvent} event */
+  const submitDeny = (event) => {
+    event.preventDefault();
+    const r = state.denyReason.trim();
+    void send({ kind: 'deny', ...(r === '' ? {} : { reason: r }) });
+  };
+  /** @param {SubmitEvent} event */
+  const submitOverride = (event) => {
+    event.preventDefault();
+    const r = state.overrideReason.trim();
+    state.overrideMissing = r === '';
+    showOverrideMissing();
+    if (r === '') {
+      fail('An override needs a reason: it is recorded in the audit log.');
+      overrideInput?.focus();
+      return;
+    }
+    void send({ kind: 'override', reason: r });
+  };
+
+  /**
+   * Registers `el` as a control a pending answer disables.
+   * @template {HTMLElement} E @param {E} el @returns {E}
+   */
   const track = (el) => {
     controls.push(el);
     return el;
   };
-  let busy = false;
 
-  const fail = (message) => {
-    replace(alert, message);
-  };
-  const send = async (body) => {
-    if (busy) return;
-    busy = true;
-    replace(alert);
-    for (const c of controls) c.setAttribute('disabled', '');
-    try {
-      await options.onAnswer(view, body);
-    } catch (error) {
-      fail(`Not answered: ${error instanceof Error ? error.message : String(error)}`);
-      for (const c of controls) c.removeAttribute('disabled');
-    } finally {
-      busy = false;
-    }
+  /** "Approve for N hours" in one of the offered scopes, with the rule it writes. */
+  const rememberForm = () => {
+    const hoursId = `${id}-hours`;
+    hoursInput = track(
+      h('input', {
+        id: hoursId,
+        name: 'hours',
+        type: 'number',
+        min: '1',
+        max: String(MAX_HOURS),
+        step: '1',
+        value: state.hours,
+        inputmode: 'numeric',
+        class: 'ap-hours',
+        oninput: (/** @type {Event} */ event) => {
+          state.hours = /** @type {HTMLInputElement} */ (event.currentTarget).value;
+          showPreview();
+        },
+      }),
+    );
+    const radios = scopes.map((s, i) => {
+      const radioId = `${id}-scope-${i}`;
+      const radio = h('input', {
+        type: 'radio',
+        name: `${id}-scope`,
+        id: radioId,
+        value: s.scope,
+        checked: s === effective[0],
+        disabled: !s.effective,
+        'aria-describedby':
+          Array.isArray(s.staysDenied) && s.staysDenied.length > 0
+            ? `${radioId}-rule ${radioId}-stays`
+            : `${radioId}-rule`,
+        onchange: (/** @type {Event} */ event) => {
+          const input = /** @type {HTMLInputElement} */ (event.currentTarget);
+          if (!input.checked) return;
+          state.scope = input.value;
+          showPreview();
+        },
+      });
+      if (s.effective) track(radio); // one that would not lift the prompt stays disabled
+      return h(
+        'div',
+        { class: `ap-scope${s.effective ? '' : ' ap-scope-off'}` },
+        radio,
+        h(
+          'label',
+          { for: radioId },
+          scopeLabel(s.scope),
+          ' ',
+          h('span', { class: 'muted' }, `(${s.scope})`),
+        ),
+        h(
+          'div',
+          { class: 'ap-scope-rule', id: `${radioId}-rule` },
+          s.effective ? 'writes ' : 'would not lift the prompt: ',
+          s.effective ? ruleCodes(s.rules) : (s.why ?? 'a narrower rule decides first'),
+        ),
+        s.effective ? staysDenied(s, `${radioId}-stays`) : null,
+      );
+    });
+    track(submitRemember);
+    showPreview();
+    return h(
+      'form',
+      {
+        class: 'ap-remember',
+        novalidate: true,
+        'aria-labelledby': `${id}-remember-h`,
+        onsubmit: submitRememberForm,
+      },
+      h('h4', { id: `${id}-remember-h` }, 'Approve for a while'),
+      h('div', { class: 'row' }, h('div', null, h('label', { for: hoursId }, 'Hours'), hoursInput)),
+      h('fieldset', { class: 'ap-scopes' }, h('legend', null, 'Scope of the rule'), radios),
+      preview,
+      submitRemember,
+    );
   };
 
-  const actions = h('div', { class: 'ap-actions' });
-  if (!soft && options.mayAnswer) buildPromptActions();
-  else if (soft && options.mayOverride) buildOverrideActions();
-  else
-    replace(
-      actions,
+  /** A form with an optional reason and one button that denies (or keeps denied). @param {string} suffix @param {string} label @param {string} button */
+  const denyForm = (suffix, label, button) => {
+    const reasonId = `${id}-${suffix}`;
+    return h(
+      'form',
+      { class: 'ap-deny', onsubmit: submitDeny },
+      h('label', { for: reasonId }, label),
       h(
-        'p',
-        { class: 'muted ap-note' },
-        soft
-          ? `Your role (${options.role}) may not override a soft deny: that needs the overrider role.`
-          : `Your role (${options.role}) may not answer prompts: that needs the approver role.`,
+        'div',
+        { class: 'row' },
+        track(
+          h('input', {
+            id: reasonId,
+            name: 'reason',
+            type: 'text',
+            maxlength: '2000',
+            autocomplete: 'off',
+            oninput: (/** @type {Event} */ event) => {
+              state.denyReason = /** @type {HTMLInputElement} */ (event.currentTarget).value;
+            },
+          }),
+        ),
+        track(h('button', { type: 'submit', class: 'danger' }, button)),
       ),
     );
+  };
 
-  function buildPromptActions() {
+  /** A prompt: approve once, for a while, or deny. */
+  const promptActions = () => {
     const once = track(
       h(
         'button',
@@ -177,163 +408,24 @@ export function approvalCard(view, options) {
         'Approve once',
       ),
     );
-    const scopes = Array.isArray(view.scopes) ? view.scopes : [];
-    const effective = scopes.filter((s) => s.effective);
-    let remember;
-    if (view.rememberable === true && effective.length > 0) {
-      const hoursId = `${id}-hours`;
-      const hours = track(
-        h('input', {
-          id: hoursId,
-          name: 'hours',
-          type: 'number',
-          min: '1',
-          max: String(MAX_HOURS),
-          step: '1',
-          value: String(DEFAULT_HOURS),
-          inputmode: 'numeric',
-          class: 'ap-hours',
-        }),
-      );
-      const preview = h('p', { class: 'ap-preview', id: `${id}-preview`, 'aria-live': 'polite' });
-      const submit = track(h('button', { type: 'submit' }, `Approve for ${DEFAULT_HOURS} h`));
-      const radios = scopes.map((s, i) => {
-        const radioId = `${id}-scope-${i}`;
-        const radio = track(
-          h('input', {
-            type: 'radio',
-            name: `${id}-scope`,
-            id: radioId,
-            value: s.scope,
-            checked: s === effective[0],
-            disabled: !s.effective,
-            'aria-describedby':
-              Array.isArray(s.staysDenied) && s.staysDenied.length > 0
-                ? `${radioId}-rule ${radioId}-stays`
-                : `${radioId}-rule`,
-          }),
+    const remember = remembers
+      ? rememberForm()
+      : h(
+          'p',
+          { class: 'muted ap-note' },
+          `Only “approve once” is offered: ${(view.onlyOnce ?? 'nothing here can be remembered').replace(/^only "approve once":\s*/, '')}.`,
         );
-        if (!s.effective) controls.pop(); // stays disabled whatever happens
-        return h(
-          'div',
-          { class: `ap-scope${s.effective ? '' : ' ap-scope-off'}` },
-          radio,
-          h(
-            'label',
-            { for: radioId },
-            scopeLabel(s.scope),
-            ' ',
-            h('span', { class: 'muted' }, `(${s.scope})`),
-          ),
-          h(
-            'div',
-            { class: 'ap-scope-rule', id: `${radioId}-rule` },
-            s.effective ? 'writes ' : 'would not lift the prompt: ',
-            s.effective
-              ? (s.rules ?? []).map((r, j) => [j > 0 ? '; ' : null, code(ruleText(r))])
-              : (s.why ?? 'a narrower rule decides first'),
-          ),
-          s.effective ? staysDenied(s, `${radioId}-stays`) : null,
-        );
-      });
-      const picked = () => {
-        const checked = radios
-          .map((r) => r.querySelector('input'))
-          .find((input) => input !== null && input.checked);
-        return scopes.find((s) => s.scope === checked?.value);
-      };
-      const showPreview = () => {
-        const scope = picked();
-        const n = Number(hours.value);
-        const label = Number.isFinite(n) && n > 0 ? `${n} h` : '… h';
-        replace(submit, `Approve for ${label}`);
-        if (scope === undefined) {
-          replace(preview, 'Pick a scope.');
-          return;
-        }
-        replace(
-          preview,
-          'Will write ',
-          (scope.rules ?? []).length === 1 ? 'the rule ' : 'the rules ',
-          (scope.rules ?? []).map((r, j) => [j > 0 ? '; ' : null, code(ruleText(r))]),
-          ` for ${scopeLabel(scope.scope)}, with origin remembered, gone after ${label}.`,
-          Array.isArray(scope.staysDenied) && scope.staysDenied.length > 0
-            ? ` What the standing policy denies stays denied: ${scope.staysDenied.length === 1 ? 'rule' : 'rules'} ${scope.staysDenied.map((d) => d.rule).join(', ')}.`
-            : '',
-        );
-      };
-      remember = h(
-        'form',
-        {
-          class: 'ap-remember',
-          novalidate: true,
-          'aria-labelledby': `${id}-remember-h`,
-          oninput: showPreview,
-          onchange: showPreview,
-          onsubmit: (event) => {
-            event.preventDefault();
-            const n = Number(hours.value);
-            const scope = picked();
-            if (!Number.isFinite(n) || n <= 0) {
-              fail(`Say for how many hours: a number above 0 (at most ${MAX_HOURS}).`);
-              hours.focus();
-              return;
-            }
-            if (scope === undefined) {
-              fail('Pick the scope the rule is written in.');
-              return;
-            }
-            void send({ kind: 'remember', hours: n, scope: scope.scope });
-          },
-        },
-        h('h4', { id: `${id}-remember-h` }, 'Approve for a while'),
-        h('div', { class: 'row' }, h('div', null, h('label', { for: hoursId }, 'Hours'), hours)),
-        h('fieldset', { class: 'ap-scopes' }, h('legend', null, 'Scope of the rule'), radios),
-        preview,
-        submit,
-      );
-      showPreview();
-    } else {
-      remember = h(
-        'p',
-        { class: 'muted ap-note' },
-        `Only “approve once” is offered: ${(view.onlyOnce ?? 'nothing here can be remembered').replace(/^only "approve once":\s*/, '')}.`,
-      );
-    }
-    const reasonId = `${id}-deny-reason`;
-    const reason = track(
-      h('input', {
-        id: reasonId,
-        name: 'reason',
-        type: 'text',
-        maxlength: '2000',
-        autocomplete: 'off',
-      }),
-    );
-    const deny = h(
-      'form',
-      {
-        class: 'ap-deny',
-        onsubmit: (event) => {
-          event.preventDefault();
-          const r = reason.value.trim();
-          void send({ kind: 'deny', ...(r === '' ? {} : { reason: r }) });
-        },
-      },
-      h('label', { for: reasonId }, 'Reason for denying (optional)'),
-      h(
-        'div',
-        { class: 'row' },
-        reason,
-        track(h('button', { type: 'submit', class: 'danger' }, 'Deny')),
-      ),
-    );
-    replace(actions, h('div', { class: 'row' }, once), remember, deny);
-  }
+    return [
+      h('div', { class: 'row' }, once),
+      remember,
+      denyForm('deny-reason', 'Reason for denying (optional)', 'Deny'),
+    ];
+  };
 
-  function buildOverrideActions() {
+  /** A soft deny: override with a reason, or keep it denied. */
+  const overrideActions = () => {
     const reasonId = `${id}-override-reason`;
-    const reason = track(
+    overrideInput = track(
       h('textarea', {
         id: reasonId,
         name: 'reason',
@@ -341,65 +433,57 @@ export function approvalCard(view, options) {
         maxlength: '2000',
         'aria-required': 'true',
         'aria-describedby': `${id}-override-help`,
+        oninput: (/** @type {Event} */ event) => {
+          state.overrideReason = /** @type {HTMLTextAreaElement} */ (event.currentTarget).value;
+        },
       }),
     );
-    const override = h(
-      'form',
-      {
-        class: 'ap-override',
-        onsubmit: (event) => {
-          event.preventDefault();
-          const r = reason.value.trim();
-          if (r === '') {
-            reason.setAttribute('aria-invalid', 'true');
-            fail('An override needs a reason: it is recorded in the audit log.');
-            reason.focus();
-            return;
-          }
-          reason.removeAttribute('aria-invalid');
-          void send({ kind: 'override', reason: r });
-        },
-      },
-      h('label', { for: reasonId }, 'Reason for overriding (required)'),
-      reason,
+    return [
       h(
-        'p',
-        { class: 'muted', id: `${id}-override-help` },
-        'The override lets exactly this call through once when the agent retries it, and is audited with your name and reason.',
+        'form',
+        { class: 'ap-override', onsubmit: submitOverride },
+        h('label', { for: reasonId }, 'Reason for overriding (required)'),
+        overrideInput,
+        h(
+          'p',
+          { class: 'muted', id: `${id}-override-help` },
+          'The override lets exactly this call through once when the agent retries it, and is audited with your name and reason.',
+        ),
+        track(h('button', { type: 'submit', class: 'primary' }, 'Override')),
       ),
-      track(h('button', { type: 'submit', class: 'primary' }, 'Override')),
-    );
-    const keepId = `${id}-keep-reason`;
-    const keepReason = track(
-      h('input', {
-        id: keepId,
-        name: 'reason',
-        type: 'text',
-        maxlength: '2000',
-        autocomplete: 'off',
-      }),
-    );
-    const keep = h(
-      'form',
-      {
-        class: 'ap-deny',
-        onsubmit: (event) => {
-          event.preventDefault();
-          const r = keepReason.value.trim();
-          void send({ kind: 'deny', ...(r === '' ? {} : { reason: r }) });
-        },
-      },
-      h('label', { for: keepId }, 'Reason for keeping it denied (optional)'),
-      h(
-        'div',
-        { class: 'row' },
-        keepReason,
-        track(h('button', { type: 'submit', class: 'danger' }, 'Keep denied')),
-      ),
-    );
-    replace(actions, override, keep);
-  }
+      denyForm('keep-reason', 'Reason for keeping it denied (optional)', 'Keep denied'),
+    ];
+  };
 
+  const actions = h(
+    'div',
+    { class: 'ap-actions' },
+    !soft && options.mayAnswer
+      ? promptActions()
+      : soft && options.mayOverride
+        ? overrideActions()
+        : h(
+            'p',
+            { class: 'muted ap-note' },
+            soft
+              ? `Your role (${options.role}) may not override a soft deny: that needs the overrider role.`
+              : `Your role (${options.role}) may not answer prompts: that needs the approver role.`,
+          ),
+  );
+
+  const heading = h(
+    'h3',
+    { id: `${id}-h`, tabindex: '-1' },
+    h(
+      'span',
+      { class: `badge ${soft ? 'badge-deny' : 'badge-prompt'}` },
+      soft ? 'soft deny' : 'ask',
+    ),
+    ' ',
+    view.agent,
+    ' · ',
+    view.tool ?? (actionText(view) || '—'),
+  );
   const args = argumentsText(view.arguments);
   const argsId = `${id}-args`;
   const el = h(
@@ -407,23 +491,11 @@ export function approvalCard(view, options) {
     { class: `ap-card card${soft ? ' ap-card-soft' : ''}`, dataset: { id: view.id } },
     h(
       'article',
-      { 'aria-labelledby': headingId },
+      { 'aria-labelledby': heading.id },
       h(
         'header',
         { class: 'ap-head' },
-        h(
-          'h3',
-          { id: headingId, tabindex: '-1' },
-          h(
-            'span',
-            { class: `badge ${soft ? 'badge-deny' : 'badge-prompt'}` },
-            soft ? 'soft deny' : 'ask',
-          ),
-          ' ',
-          view.agent,
-          ' · ',
-          view.tool ?? (actionText(view) || '—'),
-        ),
+        heading,
         h(
           'p',
           { class: 'muted ap-when' },
@@ -474,36 +546,49 @@ export function approvalCard(view, options) {
     ),
   );
 
-  return {
-    el,
-    view,
-    heading: () => el.querySelector('h3'),
-    /** Updates the time left; true once the time is up. @param {number} now */
-    tick(now) {
-      const left = Date.parse(view.expiresAt) - now;
-      countdown.textContent = left > 0 ? `(${inWords(left)} left)` : '(time is up)';
-      return left <= 0;
-    },
-    /** Shows how it ended and takes the answers away. @param {any} settled @param {boolean} mine */
-    settle(settled, mine) {
-      replace(actions);
-      replace(alert);
-      replace(countdown);
-      el.classList.add('ap-done');
-      el.classList.toggle('ap-done-allow', settled.state === 'approved');
-      replace(outcome, settledText(settled, mine));
-    },
-    /** The time ran out before an answer reached this page. */
-    expire() {
-      replace(actions);
-      replace(countdown);
-      el.classList.add('ap-done');
+  /** How the approval ended: no answers left, and the outcome in words. */
+  const showEnd = () => {
+    if (state.end === null) return;
+    replace(actions);
+    el.classList.add('ap-done');
+    if (state.end.kind === 'settled') {
+      el.classList.toggle('ap-done-allow', state.end.settled.state === 'approved');
+      replace(outcome, settledText(state.end.settled, state.end.mine));
+    } else
       replace(
         outcome,
         soft
           ? 'The override window closed: the call stays denied.'
           : 'No answer in time: the prompt is denied (an unanswered question is never a yes).',
       );
+  };
+
+  return {
+    el,
+    view,
+    heading: () => heading,
+    /** Updates the time left; true once the time is up. @param {number} now */
+    tick(now) {
+      const left = Date.parse(view.expiresAt) - now;
+      state.left = left > 0 ? `(${inWords(left)} left)` : '(time is up)';
+      showCountdown();
+      return left <= 0;
+    },
+    /** Shows how it ended and takes the answers away. @param {ApprovalView} settled @param {boolean} mine */
+    settle(settled, mine) {
+      state.end = { kind: 'settled', settled, mine };
+      state.error = '';
+      state.left = '';
+      showAlert();
+      showCountdown();
+      showEnd();
+    },
+    /** The time ran out before an answer reached this page. */
+    expire() {
+      state.end = { kind: 'expired' };
+      state.left = '';
+      showCountdown();
+      showEnd();
     },
   };
 }

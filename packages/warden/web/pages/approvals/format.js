@@ -18,7 +18,7 @@ function valueText(value) {
 
 /**
  * A rule draft of the offer as a sentence: `allow gitPush when refs: feature/**`.
- * @param {{ action?: string, command?: string, decision?: string, when?: Record<string, unknown> }} rule
+ * @param {import('../../lib/types.js').RuleDraft} rule
  */
 export function ruleText(rule) {
   const what = rule.command !== undefined ? `the command ${rule.command}` : (rule.action ?? '?');

@@ -9,6 +9,7 @@ import { badge, code, h, replace, section, time } from '../../lib/dom.js';
 import { openEditor } from './editor.js';
 import { alertBox, clear, fail, field, rich, select } from './ui.js';
 
+/** @type {[string, string][]} */
 const SPANS = [
   ['1h', 'the last hour'],
   ['24h', 'the last 24 hours'],
@@ -16,7 +17,7 @@ const SPANS = [
   ['30d', 'the last 30 days'],
 ];
 
-/** What a decision was about, in one line. @param {any} entry */
+/** What a decision was about, in one line. @param {import('../../lib/types.js').AuditEntry} entry */
 function requestSummary(entry) {
   const r = entry.request ?? {};
   const parts = [];
@@ -37,7 +38,7 @@ function requestSummary(entry) {
   );
 }
 
-/** @param {HTMLElement} panel @param {any} env */
+/** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
 export function mountAudit(panel, env) {
   const box = alertBox();
   const list = h('div', { 'aria-live': 'polite' });
@@ -95,6 +96,7 @@ export function mountAudit(panel, env) {
     }
   };
 
+  /** @param {import('../../lib/types.js').AuditEntry[]} decisions */
   const table = (decisions) => {
     if (decisions.length === 0) return h('p', { class: 'muted' }, 'No decision matches.');
     return h(
@@ -208,6 +210,7 @@ export function mountAudit(panel, env) {
   const loadAdvisories = async () => {
     clear(advBox);
     try {
+      /** @type {import('../../lib/types.js').Advisories} */
       const answer = await api(
         'GET',
         `/v1/permissions/advisories${query({ workspace: env.workspace, since: advSince.value })}`,

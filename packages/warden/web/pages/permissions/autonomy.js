@@ -16,11 +16,11 @@ export const ACT_FREELY_STATEMENT = [
   'and a command Warden cannot read with confidence still asks.',
 ];
 
-/** @param {HTMLElement} panel @param {any} env */
+/** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
 export function mountAutonomy(panel, env) {
   const box = alertBox();
   const body = h('div');
-  /** @type {any} */
+  /** @type {import('../../lib/types.js').Spaces | null} */
   let spaces = null;
 
   const load = async () => {
@@ -34,9 +34,11 @@ export function mountAutonomy(panel, env) {
     draw();
   };
 
+  /** @param {string} space @param {string | null} autonomy @param {HTMLElement} local */
   const set = async (space, autonomy, local) => {
     clear(local);
     try {
+      /** @type {import('../../lib/types.js').Written} */
       const answer = await api(
         'PUT',
         `/v1/spaces/${encodeURIComponent(space)}${query({ workspace: env.workspace })}`,
@@ -49,13 +51,15 @@ export function mountAutonomy(panel, env) {
     }
   };
 
-  /** Which classes the dial changes in this space, read from the matrix. */
+  /** Which classes the dial changes in this space, read from the matrix. @param {string} space */
   const effect = (space) => {
     const data = env.state.data;
     if (data === null) return null;
     const changed = data.rows
       .map((row) => ({ row, cell: row.cells.find((c) => c.scope === `space:${space}`) }))
-      .filter(({ cell }) => cell !== undefined && cell.decision !== cell.effective);
+      .flatMap(({ row, cell }) =>
+        cell !== undefined && cell.decision !== cell.effective ? [{ row, cell }] : [],
+      );
     if (changed.length === 0) return null;
     return h(
       'p',
@@ -70,6 +74,9 @@ export function mountAutonomy(panel, env) {
     );
   };
 
+  /**
+   * @param {{ id: string, autonomy: string | null, effective: string, meaning?: string | undefined }} space
+   * @param {readonly import('../../lib/types.js').AutonomyLevel[]} levels */
   const spaceCard = (space, levels) => {
     const local = alertBox();
     const name = uid('dial');
@@ -164,16 +171,14 @@ export function mountAutonomy(panel, env) {
       replace(body);
       return;
     }
+    const levels = spaces.levels;
     const known = new Set(spaces.spaces.map((s) => s.id));
     // Spaces named only by rules or agents have the dial unset.
-    const more = (env.state.data?.columns ?? [])
-      .filter((c) => c.kind === 'space' && !known.has(c.id))
-      .map((c) => ({
-        id: c.id,
-        autonomy: null,
-        effective: 'actWithApproval',
-        meaning: c.autonomyMeaning,
-      }));
+    const more = (env.state.data?.columns ?? []).flatMap((c) =>
+      c.kind === 'space' && c.id !== null && !known.has(c.id)
+        ? [{ id: c.id, autonomy: null, effective: 'actWithApproval', meaning: c.autonomyMeaning }]
+        : [],
+    );
     const all = [...spaces.spaces, ...more].sort((a, b) => a.id.localeCompare(b.id));
     const newBox = alertBox();
     const newSpace = h('input', {
@@ -209,7 +214,7 @@ export function mountAutonomy(panel, env) {
       ),
       all.length === 0
         ? h('p', { class: 'muted' }, 'The policy names no space yet.')
-        : all.map((s) => spaceCard(s, spaces.levels)),
+        : all.map((s) => spaceCard(s, levels)),
       env.canWrite
         ? section(
             'Set the dial of another space',

@@ -4,6 +4,9 @@
 // the server validates everything and a concurrent change is a conflict, not
 // a silent overwrite.
 
+/** @typedef {import('../../lib/types.js').PolicyDocument} PolicyDocument @typedef {import('../../lib/types.js').RawRule} RawRule */
+/** @typedef {{ id: string, path: string | null }} RuleEntryRef a rule of the matrix's list */
+
 /**
  * `rules[3]` → `{ mode: null, index: 3 }`; `modes.review.preset[0]` → `{ mode: 'review', index: 0 }`.
  * @param {string | null | undefined} path
@@ -18,7 +21,11 @@ export function parsePath(path) {
   return null;
 }
 
-/** The list a rule of `mode` (null: a top-level rule) sits in; made when `create`. */
+/**
+ * The list a rule of `mode` (null: a top-level rule) sits in; made when `create`.
+ * @param {PolicyDocument} doc @param {string | null} mode @param {boolean} create
+ * @returns {RawRule[] | null}
+ */
 function listOf(doc, mode, create) {
   if (mode === null) {
     if (!Array.isArray(doc.rules)) {
@@ -40,21 +47,23 @@ function listOf(doc, mode, create) {
 /**
  * Finds a rule of the matrix's list (`{ id, path }`) in `doc`: by its place when
  * the rule written there has that id or none (a generated id), else by id.
- * @param {any} doc @param {{ id: string, path: string | null }} entry
- * @returns {{ list: any[], index: number, mode: string | null, raw: any } | null}
+ * @param {PolicyDocument} doc @param {RuleEntryRef} entry
+ * @returns {{ list: RawRule[], index: number, mode: string | null, raw: RawRule } | null}
  */
 export function locate(doc, entry) {
   const place = parsePath(entry.path);
   if (place !== null) {
     const list = listOf(doc, place.mode, false);
     const raw = list?.[place.index];
-    if (raw !== undefined && (raw.id === undefined || raw.id === entry.id))
+    if (list !== null && raw !== undefined && (raw.id === undefined || raw.id === entry.id))
       return { list, index: place.index, mode: place.mode, raw };
   }
+  /** @type {[string | null, RawRule[] | null][]} */
   const lists = [[null, listOf(doc, null, false)]];
   for (const mode of Object.keys(doc.modes ?? {})) lists.push([mode, listOf(doc, mode, false)]);
   for (const [mode, list] of lists) {
-    const index = (list ?? []).findIndex((r) => r?.id === entry.id);
+    if (list === null) continue;
+    const index = list.findIndex((r) => r?.id === entry.id);
     if (index >= 0) return { list, index, mode, raw: list[index] };
   }
   return null;
@@ -68,7 +77,8 @@ export function modeOf(scope) {
 /**
  * A copy of `doc` with `rule` written in `scope`: in place of `original` when
  * given (moved to the other list if the scope moves it), else appended.
- * @param {any} doc @param {{ id: string, path: string | null } | null} original @param {Record<string, unknown>} rule @param {string} scope
+ * @param {PolicyDocument} doc @param {RuleEntryRef | null} original @param {RawRule} rule @param {string} scope
+ * @returns {PolicyDocument}
  */
 export function withRule(doc, original, rule, scope) {
   const copy = structuredClone(doc);
@@ -94,7 +104,7 @@ export function withRule(doc, original, rule, scope) {
   return copy;
 }
 
-/** A copy of `doc` without the rule `entry`. @param {any} doc @param {{ id: string, path: string | null }} entry */
+/** A copy of `doc` without the rule `entry`. @param {PolicyDocument} doc @param {RuleEntryRef} entry */
 export function withoutRule(doc, entry) {
   const copy = structuredClone(doc);
   const found = locate(copy, entry);
@@ -103,18 +113,18 @@ export function withoutRule(doc, entry) {
   return copy;
 }
 
-/** Every id written in `doc`, for a fresh one. @param {any} doc */
+/** Every id written in `doc`, for a fresh one. @param {PolicyDocument} doc */
 export function takenIds(doc) {
   const ids = new Set();
   for (const r of doc.rules ?? []) if (typeof r?.id === 'string') ids.add(r.id);
   for (const m of Object.values(doc.modes ?? {}))
-    for (const r of /** @type {any} */ (m)?.preset ?? [])
-      if (typeof r?.id === 'string') ids.add(r.id);
+    for (const r of m?.preset ?? []) if (typeof r?.id === 'string') ids.add(r.id);
   return ids;
 }
 
-/** A readable id not yet taken: `gitPush-space-payments`, `-2` when taken. @param {any} doc @param {string} subject @param {string} scope */
+/** A readable id not yet taken: `gitPush-space-payments`, `-2` when taken. @param {PolicyDocument} doc @param {string} subject @param {string} scope */
 export function freshId(doc, subject, scope) {
+  /** @param {string} text */
   const slug = (text) =>
     text
       .toLowerCase()

@@ -5,7 +5,7 @@
 // new revision, attributed to the signed-in name, only if the policy is still
 // at the revision this form read — otherwise it says so and keeps the form.
 
-import { api, query } from '../../lib/api.js';
+import { ApiError, api, query } from '../../lib/api.js';
 import { badge, code, h, replace, toast } from '../../lib/dom.js';
 import { freshId, locate, withRule, withoutRule } from './document.js';
 import {
@@ -21,18 +21,21 @@ import {
   uid,
 } from './ui.js';
 
+/** @type {[string, string, string][]} */
 const DECISIONS = [
   ['allow', 'Allow', 'the call goes ahead'],
   ['prompt', 'Ask a human', 'a connected approver decides; with none connected it is denied (G22)'],
   ['deny', 'Deny', 'the call is refused'],
 ];
 
+/** @type {[string, string][]} */
 const ENFORCEMENTS = [
   ['hard', 'Hard — nothing overrides it'],
   ['soft', 'Soft — a deny an overrider may lift, with a reason (G26)'],
   ['advisory', 'Advisory — never enforced; the audit log records what it would have done (G25)'],
 ];
 
+/** @type {['paths' | 'refs' | 'hosts' | 'commands', string, string][]} */
 const CONSTRAINTS = [
   ['paths', 'Paths', 'Globs, one per line; `!` excludes: `repos/**`, `!**/.env`.'],
   ['refs', 'Git refs', 'Branch globs, one per line: `main`, `feature/**`, `!main`.'],
@@ -43,8 +46,9 @@ const CONSTRAINTS = [
 /** The rule's id as the document allows it: no white space, no `:`. */
 const ID = /^[^\s:]+$/;
 
-/** A short line for one changed cell of the matrix. @param {any} change */
+/** A short line for one changed cell of the matrix. @param {import('../../lib/types.js').CellChange} change */
 function changeLine(change) {
+  /** @param {import('../../lib/types.js').CellBrief | null} c */
   const word = (c) =>
     c === null
       ? 'no column'
@@ -62,10 +66,11 @@ function changeLine(change) {
 
 /**
  * What a proposed document does: the rules as sentences, the changed cells, warnings.
- * @param {any} preview @param {string | null} focusId
+ * @param {import('../../lib/types.js').Preview} preview @param {string | null} focusId
  */
 export function previewView(preview, focusId = null) {
   const { added, changed, removed } = preview.rules;
+  /** @param {import('../../lib/types.js').RuleEntry} r @param {string} what */
   const ruleItem = (r, what) =>
     h(
       'li',
@@ -125,8 +130,8 @@ export function previewView(preview, focusId = null) {
 
 /**
  * Opens the rule editor as a modal dialog.
- * @param {{ state: any, root: HTMLElement, workspace: string }} env
- * @param {{ entry?: any, scope?: string, action?: string, command?: string, enforcement?: string }} options
+ * @param {import('../../lib/types.js').PermissionsEnv} env
+ * @param {{ entry?: import('../../lib/types.js').RuleEntry, scope?: string, action?: string, command?: string, enforcement?: import('../../lib/types.js').Enforcement }} options
  */
 export function openEditor(env, options = {}) {
   const data = env.state.data;
@@ -162,6 +167,7 @@ export function openEditor(env, options = {}) {
     spellcheck: 'false',
     placeholder: 'generated from the rule when empty',
   });
+  /** @type {[string, string][]} */
   const scopes = data.columns.map((c) => [c.scope, scopeName(c.scope)]);
   if (!scopes.some(([s]) => s === initialScope))
     scopes.push([initialScope, scopeName(initialScope)]);
@@ -183,6 +189,7 @@ export function openEditor(env, options = {}) {
 
   // What the rule is about.
   const kindName = uid('kind');
+  /** @param {string} value @param {string} label */
   const kindRadio = (value, label) =>
     h(
       'label',
@@ -275,6 +282,7 @@ export function openEditor(env, options = {}) {
       ),
     ]),
   );
+  /** @param {string} name @param {number | undefined} value */
   const numberInput = (name, value) =>
     h('input', {
       type: 'number',
@@ -308,6 +316,7 @@ export function openEditor(env, options = {}) {
       throw new Error('scope: say which agent or space (`agent:<id>`, `space:<id>`)');
     const id = idInput.value.trim();
     if (id !== '' && !ID.test(id)) throw new Error('id: an id holds no white space and no `:`');
+    /** @type {import('../../lib/types.js').RawRule} */
     const rule = {};
     if (id !== '') rule.id = id;
     if (kindOf() === 'command') {
@@ -315,17 +324,23 @@ export function openEditor(env, options = {}) {
       if (command === '') throw new Error('command: give the command prefix the rule is about');
       rule.command = command;
     } else rule.action = classSelect.value;
-    rule.decision = decisionOf();
-    if (enforcementSelect.value !== 'hard') rule.enforcement = enforcementSelect.value;
+    rule.decision = /** @type {import('../../lib/types.js').Decision} */ (decisionOf());
+    if (enforcementSelect.value !== 'hard')
+      rule.enforcement = /** @type {import('../../lib/types.js').Enforcement} */ (
+        enforcementSelect.value
+      );
+    /** @type {import('../../lib/types.js').Constraints} */
     const when = {};
     for (const [key] of CONSTRAINTS) {
       const values = lines(constraintInputs[key].value);
       if (values.length > 0) when[key] = values;
     }
-    for (const [key, input] of [
+    /** @type {['maxCount' | 'maxCents', HTMLInputElement][]} */
+    const caps = [
       ['maxCount', maxCount],
       ['maxCents', maxCents],
-    ]) {
+    ];
+    for (const [key, input] of caps) {
       if (input.value.trim() === '') continue;
       const n = Number(input.value);
       if (!Number.isInteger(n) || n < 0) throw new Error(`${key}: a whole number, 0 or more`);
@@ -347,7 +362,8 @@ export function openEditor(env, options = {}) {
 
   const proposed = () => {
     const { scope, rule } = readForm();
-    const base = env.state.data.document;
+    const base = /** @type {import('../../lib/types.js').PermissionsMatrix} */ (env.state.data)
+      .document;
     return { document: withRule(base, entry, rule, scope), id: rule.id ?? null };
   };
 
@@ -373,9 +389,12 @@ export function openEditor(env, options = {}) {
       'Reload the policy',
     );
 
+  /** @param {import('../../lib/types.js').PolicyDocument} document @param {string} message */
   const write = async (document, message) => {
-    const expected = env.state.data.revision.revision;
+    const expected = /** @type {import('../../lib/types.js').PermissionsMatrix} */ (env.state.data)
+      .revision.revision;
     try {
+      /** @type {import('../../lib/types.js').Written} */
       const written = await api('PUT', '/v1/policy', {
         document,
         message,
@@ -385,7 +404,7 @@ export function openEditor(env, options = {}) {
       close();
       await env.state.load();
     } catch (error) {
-      if (error?.status === 409) {
+      if (error instanceof ApiError && error.status === 409) {
         replace(
           errors,
           h('strong', null, 'Not saved — the policy changed since this form read it. '),
@@ -439,7 +458,11 @@ export function openEditor(env, options = {}) {
               clear(errors);
               try {
                 await write(
-                  withoutRule(env.state.data.document, entry),
+                  withoutRule(
+                    /** @type {import('../../lib/types.js').PermissionsMatrix} */ (env.state.data)
+                      .document,
+                    entry,
+                  ),
                   `console: remove rule ${entry.id}`,
                 );
               } catch (error) {
@@ -558,7 +581,7 @@ export function openEditor(env, options = {}) {
   scopeSelect.focus();
 }
 
-/** Revokes a remembered rule (G23) and reloads; errors go to `box`. @param {any} env @param {any} rule @param {HTMLElement} box */
+/** Revokes a remembered rule (G23) and reloads; errors go to `box`. @param {import('../../lib/types.js').PermissionsEnv} env @param {import('../../lib/types.js').RuleEntry} rule @param {HTMLElement} box */
 export async function revoke(env, rule, box) {
   try {
     await api(

@@ -32,6 +32,7 @@ export function mountHonesty(panel) {
   replace(panel, box, body);
   void (async () => {
     try {
+      /** @type {import('../../lib/types.js').Honesty} */
       const matrix = await api('GET', '/v1/honesty');
       replace(
         body,

@@ -9,7 +9,7 @@ import { openEditor } from './editor.js';
 import { managedSourceText, ruleItem } from './rules.js';
 import { alertBox, rich, scopeName, uid } from './ui.js';
 
-/** The column heading's second line: the dial of a space, the net of a mode. @param {any} column */
+/** The column heading's second line: the dial of a space, the net of a mode. @param {import('../../lib/types.js').MatrixColumn} column */
 function columnNote(column) {
   if (column.kind === 'space')
     return h(
@@ -17,26 +17,26 @@ function columnNote(column) {
       { class: `tag tag-${column.effectiveAutonomy}` },
       column.autonomy === null ? 'actWithApproval (unset)' : column.autonomy,
     );
-  if (column.kind === 'mode' && column.commandNet.length > 0)
+  if (column.kind === 'mode' && column.commandNet !== undefined && column.commandNet.length > 0)
     return h('span', { class: 'tag' }, `net: ${column.commandNet.length}`);
   return null;
 }
 
-/** What the small line under a cell's badge says. @param {any} cell */
+/** What the small line under a cell's badge says. @param {import('../../lib/types.js').MatrixCell} cell */
 function cellBy(cell) {
   if (cell.decidedIn === 'default') return 'default';
   if (!cell.inherited) return cell.rule;
   return `↑ ${scopeName(cell.decidedIn)}`;
 }
 
-/** Whether an advisory rule (reported, never enforced) is written in this cell. @param {any} data @param {any} cell */
+/** Whether an advisory rule (reported, never enforced) is written in this cell. @param {import('../../lib/types.js').PermissionsMatrix} data @param {import('../../lib/types.js').MatrixCell} cell */
 function advisoryHere(data, cell) {
   return cell.rules.some((id) =>
     data.rules.some((r) => r.id === id && r.layer === 'workspace' && r.enforcement === 'advisory'),
   );
 }
 
-/** @param {any} row @param {any} cell */
+/** @param {import('../../lib/types.js').MatrixRow} row @param {import('../../lib/types.js').MatrixCell} cell */
 function cellLabel(row, cell) {
   const parts = [
     `${row.class} in ${scopeName(cell.scope)}: ${cell.effective === 'prompt' ? 'ask' : cell.effective}`,
@@ -52,7 +52,7 @@ function cellLabel(row, cell) {
   return parts.join(' ');
 }
 
-/** @param {HTMLElement} panel @param {any} env */
+/** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
 export function mountMatrix(panel, env) {
   const box = alertBox();
   const body = h('div');
@@ -67,6 +67,7 @@ export function mountMatrix(panel, env) {
   /** @type {{ cls: string, scope: string } | null} */
   let selected = null;
 
+  /** @param {import('../../lib/types.js').PermissionsMatrix} data @param {boolean} focus */
   const showDetail = (data, focus) => {
     if (selected === null) {
       detail.hidden = true;
@@ -81,10 +82,13 @@ export function mountMatrix(panel, env) {
       return;
     }
     const column = data.columns.find((c) => c.scope === scope);
+    /** @param {string} id @param {'workspace' | 'managed'} layer */
     const byId = (id, layer) => data.rules.find((r) => r.id === id && r.layer === layer);
     const decider = byId(cell.rule, cell.managed ? 'managed' : 'workspace');
-    const here = cell.rules.map((id) => byId(id, 'workspace')).filter(Boolean);
-    const pinned = cell.managedRules.map((id) => byId(id, 'managed')).filter(Boolean);
+    const here = cell.rules.map((id) => byId(id, 'workspace')).filter((r) => r !== undefined);
+    const pinned = cell.managedRules
+      .map((id) => byId(id, 'managed'))
+      .filter((r) => r !== undefined);
     const itemBox = alertBox();
     replace(
       detail,
@@ -193,6 +197,7 @@ export function mountMatrix(panel, env) {
     if (focus) detail.querySelector('h2')?.focus();
   };
 
+  /** @param {import('../../lib/types.js').PermissionsMatrix | null} data @param {unknown} error */
   const draw = (data, error) => {
     if (data === null) {
       replace(
@@ -261,7 +266,7 @@ export function mountMatrix(panel, env) {
                     onclick: () => {
                       selected = { cls: row.class, scope: cell.scope };
                       draw(env.state.data, env.state.error);
-                      showDetail(env.state.data, true);
+                      showDetail(data, true);
                     },
                   },
                   badge(cell.effective),

@@ -25,7 +25,7 @@ const TABS = [
   { id: 'enforced', label: 'Where rules are enforced', mount: mountHonesty },
 ];
 
-/** @param {HTMLElement} main @param {any} ctx */
+/** @param {HTMLElement} main @param {import('../../lib/types.js').PageContext} ctx */
 export async function render(main, ctx) {
   const workspace = ctx.params.workspace;
   const state = createState(workspace);
@@ -77,6 +77,7 @@ export async function render(main, ctx) {
     );
   }
 
+  /** @param {string} id */
   const choose = (id) => {
     const tab = TABS.find((t) => t.id === id) ?? TABS[0];
     for (const t of TABS) {

@@ -7,7 +7,7 @@ import { code, h, replace, section, time } from '../../lib/dom.js';
 import { openEditor, revoke } from './editor.js';
 import { alertBox, originTag, rich, scopeName } from './ui.js';
 
-/** Where the managed layer comes from, in words. @param {any} managed */
+/** Where the managed layer comes from, in words. @param {import('../../lib/types.js').PermissionsMatrix['managed'] | null | undefined} managed */
 export function managedSourceText(managed) {
   if (managed === null || managed === undefined || !managed.loaded) return 'no managed layer';
   if (managed.source === 'env')
@@ -18,7 +18,7 @@ export function managedSourceText(managed) {
   return String(managed.source);
 }
 
-/** A rule's expiry: never, until a time, or expired. @param {any} rule */
+/** A rule's expiry: never, until a time, or expired. @param {import('../../lib/types.js').RuleEntry} rule */
 function expiry(rule) {
   if (rule.expiresAt === null) return h('span', { class: 'muted' }, 'no expiry');
   return h(
@@ -31,7 +31,7 @@ function expiry(rule) {
 
 /**
  * One rule as a list item: sentence, id, origin, enforcement, expiry, and what the role may do to it.
- * @param {any} env @param {any} rule @param {HTMLElement} box where a failed action says why
+ * @param {import('../../lib/types.js').PermissionsEnv} env @param {import('../../lib/types.js').RuleEntry} rule @param {HTMLElement} box where a failed action says why
  */
 export function ruleItem(env, rule, box) {
   const actions = [];
@@ -94,10 +94,11 @@ export function ruleItem(env, rule, box) {
   );
 }
 
-/** @param {HTMLElement} panel @param {any} env */
+/** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
 export function mountRules(panel, env) {
   const box = alertBox();
   const body = h('div');
+  /** @param {import('../../lib/types.js').PermissionsMatrix | null} data @param {unknown} error */
   const draw = (data, error) => {
     if (data === null) {
       replace(
@@ -109,6 +110,7 @@ export function mountRules(panel, env) {
     const doc = data.rules.filter((r) => r.layer === 'workspace' && r.path !== null);
     const remembered = data.rules.filter((r) => r.layer === 'workspace' && r.path === null);
     const managed = data.rules.filter((r) => r.layer === 'managed');
+    /** @param {import('../../lib/types.js').RuleEntry[]} rules @param {string} empty */
     const list = (rules, empty) =>
       rules.length === 0
         ? h('p', { class: 'muted' }, empty)

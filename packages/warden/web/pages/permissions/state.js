@@ -6,14 +6,16 @@ import { api, query } from '../../lib/api.js';
 
 /**
  * @param {string} workspace
+ * @returns {import('../../lib/types.js').PermissionsState}
  */
 export function createState(workspace) {
-  /** @type {any} */
+  /** @type {import('../../lib/types.js').PermissionsMatrix | null} */
   let data = null;
   /** @type {unknown} */
   let error = null;
-  /** @type {Set<(data: any, error: unknown) => void>} */
+  /** @type {Set<(data: import('../../lib/types.js').PermissionsMatrix | null, error: unknown) => void>} */
   const listeners = new Set();
+  /** @type {Promise<import('../../lib/types.js').PermissionsMatrix | null> | null} */
   let loading = null;
 
   const load = async () => {
@@ -44,7 +46,7 @@ export function createState(workspace) {
       });
       return loading;
     },
-    /** Calls `fn(data, error)` after each read; returns the unsubscribe. @param {(data: any, error: unknown) => void} fn */
+    /** Calls `fn(data, error)` after each read; returns the unsubscribe. @param {(data: import('../../lib/types.js').PermissionsMatrix | null, error: unknown) => void} fn */
     subscribe(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);

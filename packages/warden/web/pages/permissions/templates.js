@@ -7,11 +7,12 @@ import { code, h, replace, toast } from '../../lib/dom.js';
 import { previewView } from './editor.js';
 import { alertBox, clear, fail, field, lines, rich, scopeName, select, uid } from './ui.js';
 
-/** @param {HTMLElement} panel @param {any} env */
+/** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
 export function mountTemplates(panel, env) {
   const box = alertBox();
   const body = h('div');
 
+  /** @param {import('../../lib/types.js').Template} template */
   const card = (template) => {
     const local = alertBox();
     const result = h('div', { class: 'template-result', 'aria-live': 'polite' });
@@ -44,8 +45,10 @@ export function mountTemplates(panel, env) {
       return { p, control };
     });
     const args = () => {
+      /** @type {{ workspace: string, scope: string, enforcement?: string, params?: Record<string, string | string[]> }} */
       const out = { workspace: env.workspace, scope: scope.value };
       if (enforcement.value !== '') out.enforcement = enforcement.value;
+      /** @type {Record<string, string | string[]>} */
       const values = {};
       for (const { p, control } of params) {
         const v = p.kind === 'list' ? lines(control.value) : control.value.trim();
@@ -65,6 +68,7 @@ export function mountTemplates(panel, env) {
             onclick: async () => {
               clear(local);
               try {
+                /** @type {import('../../lib/types.js').TemplateApplied} */
                 const applied = await api(
                   'POST',
                   `/v1/templates/${encodeURIComponent(template.name)}/apply`,
@@ -81,7 +85,7 @@ export function mountTemplates(panel, env) {
                     '.',
                   ),
                 );
-                applyButton.disabled = true;
+                /** @type {HTMLButtonElement} */ (applyButton).disabled = true;
                 await env.state.load();
               } catch (error) {
                 fail(local, `Cannot apply ${template.name}`, error);
@@ -166,6 +170,7 @@ export function mountTemplates(panel, env) {
 
   const load = async () => {
     try {
+      /** @type {{ templates: import('../../lib/types.js').Template[] }} */
       const { templates } = await api('GET', '/v1/templates');
       replace(body, templates.map(card));
     } catch (error) {

@@ -68,7 +68,7 @@ export function lines(text) {
     .filter((l) => l !== '');
 }
 
-/** A scope in words: `Workspace`, `Agent coder-1`, `Space payments`, `Mode review`. @param {string} scope */
+/** A scope in words: `Workspace`, `Agent coder-1`, `Space payments`, `Mode review`. @param {string} scope @returns {string} */
 export function scopeName(scope) {
   if (scope === 'workspace') return 'Workspace';
   if (scope === 'default') return 'built-in default';
@@ -110,6 +110,7 @@ export function rich(text) {
 export function localInput(iso) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
+  /** @param {number} n */
   const pad = (n) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }

@@ -8,8 +8,14 @@ import { api } from '../../lib/api.js';
 import { badge, code, h, replace } from '../../lib/dom.js';
 import { alertBox, clear, fail, field, lines, rich, scopeName, select, uid } from './ui.js';
 
-/** @param {any} result */
+/**
+ * A request as the what-if form builds it (`POST /v1/what-if`'s `request`).
+ * @typedef {{ workspace: string, agent: string, space?: string, mode?: string, tool?: string, actions?: string[], command?: string, worktree?: string, args?: Record<string, string[] | number> }} WhatIfRequest
+ */
+
+/** `POST /v1/what-if`'s answer. @param {import('../../lib/types.js').DecisionResult} result */
 export function decisionView(result) {
+  /** @param {readonly import('../../lib/types.js').FacetEntry[]} facets @param {string} caption */
   const facetTable = (facets, caption) =>
     h(
       'table',
@@ -137,7 +143,7 @@ export function decisionView(result) {
   );
 }
 
-/** @param {HTMLElement} panel @param {any} env */
+/** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
 export function mountWhatIf(panel, env) {
   const box = alertBox();
   const result = h('div', { 'aria-live': 'polite' });
@@ -169,10 +175,12 @@ export function mountWhatIf(panel, env) {
     spellcheck: 'false',
     placeholder: 'git push origin main',
   });
+  /** @param {string} name */
   const argArea = (name) => h('textarea', { name, rows: '2', spellcheck: 'false' });
   const paths = argArea('paths');
   const refs = argArea('refs');
   const hosts = argArea('hosts');
+  /** @param {string} name */
   const number = (name) =>
     h('input', { type: 'number', name, min: '0', step: '1', inputmode: 'numeric' });
   const count = number('count');
@@ -194,14 +202,17 @@ export function mountWhatIf(panel, env) {
   );
   const requestJson = h('pre', { class: 'json' });
 
+  /** @param {import('../../lib/types.js').PermissionsMatrix | null} data */
   const fill = (data) => {
     if (data === null) return;
-    const agents = data.columns.filter((c) => c.kind === 'agent').map((c) => c.id);
+    const agents = data.columns.flatMap((c) => (c.kind === 'agent' && c.id !== null ? [c.id] : []));
     replace(
       agentList,
       agents.map((id) => h('option', { value: id })),
     );
-    if (agent.value === '' && agents.length > 0) agent.value = agents[0];
+    const first = agents[0];
+    if (agent.value === '' && first !== undefined) agent.value = first;
+    /** @param {HTMLSelectElement} el @param {readonly string[]} options */
     const keep = (el, options) => {
       const was = el.value;
       replace(
@@ -213,7 +224,7 @@ export function mountWhatIf(panel, env) {
     };
     keep(
       space,
-      data.columns.filter((c) => c.kind === 'space').map((c) => c.id),
+      data.columns.flatMap((c) => (c.kind === 'space' && c.id !== null ? [c.id] : [])),
     );
     keep(mode, data.modes);
     if (classBoxes.childElementCount === 0)
@@ -231,6 +242,7 @@ export function mountWhatIf(panel, env) {
   };
 
   const request = () => {
+    /** @type {WhatIfRequest} */
     const r = { workspace: env.workspace, agent: agent.value.trim() };
     if (r.agent === '') throw new Error('agent: say which agent asks');
     if (space.value !== '') r.space = space.value;
@@ -244,19 +256,24 @@ export function mountWhatIf(panel, env) {
     if (r.actions === undefined && r.command === undefined)
       throw new Error('pick at least one action class, or give a command line');
     if (worktree.value.trim() !== '') r.worktree = worktree.value.trim();
+    /** @type {Record<string, string[] | number>} */
     const args = {};
-    for (const [key, el] of [
+    /** @type {[string, HTMLTextAreaElement][]} */
+    const areas = [
       ['paths', paths],
       ['refs', refs],
       ['hosts', hosts],
-    ]) {
+    ];
+    for (const [key, el] of areas) {
       const values = lines(el.value);
       if (values.length > 0) args[key] = values;
     }
-    for (const [key, el] of [
+    /** @type {[string, HTMLInputElement][]} */
+    const numbers = [
       ['count', count],
       ['cents', cents],
-    ]) {
+    ];
+    for (const [key, el] of numbers) {
       if (el.value.trim() === '') continue;
       const n = Number(el.value);
       if (!Number.isInteger(n) || n < 0) throw new Error(`${key}: a whole number, 0 or more`);
@@ -274,6 +291,7 @@ export function mountWhatIf(panel, env) {
       onsubmit: async (event) => {
         event.preventDefault();
         clear(box);
+        /** @type {{ request: WhatIfRequest, approver?: string }} */
         let body;
         try {
           body = { request: request() };
