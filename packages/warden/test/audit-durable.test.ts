@@ -21,11 +21,11 @@ import { verifyChain } from '../src/audit/chain.js';
 import type { ChainItem } from '../src/audit/chain.js';
 import { AuditWriter } from '../src/audit/writer.js';
 import { createApp } from '../src/server/app.js';
-import { createToken } from '../src/server/auth.js';
 import { openPostgres } from '../src/store/postgres.js';
 import { openSqlite } from '../src/store/sqlite.js';
 import type { AuditDraft, Store } from '../src/store/types.js';
 import { Warden } from '../src/warden.js';
+import { makeToken } from './support/server.js';
 import {
   PG_URL,
   POSTGRES_SKIP,
@@ -60,15 +60,10 @@ async function harness(store: Store): Promise<Harness> {
   const warden = await Warden.open({ store, env: { WARDEN_LOG_LEVEL: 'silent' } });
   const written = await warden.putPolicy(POLICY, { author: 'test' });
   if (!written.ok) throw new Error('test policy is not valid');
-  const made = await createToken(store.tokens, {
-    role: 'agent',
-    name: 'coder',
+  const made = await makeToken(store.tokens, 'agent', 'coder', {
     workspace: 'acme',
     agent: 'coder-1',
-    by: 'test',
-    at: Date.now(),
   });
-  if (!made.ok) throw new Error(JSON.stringify(made.problems));
   const { app } = createApp({
     warden,
     logger: pino({ level: 'silent' }),
@@ -413,14 +408,7 @@ describe('approvals when the audit log fails (SQLite)', () => {
     const data = tempDir('warden-durable-');
     const store = await openSqlite({ data });
     const h = await harness(store);
-    const made = await createToken(store.tokens, {
-      role: 'approver',
-      name: 'alice',
-      workspace: 'acme',
-      by: 'test',
-      at: Date.now(),
-    });
-    if (!made.ok) throw new Error('no token');
+    const made = await makeToken(store.tokens, 'approver', 'alice', { workspace: 'acme' });
     const alice = await h.warden.approvals.connect({ name: 'alice', roles: ['approver'] });
     const side = new Database(join(data, 'warden.db'));
     try {

@@ -17,9 +17,9 @@ import { verifyChain } from '../src/audit/chain.js';
 import type { ChainItem } from '../src/audit/chain.js';
 import type { Env } from '../src/server/api.js';
 import { createApp } from '../src/server/app.js';
-import { createToken } from '../src/server/auth.js';
 import { openPostgres } from '../src/store/postgres.js';
 import type { AuditDraft, Store } from '../src/store/types.js';
+import { makeToken } from './support/server.js';
 import {
   PG_URL,
   POSTGRES_SKIP,
@@ -222,15 +222,10 @@ describe('lone surrogates are refused at the HTTP edge', () => {
 
   async function app(): Promise<{ app: Hono<Env>; token: string }> {
     t = await openTestWarden(POLICY);
-    const made = await createToken(t.warden.store.tokens, {
-      role: 'agent',
-      name: 'coder',
+    const made = await makeToken(t.warden.store.tokens, 'agent', 'coder', {
       workspace: 'acme',
       agent: 'coder-1',
-      by: 'test',
-      at: Date.now(),
     });
-    if (!made.ok) throw new Error('no token');
     const { app: created } = createApp({
       warden: t.warden,
       logger: pino({ level: 'silent' }),

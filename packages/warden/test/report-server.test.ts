@@ -20,14 +20,13 @@ import type { ReportScheduler, SchedulerDeps } from '../src/report/scheduler.js'
 import { DEFAULT_THRESHOLDS } from '../src/report/thresholds.js';
 import type { ReportData } from '../src/report/types.js';
 import type { Env } from '../src/server/api.js';
-import { createApp } from '../src/server/app.js';
-import { createToken } from '../src/server/auth.js';
+import type { createApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
-import type { ServerContext } from '../src/server/context.js';
 import { bannerFacts, renderBanner, startServer } from '../src/server/serve.js';
 import { openPostgres } from '../src/store/postgres.js';
 import { openSqlite } from '../src/store/sqlite.js';
 import type { ReportRecord, Store } from '../src/store/types.js';
+import { makeToken, openTestServer } from './support/server.js';
 import {
   PG_URL,
   POSTGRES_SKIP,
@@ -37,7 +36,7 @@ import {
   tempDir,
   uniqueSchema,
 } from './support/backends.js';
-import { eventually, openTestWarden } from './support/warden.js';
+import { eventually } from './support/warden.js';
 import type { TestWarden } from './support/warden.js';
 
 const T0 = Date.parse('2026-11-30T07:00:00.000Z');
@@ -363,13 +362,7 @@ describe('scheduled reports (I10, I11)', () => {
     expect(renderBanner(facts, config)).toMatch(
       /\n {2}reports {5}`\* \* \* \* \* \*`, next .+: GET \/v1\/reports\n/,
     );
-    const viewer = await createToken(running.warden.store.tokens, {
-      role: 'viewer',
-      name: 'vic',
-      by: 'test',
-      at: Date.now(),
-    });
-    if (!viewer.ok) throw new Error('no token');
+    const viewer = await makeToken(running.warden.store.tokens, 'viewer', 'vic');
     const listed = await eventually(async () => {
       const res = await fetch(`${running.url}/v1/reports`, {
         headers: { authorization: `Bearer ${viewer.token}` },
@@ -396,34 +389,12 @@ describe('GET /v1/reports: people read reports, agents do not', () => {
     tokens: Record<(typeof ROLES)[number] | 'agent' | 'betaViewer', string>;
     get(path: string, token?: string): Promise<{ status: number; body: Record<string, unknown> }>;
   }> {
-    const t = await openTestWarden({ version: 1, workspace: 'acme', rules: [] });
-    cleanups.push(() => t.cleanup());
-    const ctx: ServerContext = {
-      warden: t.warden,
-      logger: pino({ level: 'silent' }),
-      version: '0.0.0-test',
-      clock: Date.now,
-      node: 'test:0',
-    };
-    const { app, api } = createApp(ctx);
-    const make = async (role: string, name: string, extra: Record<string, string> = {}) => {
-      const made = await createToken(t.warden.store.tokens, {
-        role,
-        name,
-        ...extra,
-        by: 'test',
-        at: Date.now(),
-      });
-      if (!made.ok) throw new Error(JSON.stringify(made.problems));
-      return made.token;
-    };
+    const server = await openTestServer({ version: 1, workspace: 'acme', rules: [] });
+    cleanups.push(() => server.cleanup());
+    const { t, app, api } = server;
     const tokens = {
-      admin: await make('admin', 'ada'),
-      approver: await make('approver', 'alice'),
-      overrider: await make('overrider', 'olga'),
-      viewer: await make('viewer', 'vic'),
-      agent: await make('agent', 'coder', { workspace: 'acme', agent: 'coder-1' }),
-      betaViewer: await make('viewer', 'bea', { workspace: 'beta' }),
+      ...server.tokens,
+      betaViewer: await server.token('viewer', 'bea', { workspace: 'beta' }),
     };
     const base = (n: number, over: Partial<ReportRecord>): ReportRecord => ({
       id: `rep-${n}`,
