@@ -1,5 +1,6 @@
-// Validation problems as structured data: a code, a path into the input, and a
-// message. Rendering them is the caller's business.
+// Problems as structured data: a code, a path into the input, and a message.
+// Every problem Warden reports (a policy's, a request's, a configuration's, an
+// API call's) has this shape; rendering it is the caller's business.
 
 export type IssueCode =
   | 'syntax'
@@ -15,7 +16,17 @@ export type IssueCode =
   | 'duplicate_id'
   | 'conflict'
   | 'empty_list'
-  | 'too_big';
+  | 'too_big'
+  /** The caller did not say who it is, or its credentials are not known. */
+  | 'unauthenticated'
+  /** Who the caller is does not allow what it asks. */
+  | 'forbidden'
+  /** What the input names does not exist. */
+  | 'not_found'
+  /** Something the answer depends on (a store, a log) does not answer now. */
+  | 'unavailable'
+  /** A fault of Warden's own, not of the input. */
+  | 'internal';
 
 export interface Issue {
   readonly code: IssueCode;

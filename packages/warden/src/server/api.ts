@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Identity, Permission } from './auth.js';
 import { can, refusal } from './auth.js';
 import { ApiError, badRequest, forbidden } from './errors.js';
+import { zodIssues } from '../policy/problems.js';
 import { illFormedProblem } from '../well-formed.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -44,24 +45,6 @@ export interface Env {
   Variables: { identity: Identity };
 }
 
-/** `['rules', 3, 'action']` → `rules[3].action`, as every problem's path reads. */
-export function pathOf(segments: readonly PropertyKey[]): string {
-  let out = '';
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out === '' ? String(segment) : `.${String(segment)}`;
-  }
-  return out;
-}
-
-function zodProblems(error: z.ZodError, prefix: string): { path: string; message: string }[] {
-  return error.issues.map((issue) => {
-    const path = pathOf(issue.path);
-    const where = prefix === '' ? path : path === '' ? prefix : `${prefix}.${path}`;
-    return { path: where, message: issue.message.replace(/^./, (ch) => ch.toLowerCase()) };
-  });
-}
-
 /** The query as an object: a key given once is a string, a key given more often a list. */
 function queryObject(c: Context): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -88,7 +71,7 @@ export class Api {
         let query: unknown = {};
         if (op.query !== undefined) {
           const parsed = op.query.safeParse(queryObject(c));
-          if (!parsed.success) throw new ApiError(400, zodProblems(parsed.error, 'query'));
+          if (!parsed.success) throw new ApiError(400, zodIssues(parsed.error, 'query'));
           query = parsed.data;
         }
         let body: unknown = undefined;
@@ -102,7 +85,7 @@ export class Api {
           const broken = illFormedProblem(raw, 'the body');
           if (broken !== null) throw badRequest('body', broken);
           const parsed = op.body.safeParse(raw);
-          if (!parsed.success) throw new ApiError(400, zodProblems(parsed.error, ''));
+          if (!parsed.success) throw new ApiError(400, zodIssues(parsed.error));
           body = parsed.data;
         }
         const result = await op.handler({

@@ -6,23 +6,40 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { GateFault, unrecordedDenial } from '../gate/fault.js';
-import { storeUnavailable } from '../store/faults.js';
 import { Api } from './api.js';
 import type { Env } from './api.js';
 import type { Identity } from './auth.js';
 import { tokenHash } from './auth.js';
 import type { ServerContext } from './context.js';
-import { ApiError } from './errors.js';
+import {
+  ApiError,
+  errorBody,
+  faultError,
+  internal,
+  notFound,
+  tooLarge as tooLargeError,
+  unauthorized,
+  unavailable,
+} from './errors.js';
+import { agentRoutes } from './routes/agents.js';
 import { approvalRoutes } from './routes/approvals.js';
+import { auditRoutes } from './routes/audit.js';
 import { decideRoutes } from './routes/decide.js';
-import { metaRoutes } from './routes/meta.js';
-import { policyRoutes } from './routes/policy.js';
-import { recordRoutes } from './routes/records.js';
-import { reportRoutes } from './routes/reports.js';
+import { delegateRoutes } from './routes/delegate.js';
+import { execRoutes } from './routes/exec.js';
 import { inspectorRoutes } from './routes/inspector.js';
-import { consoleRoutes } from './routes/console.js';
+import { managedRoutes } from './routes/managed.js';
+import { metaRoutes } from './routes/meta.js';
+import { permissionRoutes } from './routes/permissions.js';
+import { policyRoutes } from './routes/policy.js';
+import { reportRoutes } from './routes/reports.js';
+import { ruleRoutes } from './routes/rules.js';
+import { runRoutes } from './routes/runs.js';
+import { spaceRoutes } from './routes/spaces.js';
+import { taskRoutes } from './routes/tasks.js';
+import { templateRoutes } from './routes/templates.js';
 import { tokenRoutes } from './routes/tokens.js';
-import { workRoutes } from './routes/work.js';
+import { whatIfRoutes } from './routes/what-if.js';
 import { mountWeb } from './web.js';
 
 export interface ServerState {
@@ -42,39 +59,26 @@ export function createApp(
   const api = new Api();
   const tokens = new Map<string, { identity: Identity | null; at: number }>();
 
+  // The one place an error becomes a response (contracts §3, §8).
+  const answer = (c: Context<Env>, error: ApiError) =>
+    c.json(errorBody(error.problems), error.status);
   app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json({ errors: error.problems }, error.status);
-    // The store or the audit log is unavailable: 503 with the reason, never a bare 500; a
-    // decide request gets the deny it comes to, which says it is not recorded (no auditId).
+    if (error instanceof ApiError) return answer(c, error);
+    const fault = faultError(error);
+    if (fault === null) {
+      ctx.logger.error({ err: error, path: c.req.path, method: c.req.method }, 'internal error');
+      return answer(c, internal('internal error: the server logged it'));
+    }
+    // The store or the audit log is unavailable: a decide request gets the deny it comes to,
+    // which says it is not recorded (no auditId).
     if (
-      error instanceof GateFault
-        ? error.code === 'store' || error.code === 'audit'
-        : storeUnavailable(error)
-    ) {
-      const fault =
-        error instanceof GateFault
-          ? error
-          : new GateFault('store', `the store is not available: ${error.message}`);
-      if (c.req.path === '/v1/decide' || c.req.path.startsWith('/v1/decide/'))
-        return c.json(unrecordedDenial(fault), 503);
-      return c.json({ errors: [{ path: '', message: fault.message }] }, 503);
-    }
-    if (error instanceof GateFault) {
-      // Reading the policy for a route other than decide (which never throws) ran into a fault.
-      const status =
-        error.code === 'policy-missing'
-          ? 404
-          : error.code === 'store' || error.code === 'audit'
-            ? 503
-            : 409;
-      return c.json({ errors: [{ path: '', message: error.message }] }, status);
-    }
-    ctx.logger.error({ err: error, path: c.req.path, method: c.req.method }, 'internal error');
-    return c.json({ errors: [{ path: '', message: 'internal error: the server logged it' }] }, 500);
+      fault.status === 503 &&
+      (c.req.path === '/v1/decide' || c.req.path.startsWith('/v1/decide/'))
+    )
+      return c.json(unrecordedDenial(new GateFault('store', fault.message)), 503);
+    return answer(c, fault);
   });
-  app.notFound((c) =>
-    c.json({ errors: [{ path: '', message: `no route \`${c.req.method} ${c.req.path}\`` }] }, 404),
-  );
+  app.notFound((c) => answer(c, notFound(`no route \`${c.req.method} ${c.req.path}\``)));
 
   // One line per request at debug level; a failed one (5xx) at error level whatever the level.
   app.use('*', async (c, next) => {
@@ -107,15 +111,9 @@ export function createApp(
     }
   });
 
-  const tooLarge = (c: Context<Env>) =>
-    c.json(
-      {
-        errors: [
-          { path: 'body', message: `the body is larger than ${BODY_LIMIT / 1024 / 1024} MiB` },
-        ],
-      },
-      413,
-    );
+  const tooLarge = (): never => {
+    throw tooLargeError('body', `the body is larger than ${BODY_LIMIT / 1024 / 1024} MiB`);
+  };
   const streamedLimit = bodyLimit({ maxSize: BODY_LIMIT, onError: tooLarge });
   app.use('/v1/*', (c, next) => {
     // A declared length is checked from the header alone: reading `raw.body` here would turn
@@ -124,23 +122,15 @@ export function createApp(
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const length = c.req.header('content-length');
     if (length !== undefined && c.req.header('transfer-encoding') === undefined)
-      return Number(length) > BODY_LIMIT ? Promise.resolve(tooLarge(c)) : next();
+      return Number(length) > BODY_LIMIT ? tooLarge() : next();
     return streamedLimit(c, next);
   });
   app.use('/v1/*', async (c, next) => {
-    if (state.shuttingDown)
-      return c.json({ errors: [{ path: '', message: 'the server is shutting down' }] }, 503);
+    if (state.shuttingDown) throw unavailable('the server is shutting down');
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (match === null)
-      return c.json(
-        {
-          errors: [
-            { path: 'authorization', message: 'give a token: `Authorization: Bearer <token>`' },
-          ],
-        },
-        401,
-      );
+      throw unauthorized('authorization', 'give a token: `Authorization: Bearer <token>`');
     const presented = match[1] as string;
     const now = ctx.clock();
     // Held by the token itself for a second: hashing it on every request would cost more than the rest of auth.
@@ -159,24 +149,34 @@ export function createApp(
       tokens.set(presented, known);
     }
     if (known.identity === null)
-      return c.json(
-        { errors: [{ path: 'authorization', message: 'the token is not known or was revoked' }] },
-        401,
-      );
+      throw unauthorized('authorization', 'the token is not known or was revoked');
     c.set('identity', known.identity);
     return next();
   });
 
-  decideRoutes(api, ctx);
-  recordRoutes(api, ctx);
-  policyRoutes(api, ctx);
-  approvalRoutes(api, ctx);
-  workRoutes(api, ctx);
-  metaRoutes(api, ctx);
-  tokenRoutes(api, ctx);
-  reportRoutes(api, ctx);
-  inspectorRoutes(api, ctx);
-  consoleRoutes(api, ctx);
+  // One file under routes/ per URL prefix: `/v1/decide*` is in decide.ts, `/v1/permissions/*` in permissions.ts.
+  for (const routes of [
+    decideRoutes,
+    auditRoutes,
+    execRoutes,
+    whatIfRoutes,
+    approvalRoutes,
+    policyRoutes,
+    ruleRoutes,
+    spaceRoutes,
+    managedRoutes,
+    permissionRoutes,
+    templateRoutes,
+    agentRoutes,
+    runRoutes,
+    delegateRoutes,
+    taskRoutes,
+    tokenRoutes,
+    reportRoutes,
+    inspectorRoutes,
+    metaRoutes,
+  ])
+    routes(api, ctx);
   api.mount(app);
   mountWeb(app);
   return { app, api };

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Hono } from 'hono';
 import type { Env } from './api.js';
+import { notFound } from './errors.js';
 
 /** Where the console's files are: `web/` beside `dist/` and `src/`. */
 export const WEB_ROOT = join(import.meta.dirname, '..', '..', 'web');
@@ -90,8 +91,7 @@ export function mountWeb(app: Hono<Env>, root: string = WEB_ROOT): boolean {
     });
   app.get('/ui/*', (c) => {
     const file = files.get(c.req.path.slice('/ui/'.length));
-    if (file === undefined)
-      return c.json({ errors: [{ path: '', message: `no file \`${c.req.path}\`` }] }, 404);
+    if (file === undefined) throw notFound(`no file \`${c.req.path}\``);
     return send(file, 'no-cache');
   });
   for (const page of CONSOLE_PAGES) app.get(page, () => send(index, 'no-cache'));

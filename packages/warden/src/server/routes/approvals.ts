@@ -72,7 +72,15 @@ function answered(result: AnswerResult, now: number): Record<string, unknown> {
   const status = { 'not-found': 404, 'not-pending': 409, forbidden: 403, invalid: 422 }[
     result.code
   ] as 404 | 409 | 403 | 422;
-  throw new ApiError(status, [{ path: '', message: result.message }]);
+  const code =
+    status === 404
+      ? 'not_found'
+      : status === 409
+        ? 'conflict'
+        : status === 403
+          ? 'forbidden'
+          : 'invalid_value';
+  throw new ApiError(status, [{ code, path: '', message: result.message }]);
 }
 
 export function approvalRoutes(api: Api, ctx: ServerContext): void {

@@ -47,6 +47,7 @@ async function hiding<T>(ctx: ServerContext, answer: () => Promise<T>): Promise<
       throw new ApiError(
         error.status,
         error.problems.map((p) => ({
+          ...p,
           path: hideDataPath(p.path, paths) as string,
           message: hideDataPath(p.message, paths) as string,
         })),

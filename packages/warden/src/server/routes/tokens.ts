@@ -83,7 +83,11 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
       });
       if (!made.ok)
         throw invalid(
-          made.problems.map((p) => ({ path: p.path.replace(/^--/, ''), message: p.message })),
+          made.problems.map((p) => ({
+            code: 'invalid_value',
+            path: p.path.replace(/^--/, ''),
+            message: p.message,
+          })),
         );
       ctx.logger.info(
         { token: made.record.id, role: made.record.role, by: identity.name },

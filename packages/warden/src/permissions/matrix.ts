@@ -1,13 +1,8 @@
-// What the web console needs beyond the other routes: views computed on the
-// server from the same engine the agents get their answers from.
-//
 // The permissions matrix (G20): for every action class and every scope — the
 // workspace, each agent, each space, each mode preset — what a request of that
-// class gets there, with the rule that decides it, read from the very policy
-// snapshot decisions read (the document, its live remembered rules, the
-// managed layer). A proposed document (a rule being written, a template being
-// previewed) is computed the same way and compared cell by cell with the
-// current one, so the page can say what a change does before it is saved.
+// class gets there, with the rule that decides it, and the rules decisions read,
+// each as its sentence. Pure: compiled policies in, matrix out; comparing two
+// matrices says what a change does before it is saved.
 
 import type {
   ActionClass,
@@ -18,26 +13,9 @@ import type {
   Policy,
   RuleRef,
 } from '@warden/engine';
-import {
-  ACTION_CLASSES,
-  allRules,
-  canonicalJson,
-  classInfo,
-  compilePolicy,
-  enumerate,
-  lintPolicy,
-  validatePolicy,
-} from '@warden/engine';
-import { z } from 'zod';
-import { addStoredRules } from '../../gate/snapshot.js';
-import type { PolicySnapshot } from '../../gate/snapshot.js';
-import type { JsonValue, PolicyRevision } from '../../store/types.js';
-import { TEMPLATES, applyTemplate } from '../../templates/index.js';
-import type { Api } from '../api.js';
-import type { ServerContext } from '../context.js';
-import { workspaceOf } from '../context.js';
-import { invalid, notFound } from '../errors.js';
-import { AUTONOMY_MEANING, ruleFacts } from './policy.js';
+import { ACTION_CLASSES, allRules, canonicalJson, classInfo, enumerate } from '@warden/engine';
+import type { JsonValue } from '../store/types.js';
+import { AUTONOMY_MEANING, effectiveAutonomy, ruleFacts } from './rules.js';
 
 /** An agent id no policy can name (ids hold no control characters): "an agent with no rules of its own". */
 const NOBODY = '\u0000any agent';
@@ -175,15 +153,15 @@ export function matrixColumns(
     });
   for (const id of spaces) {
     const autonomy = compiled.autonomy.get(id) ?? null;
-    const effectiveAutonomy = autonomy ?? 'actWithApproval';
+    const effective = effectiveAutonomy(autonomy);
     columns.push({
       scope: `space:${id}`,
       kind: 'space',
       id,
-      label: `an agent with no rules of its own, in space \`${id}\` (autonomy ${effectiveAutonomy})`,
+      label: `an agent with no rules of its own, in space \`${id}\` (autonomy ${effective})`,
       autonomy,
-      effectiveAutonomy,
-      autonomyMeaning: AUTONOMY_MEANING[effectiveAutonomy] as string,
+      effectiveAutonomy: effective,
+      autonomyMeaning: AUTONOMY_MEANING[effective] as string,
     });
   }
   for (const id of Object.keys(policy.modes).sort((a, b) => a.localeCompare(b)))
@@ -320,192 +298,9 @@ export function ruleChanges(before: readonly RuleEntry[], after: readonly RuleEn
   };
 }
 
-const warningKey = (w: LintWarning) => `${w.code} ${w.rule} ${w.message}`;
+export const warningKey = (w: LintWarning) => `${w.code} ${w.rule} ${w.message}`;
 
 /** `rule id → its place in the document`, for the rules the document itself holds. */
-function documentPathsOf(policy: Policy): Map<string, string> {
+export function documentPathsOf(policy: Policy): Map<string, string> {
   return new Map(allRules(policy).map((r) => [r.id, r.path]));
-}
-
-const templateArgs = z.strictObject({
-  workspace: z.string().optional(),
-  scope: z.string().optional().describe('`workspace` (default), `agent:<id>` or `space:<id>`'),
-  enforcement: z.enum(['hard', 'soft', 'advisory']).optional(),
-  params: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
-});
-
-export function consoleRoutes(api: Api, ctx: ServerContext): void {
-  const { warden } = ctx;
-
-  /** The snapshot decisions read now, and the stored revision it was built from. */
-  const current = async (
-    workspace: string,
-  ): Promise<{ snapshot: PolicySnapshot; revision: PolicyRevision; document: Policy }> => {
-    const stored = await warden.store.policies.current(workspace);
-    if (stored === null) throw notFound(`no policy is stored for workspace \`${workspace}\``);
-    const snapshot = await warden.gate.snapshot(workspace);
-    const revision =
-      snapshot.revision === null || snapshot.revision === stored.revision
-        ? stored
-        : ((await warden.store.policies.revision(workspace, snapshot.revision)) ?? stored);
-    const validated = validatePolicy(revision.document, 'workspace');
-    // The snapshot was compiled from this document, so it is valid; should it not be, the matrix still reads the snapshot.
-    const document = validated.ok ? validated.value : snapshot.compiled.policy;
-    return { snapshot, revision, document };
-  };
-
-  const view = async (workspace: string) => {
-    const at = ctx.clock();
-    const { snapshot, revision, document } = await current(workspace);
-    const known = await warden.store.agents.list(workspace);
-    const columns = matrixColumns(snapshot.compiled, snapshot.managed, known);
-    const matrix = computeMatrix(snapshot.compiled, snapshot.managed, columns, at);
-    const rules = ruleEntries(snapshot.compiled, snapshot.managed, documentPathsOf(document), at);
-    return { at, snapshot, revision, known, columns, matrix, rules };
-  };
-
-  /** The matrix a proposed document would give, compared with the current one. */
-  const proposal = async (workspace: string, proposed: unknown, path: string) => {
-    const validated = validatePolicy(proposed, 'workspace');
-    if (!validated.ok)
-      throw invalid(
-        validated.issues.map((i) => ({
-          path: `${path}${i.path === '' ? '' : `.${i.path}`}`,
-          message: i.message,
-        })),
-      );
-    if (validated.value.workspace !== workspace)
-      throw invalid([
-        {
-          path: `${path}.workspace`,
-          message: `the document is the policy of \`${validated.value.workspace ?? ''}\`, not of \`${workspace}\``,
-        },
-      ]);
-    const now = await view(workspace);
-    const stored = await warden.store.rules.list(workspace, { at: now.at });
-    const { policy } = addStoredRules(validated.value, stored);
-    const compiled = compilePolicy(policy);
-    const known = new Set(lintPolicy(now.snapshot.compiled.policy, now.at).map(warningKey));
-    const columns = matrixColumns(compiled, now.snapshot.managed, now.known);
-    const matrix = computeMatrix(compiled, now.snapshot.managed, columns, now.at);
-    const rules = ruleEntries(
-      compiled,
-      now.snapshot.managed,
-      documentPathsOf(validated.value),
-      now.at,
-    );
-    return {
-      workspace,
-      revision: now.revision.revision,
-      changes: matrixChanges(now.matrix, matrix),
-      rules: ruleChanges(now.rules, rules),
-      // Only what the change adds: the current policy's own warnings are on the matrix.
-      warnings: lintPolicy(policy, now.at).filter((w) => !known.has(warningKey(w))),
-    };
-  };
-
-  api.add({
-    method: 'get',
-    path: '/v1/permissions/matrix',
-    summary:
-      'The permissions matrix: per action class and scope (workspace, each agent, space, mode) the effective decision and the deciding rule (G20)',
-    permission: 'read',
-    query: z.strictObject({ workspace: z.string().optional() }),
-    responses: {
-      200: '`{ workspace, revision, columns, rows, rules, managed, document }`',
-      400: 'which workspace is not said',
-      403: 'another workspace',
-      404: 'no policy is stored for the workspace',
-    },
-    handler: async ({ identity, query }) => {
-      const workspace = await workspaceOf(ctx, identity, query.workspace);
-      const v = await view(workspace);
-      return {
-        workspace,
-        at: new Date(v.at).toISOString(),
-        revision: {
-          revision: v.revision.revision,
-          hash: v.revision.hash,
-          author: v.revision.author,
-          message: v.revision.message,
-          createdAt: v.revision.createdAt,
-        },
-        classes: ACTION_CLASSES.map((cls) => ({
-          class: cls,
-          covers: classInfo(cls).covers,
-          default: classInfo(cls).defaultDecision,
-        })),
-        columns: v.columns,
-        rows: v.matrix.rows,
-        rules: v.rules,
-        agents: v.known.map((a) => ({ id: a.id, name: a.name, space: a.space })),
-        modes: Object.keys(v.snapshot.compiled.policy.modes).sort((a, b) => a.localeCompare(b)),
-        managed: {
-          loaded: v.snapshot.managed !== null,
-          source: v.snapshot.managedSource,
-          file: warden.managedFile?.file ?? null,
-          readOnly: true,
-        },
-        skipped: v.snapshot.skipped,
-        warnings: lintPolicy(v.snapshot.compiled.policy, v.at),
-        document: v.revision.document,
-      };
-    },
-  });
-
-  api.add({
-    method: 'post',
-    path: '/v1/permissions/preview',
-    summary:
-      'What a proposed policy document would change: the matrix cells, the rules (each as its sentence) and lint warnings; nothing is written',
-    permission: 'read',
-    body: z.strictObject({
-      workspace: z.string().optional(),
-      document: z.unknown().describe('the proposed policy document (contracts §1)'),
-    }),
-    responses: {
-      200: '`{ revision, changes, rules: { added, changed, removed }, warnings }`',
-      404: 'no policy is stored for the workspace',
-      422: 'the document is not valid',
-    },
-    handler: async ({ identity, body }) => {
-      const asked =
-        body.workspace ??
-        ((body.document as { workspace?: unknown } | null)?.workspace as string | undefined);
-      const workspace = await workspaceOf(
-        ctx,
-        identity,
-        typeof asked === 'string' ? asked : undefined,
-      );
-      return proposal(workspace, body.document, 'document');
-    },
-  });
-
-  api.add({
-    method: 'post',
-    path: '/v1/permissions/templates/:name/preview',
-    summary:
-      'What applying a template would change: the rules it adds, each as its sentence, and the matrix cells that change; nothing is written',
-    permission: 'read',
-    body: templateArgs,
-    responses: {
-      200: '`{ template, revision, changes, rules: { added, changed, removed }, warnings }`',
-      404: 'no such template, or no policy',
-      422: 'the arguments do not fit',
-    },
-    handler: async ({ identity, params, body }) => {
-      const workspace = await workspaceOf(ctx, identity, body.workspace);
-      const name = params.name as string;
-      if (!TEMPLATES.some((t) => t.name === name)) throw notFound(`no template \`${name}\``);
-      const stored = await warden.store.policies.current(workspace);
-      if (stored === null) throw notFound(`no policy is stored for workspace \`${workspace}\``);
-      const applied = applyTemplate(stored.document, name, {
-        ...(body.scope === undefined ? {} : { scope: body.scope }),
-        ...(body.enforcement === undefined ? {} : { enforcement: body.enforcement }),
-        ...(body.params === undefined ? {} : { params: body.params }),
-      });
-      if (!applied.ok) throw invalid(applied.problems);
-      return { template: name, ...(await proposal(workspace, applied.document, 'document')) };
-    },
-  });
 }

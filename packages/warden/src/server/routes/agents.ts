@@ -1,0 +1,105 @@
+// `/v1/agents*`: the agents of a workspace — the registered ones and those of
+// the data folder — and their registration: the space and mode an agent token
+// bound to none acts in.
+
+import { z } from 'zod';
+import { listInstanceAgents } from '../../instance/index.js';
+import type { Api } from '../api.js';
+import type { ServerContext } from '../context.js';
+import { workspaceOf } from '../context.js';
+import { badRequest } from '../errors.js';
+
+export function agentRoutes(api: Api, ctx: ServerContext): void {
+  const { warden } = ctx;
+
+  api.add({
+    method: 'get',
+    path: '/v1/agents',
+    summary: 'The agents of a workspace',
+    permission: 'read',
+    query: z.strictObject({ workspace: z.string().optional() }),
+    responses: {
+      200: '`{ agents }`: the registered ones and those of the data folder (`<data>/agents/<id>/`) that work in the workspace, each with `registered`, `tools` (from its settings, or null) and `lastActivity` (its newest audit entry)',
+    },
+    handler: async ({ identity, query }) => {
+      const workspace = await workspaceOf(ctx, identity, query.workspace);
+      const registered = await warden.store.agents.list(workspace);
+      // Agents on disk belong to the workspace their settings name (or to every one, when none is named).
+      const onDisk = (await listInstanceAgents(warden.data)).filter(
+        (a) => a.workspace === null || a.workspace === workspace,
+      );
+      const byId = new Map(onDisk.map((a) => [a.id, a]));
+      const ids = [...new Set([...registered.map((a) => a.id), ...onDisk.map((a) => a.id)])].sort();
+      const agents = await Promise.all(
+        ids.map(async (id) => {
+          const record = registered.find((a) => a.id === id);
+          const folder = byId.get(id);
+          const [newest] = await warden.store.audit.query({ workspace, agent: id, limit: 1 });
+          const at = newest?.['occurredAt'];
+          return {
+            workspace,
+            id,
+            name: record?.name ?? folder?.settings?.name ?? null,
+            role: record?.role ?? folder?.role ?? null,
+            space: record?.space ?? null,
+            mode: record?.mode ?? null,
+            model: record?.model ?? folder?.settings?.model ?? null,
+            createdAt: record?.createdAt ?? null,
+            updatedAt: record?.updatedAt ?? null,
+            registered: record !== undefined,
+            tools: folder === undefined ? null : folder.tools,
+            lastActivity: typeof at === 'string' ? at : null,
+          };
+        }),
+      );
+      return { agents };
+    },
+  });
+
+  api.add({
+    method: 'put',
+    path: '/v1/agents/:id',
+    summary:
+      'Register or change an agent: name, role, the space and mode it acts in (when its token binds none), model',
+    permission: 'policy',
+    query: z.strictObject({ workspace: z.string().optional() }),
+    body: z.strictObject({
+      name: z.string().max(200).nullable().optional(),
+      role: z.string().max(200).nullable().optional(),
+      space: z
+        .string()
+        .min(1)
+        .max(256)
+        .nullable()
+        .optional()
+        .describe('the space (and with it the autonomy) an agent token bound to no space acts in'),
+      mode: z
+        .string()
+        .min(1)
+        .max(256)
+        .nullable()
+        .optional()
+        .describe('the mode (and with it the command net) an agent token bound to no mode acts in'),
+      model: z.string().max(200).nullable().optional(),
+    }),
+    responses: { 200: 'the agent' },
+    handler: async ({ identity, query, params, body }) => {
+      const workspace = await workspaceOf(ctx, identity, query.workspace);
+      const id = params.id as string;
+      if (!/^[^\p{Cc}\s][^\p{Cc}]{0,255}$/u.test(id))
+        throw badRequest('id', `\`${id}\` is not a valid agent id`);
+      return warden.store.agents.upsert(
+        {
+          workspace,
+          id,
+          name: body.name ?? null,
+          role: body.role ?? null,
+          space: body.space ?? null,
+          mode: body.mode ?? null,
+          model: body.model ?? null,
+        },
+        ctx.clock(),
+      );
+    },
+  });
+}

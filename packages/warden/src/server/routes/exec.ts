@@ -1,0 +1,46 @@
+// `/v1/exec/*`: `warden exec --grant` asks for the sandbox profile a granted
+// command runs under, made from the decision that allowed it (G2).
+
+import { z } from 'zod';
+import { grantedRun } from '../../sandbox/profile.js';
+import type { Api } from '../api.js';
+import type { ServerContext } from '../context.js';
+import { forbidden } from '../errors.js';
+
+const execStartSchema = z.strictObject({
+  grant: z.string().max(512).describe('the `grant` decide answered with'),
+  command: z.string().describe('the command line, exactly as decided'),
+  worktree: z.string().describe('the worktree, exactly as decided'),
+});
+
+export function execRoutes(api: Api, ctx: ServerContext): void {
+  api.add({
+    method: 'post',
+    path: '/v1/exec/start',
+    summary: 'The sandbox profile a granted command runs under, made from its decision',
+    permission: 'decide',
+    body: execStartSchema,
+    responses: {
+      200: '`auditId`, `callId` and `profile` (worktree, write, hosts, denyRead)',
+      400: 'not a grant request',
+      403: 'the grant does not verify, has expired, ran already, or is not this agent’s',
+    },
+    handler: async ({ identity, body }) => {
+      const checked = await grantedRun(
+        {
+          secrets: ctx.warden.store.secrets,
+          audit: ctx.warden.store.audit,
+          snapshot: (workspace) => ctx.warden.gate.snapshot(workspace),
+          ...(ctx.sandboxDenyRead === undefined ? {} : { denyRead: ctx.sandboxDenyRead }),
+        },
+        body.grant,
+        { command: body.command, worktree: body.worktree, at: Date.now() },
+      );
+      if (!checked.ok) throw forbidden(checked.problem);
+      const { run } = checked;
+      if (run.workspace !== identity.workspace || run.agent !== identity.agent)
+        throw forbidden(`decision \`${run.auditId}\` is not this agent's`);
+      return { auditId: run.auditId, callId: run.callId, profile: run.profile };
+    },
+  });
+}
