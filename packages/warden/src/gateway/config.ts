@@ -10,6 +10,8 @@ import { ACTION_CLASSES, didYouMean, isActionClass } from '@warden/engine';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { readSettingsFile } from '../policy/load.js';
+import type { Problem } from '../policy/problems.js';
+import { lowercased, pathOf } from '../policy/problems.js';
 import type { SandboxMode } from '../sandbox/runtime.js';
 import { SANDBOX_MODES } from '../sandbox/runtime.js';
 import type { HostName } from './hosts.js';
@@ -112,23 +114,9 @@ export interface GatewayConfig {
   readonly tools: readonly { readonly pattern: string; readonly mapping: ToolMapping }[];
 }
 
-export interface Problem {
-  readonly path: string;
-  readonly message: string;
-}
-
 export type ConfigLoad =
   | { readonly ok: true; readonly config: GatewayConfig }
   | { readonly ok: false; readonly problems: readonly Problem[] };
-
-function joinPath(base: string, parts: readonly PropertyKey[]): string {
-  let out = base;
-  for (const part of parts) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
-}
 
 function zodProblems(error: z.ZodError, base: string, known: readonly string[]): Problem[] {
   const problems: Problem[] = [];
@@ -136,7 +124,7 @@ function zodProblems(error: z.ZodError, base: string, known: readonly string[]):
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys)
         problems.push({
-          path: joinPath(base, [...issue.path, key]),
+          path: pathOf([...issue.path, key], base),
           message: `unknown setting \`${key}\`${
             didYouMean(key, known) ||
             `: the settings are ${known.map((k) => `\`${k}\``).join(', ')}`
@@ -144,11 +132,8 @@ function zodProblems(error: z.ZodError, base: string, known: readonly string[]):
         });
       continue;
     }
-    const path = joinPath(base, issue.path);
-    problems.push({
-      path: path === '' ? '(top level)' : path,
-      message: issue.message.replace(/^./, (c) => c.toLowerCase()),
-    });
+    const path = pathOf(issue.path, base);
+    problems.push({ path: path === '' ? '(top level)' : path, message: lowercased(issue.message) });
   }
   return problems;
 }

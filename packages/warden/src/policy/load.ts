@@ -20,6 +20,7 @@ import {
   validatePolicy,
   validateRequest,
 } from '@warden/engine';
+import type { Problem } from './problems.js';
 import { parseText } from './source.js';
 
 /** A problem found in a named input (a file, stdin or a flag). */
@@ -122,7 +123,7 @@ export function readSettingsFile(
   file: string,
 ):
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly problems: { path: string; message: string }[] } {
+  | { readonly ok: false; readonly problems: Problem[] } {
   const text = readInput(file, () => '');
   if (!text.ok)
     return {

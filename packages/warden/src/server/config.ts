@@ -5,6 +5,8 @@
 import { didYouMean } from '@warden/engine';
 import { z } from 'zod';
 import { readSettingsFile } from '../policy/load.js';
+import type { Problem } from '../policy/problems.js';
+import { lowercased } from '../policy/problems.js';
 import { ReportsSettingsSchema } from '../report/settings.js';
 import { DEFAULT_DATA } from '../store/open.js';
 
@@ -117,14 +119,11 @@ export interface ConfigFlags {
 
 export type ConfigResult =
   | { readonly ok: true; readonly config: ServerConfig }
-  | {
-      readonly ok: false;
-      readonly problems: readonly { readonly path: string; readonly message: string }[];
-    };
+  | { readonly ok: false; readonly problems: readonly Problem[] };
 
 /** The configuration from a file, the environment and flags, or every problem with it. */
 export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): ConfigResult {
-  const problems: { path: string; message: string }[] = [];
+  const problems: Problem[] = [];
   let fromFile: Record<string, unknown> = {};
   if (flags.config !== undefined) {
     const parsed = readSettingsFile(flags.config);
@@ -174,7 +173,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): ConfigRe
       const key = issue.path.join('.');
       problems.push({
         path: key === '' ? (flags.config ?? 'config') : key,
-        message: issue.message.replace(/^./, (c) => c.toLowerCase()),
+        message: lowercased(issue.message),
       });
     }
   }
