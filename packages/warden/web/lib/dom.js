@@ -49,6 +49,22 @@ export function replace(el, ...children) {
   append(el, children);
 }
 
+/**
+ * The value of the input, select or textarea an event came from: what an
+ * input's own handler writes into its state.
+ * @param {Event} event
+ */
+export function valueOf(event) {
+  return /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} */ (
+    event.currentTarget
+  ).value;
+}
+
+/** Whether the checkbox an event came from is ticked. @param {Event} event */
+export function checkedOf(event) {
+  return /** @type {HTMLInputElement} */ (event.currentTarget).checked;
+}
+
 /** `<code>` for a value shown as it is. @param {unknown} text */
 export function code(text) {
   return h('code', null, String(text));

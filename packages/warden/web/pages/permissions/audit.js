@@ -5,9 +5,15 @@
 // often and for whom — then switch it to hard.
 
 import { api, query } from '../../lib/api.js';
-import { badge, code, h, replace, section, time } from '../../lib/dom.js';
+import { badge, checkedOf, code, h, replace, section, time, valueOf } from '../../lib/dom.js';
 import { openEditor } from './editor.js';
 import { alertBox, clear, fail, field, rich, select } from './ui.js';
+
+/**
+ * @typedef {import('../../lib/types.js').AuditEntry} AuditEntry
+ * @typedef {import('../../lib/types.js').Advisories} Advisories
+ * @typedef {import('../../lib/types.js').PermissionsEnv} PermissionsEnv
+ */
 
 /** @type {[string, string][]} */
 const SPANS = [
@@ -17,7 +23,7 @@ const SPANS = [
   ['30d', 'the last 30 days'],
 ];
 
-/** What a decision was about, in one line. @param {import('../../lib/types.js').AuditEntry} entry */
+/** What a decision was about, in one line. @param {AuditEntry} entry */
 function requestSummary(entry) {
   const r = entry.request ?? {};
   const parts = [];
@@ -38,40 +44,219 @@ function requestSummary(entry) {
   );
 }
 
-/** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
+/** The decisions, newest first, advisory hits highlighted. @param {readonly AuditEntry[]} decisions */
+function decisionsTable(decisions) {
+  if (decisions.length === 0) return h('p', { class: 'muted' }, 'No decision matches.');
+  return h(
+    'div',
+    { class: 'scroll' },
+    h(
+      'table',
+      { class: 'audit' },
+      h(
+        'caption',
+        null,
+        `${decisions.length} decision(s), newest first; advisory hits are highlighted`,
+      ),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ['When', 'Agent', 'Request', 'Outcome', 'Rule and scope', 'Why'].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        decisions.map((e) => {
+          const d = e.decision ?? {};
+          const hits = Array.isArray(d.advisories) ? d.advisories : [];
+          return h(
+            'tr',
+            {
+              class: hits.length > 0 ? 'advisory-hit' : undefined,
+              dataset: { id: e.id, advisory: hits.length > 0 ? 'yes' : 'no' },
+            },
+            h('td', null, time(e.occurredAt)),
+            h('td', null, code(e.agentId)),
+            h('td', null, requestSummary(e)),
+            h(
+              'td',
+              null,
+              badge(e.outcome === 'ask' ? 'prompt' : e.outcome),
+              e.override ? h('span', { class: 'muted' }, ` overridden by ${e.override.by}`) : null,
+              e.approval
+                ? h(
+                    'span',
+                    { class: 'muted' },
+                    ` ${e.approval.answer ?? e.approval.state} by ${e.approval.by ?? '—'}`,
+                  )
+                : null,
+            ),
+            h(
+              'td',
+              null,
+              d.rule === undefined
+                ? '—'
+                : [code(d.rule), h('span', { class: 'muted' }, ` ${d.scope ?? ''}`)],
+            ),
+            h(
+              'td',
+              null,
+              rich(d.reason ?? (e.failure === undefined ? '' : JSON.stringify(e.failure))),
+              hits.length === 0
+                ? null
+                : h(
+                    'ul',
+                    { class: 'hits' },
+                    hits.map((a) =>
+                      h(
+                        'li',
+                        null,
+                        h('strong', null, 'advisory '),
+                        code(a.rule),
+                        ` on ${a.facet} would have decided `,
+                        badge(a.wouldBe),
+                      ),
+                    ),
+                  ),
+              Array.isArray(d.facets)
+                ? h(
+                    'details',
+                    null,
+                    h('summary', null, 'Facets'),
+                    h(
+                      'ul',
+                      { class: 'list' },
+                      d.facets.map((f) =>
+                        h(
+                          'li',
+                          null,
+                          code(f.facet),
+                          ' ',
+                          f.decision === null ? 'no opinion' : badge(f.decision),
+                          f.rule === undefined ? '' : ` ${f.rule} (${f.scope})`,
+                        ),
+                      ),
+                    ),
+                  )
+                : null,
+            ),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/**
+ * What each advisory rule would have decided over the window, with a way to
+ * make one hard where this role may write it.
+ * @param {Advisories} answer @param {PermissionsEnv} env
+ */
+function advisoryView(answer, env) {
+  const rules = env.state.data?.rules ?? [];
+  return [
+    h(
+      'p',
+      { class: 'muted' },
+      `${answer.decisions} decision(s) since `,
+      time(answer.since),
+      answer.truncated ? ' (only the first 100 000 were read)' : '',
+      '.',
+    ),
+    answer.rules.length === 0
+      ? h('p', { class: 'muted' }, 'No advisory rule would have changed a decision in this window.')
+      : h(
+          'table',
+          { class: 'advisories' },
+          h('caption', null, 'What each advisory rule would have decided, had it been hard'),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ['Rule', 'Facet', 'Would have', 'Times', 'Agents', 'Last', ''].map((t) =>
+                h('th', { scope: 'col' }, t),
+              ),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            answer.rules.map((r) => {
+              const rule = rules.find((x) => x.id === r.rule && x.layer === 'workspace');
+              return h(
+                'tr',
+                { class: 'advisory-hit', dataset: { rule: r.rule } },
+                h(
+                  'th',
+                  { scope: 'row' },
+                  code(r.rule),
+                  rule === undefined ? null : h('p', { class: 'muted' }, rich(rule.sentence)),
+                ),
+                h('td', null, code(r.facet)),
+                h('td', null, badge(r.wouldBe)),
+                h('td', { class: 'count' }, String(r.count)),
+                h('td', null, r.agents.join(', ')),
+                h('td', null, time(r.lastAt)),
+                h(
+                  'td',
+                  null,
+                  env.canWrite &&
+                    rule !== undefined &&
+                    rule.path !== null &&
+                    rule.enforcement === 'advisory'
+                    ? h(
+                        'button',
+                        {
+                          type: 'button',
+                          onclick: () => openEditor(env, { entry: rule, enforcement: 'hard' }),
+                        },
+                        `Make ${r.rule} hard…`,
+                      )
+                    : null,
+                ),
+              );
+            }),
+          ),
+        ),
+  ];
+}
+
+/**
+ * The filters as the inputs last set them (each input's handler writes its
+ * own), and the window of the advisory view: the loads read only these.
+ * @typedef {{
+ *   agent: string,
+ *   since: string,
+ *   outcome: string,
+ *   advisoryOnly: boolean,
+ *   limit: string,
+ *   advisorySince: string,
+ * }} AuditState
+ */
+
+/** @param {HTMLElement} panel @param {PermissionsEnv} env */
 export function mountAudit(panel, env) {
+  /** @type {AuditState} */
+  const state = {
+    agent: '',
+    since: '7d',
+    outcome: '',
+    advisoryOnly: false,
+    limit: '100',
+    advisorySince: '7d',
+  };
+
   const box = alertBox();
   const list = h('div', { 'aria-live': 'polite' });
-  const agent = h('input', {
-    type: 'text',
-    name: 'agent',
-    autocomplete: 'off',
-    spellcheck: 'false',
-  });
-  const since = select([['', 'any time'], ...SPANS], '7d', { name: 'since' });
-  const outcome = select(
-    [
-      ['', 'any outcome'],
-      ['allow', 'allowed'],
-      ['ask', 'asked a human'],
-      ['deny', 'denied'],
-    ],
-    '',
-    { name: 'outcome' },
-  );
-  const advisory = h('input', { type: 'checkbox', name: 'advisory', id: 'audit-advisory' });
-  const limit = select(
-    [
-      ['50', '50'],
-      ['100', '100'],
-      ['500', '500'],
-    ],
-    '100',
-    { name: 'limit' },
-  );
-
   const advBox = alertBox();
-  const advSince = select(SPANS, '7d', { name: 'advisory-since' });
   const advBody = h('div', { 'aria-live': 'polite' });
 
   const load = async () => {
@@ -82,217 +267,96 @@ export function mountAudit(panel, env) {
         'GET',
         `/v1/permissions/audit${query({
           workspace: env.workspace,
-          agent: agent.value.trim(),
-          since: since.value,
-          outcome: outcome.value,
-          advisory: advisory.checked ? '1' : '',
-          limit: limit.value,
+          agent: state.agent.trim(),
+          since: state.since,
+          outcome: state.outcome,
+          advisory: state.advisoryOnly ? '1' : '',
+          limit: state.limit,
         })}`,
       );
-      replace(list, table(decisions));
+      replace(list, decisionsTable(decisions));
     } catch (error) {
       replace(list);
       fail(box, 'Cannot read the permissions audit', error);
     }
   };
 
-  /** @param {import('../../lib/types.js').AuditEntry[]} decisions */
-  const table = (decisions) => {
-    if (decisions.length === 0) return h('p', { class: 'muted' }, 'No decision matches.');
-    return h(
-      'div',
-      { class: 'scroll' },
-      h(
-        'table',
-        { class: 'audit' },
-        h(
-          'caption',
-          null,
-          `${decisions.length} decision(s), newest first; advisory hits are highlighted`,
-        ),
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            ['When', 'Agent', 'Request', 'Outcome', 'Rule and scope', 'Why'].map((t) =>
-              h('th', { scope: 'col' }, t),
-            ),
-          ),
-        ),
-        h(
-          'tbody',
-          null,
-          decisions.map((e) => {
-            const d = e.decision ?? {};
-            const hits = Array.isArray(d.advisories) ? d.advisories : [];
-            return h(
-              'tr',
-              {
-                class: hits.length > 0 ? 'advisory-hit' : undefined,
-                dataset: { id: e.id, advisory: hits.length > 0 ? 'yes' : 'no' },
-              },
-              h('td', null, time(e.occurredAt)),
-              h('td', null, code(e.agentId)),
-              h('td', null, requestSummary(e)),
-              h(
-                'td',
-                null,
-                badge(e.outcome === 'ask' ? 'prompt' : e.outcome),
-                e.override
-                  ? h('span', { class: 'muted' }, ` overridden by ${e.override.by}`)
-                  : null,
-                e.approval
-                  ? h(
-                      'span',
-                      { class: 'muted' },
-                      ` ${e.approval.answer ?? e.approval.state} by ${e.approval.by ?? '—'}`,
-                    )
-                  : null,
-              ),
-              h(
-                'td',
-                null,
-                d.rule === undefined
-                  ? '—'
-                  : [code(d.rule), h('span', { class: 'muted' }, ` ${d.scope ?? ''}`)],
-              ),
-              h(
-                'td',
-                null,
-                rich(d.reason ?? (e.failure === undefined ? '' : JSON.stringify(e.failure))),
-                hits.length === 0
-                  ? null
-                  : h(
-                      'ul',
-                      { class: 'hits' },
-                      hits.map((a) =>
-                        h(
-                          'li',
-                          null,
-                          h('strong', null, 'advisory '),
-                          code(a.rule),
-                          ` on ${a.facet} would have decided `,
-                          badge(a.wouldBe),
-                        ),
-                      ),
-                    ),
-                Array.isArray(d.facets)
-                  ? h(
-                      'details',
-                      null,
-                      h('summary', null, 'Facets'),
-                      h(
-                        'ul',
-                        { class: 'list' },
-                        d.facets.map((f) =>
-                          h(
-                            'li',
-                            null,
-                            code(f.facet),
-                            ' ',
-                            f.decision === null ? 'no opinion' : badge(f.decision),
-                            f.rule === undefined ? '' : ` ${f.rule} (${f.scope})`,
-                          ),
-                        ),
-                      ),
-                    )
-                  : null,
-              ),
-            );
-          }),
-        ),
-      ),
-    );
-  };
-
   const loadAdvisories = async () => {
     clear(advBox);
     try {
-      /** @type {import('../../lib/types.js').Advisories} */
+      /** @type {Advisories} */
       const answer = await api(
         'GET',
-        `/v1/permissions/advisories${query({ workspace: env.workspace, since: advSince.value })}`,
+        `/v1/permissions/advisories${query({ workspace: env.workspace, since: state.advisorySince })}`,
       );
-      const rules = env.state.data?.rules ?? [];
-      replace(
-        advBody,
-        h(
-          'p',
-          { class: 'muted' },
-          `${answer.decisions} decision(s) since `,
-          time(answer.since),
-          answer.truncated ? ' (only the first 100 000 were read)' : '',
-          '.',
-        ),
-        answer.rules.length === 0
-          ? h(
-              'p',
-              { class: 'muted' },
-              'No advisory rule would have changed a decision in this window.',
-            )
-          : h(
-              'table',
-              { class: 'advisories' },
-              h('caption', null, 'What each advisory rule would have decided, had it been hard'),
-              h(
-                'thead',
-                null,
-                h(
-                  'tr',
-                  null,
-                  ['Rule', 'Facet', 'Would have', 'Times', 'Agents', 'Last', ''].map((t) =>
-                    h('th', { scope: 'col' }, t),
-                  ),
-                ),
-              ),
-              h(
-                'tbody',
-                null,
-                answer.rules.map((r) => {
-                  const rule = rules.find((x) => x.id === r.rule && x.layer === 'workspace');
-                  return h(
-                    'tr',
-                    { class: 'advisory-hit', dataset: { rule: r.rule } },
-                    h(
-                      'th',
-                      { scope: 'row' },
-                      code(r.rule),
-                      rule === undefined ? null : h('p', { class: 'muted' }, rich(rule.sentence)),
-                    ),
-                    h('td', null, code(r.facet)),
-                    h('td', null, badge(r.wouldBe)),
-                    h('td', { class: 'count' }, String(r.count)),
-                    h('td', null, r.agents.join(', ')),
-                    h('td', null, time(r.lastAt)),
-                    h(
-                      'td',
-                      null,
-                      env.canWrite &&
-                        rule !== undefined &&
-                        rule.path !== null &&
-                        rule.enforcement === 'advisory'
-                        ? h(
-                            'button',
-                            {
-                              type: 'button',
-                              onclick: () => openEditor(env, { entry: rule, enforcement: 'hard' }),
-                            },
-                            `Make ${r.rule} hard…`,
-                          )
-                        : null,
-                    ),
-                  );
-                }),
-              ),
-            ),
-      );
+      replace(advBody, advisoryView(answer, env));
     } catch (error) {
       replace(advBody);
       fail(advBox, 'Cannot read what the advisory rules would have done', error);
     }
   };
+
+  // The inputs: each writes its own part of `state`.
+  const agent = h('input', {
+    type: 'text',
+    name: 'agent',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    value: state.agent,
+    oninput: (event) => {
+      state.agent = valueOf(event);
+    },
+  });
+  const since = select([['', 'any time'], ...SPANS], state.since, {
+    name: 'since',
+    onchange: (/** @type {Event} */ event) => {
+      state.since = valueOf(event);
+    },
+  });
+  const outcome = select(
+    [
+      ['', 'any outcome'],
+      ['allow', 'allowed'],
+      ['ask', 'asked a human'],
+      ['deny', 'denied'],
+    ],
+    state.outcome,
+    {
+      name: 'outcome',
+      onchange: (/** @type {Event} */ event) => {
+        state.outcome = valueOf(event);
+      },
+    },
+  );
+  const advisory = h('input', {
+    type: 'checkbox',
+    name: 'advisory',
+    id: 'audit-advisory',
+    checked: state.advisoryOnly,
+    onchange: (event) => {
+      state.advisoryOnly = checkedOf(event);
+    },
+  });
+  const limit = select(
+    [
+      ['50', '50'],
+      ['100', '100'],
+      ['500', '500'],
+    ],
+    state.limit,
+    {
+      name: 'limit',
+      onchange: (/** @type {Event} */ event) => {
+        state.limit = valueOf(event);
+      },
+    },
+  );
+  const advSince = select(SPANS, state.advisorySince, {
+    name: 'advisory-since',
+    onchange: (/** @type {Event} */ event) => {
+      state.advisorySince = valueOf(event);
+    },
+  });
 
   replace(
     panel,
