@@ -5,7 +5,7 @@
 // the deciding rule per facet and the condition that applied.
 
 import { api } from '../../lib/api.js';
-import { badge, code, h, replace } from '../../lib/dom.js';
+import { badge, checkedOf, code, h, replace, valueOf } from '../../lib/dom.js';
 import { alertBox, clear, fail, field, lines, rich, scopeName, select, uid } from './ui.js';
 
 /**
@@ -143,10 +143,94 @@ export function decisionView(result) {
   );
 }
 
+/**
+ * The form as its inputs last set it: each input's handler writes its own
+ * field, and the request is built from this alone.
+ * @typedef {{
+ *   agent: string,
+ *   space: string,
+ *   mode: string,
+ *   tool: string,
+ *   classes: readonly string[],
+ *   ticked: Set<string>,
+ *   command: string,
+ *   paths: string,
+ *   refs: string,
+ *   hosts: string,
+ *   count: string,
+ *   cents: string,
+ *   worktree: string,
+ *   approver: string,
+ * }} WhatIfForm
+ */
+
+/**
+ * The request the form describes, or what is missing or wrong in it.
+ * @param {WhatIfForm} form @param {string} workspace
+ * @returns {{ ok: true, request: WhatIfRequest } | { ok: false, message: string }}
+ */
+function requestOf(form, workspace) {
+  /** @type {WhatIfRequest} */
+  const r = { workspace, agent: form.agent.trim() };
+  if (r.agent === '') return { ok: false, message: 'agent: say which agent asks' };
+  if (form.space !== '') r.space = form.space;
+  if (form.mode !== '') r.mode = form.mode;
+  if (form.tool.trim() !== '') r.tool = form.tool.trim();
+  const actions = form.classes.filter((c) => form.ticked.has(c));
+  if (actions.length > 0) r.actions = actions;
+  if (form.command.trim() !== '') r.command = form.command;
+  if (r.actions === undefined && r.command === undefined)
+    return { ok: false, message: 'pick at least one action class, or give a command line' };
+  if (form.worktree.trim() !== '') r.worktree = form.worktree.trim();
+  /** @type {Record<string, string[] | number>} */
+  const args = {};
+  for (const key of /** @type {const} */ (['paths', 'refs', 'hosts'])) {
+    const values = lines(form[key]);
+    if (values.length > 0) args[key] = values;
+  }
+  for (const key of /** @type {const} */ (['count', 'cents'])) {
+    if (form[key].trim() === '') continue;
+    const n = Number(form[key]);
+    if (!Number.isInteger(n) || n < 0)
+      return { ok: false, message: `${key}: a whole number, 0 or more` };
+    args[key] = n;
+  }
+  if (Object.keys(args).length > 0) r.args = args;
+  return { ok: true, request: r };
+}
+
 /** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
 export function mountWhatIf(panel, env) {
+  /** @type {WhatIfForm} */
+  const form = {
+    agent: '',
+    space: '',
+    mode: '',
+    tool: '',
+    classes: [],
+    ticked: new Set(),
+    command: '',
+    paths: '',
+    refs: '',
+    hosts: '',
+    count: '',
+    cents: '',
+    worktree: '',
+    approver: '',
+  };
+
   const box = alertBox();
   const result = h('div', { 'aria-live': 'polite' });
+  const requestJson = h('pre', { class: 'json' });
+
+  // The inputs: each writes its own field of `form`.
+  /**
+   * A handler that writes the control's value into one field of `form`.
+   * @param {'agent' | 'space' | 'mode' | 'tool' | 'command' | 'paths' | 'refs' | 'hosts' | 'count' | 'cents' | 'worktree' | 'approver'} key
+   */
+  const writes = (key) => (/** @type {Event} */ event) => {
+    form[key] = valueOf(event);
+  };
   const listId = uid('agents');
   const agentList = h('datalist', { id: listId });
   const agent = h('input', {
@@ -157,15 +241,17 @@ export function mountWhatIf(panel, env) {
     autocomplete: 'off',
     spellcheck: 'false',
     placeholder: 'coder-1',
+    oninput: writes('agent'),
   });
-  const space = h('select', { name: 'space' });
-  const mode = h('select', { name: 'mode' });
+  const space = h('select', { name: 'space', onchange: writes('space') });
+  const mode = h('select', { name: 'mode', onchange: writes('mode') });
   const tool = h('input', {
     type: 'text',
     name: 'tool',
     autocomplete: 'off',
     spellcheck: 'false',
     placeholder: 'optional',
+    oninput: writes('tool'),
   });
   const classBoxes = h('div', { class: 'checks' });
   const command = h('input', {
@@ -174,15 +260,24 @@ export function mountWhatIf(panel, env) {
     autocomplete: 'off',
     spellcheck: 'false',
     placeholder: 'git push origin main',
+    oninput: writes('command'),
   });
-  /** @param {string} name */
-  const argArea = (name) => h('textarea', { name, rows: '2', spellcheck: 'false' });
+  /** @param {'paths' | 'refs' | 'hosts'} name */
+  const argArea = (name) =>
+    h('textarea', { name, rows: '2', spellcheck: 'false', oninput: writes(name) });
   const paths = argArea('paths');
   const refs = argArea('refs');
   const hosts = argArea('hosts');
-  /** @param {string} name */
+  /** @param {'count' | 'cents'} name */
   const number = (name) =>
-    h('input', { type: 'number', name, min: '0', step: '1', inputmode: 'numeric' });
+    h('input', {
+      type: 'number',
+      name,
+      min: '0',
+      step: '1',
+      inputmode: 'numeric',
+      oninput: writes(name),
+    });
   const count = number('count');
   const cents = number('cents');
   const worktree = h('input', {
@@ -190,6 +285,7 @@ export function mountWhatIf(panel, env) {
     name: 'worktree',
     spellcheck: 'false',
     placeholder: '/srv/agents/api',
+    oninput: writes('worktree'),
   });
   const approver = select(
     [
@@ -197,119 +293,95 @@ export function mountWhatIf(panel, env) {
       ['connected', 'an approver is connected'],
       ['none', 'no approver is connected'],
     ],
-    '',
-    { name: 'approver' },
+    form.approver,
+    { name: 'approver', onchange: writes('approver') },
   );
-  const requestJson = h('pre', { class: 'json' });
+
+  // Drawing what the policy offers: agents to pick, spaces, modes, classes.
+  /** @param {readonly string[]} agents */
+  const showAgents = (agents) => {
+    replace(
+      agentList,
+      agents.map((id) => h('option', { value: id })),
+    );
+    agent.value = form.agent;
+  };
+  /** @param {HTMLSelectElement} el @param {readonly string[]} options @param {string} value */
+  const showChoices = (el, options, value) => {
+    replace(
+      el,
+      h('option', { value: '' }, '(none)'),
+      options.map((id) => h('option', { value: id }, id)),
+    );
+    el.value = value;
+  };
+  /** What each class covers, shown on hover. @type {Map<string, string>} */
+  const covers = new Map();
+  const showClasses = () =>
+    replace(
+      classBoxes,
+      form.classes.map((c) =>
+        h(
+          'label',
+          { class: 'inline check', title: covers.get(c) },
+          h('input', {
+            type: 'checkbox',
+            name: 'actions',
+            value: c,
+            checked: form.ticked.has(c),
+            onchange: (event) => {
+              if (checkedOf(event)) form.ticked.add(c);
+              else form.ticked.delete(c);
+            },
+          }),
+          ` ${c}`,
+        ),
+      ),
+    );
 
   /** @param {import('../../lib/types.js').PermissionsMatrix | null} data */
   const fill = (data) => {
     if (data === null) return;
     const agents = data.columns.flatMap((c) => (c.kind === 'agent' && c.id !== null ? [c.id] : []));
-    replace(
-      agentList,
-      agents.map((id) => h('option', { value: id })),
-    );
-    const first = agents[0];
-    if (agent.value === '' && first !== undefined) agent.value = first;
-    /** @param {HTMLSelectElement} el @param {readonly string[]} options */
-    const keep = (el, options) => {
-      const was = el.value;
-      replace(
-        el,
-        h('option', { value: '' }, '(none)'),
-        options.map((id) => h('option', { value: id }, id)),
-      );
-      el.value = options.includes(was) ? was : '';
-    };
-    keep(
-      space,
-      data.columns.flatMap((c) => (c.kind === 'space' && c.id !== null ? [c.id] : [])),
-    );
-    keep(mode, data.modes);
-    if (classBoxes.childElementCount === 0)
-      replace(
-        classBoxes,
-        data.classes.map((c) =>
-          h(
-            'label',
-            { class: 'inline check', title: c.covers },
-            h('input', { type: 'checkbox', name: 'actions', value: c.class }),
-            ` ${c.class}`,
-          ),
-        ),
-      );
+    const spaces = data.columns.flatMap((c) => (c.kind === 'space' && c.id !== null ? [c.id] : []));
+    if (form.agent === '' && agents[0] !== undefined) form.agent = agents[0];
+    if (!spaces.includes(form.space)) form.space = '';
+    if (!data.modes.includes(form.mode)) form.mode = '';
+    showAgents(agents);
+    showChoices(space, spaces, form.space);
+    showChoices(mode, data.modes, form.mode);
+    if (form.classes.length === 0) {
+      form.classes = data.classes.map((c) => c.class);
+      for (const c of data.classes) covers.set(c.class, c.covers);
+      showClasses();
+    }
   };
 
-  const request = () => {
-    /** @type {WhatIfRequest} */
-    const r = { workspace: env.workspace, agent: agent.value.trim() };
-    if (r.agent === '') throw new Error('agent: say which agent asks');
-    if (space.value !== '') r.space = space.value;
-    if (mode.value !== '') r.mode = mode.value;
-    if (tool.value.trim() !== '') r.tool = tool.value.trim();
-    const actions = [...classBoxes.querySelectorAll('input:checked')].map(
-      (i) => /** @type {HTMLInputElement} */ (i).value,
-    );
-    if (actions.length > 0) r.actions = actions;
-    if (command.value.trim() !== '') r.command = command.value;
-    if (r.actions === undefined && r.command === undefined)
-      throw new Error('pick at least one action class, or give a command line');
-    if (worktree.value.trim() !== '') r.worktree = worktree.value.trim();
-    /** @type {Record<string, string[] | number>} */
-    const args = {};
-    /** @type {[string, HTMLTextAreaElement][]} */
-    const areas = [
-      ['paths', paths],
-      ['refs', refs],
-      ['hosts', hosts],
-    ];
-    for (const [key, el] of areas) {
-      const values = lines(el.value);
-      if (values.length > 0) args[key] = values;
+  /** @param {SubmitEvent} event */
+  const check = async (event) => {
+    event.preventDefault();
+    clear(box);
+    const built = requestOf(form, env.workspace);
+    if (!built.ok) {
+      fail(box, 'Cannot check', built.message);
+      return;
     }
-    /** @type {[string, HTMLInputElement][]} */
-    const numbers = [
-      ['count', count],
-      ['cents', cents],
-    ];
-    for (const [key, el] of numbers) {
-      if (el.value.trim() === '') continue;
-      const n = Number(el.value);
-      if (!Number.isInteger(n) || n < 0) throw new Error(`${key}: a whole number, 0 or more`);
-      args[key] = n;
+    /** @type {{ request: WhatIfRequest, approver?: string }} */
+    const body = { request: built.request };
+    if (form.approver !== '') body.approver = form.approver;
+    requestJson.textContent = JSON.stringify(body.request, null, 2);
+    try {
+      const answer = await api('POST', '/v1/what-if', body);
+      replace(result, h('h3', null, 'Answer'), decisionView(answer));
+    } catch (error) {
+      replace(result);
+      fail(box, 'The what-if check failed', error);
     }
-    if (Object.keys(args).length > 0) r.args = args;
-    return r;
   };
 
-  const form = h(
+  const formEl = h(
     'form',
-    {
-      class: 'whatif',
-      novalidate: true,
-      onsubmit: async (event) => {
-        event.preventDefault();
-        clear(box);
-        /** @type {{ request: WhatIfRequest, approver?: string }} */
-        let body;
-        try {
-          body = { request: request() };
-          if (approver.value !== '') body.approver = approver.value;
-        } catch (error) {
-          fail(box, 'Cannot check', error);
-          return;
-        }
-        requestJson.textContent = JSON.stringify(body.request, null, 2);
-        try {
-          const answer = await api('POST', '/v1/what-if', body);
-          replace(result, h('h3', null, 'Answer'), decisionView(answer));
-        } catch (error) {
-          replace(result);
-          fail(box, 'The what-if check failed', error);
-        }
-      },
-    },
+    { class: 'whatif', novalidate: true, onsubmit: check },
     h(
       'div',
       { class: 'grid2' },
@@ -360,7 +432,7 @@ export function mountWhatIf(panel, env) {
       { class: 'muted' },
       'The answer comes from the same engine and the same policy decisions read now (G3): it is what this agent would get.',
     ),
-    form,
+    formEl,
     box,
     result,
     h(
