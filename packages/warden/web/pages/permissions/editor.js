@@ -6,7 +6,7 @@
 // at the revision this form read — otherwise it says so and keeps the form.
 
 import { ApiError, api, query } from '../../lib/api.js';
-import { badge, code, h, replace, toast } from '../../lib/dom.js';
+import { badge, checkedOf, code, h, replace, toast, valueOf } from '../../lib/dom.js';
 import { freshId, locate, withRule, withoutRule } from './document.js';
 import {
   alertBox,
@@ -42,6 +42,17 @@ const CONSTRAINTS = [
   ['hosts', 'Hosts', 'Host names, one per line; `*.internal` is any subdomain of `internal`.'],
   ['commands', 'Commands', 'Command prefixes, one per line (whole words): `npm test`.'],
 ];
+
+/**
+ * @typedef {import('../../lib/types.js').Decision} Decision
+ * @typedef {import('../../lib/types.js').Enforcement} Enforcement
+ * @typedef {import('../../lib/types.js').RawRule} RawRule
+ * @typedef {import('../../lib/types.js').Constraints} Constraints
+ * @typedef {import('../../lib/types.js').PermissionsEnv} PermissionsEnv
+ * @typedef {import('../../lib/types.js').PermissionsMatrix} PermissionsMatrix
+ * @typedef {import('../../lib/types.js').PolicyDocument} PolicyDocument
+ * @typedef {import('../../lib/types.js').RuleEntry} RuleEntry
+ */
 
 /** The rule's id as the document allows it: no white space, no `:`. */
 const ID = /^[^\s:]+$/;
@@ -129,9 +140,109 @@ export function previewView(preview, focusId = null) {
 }
 
 /**
+ * The rule being written, as the form's inputs last set it: each input's
+ * handler writes its own field, and the rule is read from this alone.
+ * `scope` is `''` while "another agent or space" is picked (`otherScope`);
+ * the lists and caps are the text of their inputs.
+ * @typedef {{
+ *   scope: string,
+ *   otherScope: string,
+ *   kind: 'action' | 'command',
+ *   action: string,
+ *   command: string,
+ *   decision: Decision,
+ *   enforcement: Enforcement,
+ *   lists: Record<'paths' | 'refs' | 'hosts' | 'commands', string>,
+ *   maxCount: string,
+ *   maxCents: string,
+ *   expires: string,
+ *   id: string,
+ *   note: string,
+ *   message: string,
+ * }} RuleForm
+ */
+
+/**
+ * The parts of the rule being edited the form shows in another shape: its
+ * expiry as written (the form shows it in local minutes) and its origin.
+ * @typedef {{ expiresAt: string, expiresLocal: string, origin: string | undefined }} Kept
+ */
+
+/** Whether `enforcement` may go with `decision`: soft only denies, advisory never allows. @param {Decision} decision @param {string} enforcement */
+function fits(decision, enforcement) {
+  return !(
+    (enforcement === 'soft' && decision !== 'deny') ||
+    (enforcement === 'advisory' && decision === 'allow')
+  );
+}
+
+/** A constraint list as the lines of its input (the document is hand-edited JSON: anything else is empty). @param {unknown} values */
+function listText(values) {
+  return Array.isArray(values) ? values.join('\n') : '';
+}
+
+/**
+ * `action` if the class list offers it, else the first class offered (what its select shows).
+ * @param {readonly { class: string }[]} classes @param {string} action
+ */
+function offered(classes, action) {
+  return classes.some((c) => c.class === action) ? action : (classes[0]?.class ?? action);
+}
+
+/**
+ * The rule the form describes and its scope, or what is wrong with it.
+ * @param {RuleForm} form @param {Kept} kept
+ * @returns {{ ok: true, scope: string, rule: RawRule } | { ok: false, message: string }}
+ */
+function ruleOf(form, kept) {
+  const scope = form.scope === '' ? form.otherScope.trim() : form.scope;
+  if (scope === '')
+    return { ok: false, message: 'scope: say which agent or space (`agent:<id>`, `space:<id>`)' };
+  const id = form.id.trim();
+  if (id !== '' && !ID.test(id))
+    return { ok: false, message: 'id: an id holds no white space and no `:`' };
+  /** @type {RawRule} */
+  const rule = {};
+  if (id !== '') rule.id = id;
+  if (form.kind === 'command') {
+    const command = form.command.trim();
+    if (command === '')
+      return { ok: false, message: 'command: give the command prefix the rule is about' };
+    rule.command = command;
+  } else rule.action = form.action;
+  rule.decision = form.decision;
+  if (form.enforcement !== 'hard') rule.enforcement = form.enforcement;
+  /** @type {Constraints} */
+  const when = {};
+  for (const [key] of CONSTRAINTS) {
+    const values = lines(form.lists[key]);
+    if (values.length > 0) when[key] = values;
+  }
+  for (const key of /** @type {const} */ (['maxCount', 'maxCents'])) {
+    if (form[key].trim() === '') continue;
+    const n = Number(form[key]);
+    if (!Number.isInteger(n) || n < 0)
+      return { ok: false, message: `${key}: a whole number, 0 or more` };
+    when[key] = n;
+  }
+  if (Object.keys(when).length > 0) rule.when = when;
+  if (form.expires !== '') {
+    if (form.expires === kept.expiresLocal) rule.expiresAt = kept.expiresAt;
+    else {
+      const at = new Date(form.expires);
+      if (Number.isNaN(at.getTime())) return { ok: false, message: 'expires: not a time' };
+      rule.expiresAt = at.toISOString().replace(/\.000Z$/, 'Z');
+    }
+  }
+  if (kept.origin !== undefined) rule.origin = kept.origin;
+  if (form.note.trim() !== '') rule.note = form.note.trim();
+  return { ok: true, scope, rule };
+}
+
+/**
  * Opens the rule editor as a modal dialog.
- * @param {import('../../lib/types.js').PermissionsEnv} env
- * @param {{ entry?: import('../../lib/types.js').RuleEntry, scope?: string, action?: string, command?: string, enforcement?: import('../../lib/types.js').Enforcement }} options
+ * @param {PermissionsEnv} env
+ * @param {{ entry?: RuleEntry, scope?: string, action?: string, command?: string, enforcement?: Enforcement }} options
  */
 export function openEditor(env, options = {}) {
   const data = env.state.data;
@@ -143,53 +254,82 @@ export function openEditor(env, options = {}) {
   const initialScope = entry?.scope ?? options.scope ?? 'workspace';
   const initialCommand = raw?.command ?? options.command;
   const subject = raw?.action ?? options.action ?? initialCommand ?? 'rule';
-  const initial = {
-    id: raw === null ? freshId(data.document, subject, initialScope) : (raw.id ?? ''),
+  const when = raw?.when ?? {};
+  const expiresAt = raw?.expiresAt ?? '';
+  /** @type {Kept} */
+  const kept = {
+    expiresAt,
+    expiresLocal: expiresAt === '' ? '' : localInput(expiresAt),
+    origin: raw?.origin,
+  };
+
+  /** @type {RuleForm} */
+  const form = {
+    scope: initialScope,
+    otherScope: '',
     kind: initialCommand === undefined ? 'action' : 'command',
-    action: raw?.action ?? options.action ?? 'gitPush',
+    action: offered(data.classes, raw?.action ?? options.action ?? 'gitPush'),
     command: initialCommand ?? '',
     decision: raw?.decision ?? 'deny',
     enforcement: options.enforcement ?? raw?.enforcement ?? 'hard',
-    when: raw?.when ?? {},
-    expiresAt: raw?.expiresAt ?? '',
+    lists: {
+      paths: listText(when.paths),
+      refs: listText(when.refs),
+      hosts: listText(when.hosts),
+      commands: listText(when.commands),
+    },
+    maxCount: when.maxCount === undefined ? '' : String(when.maxCount),
+    maxCents: when.maxCents === undefined ? '' : String(when.maxCents),
+    expires: kept.expiresLocal,
+    id: raw === null ? freshId(data.document, subject, initialScope) : (raw.id ?? ''),
     note: raw?.note ?? '',
+    message: entry === null ? 'console: add a rule' : `console: change rule ${entry.id}`,
   };
+
+  if (!fits(form.decision, form.enforcement)) form.enforcement = 'hard';
+
   const titleId = uid('editor-title');
   const errors = alertBox();
   const result = h('div', { class: 'editor-result', 'aria-live': 'polite' });
+  const revisionNote = h('p', { class: 'muted' }, `Editing revision ${data.revision.revision}.`);
+
+  /**
+   * A handler that writes the control's value into one text field of `form`.
+   * @param {'otherScope' | 'action' | 'command' | 'maxCount' | 'maxCents' | 'expires' | 'id' | 'note' | 'message'} key
+   */
+  const writes = (key) => (/** @type {Event} */ event) => {
+    form[key] = valueOf(event);
+  };
 
   // Identity and place.
-  const idInput = h('input', {
-    type: 'text',
-    name: 'id',
-    value: initial.id,
-    autocomplete: 'off',
-    spellcheck: 'false',
-    placeholder: 'generated from the rule when empty',
-  });
   /** @type {[string, string][]} */
   const scopes = data.columns.map((c) => [c.scope, scopeName(c.scope)]);
   if (!scopes.some(([s]) => s === initialScope))
     scopes.push([initialScope, scopeName(initialScope)]);
   scopes.push(['', 'Another agent or space…']);
-  const scopeSelect = select(scopes, initialScope, { name: 'scope' });
-  const otherScope = h('input', {
-    type: 'text',
-    name: 'other-scope',
-    placeholder: 'agent:<id> or space:<id>',
-    autocomplete: 'off',
-    spellcheck: 'false',
+  const scopeSelect = select(scopes, form.scope, {
+    name: 'scope',
+    onchange: (/** @type {Event} */ event) => {
+      form.scope = valueOf(event);
+      showScope();
+    },
   });
-  const otherField = field('New scope', otherScope, 'A scope the matrix does not show yet.');
-  const syncScope = () => {
-    otherField.hidden = scopeSelect.value !== '';
-  };
-  scopeSelect.addEventListener('change', syncScope);
-  syncScope();
+  const otherField = field(
+    'New scope',
+    h('input', {
+      type: 'text',
+      name: 'other-scope',
+      placeholder: 'agent:<id> or space:<id>',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      oninput: writes('otherScope'),
+    }),
+    'A scope the matrix does not show yet.',
+  );
 
   // What the rule is about.
   const kindName = uid('kind');
-  /** @param {string} value @param {string} label */
+  /** @param {'action' | 'command'} value @param {string} label */
   const kindRadio = (value, label) =>
     h(
       'label',
@@ -198,32 +338,36 @@ export function openEditor(env, options = {}) {
         type: 'radio',
         name: kindName,
         value,
-        checked: initial.kind === value ? true : undefined,
+        checked: form.kind === value,
+        onchange: (event) => {
+          if (!checkedOf(event)) return;
+          form.kind = value;
+          showKind();
+        },
       }),
       ` ${label}`,
     );
-  const classSelect = select(
-    data.classes.map((c) => [c.class, `${c.class} — ${c.covers}`]),
-    initial.action,
-    { name: 'action' },
+  const classField = field(
+    'Action class',
+    select(
+      data.classes.map((c) => [c.class, `${c.class} — ${c.covers}`]),
+      form.action,
+      { name: 'action', onchange: writes('action') },
+    ),
   );
-  const commandInput = h('input', {
-    type: 'text',
-    name: 'command',
-    value: initial.command,
-    autocomplete: 'off',
-    spellcheck: 'false',
-    placeholder: 'git push',
-  });
-  const classField = field('Action class', classSelect);
   const commandField = field(
     'Command prefix',
-    commandInput,
+    h('input', {
+      type: 'text',
+      name: 'command',
+      value: form.command,
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: 'git push',
+      oninput: writes('command'),
+    }),
     'Matches at a word boundary: `git push` covers `git push origin main`, not `git pushx` (G13).',
   );
-  const kindOf = () =>
-    /** @type {HTMLInputElement | null} */ (form.querySelector(`input[name="${kindName}"]:checked`))
-      ?.value ?? 'action';
 
   // Decision and enforcement.
   const decisionName = uid('decision');
@@ -239,7 +383,13 @@ export function openEditor(env, options = {}) {
           type: 'radio',
           name: decisionName,
           value,
-          checked: initial.decision === value ? true : undefined,
+          checked: form.decision === value,
+          onchange: (event) => {
+            if (!checkedOf(event)) return;
+            form.decision = /** @type {Decision} */ (value);
+            if (!fits(form.decision, form.enforcement)) form.enforcement = 'hard';
+            showDecision();
+          },
         }),
         ' ',
         badge(value),
@@ -248,151 +398,86 @@ export function openEditor(env, options = {}) {
       ),
     ),
   );
-  const decisionOf = () =>
-    /** @type {HTMLInputElement | null} */ (
-      form.querySelector(`input[name="${decisionName}"]:checked`)
-    )?.value ?? 'deny';
-  const enforcementSelect = select(ENFORCEMENTS, initial.enforcement, { name: 'enforcement' });
+  const enforcementSelect = select(ENFORCEMENTS, form.enforcement, {
+    name: 'enforcement',
+    onchange: (/** @type {Event} */ event) => {
+      form.enforcement = /** @type {Enforcement} */ (valueOf(event));
+    },
+  });
   const constraintHelp = h('p', { class: 'help muted' });
-  const syncDecision = () => {
-    const d = decisionOf();
-    for (const option of enforcementSelect.options) {
-      const bad =
-        (option.value === 'soft' && d !== 'deny') || (option.value === 'advisory' && d === 'allow');
-      option.disabled = bad;
-      if (bad && option.selected) enforcementSelect.value = 'hard';
-    }
-    replace(
-      constraintHelp,
-      d === 'allow'
-        ? 'An allow applies only when the request lies entirely within every value given here (G16); a cap holds at or under it (G17).'
-        : 'A deny or ask applies when the request touches any value given here (G16); a cap applies when the request exceeds it (G17). A request that does not say a value it would need here asks a human (G18).',
-    );
-  };
-  decisionSet.addEventListener('change', syncDecision);
 
   // Constraints.
-  const constraintInputs = Object.fromEntries(
-    CONSTRAINTS.map(([key]) => [
-      key,
-      h(
-        'textarea',
-        { name: key, rows: '2', spellcheck: 'false' },
-        Array.isArray(initial.when[key]) ? initial.when[key].join('\n') : '',
-      ),
-    ]),
-  );
-  /** @param {string} name @param {number | undefined} value */
-  const numberInput = (name, value) =>
+  /** @param {'paths' | 'refs' | 'hosts' | 'commands'} key */
+  const listInput = (key) =>
+    h(
+      'textarea',
+      {
+        name: key,
+        rows: '2',
+        spellcheck: 'false',
+        oninput: (event) => {
+          form.lists[key] = valueOf(event);
+        },
+      },
+      form.lists[key],
+    );
+  /** @param {'maxCount' | 'maxCents'} name */
+  const capInput = (name) =>
     h('input', {
       type: 'number',
       name,
       min: '0',
       step: '1',
       inputmode: 'numeric',
-      value: value === undefined ? undefined : String(value),
+      value: form[name] === '' ? undefined : form[name],
+      oninput: writes(name),
     });
-  const maxCount = numberInput('maxCount', initial.when.maxCount);
-  const maxCents = numberInput('maxCents', initial.when.maxCents);
 
-  // Expiry, note, message.
-  const initialLocal = initial.expiresAt === '' ? '' : localInput(initial.expiresAt);
-  const expiresInput = h('input', {
-    type: 'datetime-local',
-    name: 'expiresAt',
-    value: initialLocal === '' ? undefined : initialLocal,
-  });
-  const noteInput = h('input', { type: 'text', name: 'note', value: initial.note });
-  const messageInput = h('input', {
-    type: 'text',
-    name: 'message',
-    value: entry === null ? 'console: add a rule' : `console: change rule ${entry.id}`,
-  });
-
-  /** The rule as the document writes it, and its scope; or throws with what is wrong. */
-  const readForm = () => {
-    const scope = scopeSelect.value === '' ? otherScope.value.trim() : scopeSelect.value;
-    if (scope === '')
-      throw new Error('scope: say which agent or space (`agent:<id>`, `space:<id>`)');
-    const id = idInput.value.trim();
-    if (id !== '' && !ID.test(id)) throw new Error('id: an id holds no white space and no `:`');
-    /** @type {import('../../lib/types.js').RawRule} */
-    const rule = {};
-    if (id !== '') rule.id = id;
-    if (kindOf() === 'command') {
-      const command = commandInput.value.trim();
-      if (command === '') throw new Error('command: give the command prefix the rule is about');
-      rule.command = command;
-    } else rule.action = classSelect.value;
-    rule.decision = /** @type {import('../../lib/types.js').Decision} */ (decisionOf());
-    if (enforcementSelect.value !== 'hard')
-      rule.enforcement = /** @type {import('../../lib/types.js').Enforcement} */ (
-        enforcementSelect.value
-      );
-    /** @type {import('../../lib/types.js').Constraints} */
-    const when = {};
-    for (const [key] of CONSTRAINTS) {
-      const values = lines(constraintInputs[key].value);
-      if (values.length > 0) when[key] = values;
-    }
-    /** @type {['maxCount' | 'maxCents', HTMLInputElement][]} */
-    const caps = [
-      ['maxCount', maxCount],
-      ['maxCents', maxCents],
-    ];
-    for (const [key, input] of caps) {
-      if (input.value.trim() === '') continue;
-      const n = Number(input.value);
-      if (!Number.isInteger(n) || n < 0) throw new Error(`${key}: a whole number, 0 or more`);
-      when[key] = n;
-    }
-    if (Object.keys(when).length > 0) rule.when = when;
-    if (expiresInput.value !== '') {
-      if (expiresInput.value === initialLocal) rule.expiresAt = initial.expiresAt;
-      else {
-        const at = new Date(expiresInput.value);
-        if (Number.isNaN(at.getTime())) throw new Error('expires: not a time');
-        rule.expiresAt = at.toISOString().replace(/\.000Z$/, 'Z');
-      }
-    }
-    if (raw?.origin !== undefined) rule.origin = raw.origin;
-    if (noteInput.value.trim() !== '') rule.note = noteInput.value.trim();
-    return { scope, rule };
+  // Drawing what depends on the choices above.
+  const showScope = () => {
+    otherField.hidden = form.scope !== '';
   };
-
-  const proposed = () => {
-    const { scope, rule } = readForm();
-    const base = /** @type {import('../../lib/types.js').PermissionsMatrix} */ (env.state.data)
-      .document;
-    return { document: withRule(base, entry, rule, scope), id: rule.id ?? null };
+  const showKind = () => {
+    classField.hidden = form.kind === 'command';
+    commandField.hidden = form.kind !== 'command';
   };
-
-  const reloadButton = () =>
-    h(
-      'button',
-      {
-        type: 'button',
-        onclick: async () => {
-          await env.state.load();
-          clear(errors);
-          replace(
-            result,
-            h(
-              'p',
-              { class: 'muted' },
-              `The policy is now read at revision ${env.state.data?.revision.revision ?? '—'}; your edits are still here: save again to write them on top of it.`,
-            ),
-          );
-          revisionNote.textContent = `Editing revision ${env.state.data?.revision.revision ?? '—'}.`;
-        },
-      },
-      'Reload the policy',
+  const showDecision = () => {
+    for (const option of enforcementSelect.options)
+      option.disabled = !fits(form.decision, option.value);
+    enforcementSelect.value = form.enforcement;
+    replace(
+      constraintHelp,
+      form.decision === 'allow'
+        ? 'An allow applies only when the request lies entirely within every value given here (G16); a cap holds at or under it (G17).'
+        : 'A deny or ask applies when the request touches any value given here (G16); a cap applies when the request exceeds it (G17). A request that does not say a value it would need here asks a human (G18).',
     );
+  };
 
-  /** @param {import('../../lib/types.js').PolicyDocument} document @param {string} message */
+  /** The document with the rule written into it, and the rule's id; or what is wrong. */
+  const proposed = () => {
+    const read = ruleOf(form, kept);
+    if (!read.ok) throw new Error(read.message);
+    const base = /** @type {PermissionsMatrix} */ (env.state.data).document;
+    return { document: withRule(base, entry, read.rule, read.scope), id: read.rule.id ?? null };
+  };
+
+  const reload = async () => {
+    await env.state.load();
+    clear(errors);
+    replace(
+      result,
+      h(
+        'p',
+        { class: 'muted' },
+        `The policy is now read at revision ${env.state.data?.revision.revision ?? '—'}; your edits are still here: save again to write them on top of it.`,
+      ),
+    );
+    revisionNote.textContent = `Editing revision ${env.state.data?.revision.revision ?? '—'}.`;
+  };
+
+  /** @param {PolicyDocument} document @param {string} message */
   const write = async (document, message) => {
-    const expected = /** @type {import('../../lib/types.js').PermissionsMatrix} */ (env.state.data)
-      .revision.revision;
+    const expected = /** @type {PermissionsMatrix} */ (env.state.data).revision.revision;
     try {
       /** @type {import('../../lib/types.js').Written} */
       const written = await api('PUT', '/v1/policy', {
@@ -410,7 +495,7 @@ export function openEditor(env, options = {}) {
           h('strong', null, 'Not saved — the policy changed since this form read it. '),
           `This form read revision ${expected}; ${error.message}. Reload it to see the other change, then save again.`,
           ' ',
-          reloadButton(),
+          h('button', { type: 'button', onclick: reload }, 'Reload the policy'),
         );
         return;
       }
@@ -418,81 +503,70 @@ export function openEditor(env, options = {}) {
     }
   };
 
-  const previewButton = h(
-    'button',
-    {
-      type: 'button',
-      onclick: async () => {
-        clear(errors);
-        try {
-          const { document, id } = proposed();
-          const answer = await api('POST', '/v1/permissions/preview', {
-            workspace: env.workspace,
-            document,
-          });
-          replace(result, previewView(answer, id));
-        } catch (error) {
-          replace(result);
-          fail(errors, 'Cannot preview', error);
-        }
+  const preview = async () => {
+    clear(errors);
+    try {
+      const { document, id } = proposed();
+      const answer = await api('POST', '/v1/permissions/preview', {
+        workspace: env.workspace,
+        document,
+      });
+      replace(result, previewView(answer, id));
+    } catch (error) {
+      replace(result);
+      fail(errors, 'Cannot preview', error);
+    }
+  };
+
+  /** @param {SubmitEvent} event */
+  const save = async (event) => {
+    event.preventDefault();
+    clear(errors);
+    let next;
+    try {
+      next = proposed();
+    } catch (error) {
+      fail(errors, 'Not saved', error);
+      return;
+    }
+    await write(next.document, form.message.trim() || 'console');
+  };
+
+  /** Removing asks twice: the first click asks to confirm. @param {RuleEntry} rule */
+  const removeButton = (rule) => {
+    let confirming = false;
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: 'danger',
+        onclick: async (event) => {
+          if (!confirming) {
+            confirming = true;
+            replace(
+              /** @type {HTMLButtonElement} */ (event.currentTarget),
+              `Remove ${rule.id} — click again to confirm`,
+            );
+            return;
+          }
+          clear(errors);
+          try {
+            await write(
+              withoutRule(/** @type {PermissionsMatrix} */ (env.state.data).document, rule),
+              `console: remove rule ${rule.id}`,
+            );
+          } catch (error) {
+            fail(errors, 'Not removed', error);
+          }
+        },
       },
-    },
-    'Preview',
-  );
+      'Remove this rule',
+    );
+  };
 
-  const removeButton =
-    entry === null || entry.path === null
-      ? null
-      : h(
-          'button',
-          {
-            type: 'button',
-            class: 'danger',
-            onclick: async (event) => {
-              const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
-              if (button.dataset.confirm !== 'yes') {
-                button.dataset.confirm = 'yes';
-                button.textContent = `Remove ${entry.id} — click again to confirm`;
-                return;
-              }
-              clear(errors);
-              try {
-                await write(
-                  withoutRule(
-                    /** @type {import('../../lib/types.js').PermissionsMatrix} */ (env.state.data)
-                      .document,
-                    entry,
-                  ),
-                  `console: remove rule ${entry.id}`,
-                );
-              } catch (error) {
-                fail(errors, 'Not removed', error);
-              }
-            },
-          },
-          'Remove this rule',
-        );
-
-  const revisionNote = h('p', { class: 'muted' }, `Editing revision ${data.revision.revision}.`);
-
-  const form = h(
+  const formEl = h(
     'form',
-    {
-      class: 'editor',
-      novalidate: true,
-      onsubmit: async (event) => {
-        event.preventDefault();
-        clear(errors);
-        let next;
-        try {
-          next = proposed();
-        } catch (error) {
-          fail(errors, 'Not saved', error);
-          return;
-        }
-        await write(next.document, messageInput.value.trim() || 'console');
-      },
-    },
+    { class: 'editor', novalidate: true, onsubmit: save },
     h('h2', { id: titleId }, entry === null ? 'Add a rule' : `Edit rule ${entry.id}`),
     revisionNote,
     h(
@@ -527,22 +601,50 @@ export function openEditor(env, options = {}) {
           { class: 'constraints' },
           h('legend', null, 'Only when (constraints, optional)'),
           constraintHelp,
-          CONSTRAINTS.map(([key, label, help]) => field(label, constraintInputs[key], help)),
+          CONSTRAINTS.map(([key, label, help]) => field(label, listInput(key), help)),
           h(
             'div',
             { class: 'row' },
-            field('At most this many (maxCount)', maxCount),
-            field('At most these cents (maxCents)', maxCents),
+            field('At most this many (maxCount)', capInput('maxCount')),
+            field('At most these cents (maxCents)', capInput('maxCents')),
           ),
         ),
         field(
           'Expires (your local time; empty: never)',
-          expiresInput,
+          h('input', {
+            type: 'datetime-local',
+            name: 'expiresAt',
+            value: form.expires === '' ? undefined : form.expires,
+            oninput: writes('expires'),
+          }),
           'After this the rule no longer exists for decisions (G12).',
         ),
-        field('Rule id', idInput, 'Letters, digits and dashes; no spaces, no `:`.'),
-        field('Note', noteInput),
-        field('Why (for the revision history)', messageInput),
+        field(
+          'Rule id',
+          h('input', {
+            type: 'text',
+            name: 'id',
+            value: form.id,
+            autocomplete: 'off',
+            spellcheck: 'false',
+            placeholder: 'generated from the rule when empty',
+            oninput: writes('id'),
+          }),
+          'Letters, digits and dashes; no spaces, no `:`.',
+        ),
+        field(
+          'Note',
+          h('input', { type: 'text', name: 'note', value: form.note, oninput: writes('note') }),
+        ),
+        field(
+          'Why (for the revision history)',
+          h('input', {
+            type: 'text',
+            name: 'message',
+            value: form.message,
+            oninput: writes('message'),
+          }),
+        ),
       ),
     ),
     errors,
@@ -550,25 +652,17 @@ export function openEditor(env, options = {}) {
       'div',
       { class: 'row actions' },
       h('button', { type: 'submit', class: 'primary' }, 'Save as a new revision'),
-      previewButton,
-      removeButton,
+      h('button', { type: 'button', onclick: preview }, 'Preview'),
+      entry === null || entry.path === null ? null : removeButton(entry),
       h('button', { type: 'button', onclick: () => close() }, 'Cancel'),
     ),
     result,
   );
+  showScope();
+  showKind();
+  showDecision();
 
-  const syncKind = () => {
-    const isCommand = kindOf() === 'command';
-    classField.hidden = isCommand;
-    commandField.hidden = !isCommand;
-  };
-  form.addEventListener('change', (event) => {
-    if (event.target instanceof HTMLInputElement && event.target.name === kindName) syncKind();
-  });
-  syncKind();
-  syncDecision();
-
-  const dialog = h('dialog', { class: 'editor-dialog', 'aria-labelledby': titleId }, form);
+  const dialog = h('dialog', { class: 'editor-dialog', 'aria-labelledby': titleId }, formEl);
   const close = () => {
     if (dialog.open) dialog.close();
   };
