@@ -240,7 +240,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'post',
     path: '/v1/approvals/:id/override',
-    summary: 'Override a soft deny, with a reason (G26)',
+    summary: 'Override a soft deny, with a reason',
     permission: 'override',
     body: z.strictObject({ reason: z.string().min(1).max(2000) }),
     responses: {

@@ -87,7 +87,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
       wait: z.enum(['0', '1']).optional().describe('`0`: answer at once with `ask`'),
     }),
     responses: {
-      200: 'the decision (contracts §3) with `auditId`; durable when answered',
+      200: 'the decision with `auditId`; durable when answered',
       400: 'not a request',
       403: 'the body names another workspace, agent, space or mode than its token or registration',
       503: 'a deny that could not be recorded: the decision without `auditId`, and `failure` says why',

@@ -13,7 +13,7 @@ export function managedRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'get',
     path: '/v1/managed',
-    summary: 'The managed layer, and where it comes from (G29)',
+    summary: 'The managed layer, and where it comes from',
     permission: 'read',
     responses: { 200: '`{ source, readOnly, document }`' },
     handler: async () => {

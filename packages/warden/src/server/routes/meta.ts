@@ -80,8 +80,7 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'get',
     path: '/v1/honesty',
-    summary:
-      'Where rules are enforced: what each adapter lets Warden see and stop, on this host (G37)',
+    summary: 'Where rules are enforced: what each adapter lets Warden see and stop, on this host',
     permission: 'any',
     responses: { 200: 'the honesty matrix' },
     handler: () => Promise.resolve(matrix),

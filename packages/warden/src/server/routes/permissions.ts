@@ -53,7 +53,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
     method: 'get',
     path: '/v1/permissions/matrix',
     summary:
-      'The permissions matrix: per action class and scope (workspace, each agent, space, mode) the effective decision and the deciding rule (G20)',
+      'The permissions matrix: per action class and scope (workspace, each agent, space, mode) the effective decision and the deciding rule',
     permission: 'read',
     query: z.strictObject({ workspace: z.string().optional() }),
     responses: {
@@ -106,7 +106,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
     permission: 'read',
     body: z.strictObject({
       workspace: z.string().optional(),
-      document: z.unknown().describe('the proposed policy document (contracts §1)'),
+      document: z.unknown().describe('the proposed policy document'),
     }),
     responses: {
       200: '`{ revision, changes, rules: { added, changed, removed }, warnings }`',
@@ -183,7 +183,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'get',
     path: '/v1/permissions/advisories',
-    summary: 'What each advisory rule would have decided, and how often, over a window (G25)',
+    summary: 'What each advisory rule would have decided, and how often, over a window',
     permission: 'read',
     query: z.strictObject({
       workspace: z.string().optional(),

@@ -58,7 +58,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Write a new revision of the policy',
     permission: 'policy',
     body: z.strictObject({
-      document: z.unknown().describe('the policy document (contracts §1)'),
+      document: z.unknown().describe('the policy document'),
       message: z.string().max(500).optional(),
       expectedRevision: z
         .number()

@@ -19,7 +19,7 @@ export function spaceRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'get',
     path: '/v1/spaces',
-    summary: 'The spaces and their autonomy, with what each setting means (G32)',
+    summary: 'The spaces and their autonomy, with what each setting means',
     permission: 'read',
     query: workspaceQuery,
     responses: { 200: '`{ spaces, levels }`' },

@@ -31,10 +31,10 @@ export function whatIfRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'post',
     path: '/v1/what-if',
-    summary: 'The what-if check: the decision a request would get now, and why (G38)',
+    summary: 'The what-if check: the decision a request would get now, and why',
     permission: 'any',
     body: whatIfSchema,
-    responses: { 200: 'the decision (contracts §3)', 422: 'the request is not valid' },
+    responses: { 200: 'the decision', 422: 'the request is not valid' },
     handler: async ({ identity, body }) => {
       const request = { ...body.request };
       if (identity.role === 'agent') {
