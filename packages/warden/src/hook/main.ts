@@ -6,23 +6,14 @@
 // Claude Code would read as "go ahead".
 
 import { parseArgs } from 'node:util';
+import { HOOK_FLAGS, flagName, hookOptions } from './flags.js';
 import type { HookOptions } from './run.js';
 import { readAll, runHook, timeoutSeconds } from './run.js';
 
-const OPTIONS = {
-  server: { type: 'string' },
-  token: { type: 'string' },
-  policy: { type: 'string' },
-  managed: { type: 'string' },
-  data: { type: 'string' },
-  agent: { type: 'string' },
-  space: { type: 'string' },
-  mode: { type: 'string' },
-  gateway: { type: 'string' },
-  'gateway-config': { type: 'string' },
-  timeout: { type: 'string' },
-  sandbox: { type: 'string' },
-} as const;
+/** `parseArgs`'s spelling of the hook's flags: each takes one string. */
+const OPTIONS = Object.fromEntries(
+  Object.values(HOOK_FLAGS).map((flag) => [flagName(flag), { type: 'string' as const }]),
+);
 
 /** Ends the process with a deny Claude Code honours whatever it read on standard output. */
 export function denyAndExit(reason: string): never {
@@ -33,8 +24,7 @@ export function denyAndExit(reason: string): never {
 export function parseHookArgs(args: readonly string[]): HookOptions | string {
   try {
     const { values } = parseArgs({ args: [...args], options: OPTIONS, strict: true });
-    const { 'gateway-config': gatewayConfig, ...rest } = values;
-    return { ...rest, ...(gatewayConfig === undefined ? {} : { gatewayConfig }) };
+    return hookOptions((key) => values[flagName(HOOK_FLAGS[key])]);
   } catch (error) {
     return (error as Error).message;
   }
