@@ -15,26 +15,9 @@ import {
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
 import { SQLITE_FILE } from '../store/sqlite.js';
 import type { AuditReader } from '../store/types.js';
+import type { AgentCreateOptions, AgentListOptions } from './commands/agent.js';
 import type { Io } from './io.js';
 import { printJson, style, usage } from './io.js';
-
-export interface AgentCreateOptions {
-  readonly role?: string;
-  readonly workspace?: string;
-  readonly name?: string;
-  readonly model?: string;
-  /** Tool names to assign (repeatable); a supervisor gets the inspector and messages to the human by default. */
-  readonly tool?: readonly string[];
-  /** A supervisor's `observableAgents` (repeatable). */
-  readonly observe?: readonly string[];
-  readonly data?: string;
-  readonly json?: boolean;
-}
-
-export interface AgentListOptions {
-  readonly data?: string;
-  readonly json?: boolean;
-}
 
 function dataFolder(options: { data?: string }): string {
   return resolve(options.data ?? DEFAULT_DATA);

@@ -7,24 +7,11 @@
 // deny (G23) — or, for a soft deny, an override with a reason (G26).
 
 import { createParser } from 'eventsource-parser';
-import type { Connection, ConnectOptions } from './client.js';
+import type { Connection } from './client.js';
 import { call, connection, refused, request, unreachable } from './client.js';
+import type { AnswerOptions, ListOptions, WatchOptions } from './commands/approvals.js';
 import type { Io, LineReader, Style } from './io.js';
 import { EXIT, fail, printJson, style, untilSignalled, usage } from './io.js';
-
-export interface ApprovalsOptions extends ConnectOptions {
-  readonly workspace?: string;
-  readonly state?: string;
-  readonly agent?: string;
-  readonly limit?: string;
-  readonly hours?: string;
-  readonly once?: boolean;
-  readonly remember?: boolean;
-  readonly deny?: boolean;
-  readonly override?: boolean;
-  readonly scope?: string;
-  readonly reason?: string;
-}
 
 /** An approval as the API shows it (routes/approvals.ts `approvalView`). */
 export interface ApprovalView {
@@ -100,19 +87,6 @@ interface Me {
 const ANSWERING_ROLES = ['admin', 'approver', 'overrider'];
 const DEFAULT_HOURS = 8;
 const MAX_ARGUMENT_LINES = 20;
-
-function hoursOption(io: Io, options: ApprovalsOptions): number {
-  if (options.hours === undefined) return DEFAULT_HOURS;
-  const hours = Number(options.hours);
-  if (!Number.isFinite(hours) || hours <= 0)
-    return usage(
-      io,
-      options.json === true,
-      '--hours',
-      `\`${options.hours}\` is not a number of hours above 0`,
-    );
-  return hours;
-}
 
 function what(view: ApprovalView): string {
   return view.request.command ?? (view.request.actions ?? []).join(', ');
@@ -261,10 +235,10 @@ async function converse(
   }
 }
 
-export async function runWatch(io: Io, options: ApprovalsOptions): Promise<number> {
+export async function runWatch(io: Io, options: WatchOptions): Promise<number> {
   const json = options.json === true;
   const conn = connection(io, options);
-  const hours = hoursOption(io, options);
+  const hours = options.hours ?? DEFAULT_HOURS;
   const identity = await me(io, conn, json);
   if (!ANSWERING_ROLES.includes(identity.role))
     return usage(
@@ -483,7 +457,7 @@ function query(params: Record<string, string | undefined>): string {
   return entries.length === 0 ? '' : `?${new URLSearchParams(entries).toString()}`;
 }
 
-export async function runList(io: Io, options: ApprovalsOptions): Promise<number> {
+export async function runList(io: Io, options: ListOptions): Promise<number> {
   const json = options.json === true;
   const conn = connection(io, options);
   const state = options.state ?? 'pending';
@@ -515,7 +489,7 @@ export async function runList(io: Io, options: ApprovalsOptions): Promise<number
   return EXIT.ok;
 }
 
-export async function runAnswer(io: Io, id: string, options: ApprovalsOptions): Promise<number> {
+export async function runAnswer(io: Io, id: string, options: AnswerOptions): Promise<number> {
   const json = options.json === true;
   const kinds = (['once', 'remember', 'deny', 'override'] as const).filter(
     (k) => options[k] === true,
@@ -535,7 +509,7 @@ export async function runAnswer(io: Io, id: string, options: ApprovalsOptions): 
   const conn = connection(io, options);
   const path = `/v1/approvals/${encodeURIComponent(id)}`;
   let scope = options.scope;
-  const hours = hoursOption(io, options);
+  const hours = options.hours ?? DEFAULT_HOURS;
   if (kind === 'remember' && scope === undefined) {
     const view = (await call(io, conn, 'GET', path, { json })) as ApprovalView;
     const effective = view.scopes.filter((x) => x.effective);

@@ -12,17 +12,9 @@ import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
 import { MissingHead } from '../store/sql/audit.js';
 import { SQLITE_FILE } from '../store/sqlite.js';
 import type { AuditDraft, AuditEntry, JsonValue, Store } from '../store/types.js';
+import type { ExportOptions, ImportOptions, VerifyOptions } from './commands/audit.js';
 import type { Io } from './io.js';
 import { fail, printJson, style, usage } from './io.js';
-
-export interface AuditOptions {
-  readonly data?: string;
-  readonly file?: string;
-  readonly format?: string;
-  readonly out?: string;
-  readonly head?: string;
-  readonly json?: boolean;
-}
 
 function where(io: Io, data: string | undefined): string {
   const url = io.env.DATABASE_URL;
@@ -32,7 +24,11 @@ function where(io: Io, data: string | undefined): string {
 }
 
 /** Opens the store an audit command reads; an absent SQLite file is an error, not a new log. */
-async function open(io: Io, options: AuditOptions, create: boolean): Promise<Store> {
+async function open(
+  io: Io,
+  options: Pick<VerifyOptions, 'data' | 'json'>,
+  create: boolean,
+): Promise<Store> {
   const json = options.json === true;
   const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
   if (storeOptions.databaseUrl === undefined && !create) {
@@ -101,7 +97,7 @@ function readHead(io: Io, json: boolean, head: string | undefined): string | nul
   return head;
 }
 
-export async function runVerify(io: Io, options: AuditOptions): Promise<number> {
+export async function runVerify(io: Io, options: VerifyOptions): Promise<number> {
   const json = options.json === true;
   tolerateClosedPipe();
   if (options.file !== undefined && options.data !== undefined)
@@ -175,8 +171,9 @@ export async function runVerify(io: Io, options: AuditOptions): Promise<number> 
   }
 }
 
-export async function runExport(io: Io, options: AuditOptions, version: string): Promise<number> {
-  const json = options.json === true;
+export async function runExport(io: Io, options: ExportOptions, version: string): Promise<number> {
+  // No `--json`: what export prints is the log itself; its problems are lines on standard error.
+  const json = false;
   tolerateClosedPipe();
   const format = options.format ?? 'jsonl';
   if (format !== 'jsonl' && format !== 'otlp')
@@ -219,7 +216,7 @@ function withoutMarks(body: { readonly [key: string]: JsonValue }): { [key: stri
   return out;
 }
 
-export async function runImport(io: Io, file: string, options: AuditOptions): Promise<number> {
+export async function runImport(io: Io, file: string, options: ImportOptions): Promise<number> {
   const json = options.json === true;
   let text: string;
   try {

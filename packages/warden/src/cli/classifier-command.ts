@@ -4,14 +4,9 @@
 import type { CommandAnalysis } from '@warden/engine';
 import { EXTRACTOR_DESCRIPTIONS, analyzeCommand } from '@warden/engine';
 import { loadClassifier } from '../policy/load.js';
+import type { ClassifierOptions } from './commands/classifier.js';
 import type { Io } from './io.js';
 import { fail, printJson, style, usage } from './io.js';
-
-export interface ClassifierOptions {
-  readonly classifier?: string;
-  readonly worktree?: string;
-  readonly json?: boolean;
-}
 
 export function runClassifier(
   io: Io,

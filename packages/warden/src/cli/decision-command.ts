@@ -13,22 +13,7 @@ import { chooseManaged, loadClassifier, loadPolicyFile, loadRequest } from '../p
 import type { Io } from './io.js';
 import { EXIT, Exit, fail, printJson, usage } from './io.js';
 import { renderDecision } from './render-decision.js';
-
-export interface DecisionOptions {
-  readonly policy?: string;
-  readonly managed?: string;
-  readonly request?: string;
-  readonly agent?: string;
-  readonly space?: string;
-  readonly mode?: string;
-  readonly action?: string[];
-  readonly command?: string;
-  readonly worktree?: string;
-  readonly approver?: string;
-  readonly at?: string;
-  readonly classifier?: string;
-  readonly json?: boolean;
-}
+import type { DecisionOptions } from './commands/decision.js';
 
 /** Reads `--at`; a timestamp without a zone is a usage error (E31). */
 export function readAt(io: Io, json: boolean, at: string | undefined): number {

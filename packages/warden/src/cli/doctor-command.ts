@@ -7,14 +7,9 @@
 
 import type { HonestyMatrix, ProbePath, ProbeResult } from '../honesty/index.js';
 import { ADAPTERS, detectHost, honestyMatrix, renderMatrix } from '../honesty/index.js';
+import type { DoctorOptions } from './commands/doctor.js';
 import type { Io } from './io.js';
 import { EXIT } from './io.js';
-
-export interface DoctorOptions {
-  readonly json?: boolean;
-  /** False with `--no-probe`: the matrix without running anything. */
-  readonly probe: boolean;
-}
 
 const PATH_LABELS: Readonly<Record<Exclude<ProbePath, 'run_command'>, string>> = {
   hook: 'hook',
@@ -49,9 +44,10 @@ function checkLine(probe: ProbeResult, matrix: HonestyMatrix): string {
 
 export async function runDoctor(io: Io, version: string, options: DoctorOptions): Promise<number> {
   const host = detectHost({ env: io.env });
-  const probes = options.probe
-    ? await (await import('../honesty/probes.js')).probePaths({ host, env: io.env })
-    : null;
+  const probes =
+    options.probe !== false
+      ? await (await import('../honesty/probes.js')).probePaths({ host, env: io.env })
+      : null;
   const matrix = honestyMatrix(host, { version, ...(probes === null ? {} : { probes }) });
   const failed = (probes ?? []).some((p) => p.status === 'failed');
   if (options.json === true) {

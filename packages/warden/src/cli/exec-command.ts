@@ -23,24 +23,9 @@ import {
   SandboxUnavailable,
 } from '../sandbox/runtime.js';
 import { childEnv } from '../tools/builtin/process.js';
+import type { ExecOptions } from './commands/exec.js';
 import type { Io } from './io.js';
 import { EXIT, usage } from './io.js';
-
-export interface ExecOptions {
-  readonly server?: string;
-  readonly token?: string;
-  readonly policy?: string;
-  readonly managed?: string;
-  readonly data?: string;
-  readonly agent?: string;
-  readonly worktree?: string;
-  readonly timeout?: string;
-  readonly json?: boolean;
-  /** False with `--no-sandbox`: a host without a backend runs the command anyway. */
-  readonly sandbox?: boolean;
-  /** A grant a hook handed out for this command line: run it under its decision's profile. */
-  readonly grant?: string;
-}
 
 /** The tool name the gate and the audit log know these calls by. */
 const TOOL = 'exec';
@@ -93,14 +78,6 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-function seconds(text: string | undefined): number | null {
-  if (text === undefined) return null;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0 || value > 7 * 24 * 3600)
-    throw new Refusal(`\`--timeout ${text}\` is not a number of seconds above 0`);
-  return value;
 }
 
 async function worktreeOf(dir: string | undefined): Promise<string> {
@@ -528,7 +505,7 @@ export async function runExec(
       throw new Refusal(
         `no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
       );
-    const timeoutS = seconds(options.timeout);
+    const timeoutS = options.timeout ?? null;
     const worktree = await worktreeOf(options.worktree);
     // A host without a backend refuses before anything is asked or recorded.
     const sandbox = chooseSandbox(options);

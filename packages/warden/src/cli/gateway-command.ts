@@ -10,21 +10,9 @@ import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Decider } from '../gateway/decider.js';
 import type { HostName } from '../gateway/hosts.js';
+import type { GatewayOptions } from './commands/gateway.js';
 import type { Io } from './io.js';
 import { EXIT, untilSignalled } from './io.js';
-
-export interface GatewayOptions {
-  readonly config?: string;
-  readonly server?: string;
-  readonly token?: string;
-  readonly policy?: string;
-  readonly managed?: string;
-  readonly data?: string;
-  readonly http?: string;
-  /** Extra `Host` names `--http` accepts (repeatable). */
-  readonly allowHost?: readonly string[] | string;
-  readonly timeout?: string;
-}
 
 function problems(io: Io, lines: readonly string[]): number {
   for (const line of lines) io.err(`error: ${line}\n`);
@@ -40,19 +28,8 @@ export async function runGateway(
   if (options.config === undefined)
     return problems(io, ['--config: give the gateway configuration file (YAML or JSON)']);
   const flagProblems: string[] = [];
-  let port: number | null = null;
-  if (options.http !== undefined) {
-    const n = Number(options.http);
-    if (!Number.isInteger(n) || n < 0 || n > 65535)
-      flagProblems.push(`--http: \`${options.http}\` is not a port (0 to 65535)`);
-    else port = n;
-  }
-  const allowHost =
-    options.allowHost === undefined
-      ? []
-      : typeof options.allowHost === 'string'
-        ? [options.allowHost]
-        : [...options.allowHost];
+  const port = options.http ?? null;
+  const allowHost = options.allowHost ?? [];
   const { hostNameProblem, parseHostName } = await import('../gateway/hosts.js');
   const allowHosts: HostName[] = [];
   if (allowHost.length > 0 && options.http === undefined)
@@ -64,15 +41,7 @@ export async function runGateway(
     else allowHosts.push(parsed);
   }
   const { DEFAULT_TIMEOUT_SECONDS } = await import('../gateway/gateway.js');
-  let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
-  if (options.timeout !== undefined) {
-    const n = Number(options.timeout);
-    if (!Number.isFinite(n) || n <= 0 || n > 3600)
-      flagProblems.push(
-        `--timeout: \`${options.timeout}\` is not a number of seconds (up to 3600)`,
-      );
-    else timeoutSeconds = n;
-  }
+  const timeoutSeconds = options.timeout ?? DEFAULT_TIMEOUT_SECONDS;
   const server = options.server ?? io.env.WARDEN_URL;
   const token = options.token ?? io.env.WARDEN_TOKEN;
   const hasServer = server !== undefined && server !== '';

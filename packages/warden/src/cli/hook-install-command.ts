@@ -15,22 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { loadGatewayConfig } from '../gateway/config.js';
 import { DEFAULT_TIMEOUT_SECONDS } from '../hook/run.js';
 import { HOOK_SANDBOX_MODES, shellQuote } from '../hook/sandboxed.js';
+import type { HookInstallOptions } from './commands/hook.js';
 import type { Io } from './io.js';
 import { EXIT, printJson, style, usage } from './io.js';
-
-export interface HookInstallOptions {
-  readonly project?: string;
-  readonly user?: boolean;
-  readonly server?: string;
-  readonly policy?: string;
-  readonly data?: string;
-  readonly agent?: string;
-  /** A gateway configuration whose `tools` map the MCP servers Claude Code talks to directly. */
-  readonly gatewayConfig?: string;
-  /** How the hook runs allowed `Bash` commands: `auto`, `required` or `off`. */
-  readonly sandbox?: string;
-  readonly json?: boolean;
-}
 
 /** Claude Code waits this long for the hook (its `timeout`); the hook answers 5 s before. */
 const HOOK_TIMEOUT_SECONDS = DEFAULT_TIMEOUT_SECONDS + 5;

@@ -13,16 +13,9 @@ import { Redactor } from '../audit/redact.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
 import type { Store } from '../store/types.js';
 import { agentCredentials } from '../warden.js';
+import type { InspectorCommandOptions } from './commands/inspector.js';
 import type { Io } from './io.js';
 import { EXIT, untilSignalled } from './io.js';
-
-export interface InspectorCommandOptions {
-  readonly data?: string;
-  readonly as?: string;
-  /** Connected: the server's inspector, as the supervisor `--token`'s agent (contracts §4). */
-  readonly server?: string;
-  readonly token?: string;
-}
 
 /**
  * `warden inspector --server URL --token T`: the server answers from its data

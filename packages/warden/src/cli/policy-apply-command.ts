@@ -9,15 +9,10 @@ import { parseText } from '../policy/source.js';
 import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
 import { Warden } from '../warden.js';
 import type { PolicyWriteResult } from '../warden.js';
-import type { ConnectOptions } from './client.js';
 import { call, connection } from './client.js';
+import type { ApplyOptions } from './commands/policy.js';
 import type { Io } from './io.js';
 import { EXIT, fail, printJson, style, usage } from './io.js';
-
-export interface ApplyOptions extends ConnectOptions {
-  readonly data?: string;
-  readonly message?: string;
-}
 
 interface Written {
   readonly revision: number;

@@ -4,6 +4,7 @@ import type { Policy } from '@warden/engine';
 import { allRules, describeRule, enumerate, lintPolicy } from '@warden/engine';
 import type { LoadedPolicy } from '../policy/load.js';
 import { chooseManaged, loadPolicyFile } from '../policy/load.js';
+import type { DescribeOptions, EnumerateOptions, LintOptions } from './commands/policy.js';
 import { readAt } from './decision-command.js';
 import type { Io } from './io.js';
 import { fail, printJson, style, usage } from './io.js';
@@ -26,7 +27,7 @@ function summary(policy: Policy): string {
   return parts.join(', ');
 }
 
-export function runLint(io: Io, file: string, options: { json?: boolean; at?: string }): void {
+export function runLint(io: Io, file: string, options: LintOptions): void {
   const json = options.json === true;
   const at = readAt(io, json, options.at);
   const loaded = load(io, file, json);
@@ -56,7 +57,7 @@ export function runLint(io: Io, file: string, options: { json?: boolean; at?: st
   if (warnings.length === 0) io.out('no rule is shadowed, duplicated or contradicted\n');
 }
 
-export function runDescribe(io: Io, file: string, options: { json?: boolean }): void {
+export function runDescribe(io: Io, file: string, options: DescribeOptions): void {
   const json = options.json === true;
   const { policy } = load(io, file, json);
   const rules = allRules(policy).map((rule) => ({
@@ -106,15 +107,6 @@ export function autonomySentence(space: string, autonomy: string): string {
     default:
       return `Space \`${space}\` is actWithApproval: prompts wait for a connected approver; with none connected they are denied.`;
   }
-}
-
-export interface EnumerateOptions {
-  readonly agent?: string;
-  readonly space?: string;
-  readonly mode?: string;
-  readonly managed?: string;
-  readonly at?: string;
-  readonly json?: boolean;
 }
 
 export function runEnumerate(io: Io, file: string, options: EnumerateOptions): void {

@@ -18,18 +18,11 @@ import type { OpenStoreOptions } from '../store/open.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
 import { SQLITE_FILE } from '../store/sqlite.js';
 import type { Store } from '../store/types.js';
+import type { ReportOptions } from './commands/report.js';
 import type { Io } from './io.js';
 import { EXIT, fail, printJson, usage } from './io.js';
 
-export interface ReportOptions {
-  readonly supervisor?: string;
-  readonly since?: string;
-  readonly data?: string;
-  /** The server's configuration file: `reports.since`, `reports.thresholds`, where the data is. */
-  readonly config?: string;
-  readonly json?: boolean;
-  readonly store?: boolean;
-}
+export type { ReportOptions };
 
 interface Settings {
   readonly data: string;

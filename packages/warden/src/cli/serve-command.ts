@@ -3,16 +3,12 @@
 // configuration before it listens, prints a one-screen banner, and stops
 // gracefully on SIGINT or SIGTERM.
 
-import type { ConfigFlags } from '../server/config.js';
 import { loadConfig } from '../server/config.js';
 import { bannerFacts, renderBanner, startServer } from '../server/serve.js';
 import type { RunningServer } from '../server/serve.js';
+import type { ServeOptions } from './commands/serve.js';
 import type { Io } from './io.js';
 import { EXIT, fail, untilSignalled, usage } from './io.js';
-
-export interface ServeOptions extends ConfigFlags {
-  readonly json?: boolean;
-}
 
 /** Resolves when SIGINT or SIGTERM arrives; a second one while stopping stops at once. */
 async function untilStopped(): Promise<string> {

@@ -13,18 +13,15 @@ import { TEMPLATES, applyTemplate, templateRules } from '../templates/index.js';
 import type { TemplateArgs, TemplateInfo, TemplateParam } from '../templates/index.js';
 import { Warden } from '../warden.js';
 import type { PolicyWriteResult } from '../warden.js';
-import type { ConnectOptions } from './client.js';
 import { connection, refused, request } from './client.js';
+import type {
+  TemplatesListOptions,
+  TemplatesOptions,
+  TemplatesShowOptions,
+} from './commands/templates.js';
 import type { Io } from './io.js';
 import { EXIT, Exit, fail, printJson, style, usage } from './io.js';
 import { author } from './policy-apply-command.js';
-
-export interface TemplatesOptions extends ConnectOptions {
-  readonly param?: readonly string[];
-  readonly workspace?: string;
-  readonly message?: string;
-  readonly data?: string;
-}
 
 interface Problem {
   readonly path: string;
@@ -94,7 +91,7 @@ function wrap(text: string, width: number, indent: string): string {
   return lines.join('\n');
 }
 
-export function runTemplatesList(io: Io, options: { json?: boolean }): number {
+export function runTemplatesList(io: Io, options: TemplatesListOptions): number {
   if (options.json === true) {
     printJson(io, {
       templates: TEMPLATES.map((t) => ({
@@ -128,7 +125,7 @@ export function runTemplatesList(io: Io, options: { json?: boolean }): number {
   return EXIT.ok;
 }
 
-export function runTemplatesShow(io: Io, name: string, options: { json?: boolean }): number {
+export function runTemplatesShow(io: Io, name: string, options: TemplatesShowOptions): number {
   const json = options.json === true;
   const template = known(io, json, name);
   if (json) {

@@ -7,24 +7,13 @@ import { userInfo } from 'node:os';
 import { createToken } from '../server/auth.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
 import type { Store, TokenRecord } from '../store/types.js';
+import type { TokenCreateOptions, TokenListOptions, TokenRevokeOptions } from './commands/token.js';
 import type { Io } from './io.js';
 import { EXIT, fail, printJson, style, usage } from './io.js';
 
-export interface TokenOptions {
-  readonly role?: string;
-  readonly name?: string;
-  readonly workspace?: string;
-  readonly agent?: string;
-  readonly space?: string;
-  readonly mode?: string;
-  readonly data?: string;
-  readonly all?: boolean;
-  readonly json?: boolean;
-}
-
 async function withStore<T>(
   io: Io,
-  options: TokenOptions,
+  options: Pick<TokenListOptions, 'data' | 'json'>,
   use: (store: Store) => Promise<T>,
 ): Promise<T> {
   const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
@@ -72,7 +61,7 @@ function placement(record: TokenRecord): string {
   return `it binds no ${what}: the agent acts in the ${what} it is registered in (\`PUT /v1/agents/${record.agent ?? ''}\`), else in none, and a request may not name another\n`;
 }
 
-export async function runTokenCreate(io: Io, options: TokenOptions): Promise<number> {
+export async function runTokenCreate(io: Io, options: TokenCreateOptions): Promise<number> {
   const json = options.json === true;
   const missing = [
     ...(options.role === undefined
@@ -133,7 +122,7 @@ export async function runTokenCreate(io: Io, options: TokenOptions): Promise<num
   });
 }
 
-export async function runTokenList(io: Io, options: TokenOptions): Promise<number> {
+export async function runTokenList(io: Io, options: TokenListOptions): Promise<number> {
   return withStore(io, options, async (store) => {
     const all = await store.tokens.list();
     const tokens = options.all === true ? all : all.filter((t) => t.revokedAt === null);
@@ -154,7 +143,11 @@ export async function runTokenList(io: Io, options: TokenOptions): Promise<numbe
   });
 }
 
-export async function runTokenRevoke(io: Io, id: string, options: TokenOptions): Promise<number> {
+export async function runTokenRevoke(
+  io: Io,
+  id: string,
+  options: TokenRevokeOptions,
+): Promise<number> {
   const json = options.json === true;
   return withStore(io, options, async (store) => {
     const all = await store.tokens.list();

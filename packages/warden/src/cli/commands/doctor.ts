@@ -1,0 +1,25 @@
+// `warden doctor`: the honesty matrix's flags and help; the checks load when it runs.
+
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Cli, OptionsOf } from '../registration.js';
+
+function doctor(program: CommandUnknownOpts) {
+  return program
+    .command('doctor')
+    .description(
+      'where rules are enforced on this host: the honesty matrix (G37), with a command run through each sandboxed path (exit 1 if one fails)',
+    )
+    .option('--json', 'print JSON')
+    .option(
+      '--no-probe',
+      'do not run a command through each sandboxed path (run_command, hook, exec, gateway) to check it is confined',
+    );
+}
+
+export type DoctorOptions = OptionsOf<typeof doctor>;
+
+export function registerDoctor(program: CommandUnknownOpts, cli: Cli): void {
+  doctor(program).action(async (options) =>
+    cli.exit(await (await import('../doctor-command.js')).runDoctor(cli.io, cli.version, options)),
+  );
+}

@@ -1,0 +1,68 @@
+// `warden policy lint|describe|enumerate|apply`: check a policy before it
+// bites, and store it. `apply` opens a store, so its module loads when it runs.
+
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { connectOptions } from '../flags.js';
+import { runDescribe, runEnumerate, runLint } from '../policy-command.js';
+import type { Cli, OptionsOf } from '../registration.js';
+
+function lint(policy: CommandUnknownOpts) {
+  return policy
+    .command('lint')
+    .description('validate a policy, list every problem, warn about rules that never decide')
+    .argument(
+      '<file>',
+      'the policy (YAML or JSON; a document without `workspace` is a managed policy)',
+    )
+    .option('--at <iso>', 'judge expiry at this time (default: now)')
+    .option('--json', 'print JSON');
+}
+
+function describe(policy: CommandUnknownOpts) {
+  return policy
+    .command('describe')
+    .description('every rule as a sentence')
+    .argument('<file>', 'the policy')
+    .option('--json', 'print JSON');
+}
+
+function enumerate(policy: CommandUnknownOpts) {
+  return policy
+    .command('enumerate')
+    .description('what an agent may do, per action class, with the exceptions')
+    .argument('<file>', 'the workspace policy')
+    .option('--agent <id>', 'the agent (required)')
+    .option('--space <id>', 'the space it works in')
+    .option('--mode <name>', 'the mode it runs in')
+    .option('--managed <file>', 'a managed policy file; wins over WARDEN_MANAGED_POLICY')
+    .option('--at <iso>', 'judge expiry at this time (default: now)')
+    .option('--json', 'print JSON');
+}
+
+function apply(policy: CommandUnknownOpts) {
+  return connectOptions(
+    policy
+      .command('apply')
+      .description(
+        'store a policy as the next revision: on a server (`--server`, admin token) or in the data folder',
+      )
+      .argument('<file>', 'the policy (a document without `workspace` is the managed layer)')
+      .option('--data <dir>', 'the data folder (default `.warden`; DATABASE_URL for Postgres)')
+      .option('--message <text>', 'say why, for the revision history'),
+  ).option('--json', 'print JSON');
+}
+
+export type LintOptions = OptionsOf<typeof lint>;
+export type DescribeOptions = OptionsOf<typeof describe>;
+export type EnumerateOptions = OptionsOf<typeof enumerate>;
+export type ApplyOptions = OptionsOf<typeof apply>;
+
+export function registerPolicy(program: CommandUnknownOpts, cli: Cli): void {
+  const policy = program.command('policy').description('check a policy before it bites');
+  lint(policy).action((file, options) => runLint(cli.io, file, options));
+  describe(policy).action((file, options) => runDescribe(cli.io, file, options));
+  enumerate(policy).action((file, options) => runEnumerate(cli.io, file, options));
+  apply(policy).action(async (file, options) =>
+    cli.exit(await (await import('../policy-apply-command.js')).runApply(cli.io, file, options)),
+  );
+}

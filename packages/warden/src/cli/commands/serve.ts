@@ -1,0 +1,26 @@
+// `warden serve`: the server's flags and help; the server itself loads when it runs.
+
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Cli, OptionsOf } from '../registration.js';
+
+function serve(program: CommandUnknownOpts) {
+  return program
+    .command('serve')
+    .description(
+      'the Warden server: SQLite in `--data` by default, Postgres with DATABASE_URL; binds 127.0.0.1 unless told otherwise',
+    )
+    .option('--data <dir>', 'the data folder (default `.warden`)')
+    .option('--port <n>', 'the port (default 8787; 0 picks a free one)')
+    .option('--host <host>', 'the address to listen on (default 127.0.0.1)')
+    .option('--config <file>', 'a configuration file (YAML or JSON); env and flags override it')
+    .option('--json', 'print the banner as one JSON line');
+}
+
+/** `--port` stays text: the configuration checks it with the file's and the environment's. */
+export type ServeOptions = OptionsOf<typeof serve>;
+
+export function registerServe(program: CommandUnknownOpts, cli: Cli): void {
+  serve(program).action(async (options) =>
+    cli.exit(await (await import('../serve-command.js')).runServe(cli.io, options, cli.version)),
+  );
+}
