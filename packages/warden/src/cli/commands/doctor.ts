@@ -7,7 +7,7 @@ function doctor(program: CommandUnknownOpts) {
   return program
     .command('doctor')
     .description(
-      'where rules are enforced on this host: the honesty matrix (G37), with a command run through each sandboxed path (exit 1 if one fails)',
+      'where rules are enforced on this host: the honesty matrix, with a command run through each sandboxed path (exit 1 if one fails)',
     )
     .option('--json', 'print JSON')
     .option(

@@ -7,7 +7,7 @@ function report(program: CommandUnknownOpts) {
   return program
     .command('report')
     .description(
-      'the deterministic supervisor report (I11): findings from the audit log, receipts and tasks of the agents a supervisor may observe — never from files',
+      'the deterministic supervisor report: findings from the audit log, receipts and tasks of the agents a supervisor may observe — never from files',
     )
     .option('--supervisor <id>', 'the supervisor (default: the only one in the data folder)')
     .option('--since <window>', 'the window: `24h`, `7d`, `30m` or an ISO time (default 24h)')
