@@ -46,7 +46,7 @@ const NOT_RECORDED = unrecordedDenial(
 
 const BASH = JSON.stringify({
   hook_event_name: 'PreToolUse',
-  cwd: '/srv/work',
+  cwd: '/srv/projects',
   tool_name: 'Bash',
   tool_input: { command: 'git push origin feature/x' },
   tool_use_id: 'toolu_1',
