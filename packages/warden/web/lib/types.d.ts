@@ -1,5 +1,5 @@
 // The `/v1` API's answers as the console reads them, declared once: the
-// shapes of `packages/warden/src/server/routes/`. Types only — the browser
+// shapes of `packages/warden/src/server/routes/` (the permissions matrix: `src/permissions/matrix.ts`). Types only — the browser
 // never loads this file; modules name its types in JSDoc
 // (`@param {import('../lib/types.js').Matrix} data`).
 
