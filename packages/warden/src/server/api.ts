@@ -1,13 +1,17 @@
 // The API's operations as data: each route names its method, path, the
-// permission it needs and the zod schemas of its body and query. The same
-// record mounts the route (validating input before the handler runs) and
-// generates the OpenAPI document, so the documentation is the validation.
+// permission it needs and the zod schemas of its body, its query and its
+// answer. The same record mounts the route (validating input before the
+// handler runs) and generates the OpenAPI document, so the documentation is
+// the validation. The answer's schema lives in `src/views/`, where the CLI's
+// client and the console take their types from too; with
+// `WARDEN_CHECK_ANSWERS=1` (the test suite sets it) every answer is checked
+// against it, and one that does not fit is a 500 that says so.
 
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { Identity, Permission } from './auth.js';
 import { can, refusal } from './auth.js';
-import { ApiError, badRequest, forbidden } from './errors.js';
+import { ApiError, badRequest, forbidden, internal } from './errors.js';
 import { zodIssues } from '../policy/problems.js';
 import { illFormedProblem } from '../well-formed.js';
 
@@ -22,14 +26,17 @@ export interface Call<B, Q> {
 }
 
 /** A response with a status other than 200. */
-export class Reply {
+export class Reply<R = unknown> {
   constructor(
     readonly status: 200 | 201 | 202 | 204,
-    readonly body: unknown,
+    readonly body: R,
   ) {}
 }
 
-export interface Operation<B = unknown, Q = unknown> {
+/** The answer of an operation that holds a Server-Sent Events stream open. */
+export const EVENT_STREAM = 'text/event-stream';
+
+export interface Operation<B = unknown, Q = unknown, R = unknown> {
   readonly method: Method;
   readonly path: string;
   readonly summary: string;
@@ -37,8 +44,20 @@ export interface Operation<B = unknown, Q = unknown> {
   readonly permission: Permission | 'any';
   readonly body?: z.ZodType<B>;
   readonly query?: z.ZodType<Q>;
+  /** The schema of a 2xx answer's body (`src/views/`), or an event stream. */
+  readonly response?: z.ZodType<R> | typeof EVENT_STREAM;
   readonly responses: Readonly<Record<number, string>>;
-  readonly handler: (call: Call<B, Q>) => Promise<unknown>;
+  /**
+   * The answer: its body (200), a `Reply` with another 2xx status, or a
+   * `Response` the handler made itself (a stream, or an answer with an error
+   * status whose body is still this operation's shape).
+   */
+  readonly handler: (call: Call<B, Q>) => Promise<NoInfer<R> | Reply<NoInfer<R>> | Response>;
+}
+
+export interface ApiOptions {
+  /** Check every 2xx answer against its operation's schema; a misfit is a 500. */
+  readonly checkAnswers?: boolean;
 }
 
 export interface Env {
@@ -57,9 +76,31 @@ function queryObject(c: Context): Record<string, string | string[]> {
 export class Api {
   private readonly operations: Operation[] = [];
 
-  add<B, Q>(operation: Operation<B, Q>): this {
+  constructor(private readonly options: ApiOptions = {}) {}
+
+  add<B, Q, R>(operation: Operation<B, Q, R>): this {
     this.operations.push(operation as unknown as Operation);
     return this;
+  }
+
+  /** Every operation, as data (for the reference and its tests). */
+  list(): readonly Operation[] {
+    return this.operations;
+  }
+
+  /** In check mode: the body, or a 500 naming where it does not fit the declared schema. */
+  private checked(op: Operation, body: unknown): unknown {
+    if (this.options.checkAnswers !== true || op.response === undefined) return body;
+    if (op.response === EVENT_STREAM) return body;
+    const parsed = op.response.safeParse(body);
+    if (parsed.success) return body;
+    const where = zodIssues(parsed.error)
+      .slice(0, 3)
+      .map((p) => `${p.path === '' ? '(the answer)' : p.path}: ${p.message}`)
+      .join('; ');
+    throw internal(
+      `the answer of ${op.method.toUpperCase()} ${op.path} does not fit its declared shape: ${where}`,
+    );
   }
 
   mount(app: Hono<Env>): void {
@@ -99,8 +140,8 @@ export class Api {
         if (result instanceof Reply)
           return result.status === 204
             ? c.body(null, 204)
-            : c.json(result.body as object, result.status);
-        return c.json(result as object, 200);
+            : c.json(this.checked(op, result.body) as object, result.status);
+        return c.json(this.checked(op, result) as object, 200);
       });
     }
   }
@@ -146,11 +187,28 @@ export class Api {
           });
       }
       const responses: Record<string, unknown> = {};
+      const answer =
+        op.response === undefined || op.response === EVENT_STREAM
+          ? undefined
+          : z.toJSONSchema(op.response, { io: 'output', unrepresentable: 'any' });
+      const content = (schema: unknown): Record<string, unknown> => ({
+        'application/json': { schema },
+      });
       for (const [status, description] of Object.entries(op.responses)) {
+        const code = Number(status);
         responses[status] =
-          Number(status) >= 400
-            ? { description, content: { 'application/json': { schema: problems } } }
-            : { description };
+          code === 204
+            ? { description }
+            : code < 300
+              ? op.response === EVENT_STREAM
+                ? { description, content: { [EVENT_STREAM]: { schema: { type: 'string' } } } }
+                : answer === undefined
+                  ? { description }
+                  : { description, content: content(answer) }
+              : code === 503 && answer !== undefined
+                ? // A refusal that could not be recorded still has the answer's shape.
+                  { description, content: content({ anyOf: [answer, problems] }) }
+                : { description, content: content(problems) };
       }
       responses['401'] ??= {
         description: 'no valid bearer token',

@@ -56,7 +56,7 @@ export function createApp(
   state: ServerState = { shuttingDown: false },
 ): { app: Hono<Env>; api: Api } {
   const app = new Hono<Env>();
-  const api = new Api();
+  const api = new Api({ checkAnswers: process.env.WARDEN_CHECK_ANSWERS === '1' });
   const tokens = new Map<string, { identity: Identity | null; at: number }>();
 
   // The one place an error becomes a response (contracts §3, §8).

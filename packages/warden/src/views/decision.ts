@@ -1,0 +1,135 @@
+// The decision and the request as the API answers them (contracts §2, §3):
+// zod schemas of what the server sends, from which the OpenAPI document, the
+// CLI's client and the console's types are all made. No IO here.
+
+import type { ActionRequest, DecisionResult, FacetEntry, RuleDraft } from '@warden/engine';
+import { z } from 'zod';
+import type { GateDecision } from '../gate/types.js';
+
+export const decisionSchema = z.enum(['allow', 'prompt', 'deny']);
+export const outcomeSchema = z.enum(['allow', 'ask', 'deny']);
+export const enforcementSchema = z.enum(['advisory', 'soft', 'hard']);
+
+/** A rule's constraints, as written in a policy document. */
+export const constraintsSchema = z.strictObject({
+  paths: z.array(z.string()).optional(),
+  refs: z.array(z.string()).optional(),
+  hosts: z.array(z.string()).optional(),
+  commands: z.array(z.string()).optional(),
+  maxCount: z.number().optional(),
+  maxCents: z.number().optional(),
+});
+
+export const requestArgsView = z.strictObject({
+  paths: z.array(z.string()).optional(),
+  refs: z.array(z.string()).optional(),
+  hosts: z.array(z.string()).optional(),
+  count: z.number().optional(),
+  cents: z.number().optional(),
+});
+
+/** An action request as recorded: who acts is always there. */
+export const actionRequestView = z.strictObject({
+  workspace: z.string(),
+  agent: z.string(),
+  space: z.string().optional(),
+  mode: z.string().optional(),
+  tool: z.string().optional(),
+  actions: z.array(z.string()).optional(),
+  command: z.string().optional(),
+  worktree: z.string().optional(),
+  args: requestArgsView.optional(),
+});
+
+export const facetEntryView = z.strictObject({
+  facet: z.string(),
+  decision: decisionSchema.nullable(),
+  scope: z.string().optional(),
+  rule: z.string().optional(),
+  because: z.string().optional(),
+});
+
+export const decisionResultView = z.strictObject({
+  decision: decisionSchema,
+  outcome: outcomeSchema,
+  rule: z.string(),
+  scope: z.string(),
+  enforcement: z.enum(['soft', 'hard']).nullable(),
+  overridable: z.boolean(),
+  prompts: z.array(z.string()),
+  facets: z.array(facetEntryView),
+  managed: z.array(facetEntryView).nullable(),
+  managedSource: z.enum(['flag', 'env', 'store']).nullable(),
+  advisories: z.array(
+    z.strictObject({ rule: z.string(), facet: z.string(), wouldBe: decisionSchema }),
+  ),
+  reason: z.string(),
+});
+
+export const approvalStateSchema = z.enum([
+  'pending',
+  'approved',
+  'denied',
+  'expired',
+  'cancelled',
+]);
+
+export const approvalAnswerView = z.strictObject({
+  kind: z.enum(['once', 'remember', 'deny', 'override']),
+  by: z.string(),
+  reason: z.string().nullable(),
+  hours: z.number().optional(),
+  scope: z.string().optional(),
+  rules: z.array(z.string()).optional(),
+});
+
+/** The gate's decision: the engine's, with the ids that tie it to its audit entry and approval. */
+export const gateDecisionView = decisionResultView.extend({
+  decisionId: z.string(),
+  callId: z.string(),
+  auditId: z.string().optional().describe('present only when the decision was recorded'),
+  approvalId: z.string().optional(),
+  approval: z
+    .strictObject({
+      id: z.string(),
+      state: approvalStateSchema,
+      answer: approvalAnswerView.nullable(),
+      closedReason: z.string().nullable(),
+    })
+    .optional(),
+  override: z
+    .strictObject({ approvalId: z.string(), by: z.string(), reason: z.string() })
+    .optional(),
+  failure: z.string().optional().describe('why a fault made the gate deny'),
+});
+
+/** A rule "approve for N hours" would write. */
+export const ruleDraftView = z.strictObject({
+  scope: z.string(),
+  action: z.string().optional(),
+  command: z.string().optional(),
+  decision: z.literal('allow'),
+  when: constraintsSchema.optional(),
+});
+
+export type DecisionView = z.infer<typeof decisionResultView>;
+export type GateDecisionView = z.infer<typeof gateDecisionView>;
+export type ActionRequestView = z.infer<typeof actionRequestView>;
+
+// The schemas describe the engine's and the gate's own types: these fail to
+// compile when a value of one of them would no longer fit its schema (a field
+// the schema does not know is caught at run time: the objects are strict, and
+// the test suite checks every answer against its schema).
+type Fits<A, B> = [A] extends [B] ? true : false;
+type Writable<T> = T extends readonly (infer E)[]
+  ? Writable<E>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: Writable<T[K]> }
+    : T;
+export const decisionSchemasFollowTheEngine: [
+  Fits<Writable<DecisionResult>, DecisionView>,
+  Fits<Writable<FacetEntry>, z.infer<typeof facetEntryView>>,
+  Fits<Writable<GateDecision>, GateDecisionView>,
+  Fits<Writable<ActionRequest>, ActionRequestView>,
+  Fits<Writable<RuleDraft>, z.infer<typeof ruleDraftView>>,
+] = [true, true, true, true, true];
