@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalView } from '../src/cli/approvals-command.js';
 import { renderApproval } from '../src/cli/approvals-command.js';
 import { style } from '../src/cli/io.js';
-import { approvalView } from '../src/server/routes/approvals.js';
+import { showApproval } from '../src/views/approvals.js';
 import type { CallContext } from '../src/gate/gate.js';
 import type { ApproverChannel } from '../src/approvals/broker.js';
 import { openTestWarden } from './support/warden.js';
@@ -73,7 +73,7 @@ describe('the offer names the denies that stay in force (E41)', () => {
     );
     expect(hard?.sentence).toContain('is denied when any path matches `**/*.key`');
     // The API shows it as it is stored: a compatible extension of the offer.
-    const view = approvalView(approval) as unknown as ApprovalView;
+    const view = showApproval(approval) as unknown as ApprovalView;
     expect(view.scopes[0]?.staysDenied?.length).toBe(2);
   });
 
@@ -85,7 +85,7 @@ describe('the offer names the denies that stay in force (E41)', () => {
 
   it('shows them on the watch screen, once, before the approver answers', async () => {
     const approval = await offerFor('rm certs/readme.txt');
-    const view = approvalView(approval) as unknown as ApprovalView;
+    const view = showApproval(approval) as unknown as ApprovalView;
     const screen = renderApproval(view, style(false), Date.now());
     expect(screen).toContain('approving for a while never lifts these standing denies:');
     expect(screen).toContain(
@@ -93,7 +93,7 @@ describe('the offer names the denies that stay in force (E41)', () => {
     );
     expect(screen.match(/rule `no-keys`/g)?.length).toBe(1);
     const plain = renderApproval(
-      approvalView(await offerFor('git push origin feature/login')) as unknown as ApprovalView,
+      showApproval(await offerFor('git push origin feature/login')) as unknown as ApprovalView,
       style(false),
       Date.now(),
     );

@@ -14,6 +14,7 @@ import { can, refusal } from './auth.js';
 import { ApiError, badRequest, forbidden, internal } from './errors.js';
 import { zodIssues } from '../policy/problems.js';
 import { illFormedProblem } from '../well-formed.js';
+import type { DeepReadonly } from '../views/fits.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -52,7 +53,9 @@ export interface Operation<B = unknown, Q = unknown, R = unknown> {
    * `Response` the handler made itself (a stream, or an answer with an error
    * status whose body is still this operation's shape).
    */
-  readonly handler: (call: Call<B, Q>) => Promise<NoInfer<R> | Reply<NoInfer<R>> | Response>;
+  readonly handler: (
+    call: Call<B, Q>,
+  ) => Promise<DeepReadonly<NoInfer<R>> | Reply<DeepReadonly<NoInfer<R>>> | Response>;
 }
 
 export interface ApiOptions {

@@ -4,6 +4,7 @@
 
 import type { ActionRequest, DecisionResult, FacetEntry, RuleDraft } from '@warden/engine';
 import { z } from 'zod';
+import type { Fits, Shown } from './fits.js';
 import type { GateDecision } from '../gate/types.js';
 
 export const decisionSchema = z.enum(['allow', 'prompt', 'deny']);
@@ -112,24 +113,18 @@ export const ruleDraftView = z.strictObject({
   when: constraintsSchema.optional(),
 });
 
-export type DecisionView = z.infer<typeof decisionResultView>;
-export type GateDecisionView = z.infer<typeof gateDecisionView>;
-export type ActionRequestView = z.infer<typeof actionRequestView>;
+export type DecisionView = Shown<typeof decisionResultView>;
+export type GateDecisionView = Shown<typeof gateDecisionView>;
+export type ActionRequestView = Shown<typeof actionRequestView>;
 
 // The schemas describe the engine's and the gate's own types: these fail to
 // compile when a value of one of them would no longer fit its schema (a field
 // the schema does not know is caught at run time: the objects are strict, and
 // the test suite checks every answer against its schema).
-type Fits<A, B> = [A] extends [B] ? true : false;
-type Writable<T> = T extends readonly (infer E)[]
-  ? Writable<E>[]
-  : T extends object
-    ? { -readonly [K in keyof T]: Writable<T[K]> }
-    : T;
 export const decisionSchemasFollowTheEngine: [
-  Fits<Writable<DecisionResult>, DecisionView>,
-  Fits<Writable<FacetEntry>, z.infer<typeof facetEntryView>>,
-  Fits<Writable<GateDecision>, GateDecisionView>,
-  Fits<Writable<ActionRequest>, ActionRequestView>,
-  Fits<Writable<RuleDraft>, z.infer<typeof ruleDraftView>>,
+  Fits<DecisionResult, typeof decisionResultView>,
+  Fits<FacetEntry, typeof facetEntryView>,
+  Fits<GateDecision, typeof gateDecisionView>,
+  Fits<ActionRequest, typeof actionRequestView>,
+  Fits<RuleDraft, typeof ruleDraftView>,
 ] = [true, true, true, true, true];

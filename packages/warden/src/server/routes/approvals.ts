@@ -5,13 +5,15 @@
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { AnswerResult } from '../../approvals/broker.js';
-import type { ApprovalRecord } from '../../store/types.js';
 import type { Api } from '../api.js';
+import { EVENT_STREAM } from '../api.js';
 import type { Identity } from '../auth.js';
 import { approverRoles, roleToken, tokenHash } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { ApiError, forbidden, notFound } from '../errors.js';
+import type { ApprovalView } from '../../views/approvals.js';
+import { approvalListView, approvalView, showApproval } from '../../views/approvals.js';
 
 const answerSchema = z.strictObject({
   kind: z.enum(['once', 'remember', 'deny', 'override']),
@@ -20,46 +22,6 @@ const answerSchema = z.strictObject({
   scope: z.string().optional().describe('for `remember`: one of the scopes the approval offers'),
 });
 
-/**
- * What a client is shown of an approval: everything a human needs to answer
- * it. A pending one whose deadline has passed is shown expired at `now`
- * (the server's clock; default the wall clock), whether or not anything has
- * settled it in the store yet.
- */
-export function approvalView(
-  approval: ApprovalRecord,
-  now: number = Date.now(),
-): Record<string, unknown> {
-  const lapsed = approval.state === 'pending' && now >= approval.expiresAtMs;
-  const seconds = Math.round((approval.expiresAtMs - Date.parse(approval.createdAt)) / 1000);
-  return {
-    id: approval.id,
-    kind: approval.kind,
-    state: lapsed ? 'expired' : approval.state,
-    workspace: approval.workspace,
-    agent: approval.agent,
-    tool: approval.tool,
-    callId: approval.callId,
-    decisionId: approval.decisionId,
-    request: approval.request,
-    arguments: approval.arguments,
-    decision: approval.decision,
-    facets:
-      approval.offer?.facets ??
-      approval.decision.facets.filter((f) => approval.decision.prompts.includes(f.facet)),
-    rememberable: approval.offer?.rememberable ?? false,
-    ...(approval.offer?.why === undefined ? {} : { onlyOnce: approval.offer.why }),
-    scopes: approval.offer?.scopes ?? [],
-    createdAt: approval.createdAt,
-    expiresAt: new Date(approval.expiresAtMs).toISOString(),
-    answer: approval.answer,
-    answeredAt: approval.answeredAt,
-    closedReason: lapsed
-      ? `${approval.kind === 'override' ? 'no override' : 'no answer'} within ${seconds} s`
-      : approval.closedReason,
-  };
-}
-
 function mustApprove(identity: Identity): void {
   if (approverRoles(identity).length === 0)
     throw forbidden(
@@ -67,8 +29,8 @@ function mustApprove(identity: Identity): void {
     );
 }
 
-function answered(result: AnswerResult, now: number): Record<string, unknown> {
-  if (result.ok) return approvalView(result.approval, now);
+function answered(result: AnswerResult, now: number): ApprovalView {
+  if (result.ok) return showApproval(result.approval, now);
   const status = { 'not-found': 404, 'not-pending': 409, forbidden: 403, invalid: 422 }[
     result.code
   ] as 404 | 409 | 403 | 422;
@@ -102,6 +64,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
       agent: z.string().optional(),
       limit: z.coerce.number().int().min(1).max(500).optional(),
     }),
+    response: approvalListView,
     responses: { 200: '`{ approvals }`' },
     handler: async ({ identity, query }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
@@ -112,7 +75,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
         limit: query.limit ?? 100,
       });
       const now = ctx.clock();
-      return { approvals: approvals.map((a) => approvalView(a, now)) };
+      return { approvals: approvals.map((a) => showApproval(a, now)) };
     },
   });
 
@@ -121,6 +84,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/approvals/stream',
     summary: 'Hold a live approver channel: pending approvals as Server-Sent Events',
     permission: 'read',
+    response: EVENT_STREAM,
     responses: { 200: '`text/event-stream`: `approval` and `settled` events' },
     handler: async ({ c, identity }) => {
       mustApprove(identity);
@@ -130,7 +94,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
           stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => undefined);
         const settledSeen = new Set<string>();
         const stopApprovals = channel.onApproval(
-          (approval) => void send('approval', approvalView(approval, ctx.clock())),
+          (approval) => void send('approval', showApproval(approval, ctx.clock())),
         );
         const stopSettled = warden.store.events.subscribe((event) => {
           if (event.topic !== 'approval' || event.id === undefined) return;
@@ -141,7 +105,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
             .then((approval) => {
               if (approval === null || approval.state === 'pending' || settledSeen.has(id)) return;
               settledSeen.add(id);
-              void send('settled', approvalView(approval, ctx.clock()));
+              void send('settled', showApproval(approval, ctx.clock()));
             })
             .catch(() => undefined);
         });
@@ -172,7 +136,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
           workspace: identity.workspace,
         });
         for (const approval of await channel.pending())
-          await send('approval', approvalView(approval, ctx.clock()));
+          await send('approval', showApproval(approval, ctx.clock()));
         // A comment now and then keeps proxies from closing a quiet stream.
         const keepalive = setInterval(
           () => void stream.write(': keepalive\n\n').catch(() => undefined),
@@ -193,6 +157,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/approvals/:id',
     summary: 'Read one approval',
     permission: 'read',
+    response: approvalView,
     responses: { 200: 'the approval', 404: 'no such approval' },
     handler: async ({ identity, params }) => {
       const approval = await warden.store.approvals.get(params.id as string);
@@ -201,7 +166,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
         (identity.workspace !== null && approval.workspace !== identity.workspace)
       )
         throw notFound(`no approval \`${params.id ?? ''}\``);
-      return approvalView(approval, ctx.clock());
+      return showApproval(approval, ctx.clock());
     },
   });
 
@@ -212,6 +177,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
       'Answer an approval: once, remember for N hours in a scope, deny, or override a soft deny',
     permission: 'read',
     body: answerSchema,
+    response: approvalView,
     responses: {
       200: 'the settled approval',
       403: 'the role may not give this answer',
@@ -243,6 +209,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Override a soft deny, with a reason',
     permission: 'override',
     body: z.strictObject({ reason: z.string().min(1).max(2000) }),
+    response: approvalView,
     responses: {
       200: 'the settled approval',
       404: 'no such approval',
