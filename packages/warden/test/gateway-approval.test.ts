@@ -11,7 +11,6 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
@@ -23,13 +22,9 @@ import { Gateway } from '../src/gateway/gateway.js';
 import { mcpServer } from '../src/gateway/upstream.js';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
+import { SDK, text } from './support/gateway-client.js';
 import type { Served, Spawned } from './support/processes.js';
 import { api, approverWatching, agentToken, cliToken, serve } from './support/processes.js';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const SDK = pathToFileURL(
-  join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm'),
-).href;
 
 /** A downstream whose `remove` leaves a file `removed-N` behind, so a forwarded call is seen. */
 const REMOVER = `
@@ -69,10 +64,6 @@ function configFor(dir: string): GatewayConfig {
   });
   if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
   return checked.config;
-}
-
-function text(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 
 describe('connected: a call that waits for a human longer than the agent client would', () => {

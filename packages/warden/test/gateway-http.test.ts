@@ -7,7 +7,6 @@
 import { request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGateway } from '../src/cli/gateway-command.js';
 import type { Io } from '../src/cli/io.js';
@@ -15,13 +14,9 @@ import { validateGatewayConfig } from '../src/gateway/config.js';
 import { hostNameProblem, hostPolicy, parseHostName } from '../src/gateway/hosts.js';
 import type { HostName } from '../src/gateway/hosts.js';
 import { tempDir } from './support/backends.js';
+import { SDK } from './support/gateway-client.js';
 import type { Spawned } from './support/processes.js';
 import { freePort, spawnWarden } from './support/processes.js';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const SDK = pathToFileURL(
-  join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm'),
-).href;
 
 const TINY_SERVER = `
 import { Server } from '${SDK}/server/index.js';

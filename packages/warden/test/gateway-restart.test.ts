@@ -7,19 +7,20 @@
 
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const SDK = pathToFileURL(
-  join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm'),
-).href;
+import type { Closable } from './support/gateway-client.js';
+import {
+  agent as gatewayAgent,
+  call,
+  calls,
+  closeAll,
+  exported,
+  SDK,
+  standalone,
+  text,
+} from './support/gateway-client.js';
 
 /**
  * A downstream that counts its starts in `starts` (one line each), exits at
@@ -83,57 +84,17 @@ function setup(): Setup {
   return { dir, data: join(dir, 'data'), config, policy };
 }
 
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (value !== undefined && !key.startsWith('WARDEN_') && key !== 'DATABASE_URL')
-      env[key] = value;
-  return { ...env, WARDEN_LOG_LEVEL: 'warn' };
-}
+const open: Closable[] = [];
+afterEach(() => closeAll(open));
 
-const open: Client[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
-});
-
-async function agent(s: Setup): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'gateway', '--config', s.config, '--policy', s.policy, '--data', s.data],
-    env: cleanEnv(),
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const client = new Client({ name: 'test-agent', version: '1' });
-  await client.connect(transport);
-  open.push(client);
-  return { client, stderr: () => stderr };
-}
-
-async function call(client: Client, name: string): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: {} })) as CallToolResult;
-}
-
-function text(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-}
+const agent = (s: Setup) => gatewayAgent(standalone(s), open);
 
 function starts(s: Setup): number {
   return readFileSync(join(s.dir, 'starts'), 'utf8').split('\n').length - 1;
 }
 
 function statuses(s: Setup, tool: string): unknown[] {
-  const out = warden(['audit', 'export', '--data', s.data], { env: cleanEnv() });
-  expect(out.code, out.stderr).toBe(0);
-  return out.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .filter((e) => e.tool === tool && e.kind !== 'decision')
-    .map((e) => e.status);
+  return calls(exported(s.data), tool).map((e) => e.status);
 }
 
 describe('warden gateway: a crashed stdio downstream', () => {

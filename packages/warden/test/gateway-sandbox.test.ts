@@ -16,10 +16,6 @@ import {
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../src/gateway/config.js';
 import { validateGatewayConfig } from '../src/gateway/config.js';
@@ -27,8 +23,19 @@ import type { Decider } from '../src/gateway/decider.js';
 import { Gateway, GatewayStartError } from '../src/gateway/gateway.js';
 import { commandLine, shellWord } from '../src/gateway/sandbox.js';
 import { detectHost, sandboxBackend } from '../src/honesty/index.js';
-import { BIN, warden } from './helpers.js';
+import { warden } from './helpers.js';
 import { UNDER_CI, tempDir } from './support/backends.js';
+import type { Closable } from './support/gateway-client.js';
+import {
+  agent as gatewayAgent,
+  call,
+  cleanEnv,
+  closeAll,
+  exported,
+  SDK,
+  standalone,
+  text,
+} from './support/gateway-client.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FS_SERVER = join(
@@ -59,10 +66,6 @@ rules:
     action: networkEgress
     decision: allow
 `;
-
-const SDK = pathToFileURL(
-  join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm'),
-).href;
 
 /** A downstream whose one tool fetches a URL with curl, through the sandbox's proxy when it has one. */
 const FETCH_SERVER = `
@@ -114,57 +117,11 @@ function setup(document: Record<string, unknown>): Setup {
   return { dir, data: join(dir, 'data'), policy, config };
 }
 
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (value !== undefined && !key.startsWith('WARDEN_') && key !== 'DATABASE_URL')
-      env[key] = value;
-  return { ...env, WARDEN_LOG_LEVEL: 'warn', ...extra };
-}
+const open: Closable[] = [];
+afterEach(() => closeAll(open));
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
-});
-
-/** The agent: the SDK client spawning `warden gateway` on stdio. */
-async function agent(s: Setup): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'gateway', '--config', s.config, '--policy', s.policy, '--data', s.data],
-    env: cleanEnv(),
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const client = new Client({ name: 'test-agent', version: '1' });
-  await client.connect(transport);
-  open.push(client);
-  return { client, stderr: () => stderr };
-}
-
-async function call(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-function text(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-}
-
-function exported(data: string): Record<string, unknown>[] {
-  const out = warden(['audit', 'export', '--data', data], { env: cleanEnv() });
-  expect(out.code, out.stderr).toBe(0);
-  return out.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+/** The agent: the SDK client spawning a standalone `warden gateway` on stdio. */
+const agent = (s: Setup) => gatewayAgent(standalone(s), open);
 
 describe.skipIf(missing !== null)(
   `the gateway's stdio servers under the sandbox (G2, ${backend ?? 'none'})`,
@@ -313,10 +270,9 @@ describe.skipIf(missing !== null)(
         '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n',
       );
       chmodSync(join(bin, 'bwrap'), 0o755);
-      const ran = warden(
-        ['gateway', '--config', s.config, '--policy', s.policy, '--data', s.data],
-        { env: cleanEnv({ PATH: `${bin}:${process.env['PATH'] ?? ''}` }) },
-      );
+      const ran = warden(['gateway', ...standalone(s)], {
+        env: cleanEnv({ PATH: `${bin}:${process.env['PATH'] ?? ''}` }),
+      });
       expect(ran.code).toBe(1);
       expect(ran.stderr).toContain('No permissions to create new namespace');
       expect(ran.stderr).toContain('error: servers.fx: cannot connect to');
@@ -367,10 +323,7 @@ describe('writable roots (G2, contracts §7)', () => {
     const file = join(s.dir, 'file.txt');
     writeFileSync(file, '');
     writeFileSync(s.config, JSON.stringify(server([link, file, join(s.dir, 'missing')])));
-    const resolved = warden(
-      ['gateway', '--config', s.config, '--policy', s.policy, '--data', s.data],
-      { env: cleanEnv() },
-    );
+    const resolved = warden(['gateway', ...standalone(s)], { env: cleanEnv() });
     expect(resolved.code).toBe(1);
     expect(resolved.stderr.trim().split('\n')).toEqual([
       `error: servers.fs.sandbox.write[0]: \`${link}\` resolves to \`/\`: \`/\` cannot be a writable root: the server could write anywhere this user can; name the folders it needs`,

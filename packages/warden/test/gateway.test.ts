@@ -6,14 +6,23 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, warden } from './helpers.js';
+import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
+import type { Closable, Entry } from './support/gateway-client.js';
+import {
+  agent as gatewayAgent,
+  call,
+  calls,
+  cleanEnv,
+  closeAll,
+  exported,
+  SDK,
+  standalone,
+  text,
+} from './support/gateway-client.js';
 import type { Spawned } from './support/processes.js';
 import {
   api,
@@ -29,7 +38,6 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 const MODULES = join(ROOT, 'node_modules', '@modelcontextprotocol');
 const FS_SERVER = join(MODULES, 'server-filesystem', 'dist', 'index.js');
 const MEMORY_SERVER = join(MODULES, 'server-memory', 'dist', 'index.js');
-const SDK = pathToFileURL(join(MODULES, 'sdk', 'dist', 'esm')).href;
 
 const POLICY = `version: 1
 workspace: acme
@@ -123,71 +131,21 @@ function setup(
   return { dir, work, data, policy, config };
 }
 
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (value !== undefined && !key.startsWith('WARDEN_') && key !== 'DATABASE_URL')
-      env[key] = value;
-  return { ...env, WARDEN_LOG_LEVEL: 'warn' };
-}
-
-const open: { close(): Promise<void> }[] = [];
+const open: Closable[] = [];
 const spawned: Spawned[] = [];
 
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeAll(open);
   await Promise.all(spawned.splice(0).map((s) => s.stop('SIGKILL')));
 });
 
-/** The agent: the SDK client spawning `warden gateway` on stdio. */
-async function agent(args: readonly string[]): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'gateway', ...args],
-    env: cleanEnv(),
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const client = new Client({ name: 'test-agent', version: '1' });
-  await client.connect(transport);
-  open.push(client);
-  return { client, stderr: () => stderr };
-}
-
-async function call(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-function text(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-}
-
-type Entry = Record<string, unknown>;
-
-function exported(data: string): Entry[] {
-  const out = warden(['audit', 'export', '--data', data], { env: cleanEnv() });
-  expect(out.code, out.stderr).toBe(0);
-  return out.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Entry);
-}
-
-function calls(entries: Entry[], tool: string): Entry[] {
-  return entries.filter((e) => e.tool === tool && e.kind !== 'decision');
-}
+/** The agent: the SDK client spawning `warden gateway` on stdio, closed after the test. */
+const agent = (args: readonly string[]) => gatewayAgent(args, open);
 
 describe('warden gateway, standalone', () => {
   it('G1, E10, contracts §7: reads pass, an allowed write runs, a denied write answers the reason; all audited', async () => {
     const s = setup();
-    const { client } = await agent(['--config', s.config, '--policy', s.policy, '--data', s.data]);
+    const { client } = await agent(standalone(s));
     const names = (await client.listTools()).tools.map((t) => t.name);
     // Aggregated and namespaced: both servers, every tool as <server>__<tool>.
     expect(names).toEqual(
@@ -245,7 +203,7 @@ describe('warden gateway, standalone', () => {
   it('G22: standalone has no approver, so a prompt (fileDelete via move_file) is denied at once and audited', async () => {
     const s = setup();
     writeFileSync(join(s.work, 'a.txt'), 'a');
-    const { client } = await agent(['--config', s.config, '--policy', s.policy, '--data', s.data]);
+    const { client } = await agent(standalone(s));
     const started = Date.now();
     const moved = await call(client, 'fs__move_file', {
       source: join(s.work, 'a.txt'),
@@ -268,16 +226,7 @@ describe('warden gateway, standalone', () => {
     };
     config.servers.fx.args = [join(s.dir, 'faulty.mjs')];
     writeFileSync(s.config, JSON.stringify(config));
-    const { client } = await agent([
-      '--config',
-      s.config,
-      '--policy',
-      s.policy,
-      '--data',
-      s.data,
-      '--timeout',
-      '1',
-    ]);
+    const { client } = await agent([...standalone(s), '--timeout', '1']);
     expect(text(await call(client, 'fx__peek', {}))).toBe('peeked');
     const failed = await call(client, 'fx__fail', {});
     expect(failed.isError).toBe(true);
@@ -374,14 +323,7 @@ describe('warden gateway, with a downstream reached by URL', () => {
       },
       { in: { url: `http://127.0.0.1:${port}/mcp` } },
     );
-    const { client, stderr } = await agent([
-      '--config',
-      outer.config,
-      '--policy',
-      outer.policy,
-      '--data',
-      outer.data,
-    ]);
+    const { client, stderr } = await agent(standalone(outer));
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names, stderr()).toContain('in__fs__write_file');
     expect(names).toContain('in__mem__read_graph');
