@@ -4,9 +4,8 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CallContext } from '../src/gate/gate.js';
-import type { ApproverChannel } from '../src/approvals/broker.js';
-import { auditLog, openTestWarden } from './support/warden.js';
-import type { TestWarden } from './support/warden.js';
+import { auditLog, openStaffedWarden } from './support/warden.js';
+import type { StaffedWarden } from './support/warden.js';
 
 const POLICY = {
   version: 1,
@@ -28,19 +27,11 @@ const LS = { tool: 'Bash', command: 'ls -la', arguments: { command: 'ls -la' } }
 const UNSANDBOXED = { ...LS, unsandboxed: true };
 
 describe('a call without the OS sandbox at the gate', () => {
-  let t: TestWarden;
-  let alice: ApproverChannel;
-  let olga: ApproverChannel;
+  let t: StaffedWarden;
   beforeEach(async () => {
-    t = await openTestWarden(POLICY, { approvals: { timeoutMs: 60_000, pollMs: 20 } });
-    alice = await t.warden.approvals.connect({ name: 'alice', roles: ['approver'] });
-    olga = await t.warden.approvals.connect({ name: 'olga', roles: ['overrider'] });
+    t = await openStaffedWarden(POLICY, { approvals: { timeoutMs: 60_000, pollMs: 20 } });
   });
-  afterEach(async () => {
-    await alice.close();
-    await olga.close();
-    await t.cleanup();
-  });
+  afterEach(() => t.cleanup());
 
   async function held(ctx: CallContext = CTX) {
     const first = await t.warden.gate.decide(ctx, UNSANDBOXED, { wait: false });
@@ -69,7 +60,7 @@ describe('a call without the OS sandbox at the gate', () => {
 
   it('lets the call through once when a human approves it once, and asks again next time (G22)', async () => {
     const { approval } = await held();
-    expect((await alice.answer(approval.id, { kind: 'once' })).ok).toBe(true);
+    expect((await t.alice.answer(approval.id, { kind: 'once' })).ok).toBe(true);
     const final = await t.warden.gate.awaitApproval(approval.id);
     expect(final).toMatchObject({ outcome: 'allow', approval: { state: 'approved' } });
     expect(final.reason).toContain('approved once by alice');
@@ -83,7 +74,7 @@ describe('a call without the OS sandbox at the gate', () => {
   it('refuses "approve for N hours" and writes no rule (G24)', async () => {
     const { approval } = await held();
     for (const scope of ['agent:coder-1', 'workspace']) {
-      const refused = await alice.answer(approval.id, { kind: 'remember', hours: 8, scope });
+      const refused = await t.alice.answer(approval.id, { kind: 'remember', hours: 8, scope });
       expect(refused).toMatchObject({ ok: false, code: 'invalid' });
       if (!refused.ok) expect(refused.message).toContain('only "approve once"');
     }
@@ -99,7 +90,7 @@ describe('a call without the OS sandbox at the gate', () => {
     expect((await t.warden.gate.decide(free, LS)).outcome).toBe('allow');
     const { approval } = await held(free);
     expect(approval.offer?.rememberable).toBe(false);
-    await alice.close();
+    await t.alice.close();
     const alone = await t.warden.gate.decide(free, UNSANDBOXED);
     expect(alone).toMatchObject({ decision: 'prompt', outcome: 'deny', rule: 'sandbox:off' });
   });
@@ -137,7 +128,7 @@ describe('a call without the OS sandbox at the gate', () => {
     const unsandboxed = { ...sandboxed, unsandboxed: true };
     const denied = await t.warden.gate.decide(CTX, sandboxed);
     expect(
-      (await olga.answer(denied.approvalId ?? '', { kind: 'override', reason: 'release' })).ok,
+      (await t.olga.answer(denied.approvalId ?? '', { kind: 'override', reason: 'release' })).ok,
     ).toBe(true);
     // Granted with the sandbox: the same command without it is not let through.
     const without = await t.warden.gate.decide(CTX, unsandboxed);
@@ -146,7 +137,8 @@ describe('a call without the OS sandbox at the gate', () => {
     expect(without.approvalId).not.toBe(denied.approvalId);
     // Its own override, granted by a human, lets exactly it through once.
     expect(
-      (await olga.answer(without.approvalId ?? '', { kind: 'override', reason: 'signed off' })).ok,
+      (await t.olga.answer(without.approvalId ?? '', { kind: 'override', reason: 'signed off' }))
+        .ok,
     ).toBe(true);
     const retried = await t.warden.gate.decide(CTX, unsandboxed);
     expect(retried).toMatchObject({ outcome: 'allow', override: { by: 'olga' } });

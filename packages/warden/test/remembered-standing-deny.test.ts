@@ -5,9 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compilePolicy, decide, validateRequest } from '@warden/engine';
 import type { CallContext } from '../src/gate/gate.js';
-import type { ApproverChannel } from '../src/approvals/broker.js';
-import { openTestWarden } from './support/warden.js';
-import type { TestWarden } from './support/warden.js';
+import { openStaffedWarden } from './support/warden.js';
+import type { StaffedWarden, TestWarden } from './support/warden.js';
 
 const POLICY = {
   version: 1,
@@ -41,20 +40,11 @@ const CTX: CallContext = {
 const SHELL = (command: string) => ({ tool: 'shell', command });
 
 describe('a remembered approval never lifts a standing deny (E41)', () => {
-  let t: TestWarden;
-  let alice: ApproverChannel;
-  let olga: ApproverChannel;
-
+  let t: StaffedWarden;
   beforeEach(async () => {
-    t = await openTestWarden(POLICY, { approvals: { pollMs: 20, timeoutMs: 60_000 } });
-    alice = await t.warden.approvals.connect({ name: 'alice', roles: ['approver'] });
-    olga = await t.warden.approvals.connect({ name: 'olga', roles: ['overrider'] });
+    t = await openStaffedWarden(POLICY, { approvals: { pollMs: 20, timeoutMs: 60_000 } });
   });
-  afterEach(async () => {
-    await alice.close();
-    await olga.close();
-    await t.cleanup();
-  });
+  afterEach(() => t.cleanup());
 
   async function rememberFor(
     ctx: CallContext,
@@ -64,11 +54,11 @@ describe('a remembered approval never lifts a standing deny (E41)', () => {
     const first = await t.warden.gate.decide(ctx, ask, { wait: false });
     expect(first.outcome).toBe('ask');
     // What the approver's channel shows is the stored approval, offer and all.
-    const shown = (await alice.pending()).find((a) => a.id === first.approvalId);
+    const shown = (await t.alice.pending()).find((a) => a.id === first.approvalId);
     const approval = await t.warden.store.approvals.get(first.approvalId ?? '');
     if (approval === null) throw new Error('the prompt opened no approval');
     expect(shown?.offer).toEqual(approval.offer);
-    const answered = await alice.answer(approval.id, { kind: 'remember', hours: 8, scope });
+    const answered = await t.alice.answer(approval.id, { kind: 'remember', hours: 8, scope });
     expect(answered.ok).toBe(true);
     return approval;
   }
@@ -100,7 +90,7 @@ describe('a remembered approval never lifts a standing deny (E41)', () => {
       overridable: false,
     });
     expect(key.reason).toContain('no-keys');
-    expect(await olga.pending()).toEqual([]);
+    expect(await t.olga.pending()).toEqual([]);
     // What the standing policy does not deny, the remembered rule lets through.
     const other = await t.warden.gate.decide(CTX, SHELL('rm certs/notes.txt'));
     expect(other).toMatchObject({ outcome: 'allow' });
@@ -121,9 +111,9 @@ describe('a remembered approval never lifts a standing deny (E41)', () => {
       overridable: true,
     });
     // An approver cannot lift it; an overrider can, once, with a reason.
-    const refused = await alice.answer(pem.approvalId ?? '', { kind: 'once' });
+    const refused = await t.alice.answer(pem.approvalId ?? '', { kind: 'once' });
     expect(refused.ok).toBe(false);
-    const overridden = await olga.answer(pem.approvalId ?? '', {
+    const overridden = await t.olga.answer(pem.approvalId ?? '', {
       kind: 'override',
       reason: 'rotating the staging certificate',
     });

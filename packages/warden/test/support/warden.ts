@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import type { WardenOptions } from '../../src/warden.js';
 import { Warden } from '../../src/warden.js';
 import type { AuditEntry, Store } from '../../src/store/types.js';
+import type { ApproverChannel } from '../../src/approvals/broker.js';
 import { tempDir } from './backends.js';
 
 export interface TestWarden {
@@ -28,6 +29,32 @@ export async function openTestWarden(
     cleanup: async () => {
       await warden.close();
       if (options.data === undefined) rmSync(data, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A test Warden with two humans' channels open: approver `alice` and overrider `olga`. */
+export interface StaffedWarden extends TestWarden {
+  readonly alice: ApproverChannel;
+  readonly olga: ApproverChannel;
+}
+
+/** `openTestWarden` with `alice` (approver) and `olga` (overrider) connected; `cleanup` closes their channels first. */
+export async function openStaffedWarden(
+  policy: object | null,
+  options: WardenOptions = {},
+): Promise<StaffedWarden> {
+  const t = await openTestWarden(policy, options);
+  const alice = await t.warden.approvals.connect({ name: 'alice', roles: ['approver'] });
+  const olga = await t.warden.approvals.connect({ name: 'olga', roles: ['overrider'] });
+  return {
+    ...t,
+    alice,
+    olga,
+    cleanup: async () => {
+      await alice.close();
+      await olga.close();
+      await t.cleanup();
     },
   };
 }
