@@ -50,6 +50,13 @@ export const facetEntryView = z.strictObject({
   because: z.string().optional(),
 });
 
+/** An advisory rule that would have decided otherwise. */
+export const advisoryHitView = z.strictObject({
+  rule: z.string(),
+  facet: z.string(),
+  wouldBe: decisionSchema,
+});
+
 export const decisionResultView = z.strictObject({
   decision: decisionSchema,
   outcome: outcomeSchema,
@@ -61,9 +68,7 @@ export const decisionResultView = z.strictObject({
   facets: z.array(facetEntryView),
   managed: z.array(facetEntryView).nullable(),
   managedSource: z.enum(['flag', 'env', 'store']).nullable(),
-  advisories: z.array(
-    z.strictObject({ rule: z.string(), facet: z.string(), wouldBe: decisionSchema }),
-  ),
+  advisories: z.array(advisoryHitView),
   reason: z.string(),
 });
 
@@ -104,6 +109,16 @@ export const gateDecisionView = decisionResultView.extend({
   failure: z.string().optional().describe('why a fault made the gate deny'),
 });
 
+/** `POST /v1/decide`'s answer: the gate's decision, with a grant when one was asked for and the command is allowed. */
+export const decideAnswerView = gateDecisionView.extend({
+  grant: z
+    .string()
+    .optional()
+    .describe(
+      'lets `warden exec --grant` run this command once under the sandbox made from this decision',
+    ),
+});
+
 /** A rule "approve for N hours" would write. */
 export const ruleDraftView = z.strictObject({
   scope: z.string(),
@@ -115,7 +130,12 @@ export const ruleDraftView = z.strictObject({
 
 export type DecisionView = Shown<typeof decisionResultView>;
 export type GateDecisionView = Shown<typeof gateDecisionView>;
+export type DecideAnswerView = Shown<typeof decideAnswerView>;
 export type ActionRequestView = Shown<typeof actionRequestView>;
+export type FacetEntryView = Shown<typeof facetEntryView>;
+export type AdvisoryHitView = Shown<typeof advisoryHitView>;
+export type ApprovalAnswerView = Shown<typeof approvalAnswerView>;
+export type RuleDraftView = Shown<typeof ruleDraftView>;
 
 // The schemas describe the engine's and the gate's own types: these fail to
 // compile when a value of one of them would no longer fit its schema (a field

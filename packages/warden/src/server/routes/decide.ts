@@ -14,6 +14,7 @@ import type { Api } from '../api.js';
 import { agentCall, sourceOf } from '../context.js';
 import type { ServerContext } from '../context.js';
 import { notFound } from '../errors.js';
+import { decideAnswerView, gateDecisionView } from '../../views/decision.js';
 
 const names = z.array(z.string()).describe('a list of names');
 
@@ -72,7 +73,7 @@ const decideSchema = requestSchema.extend({
  * A decision as the answer: 200 only when its audit entry is committed (contracts §8:
  * a 2xx means durable); a denial that could not be recorded is a 503 that says so.
  */
-function answered(c: Context, decision: GateDecision): unknown {
+function answered(c: Context, decision: GateDecision): GateDecision | Response {
   return isRecorded(decision) ? decision : c.json(decision, 503);
 }
 
@@ -86,6 +87,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
     query: z.strictObject({
       wait: z.enum(['0', '1']).optional().describe('`0`: answer at once with `ask`'),
     }),
+    response: decideAnswerView,
     responses: {
       200: 'the decision with `auditId`; durable when answered',
       400: 'not a request',
@@ -141,7 +143,12 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/decide/:approvalId',
     summary: 'Wait for the decision of a request that was answered with `ask`',
     permission: 'decide',
-    responses: { 200: 'the final decision', 404: 'no prompt of this agent with this id' },
+    response: gateDecisionView,
+    responses: {
+      200: 'the final decision',
+      404: 'no prompt of this agent with this id',
+      503: 'a deny that could not be recorded',
+    },
     handler: async ({ c, identity, params }) => {
       const id = params.approvalId as string;
       const approval = await ctx.warden.store.approvals.get(id).catch((error: unknown) => {
