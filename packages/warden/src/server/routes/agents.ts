@@ -8,6 +8,8 @@ import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { badRequest } from '../errors.js';
+import type { AgentView } from '../../views/agents.js';
+import { agentListView, agentRecordView } from '../../views/agents.js';
 
 export function agentRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
@@ -18,6 +20,7 @@ export function agentRoutes(api: Api, ctx: ServerContext): void {
     summary: 'The agents of a workspace',
     permission: 'read',
     query: z.strictObject({ workspace: z.string().optional() }),
+    response: agentListView,
     responses: {
       200: '`{ agents }`: the registered ones and those of the data folder (`<data>/agents/<id>/`) that work in the workspace, each with `registered`, `tools` (from its settings, or null) and `lastActivity` (its newest audit entry)',
     },
@@ -31,7 +34,7 @@ export function agentRoutes(api: Api, ctx: ServerContext): void {
       const byId = new Map(onDisk.map((a) => [a.id, a]));
       const ids = [...new Set([...registered.map((a) => a.id), ...onDisk.map((a) => a.id)])].sort();
       const agents = await Promise.all(
-        ids.map(async (id) => {
+        ids.map(async (id): Promise<AgentView> => {
           const record = registered.find((a) => a.id === id);
           const folder = byId.get(id);
           const [newest] = await warden.store.audit.query({ workspace, agent: id, limit: 1 });
@@ -82,6 +85,7 @@ export function agentRoutes(api: Api, ctx: ServerContext): void {
         .describe('the mode (and with it the command net) an agent token bound to no mode acts in'),
       model: z.string().max(200).nullable().optional(),
     }),
+    response: agentRecordView,
     responses: { 200: 'the agent' },
     handler: async ({ identity, query, params, body }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);

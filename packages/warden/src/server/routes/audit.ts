@@ -11,6 +11,8 @@ import type { ServerContext } from '../context.js';
 import { agentCall, sourceOf, timeWindow, workspaceOf } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { limit, list, oneOrMore } from './query.js';
+import type { CallEntryView } from '../../views/audit.js';
+import { auditListView, callEntryView, shownCallEntry, shownEntry } from '../../views/audit.js';
 
 export const auditQuery = z.strictObject({
   workspace: z.string().optional(),
@@ -57,6 +59,7 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Read audit entries, newest first',
     permission: 'read',
     query: auditQuery,
+    response: auditListView,
     responses: { 200: '`{ entries }`' },
     handler: async ({ identity, query }) => {
       const now = ctx.clock();
@@ -70,7 +73,7 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
         ...timeWindow(query, now),
         limit: query.limit ?? 100,
       });
-      return { entries };
+      return { entries: entries.map(shownEntry) };
     },
   });
 
@@ -80,6 +83,7 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Report how a call ended',
     permission: 'report',
     body: reportSchema,
+    response: callEntryView,
     responses: {
       201: 'the entry, durable',
       400: 'not a report',
@@ -118,7 +122,7 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
       if (tool === undefined)
         throw badRequest('tool', 'say which `tool` ran, or give the `auditId` of its decision');
       const ran = tool;
-      const report = async (decisionId: string | null): Promise<Reply> => {
+      const report = async (decisionId: string | null): Promise<Reply<CallEntryView>> => {
         if (decisionId !== null) {
           // One decision, one call: how it ended is reported once (a held call's `Staged` aside).
           const [reported] = await ctx.warden.store.audit.query({
@@ -145,7 +149,7 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
           durationMs: body.durationMs ?? null,
           ...(body.error === undefined ? {} : { error: body.error }),
         });
-        return new Reply(201, entry);
+        return new Reply(201, shownCallEntry(entry));
       };
       const reported = decisionId;
       return reported === null ? report(null) : reportOnce(reported, () => report(reported));

@@ -8,6 +8,7 @@ import type { ServerContext } from '../context.js';
 import { agentCall } from '../context.js';
 import { cents } from './query.js';
 import { ownRun } from './runs.js';
+import { delegateAnswerView } from '../../views/delegate.js';
 
 export function delegateRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
@@ -25,6 +26,7 @@ export function delegateRoutes(api: Api, ctx: ServerContext): void {
       autonomy: z.enum(AUTONOMY_LEVELS).optional(),
       taskId: z.string().optional(),
     }),
+    response: delegateAnswerView,
     responses: {
       200: '`{ ok: true, run }` or `{ ok: false, guard, reason }` — the reason verbatim',
       503: '`{ ok: false, guard, reason, failure }`: refused, and the attempt could not be recorded',

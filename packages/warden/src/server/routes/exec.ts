@@ -6,6 +6,7 @@ import { grantedRun } from '../../sandbox/profile.js';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { forbidden } from '../errors.js';
+import { execStartView } from '../../views/exec.js';
 
 const execStartSchema = z.strictObject({
   grant: z.string().max(512).describe('the `grant` decide answered with'),
@@ -20,6 +21,7 @@ export function execRoutes(api: Api, ctx: ServerContext): void {
     summary: 'The sandbox profile a granted command runs under, made from its decision',
     permission: 'decide',
     body: execStartSchema,
+    response: execStartView,
     responses: {
       200: '`auditId`, `callId` and `profile` (worktree, write, hosts, denyRead)',
       400: 'not a grant request',
