@@ -5,7 +5,12 @@ import { z } from 'zod';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { conflict, forbidden, invalid, within } from '../errors.js';
-import { revisionView } from './policy.js';
+import {
+  managedRevisionView,
+  managedView,
+  showManagedRevision,
+  showStoredManaged,
+} from '../../views/managed.js';
 
 export function managedRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
@@ -15,6 +20,7 @@ export function managedRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/managed',
     summary: 'The managed layer, and where it comes from',
     permission: 'read',
+    response: managedView,
     responses: { 200: '`{ source, readOnly, document }`' },
     handler: async () => {
       const pinned = warden.managedFile;
@@ -27,11 +33,9 @@ export function managedRoutes(api: Api, ctx: ServerContext): void {
         return { source: pinned.source, file: pinned.file, readOnly: true, rules, document: null };
       }
       const stored = await warden.store.policies.currentManaged();
-      return {
-        source: stored === null ? null : 'store',
-        readOnly: false,
-        ...(stored === null ? { document: null } : revisionView(stored, true)),
-      };
+      return stored === null
+        ? { source: null, readOnly: false, document: null }
+        : showStoredManaged(stored);
     },
   });
 
@@ -41,6 +45,7 @@ export function managedRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Write a new revision of the stored managed layer',
     permission: 'policy',
     body: z.strictObject({ document: z.unknown(), message: z.string().max(500).optional() }),
+    response: managedRevisionView,
     responses: {
       200: 'the new revision',
       409: 'WARDEN_MANAGED_POLICY pins the managed layer',
@@ -62,7 +67,7 @@ export function managedRoutes(api: Api, ctx: ServerContext): void {
       if (!written.ok && 'conflict' in written)
         throw conflict('the managed layer changed meanwhile: try again');
       if (!written.ok) throw invalid(within('document', written.issues));
-      return revisionView(written.revision, false);
+      return showManagedRevision(written.revision);
     },
   });
 }

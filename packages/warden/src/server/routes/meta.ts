@@ -6,20 +6,24 @@ import { detectHost, honestyMatrix } from '../../honesty/index.js';
 import type { Api } from '../api.js';
 import type { Permission } from '../auth.js';
 import { can } from '../auth.js';
-import type { ServerContext } from '../context.js';
+import type { Placement, ServerContext } from '../context.js';
 import { placementOf } from '../context.js';
+import type { Fits } from '../../views/fits.js';
+import type { placementView } from '../../views/meta.js';
+import {
+  PERMISSIONS,
+  honestyMatrixView,
+  meView,
+  openapiView,
+  workspaceListView,
+} from '../../views/meta.js';
 
-/** Every permission, for `/v1/me` to say which the token's role grants (the console shows only those). */
-const PERMISSIONS: readonly Permission[] = [
-  'decide',
-  'report',
-  'inspect',
-  'read',
-  'policy',
-  'answer',
-  'override',
-  'tokens',
-];
+/** Fails to compile when the server's permissions or placement no longer fit what `/v1/me` declares. */
+export const meFollowsTheServer: [
+  Fits<Permission, (typeof meView.shape.permissions)['element']>,
+  [Permission] extends [(typeof PERMISSIONS)[number]] ? true : false,
+  Fits<Placement, typeof placementView>,
+] = [true, true, true];
 
 export function metaRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
@@ -30,6 +34,7 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/openapi.json',
     summary: 'This API, as OpenAPI 3.1',
     permission: 'any',
+    response: openapiView,
     responses: { 200: 'the OpenAPI document' },
     handler: () => Promise.resolve(api.openapi({ title: 'Warden', version: ctx.version })),
   });
@@ -39,6 +44,7 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/me',
     summary: 'Who the token is: its name, role and bindings',
     permission: 'any',
+    response: meView,
     responses: {
       200: 'the identity; for an `agent` token also `placement`: the space and mode it acts in now and where each comes from (`token`, `registration` or null)',
     },
@@ -62,6 +68,7 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/workspaces',
     summary: 'List the workspaces with a policy that this token may see',
     permission: 'read',
+    response: workspaceListView,
     responses: { 200: '`{ workspaces: [{ workspace, revision }] }`' },
     handler: async ({ identity }) => {
       const all = await warden.store.policies.workspaces();
@@ -82,6 +89,7 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/honesty',
     summary: 'Where rules are enforced: what each adapter lets Warden see and stop, on this host',
     permission: 'any',
+    response: honestyMatrixView,
     responses: { 200: 'the honesty matrix' },
     handler: () => Promise.resolve(matrix),
   });

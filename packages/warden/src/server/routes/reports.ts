@@ -9,6 +9,7 @@ import type { Api } from '../api.js';
 import type { Identity } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { forbidden, notFound } from '../errors.js';
+import { reportListView, reportSummary, reportView } from '../../views/reports.js';
 
 const listQuery = z.strictObject({
   supervisor: z.string().min(1).optional().describe('only this supervisor’s reports and messages'),
@@ -20,13 +21,6 @@ const listQuery = z.strictObject({
     .describe('only this workspace’s; a token bound to a workspace sees only its own'),
   limit: z.coerce.number().int().min(1).max(500).optional().describe('default 50'),
 });
-
-/** What a list shows of a report: everything but its data, which `GET /v1/reports/:id` has. */
-function listed(report: ReportRecord): Omit<ReportRecord, 'data'> {
-  const rest: { -readonly [K in keyof ReportRecord]?: ReportRecord[K] } = { ...report };
-  delete rest.data;
-  return rest as Omit<ReportRecord, 'data'>;
-}
 
 /** A token bound to a workspace reads that workspace's reports only (not the instance-wide ones). */
 function visible(identity: Identity, report: ReportRecord): boolean {
@@ -40,6 +34,7 @@ export function reportRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Supervisor reports and messages to the human, newest first',
     permission: 'read',
     query: listQuery,
+    response: reportListView,
     responses: { 200: '`{ reports }`: each without its `data` (see `GET /v1/reports/:id`)' },
     handler: async ({ identity, query }) => {
       if (
@@ -57,7 +52,7 @@ export function reportRoutes(api: Api, ctx: ServerContext): void {
         ...(query.kind === undefined ? {} : { kind: query.kind }),
         limit: query.limit ?? 50,
       });
-      return { reports: reports.map(listed) };
+      return { reports: reports.map(reportSummary) };
     },
   });
 
@@ -66,6 +61,7 @@ export function reportRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/reports/:id',
     summary: 'One report or message, with its Markdown body and its data',
     permission: 'read',
+    response: reportView,
     responses: { 200: 'the report', 404: 'no such report' },
     handler: async ({ identity, params }) => {
       const id = params.id as string;
