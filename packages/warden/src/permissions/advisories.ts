@@ -2,12 +2,13 @@
 // advisory rules that would have changed it; counted here per rule, facet and
 // would-be decision, with the agents they concern and the last time.
 
+import type { Decision } from '@warden/engine';
 import type { AuditEntry } from '../store/types.js';
 
 export interface AdvisoryHit {
   readonly rule: string;
   readonly facet: string;
-  readonly wouldBe: string;
+  readonly wouldBe: Decision;
 }
 
 export interface AdvisoryCount extends AdvisoryHit {

@@ -6,10 +6,14 @@
 
 import type {
   ActionClass,
+  Autonomy,
   CompiledPolicy,
+  Constraints,
   Decision,
+  Enforcement,
   Enumeration,
   LintWarning,
+  Origin,
   Policy,
   RuleRef,
 } from '@warden/engine';
@@ -29,8 +33,8 @@ export interface MatrixColumn {
   /** What the column answers, in words. */
   readonly label: string;
   /** Spaces: the dial as set (null: unset) and as it acts. */
-  readonly autonomy?: string | null;
-  readonly effectiveAutonomy?: string;
+  readonly autonomy?: Autonomy | null;
+  readonly effectiveAutonomy?: Autonomy;
   readonly autonomyMeaning?: string;
   /** Modes: the command net's final deny entries (G15). */
   readonly commandNet?: readonly string[];
@@ -67,12 +71,12 @@ export interface MatrixRow {
 export interface RuleEntry {
   readonly id: string;
   readonly scope: string;
-  readonly action?: string;
+  readonly action?: ActionClass;
   readonly command?: string;
   readonly decision: Decision;
-  readonly enforcement: string;
-  readonly when?: unknown;
-  readonly origin: string;
+  readonly enforcement: Enforcement;
+  readonly when?: Constraints;
+  readonly origin: Origin;
   readonly expiresAt: string | null;
   readonly expired: boolean;
   readonly note?: string;

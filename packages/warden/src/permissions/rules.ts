@@ -14,7 +14,9 @@ export const AUTONOMY_MEANING: Readonly<Record<string, string>> = {
 };
 
 /** The dial as it acts: an unset one behaves as `actWithApproval`. */
-export function effectiveAutonomy(autonomy: string | null | undefined): string {
+export function effectiveAutonomy<A extends string>(
+  autonomy: A | null | undefined,
+): A | 'actWithApproval' {
   return autonomy ?? 'actWithApproval';
 }
 

@@ -159,6 +159,11 @@ export function shownEntry(entry: AuditEntry): AuditEntryView {
   return entry as unknown as AuditEntryView;
 }
 
+/** A decision entry: the store's answer to a query for `kinds: ['decision']`. */
+export function shownDecisionEntry(entry: AuditEntry): DecisionEntryView {
+  return entry as unknown as DecisionEntryView;
+}
+
 /** A call entry `Gate.complete` just wrote. */
 export function shownCallEntry(entry: AuditEntry): CallEntryView {
   return entry as unknown as CallEntryView;

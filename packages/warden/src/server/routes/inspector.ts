@@ -14,6 +14,7 @@ import type { Api } from '../api.js';
 import type { Identity } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { ApiError, forbidden } from '../errors.js';
+import { inspectorAnswerView, inspectorView, showInspectorAnswer } from '../../views/inspector.js';
 
 /** The data folder's path as a caller must not see it: absolute, and with links resolved. */
 function dataPaths(data: string): string[] {
@@ -37,11 +38,14 @@ export function hideDataPath(value: unknown, paths: readonly string[]): unknown 
   return value;
 }
 
-/** Runs an inspector route and hides the data path in its answer and in the errors it throws. */
-async function hiding<T>(ctx: ServerContext, answer: () => Promise<T>): Promise<unknown> {
+/**
+ * Runs an inspector route and hides the data path in its answer and in the
+ * errors it throws: only strings change, so the answer keeps its shape.
+ */
+async function hiding<T>(ctx: ServerContext, answer: () => Promise<T>): Promise<T> {
   const paths = dataPaths(ctx.warden.data);
   try {
-    return hideDataPath(await answer(), paths);
+    return hideDataPath(await answer(), paths) as T;
   } catch (error) {
     if (error instanceof ApiError)
       throw new ApiError(
@@ -80,6 +84,7 @@ export function inspectorRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/inspector',
     summary: "Read the token's supervisor and its inspector settings",
     permission: 'inspect',
+    response: inspectorView,
     responses: {
       200: '`{ supervisor, settings, warnings }`',
       403: 'the token is not a supervisor of this instance',
@@ -101,6 +106,7 @@ export function inspectorRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Call one AgentInspector action as the token’s supervisor',
     permission: 'inspect',
     body: argumentsSchema,
+    response: inspectorAnswerView,
     responses: {
       200: '`{ ok: true, text }` (the answer as the local inspector sends it) or `{ ok: false, error }` (a refusal, saying why)',
       403: 'the token is not a supervisor of this instance',
@@ -109,7 +115,7 @@ export function inspectorRoutes(api: Api, ctx: ServerContext): void {
       hiding(ctx, async () => {
         const made = await inspectorFor(ctx, identity);
         const answer = await made.inspector.call(params.action as string, body);
-        return answer.ok ? { ok: true, text: answer.text } : { ok: false, error: answer.error };
+        return showInspectorAnswer(answer);
       }),
   });
 }

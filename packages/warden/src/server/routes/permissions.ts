@@ -15,6 +15,14 @@ import { timeParam, timeWindow, workspaceOf } from '../context.js';
 import { asIssues, invalid, notFound, within } from '../errors.js';
 import { limit } from './query.js';
 import { templateArgs, templateArgsOf } from './templates.js';
+import { shownDecisionEntry } from '../../views/audit.js';
+import {
+  advisoriesView,
+  permissionsAuditView,
+  permissionsMatrixView,
+  proposalView,
+  templateProposalView,
+} from '../../views/permissions.js';
 
 const permissionsQuery = z.strictObject({
   workspace: z.string().optional(),
@@ -56,6 +64,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
       'The permissions matrix: per action class and scope (workspace, each agent, space, mode) the effective decision and the deciding rule',
     permission: 'read',
     query: z.strictObject({ workspace: z.string().optional() }),
+    response: permissionsMatrixView,
     responses: {
       200: '`{ workspace, revision, columns, rows, rules, managed, document }`',
       400: 'which workspace is not said',
@@ -89,7 +98,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
           loaded: v.snapshot.managed !== null,
           source: v.snapshot.managedSource,
           file: warden.managedFile?.file ?? null,
-          readOnly: true,
+          readOnly: true as const,
         },
         skipped: v.snapshot.skipped,
         warnings: lintPolicy(v.snapshot.compiled.policy, v.at),
@@ -108,6 +117,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
       workspace: z.string().optional(),
       document: z.unknown().describe('the proposed policy document'),
     }),
+    response: proposalView,
     responses: {
       200: '`{ revision, changes, rules: { added, changed, removed }, warnings }`',
       404: 'no policy is stored for the workspace',
@@ -133,6 +143,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
       'What applying a template would change: the rules it adds, each as its sentence, and the matrix cells that change; nothing is written',
     permission: 'read',
     body: templateArgs,
+    response: templateProposalView,
     responses: {
       200: '`{ template, revision, changes, rules: { added, changed, removed }, warnings }`',
       404: 'no such template, or no policy',
@@ -156,6 +167,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Read the permissions audit: decisions with their facets, rules and advisory hits',
     permission: 'read',
     query: permissionsQuery,
+    response: permissionsAuditView,
     responses: { 200: '`{ decisions }`' },
     handler: async ({ identity, query }) => {
       const now = ctx.clock();
@@ -175,7 +187,8 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
       const decisions = found
         .filter((e) => query.outcome === undefined || e.outcome === query.outcome)
         .filter((e) => query.advisory === undefined || advisoriesOf(e).length > 0)
-        .slice(0, wanted);
+        .slice(0, wanted)
+        .map(shownDecisionEntry);
       return { decisions };
     },
   });
@@ -189,6 +202,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
       workspace: z.string().optional(),
       since: z.string().optional().describe('default `7d`'),
     }),
+    response: advisoriesView,
     responses: {
       200: '`{ since, decisions, truncated, rules: [{ rule, facet, wouldBe, count, agents, lastAt }] }`',
     },
