@@ -9,7 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, cliToken, serve, spawnWarden } from './support/processes.js';
+import { agentToken, api, dataToken, killAll, serve, spawnWarden } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -38,10 +38,6 @@ interface Setup {
 const cleanup: Spawned[] = [];
 let setup: Setup;
 
-function token(data: string, ...args: string[]): string {
-  return cliToken(['--data', data, ...args]).token;
-}
-
 let template: { readonly data: string } & Omit<Setup, 'data' | 'server'>;
 
 // The policy and tokens are made once, with the real CLI; each test starts a server on a copy.
@@ -52,21 +48,11 @@ beforeAll(() => {
   expect(warden(['policy', 'apply', file, '--data', data]).code).toBe(0);
   template = {
     data,
-    agent: token(
-      data,
-      '--role',
-      'agent',
-      '--name',
-      'coder',
-      '--workspace',
-      'acme',
-      '--agent',
-      'coder-1',
-    ),
-    approver: token(data, '--role', 'approver', '--name', 'bob'),
-    overrider: token(data, '--role', 'overrider', '--name', 'olga'),
-    viewer: token(data, '--role', 'viewer', '--name', 'vic'),
-    admin: token(data, '--role', 'admin', '--name', 'alice'),
+    agent: agentToken(data, 'coder-1', 'acme', 'coder'),
+    approver: dataToken(data, '--role', 'approver', '--name', 'bob'),
+    overrider: dataToken(data, '--role', 'overrider', '--name', 'olga'),
+    viewer: dataToken(data, '--role', 'viewer', '--name', 'vic'),
+    admin: dataToken(data, '--role', 'admin', '--name', 'alice'),
   };
 }, 60_000);
 
@@ -78,9 +64,7 @@ beforeEach(async () => {
   setup = { ...template, data, server };
 });
 
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((s) => s.stop('SIGKILL')));
-});
+afterEach(() => killAll(cleanup));
 
 function watch(tokenValue: string, ...args: string[]): Spawned {
   const watcher = spawnWarden([
@@ -94,6 +78,20 @@ function watch(tokenValue: string, ...args: string[]): Spawned {
   ]);
   cleanup.push(watcher);
   return watcher;
+}
+
+/** `warden approvals answer <id> <flags>` on the test's server with `tokenValue`. */
+function answerAs(tokenValue: string, id: string, ...flags: string[]) {
+  return warden([
+    'approvals',
+    'answer',
+    id,
+    ...flags,
+    '--server',
+    setup.server.url,
+    '--token',
+    tokenValue,
+  ]);
 }
 
 function decide(body: Record<string, unknown>, query = '') {
@@ -220,16 +218,7 @@ describe('warden approvals watch', () => {
     const pending = decide({ command: 'git push origin feature/c' }, '?wait=0');
     const id = (await pending).body.approvalId as string;
     await watcher.waitFor(id);
-    const answered = warden([
-      'approvals',
-      'answer',
-      id,
-      '--once',
-      '--server',
-      setup.server.url,
-      '--token',
-      setup.admin,
-    ]);
+    const answered = answerAs(setup.admin, id, '--once');
     expect(answered.code, answered.stderr).toBe(0);
     expect(answered.stdout).toContain('approved once by alice');
     await watcher.waitFor('approved once by alice');
@@ -250,33 +239,12 @@ describe('warden approvals watch', () => {
   });
 
   it('refuses a token that cannot answer, and a server that is not there', async () => {
-    const viewer = spawnWarden([
-      'approvals',
-      'watch',
-      '--server',
-      setup.server.url,
-      '--token',
-      setup.viewer,
-    ]);
+    const viewer = watch(setup.viewer);
     expect(await viewer.exited).toBe(1);
     expect(viewer.stderr()).toContain('a `viewer` token cannot answer approvals');
-    const agent = spawnWarden([
-      'approvals',
-      'watch',
-      '--server',
-      setup.server.url,
-      '--token',
-      setup.agent,
-    ]);
+    const agent = watch(setup.agent);
     expect(await agent.exited).toBe(1);
-    const unknown = spawnWarden([
-      'approvals',
-      'watch',
-      '--server',
-      setup.server.url,
-      '--token',
-      'wdn_nope',
-    ]);
+    const unknown = watch('wdn_nope');
     expect(await unknown.exited).toBe(1);
     expect(unknown.stderr()).toContain('the token is not known or was revoked (HTTP 401)');
     const nothing = spawnWarden(['approvals', 'watch', '--token', setup.approver], {
@@ -319,18 +287,7 @@ describe('warden approvals watch', () => {
       '--json',
     ]);
     expect(JSON.parse(listed.stdout)).toMatchObject({ approvals: [{ id, state: 'pending' }] });
-    const denied = warden([
-      'approvals',
-      'answer',
-      id,
-      '--deny',
-      '--reason',
-      'no',
-      '--server',
-      setup.server.url,
-      '--token',
-      setup.approver,
-    ]);
+    const denied = answerAs(setup.approver, id, '--deny', '--reason', 'no');
     expect(denied.code, denied.stderr).toBe(0);
     await watcher.waitFor('"event":"settled"');
   });
@@ -345,86 +302,33 @@ describe('warden approvals answer', () => {
     await watcher.waitFor('"event":"ready"');
     const open = (await decide({ command: 'git push origin feature/f' }, '?wait=0')).body
       .approvalId as string;
-    const none = warden([
-      'approvals',
-      'answer',
-      open,
-      '--server',
-      setup.server.url,
-      '--token',
-      setup.approver,
-    ]);
+    const none = answerAs(setup.approver, open);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('say how to answer');
-    const two = warden([
-      'approvals',
-      'answer',
-      open,
-      '--once',
-      '--deny',
-      '--server',
-      setup.server.url,
-      '--token',
-      setup.approver,
-    ]);
+    const two = answerAs(setup.approver, open, '--once', '--deny');
     expect(two.stderr).toContain('answer one way, not `--once` and `--deny`');
-    const overrider = warden([
-      'approvals',
-      'answer',
-      open,
-      '--once',
-      '--server',
-      setup.server.url,
-      '--token',
-      setup.overrider,
-    ]);
+    const overrider = answerAs(setup.overrider, open, '--once');
     expect(overrider.code).toBe(1);
     expect(overrider.stderr).toContain('HTTP 403');
-    const remember = warden([
-      'approvals',
-      'answer',
-      open,
-      '--remember',
-      '--hours',
-      '2',
-      '--server',
-      setup.server.url,
-      '--token',
-      setup.approver,
-      '--json',
-    ]);
+    const remember = answerAs(setup.approver, open, '--remember', '--hours', '2', '--json');
     expect(remember.code).toBe(1);
     expect(remember.stdout).toContain('pick a scope with `--scope`');
-    const ok = warden([
-      'approvals',
-      'answer',
+    const ok = answerAs(
+      setup.approver,
       open,
       '--remember',
       '--hours',
       '2',
       '--scope',
       'workspace',
-      '--server',
-      setup.server.url,
-      '--token',
-      setup.approver,
       '--json',
-    ]);
+    );
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({
       state: 'approved',
       answer: { kind: 'remember', hours: 2, scope: 'workspace', by: 'bob' },
     });
-    const late = warden([
-      'approvals',
-      'answer',
-      open,
-      '--deny',
-      '--server',
-      setup.server.url,
-      '--token',
-      setup.approver,
-    ]);
+    const late = answerAs(setup.approver, open, '--deny');
     expect(late.code).toBe(1);
     expect(late.stderr).toContain('HTTP 409');
   });

@@ -18,7 +18,7 @@ import {
   uniqueSchema,
 } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, cliToken, serve, spawnWarden } from './support/processes.js';
+import { agentTokenArgs, api, cliToken, killAll, serve, spawnWarden } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -102,16 +102,7 @@ describe.skipIf(!UNDER_CI && POSTGRES_SKIP !== null)('two servers on one Postgre
     const file = join(data, 'policy.yaml');
     writeFileSync(file, POLICY);
     cli(['policy', 'apply', file]);
-    tokens.agent = token(
-      '--role',
-      'agent',
-      '--name',
-      'coder',
-      '--workspace',
-      'acme',
-      '--agent',
-      'coder-1',
-    );
+    tokens.agent = token(...agentTokenArgs('coder-1', 'acme', 'coder'));
     tokens.approver = token('--role', 'approver', '--name', 'bob');
     tokens.admin = token('--role', 'admin', '--name', 'alice');
     tokens.viewer = token('--role', 'viewer', '--name', 'vic');
@@ -121,9 +112,7 @@ describe.skipIf(!UNDER_CI && POSTGRES_SKIP !== null)('two servers on one Postgre
     ]);
   }, 60_000);
 
-  afterEach(async () => {
-    await Promise.all(spawned.splice(0).map((s) => s.stop('SIGKILL')));
-  });
+  afterEach(() => killAll(spawned));
 
   afterAll(async () => {
     await Promise.all([a, b].filter((s) => s !== undefined).map((s) => s.stop('SIGTERM')));

@@ -24,7 +24,14 @@ import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import { SDK, text } from './support/gateway-client.js';
 import type { Served, Spawned } from './support/processes.js';
-import { api, approverWatching, agentToken, cliToken, serve } from './support/processes.js';
+import {
+  api,
+  approverWatching,
+  agentToken,
+  dataToken,
+  killAll,
+  serve,
+} from './support/processes.js';
 
 /** A downstream whose `remove` leaves a file `removed-N` behind, so a forwarded call is seen. */
 const REMOVER = `
@@ -85,7 +92,7 @@ describe('connected: a call that waits for a human longer than the agent client 
       `approvalTimeoutSeconds: ${APPROVAL_TIMEOUT_SECONDS}\n`,
     );
     const token = agentToken(data, 'coder-1', 'acme', 'gw');
-    approver = cliToken(['--data', data, '--role', 'approver', '--name', 'bob']).token;
+    approver = dataToken(data, '--role', 'approver', '--name', 'bob');
     server = await serve(['--data', data, '--config', join(dir, 'server.yaml')]);
     spawned.push(server);
     await approverWatching(server.url, approver, spawned);
@@ -105,7 +112,7 @@ describe('connected: a call that waits for a human longer than the agent client 
   afterAll(async () => {
     await client.close().catch(() => undefined);
     await gateway.close();
-    await Promise.all(spawned.map((s) => s.stop('SIGKILL')));
+    await killAll(spawned);
   });
 
   /** The agent: an SDK client whose own request timeout (1 s) is far shorter than the wait. */

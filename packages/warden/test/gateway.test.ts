@@ -28,8 +28,9 @@ import {
   api,
   approverWatching,
   agentToken,
-  cliToken,
+  dataToken,
   freePort,
+  killAll,
   serve,
   spawnWarden,
 } from './support/processes.js';
@@ -136,7 +137,7 @@ const spawned: Spawned[] = [];
 
 afterEach(async () => {
   await closeAll(open);
-  await Promise.all(spawned.splice(0).map((s) => s.stop('SIGKILL')));
+  await killAll(spawned);
 });
 
 /** The agent: the SDK client spawning `warden gateway` on stdio, closed after the test. */
@@ -429,8 +430,8 @@ describe('warden gateway, connected to a Warden server', () => {
       0,
     );
     const token = agentToken(s.data, 'coder-1', 'acme', 'gw');
-    const approver = cliToken(['--data', s.data, '--role', 'approver', '--name', 'bob']).token;
-    const admin = cliToken(['--data', s.data, '--role', 'admin', '--name', 'alice']).token;
+    const approver = dataToken(s.data, '--role', 'approver', '--name', 'bob');
+    const admin = dataToken(s.data, '--role', 'admin', '--name', 'alice');
     const server = await serve(['--data', s.data, '--config', serverConfig]);
     spawned.push(server);
     await approverWatching(server.url, approver, spawned);

@@ -10,9 +10,11 @@ import { tempDir } from './support/backends.js';
 import type { Served } from './support/processes.js';
 import {
   api,
-  cliToken,
+  agentToken,
+  dataToken,
   dataWithPolicy as withPolicy,
   freePort,
+  killAll,
   serve,
 } from './support/processes.js';
 
@@ -30,18 +32,12 @@ rules:
 `;
 
 const running: Served[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.stop('SIGKILL')));
-});
+afterEach(() => killAll(running));
 
 async function started(args: string[], env: Record<string, string> = {}): Promise<Served> {
   const server = await serve(args, env);
   running.push(server);
   return server;
-}
-
-function token(data: string, ...args: string[]): string {
-  return cliToken(['--data', data, ...args]).token;
 }
 
 function dataWithPolicy(): string {
@@ -107,7 +103,7 @@ describe('warden token', () => {
 
   it('revokes by id or unique name; revoking twice says so', () => {
     const data = tempDir();
-    token(data, '--role', 'viewer', '--name', 'carol');
+    dataToken(data, '--role', 'viewer', '--name', 'carol');
     const revoked = warden(['token', 'revoke', 'carol', '--data', data]);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toContain('revoked tok_');
@@ -143,8 +139,8 @@ describe('warden policy apply', () => {
 
   it('needs an admin token to apply through a server (G24: every change is attributed)', async () => {
     const data = dataWithPolicy();
-    const admin = token(data, '--role', 'admin', '--name', 'alice');
-    const viewer = token(data, '--role', 'viewer', '--name', 'vic');
+    const admin = dataToken(data, '--role', 'admin', '--name', 'alice');
+    const viewer = dataToken(data, '--role', 'viewer', '--name', 'vic');
     const server = await started(['--data', data]);
     const file = join(data, 'policy.yaml');
     const refused = warden(['policy', 'apply', file, '--server', server.url, '--token', viewer]);
@@ -193,17 +189,7 @@ describe('warden policy apply', () => {
 describe('warden serve', () => {
   it('starts on the embedded default with a banner, decides over HTTP, and stops cleanly', async () => {
     const data = dataWithPolicy();
-    const agent = token(
-      data,
-      '--role',
-      'agent',
-      '--name',
-      'coder',
-      '--workspace',
-      'acme',
-      '--agent',
-      'coder-1',
-    );
+    const agent = agentToken(data, 'coder-1', 'acme', 'coder');
     const server = await started(['--data', data]);
     expect(server.banner).toMatchObject({
       ready: true,
@@ -300,7 +286,7 @@ describe('warden serve', () => {
 
   it('logs each request at debug level by token id, never the token', async () => {
     const data = dataWithPolicy();
-    const viewer = token(data, '--role', 'viewer', '--name', 'vic');
+    const viewer = dataToken(data, '--role', 'viewer', '--name', 'vic');
     const server = await started(['--data', data], { WARDEN_LOG_LEVEL: 'debug' });
     expect((await api(server.url, viewer, 'GET', '/v1/me')).status).toBe(200);
     expect((await api(server.url, 'wdn_nonsense', 'GET', '/v1/me')).status).toBe(401);
@@ -336,7 +322,7 @@ describe('warden serve', () => {
 
   it('refuses a revoked token within a second of `warden token revoke`', async () => {
     const data = dataWithPolicy();
-    const viewer = token(data, '--role', 'viewer', '--name', 'vic');
+    const viewer = dataToken(data, '--role', 'viewer', '--name', 'vic');
     const server = await started(['--data', data]);
     expect((await api(server.url, viewer, 'GET', '/v1/me')).status).toBe(200);
     expect(warden(['token', 'revoke', 'vic', '--data', data]).code).toBe(0);
@@ -352,18 +338,8 @@ describe('warden serve', () => {
 
   it('finishes a request in flight on SIGTERM and flushes its audit record (graceful shutdown)', async () => {
     const data = dataWithPolicy();
-    const agent = token(
-      data,
-      '--role',
-      'agent',
-      '--name',
-      'coder',
-      '--workspace',
-      'acme',
-      '--agent',
-      'coder-1',
-    );
-    const approver = token(data, '--role', 'approver', '--name', 'bob');
+    const agent = agentToken(data, 'coder-1', 'acme', 'coder');
+    const approver = dataToken(data, '--role', 'approver', '--name', 'bob');
     const server = await started(['--data', data]);
     // An approver holds a channel, so the push waits for an answer that never comes.
     const channel = new AbortController();

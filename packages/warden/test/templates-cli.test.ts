@@ -12,9 +12,10 @@ import { tempDir } from './support/backends.js';
 import type { Served } from './support/processes.js';
 import {
   api,
-  cliToken,
+  dataToken,
   dataWithPolicy as withPolicy,
   freePort,
+  killAll,
   serve,
 } from './support/processes.js';
 
@@ -30,18 +31,12 @@ rules:
 type J = Record<string, unknown>;
 
 const running: Served[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.stop('SIGKILL')));
-});
+afterEach(() => killAll(running));
 
 async function started(data: string): Promise<Served> {
   const server = await serve(['--data', data]);
   running.push(server);
   return server;
-}
-
-function token(data: string, ...args: string[]): string {
-  return cliToken(['--data', data, ...args]).token;
 }
 
 function dataWithPolicy(): string {
@@ -152,7 +147,7 @@ describe('warden templates apply, in the data folder (issue 4 deliverable 4)', (
       'tpl-protect-main-1  Across workspace `acme`, pushing to a git remote (`gitPush`) is denied when any ref matches `main`, `master`, `develop`, `release/**` (from a template)',
     );
 
-    const viewer = token(data, '--role', 'viewer', '--name', 'vic');
+    const viewer = dataToken(data, '--role', 'viewer', '--name', 'vic');
     const server = await started(data);
     const rules = (await api(server.url, viewer, 'GET', '/v1/rules')).body.rules as J[];
     expect(rules.map((r) => [r.id, r.origin])).toEqual([
@@ -217,7 +212,7 @@ describe('warden templates apply, in the data folder (issue 4 deliverable 4)', (
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ revision: 3 });
 
-    const admin = token(data, '--role', 'admin', '--name', 'alice');
+    const admin = dataToken(data, '--role', 'admin', '--name', 'alice');
     const server = await started(data);
     const revisions = await api(server.url, admin, 'GET', '/v1/policy/revisions');
     expect(revisions.body).toMatchObject({
@@ -233,7 +228,7 @@ describe('warden templates apply, in the data folder (issue 4 deliverable 4)', (
 describe('warden templates apply, on a server (issue 4 deliverable 4, G24)', () => {
   it('applies with an admin token, attributed to the token holder (G24)', async () => {
     const data = dataWithPolicy();
-    const admin = token(data, '--role', 'admin', '--name', 'alice');
+    const admin = dataToken(data, '--role', 'admin', '--name', 'alice');
     const server = await started(data);
     const applied = warden([
       'templates',
@@ -283,7 +278,7 @@ describe('warden templates apply, on a server (issue 4 deliverable 4, G24)', () 
 
   it('is refused with a viewer token (HTTP 403), and writes nothing', async () => {
     const data = dataWithPolicy();
-    const viewer = token(data, '--role', 'viewer', '--name', 'vic');
+    const viewer = dataToken(data, '--role', 'viewer', '--name', 'vic');
     const server = await started(data);
     const refused = warden([
       'templates',
@@ -302,7 +297,7 @@ describe('warden templates apply, on a server (issue 4 deliverable 4, G24)', () 
 
   it('says when the workspace has no policy on the server (HTTP 404)', async () => {
     const data = dataWithPolicy();
-    const admin = token(data, '--role', 'admin', '--name', 'alice');
+    const admin = dataToken(data, '--role', 'admin', '--name', 'alice');
     const server = await started(data);
     refusedWith(
       warden([
@@ -412,7 +407,7 @@ describe('warden templates apply refuses bad input whole, one line per problem (
       'error: --workspace: no policy is stored for workspace `other`',
     );
     // Nothing was written by any refusal above.
-    const viewer = token(data, '--role', 'viewer', '--name', 'vic');
+    const viewer = dataToken(data, '--role', 'viewer', '--name', 'vic');
     const server = await started(data);
     const revisions = await api(server.url, viewer, 'GET', '/v1/policy/revisions');
     expect((revisions.body.revisions as J[]).map((r) => r.revision)).toEqual([1]);

@@ -140,6 +140,11 @@ export interface Served extends Spawned {
   readonly banner: Record<string, unknown>;
 }
 
+/** Stops every process in `list` with SIGKILL and empties it: a test's cleanup. */
+export async function killAll(list: Spawned[]): Promise<void> {
+  await Promise.all(list.splice(0).map((s) => s.stop('SIGKILL')));
+}
+
 /** `warden serve --port 0 --json`, resolved once it listens. */
 export async function serve(
   args: readonly string[],
@@ -185,23 +190,22 @@ export function cliToken(
   return { token: parsed.token, id: parsed.record.id };
 }
 
-/** A port nothing listens on (it was free a moment ago). */
-/** An `agent` token for `agent` in `workspace`, made in the data folder (named after the agent unless told). */
-export function agentToken(data: string, agent: string, workspace = 'acme', name = agent): string {
-  return cliToken([
-    '--data',
-    data,
-    '--role',
-    'agent',
-    '--name',
-    name,
-    '--workspace',
-    workspace,
-    '--agent',
-    agent,
-  ]).token;
+/** `warden token create --data <data> <args>` with the real binary: the new token's secret. */
+export function dataToken(data: string, ...args: string[]): string {
+  return cliToken(['--data', data, ...args]).token;
 }
 
+/** What `warden token create` is told for an `agent` token for `agent` in `workspace` (named after the agent unless told). */
+export function agentTokenArgs(agent: string, workspace = 'acme', name = agent): string[] {
+  return ['--role', 'agent', '--name', name, '--workspace', workspace, '--agent', agent];
+}
+
+/** An `agent` token for `agent` in `workspace`, made in the data folder (named after the agent unless told). */
+export function agentToken(data: string, agent: string, workspace = 'acme', name = agent): string {
+  return dataToken(data, ...agentTokenArgs(agent, workspace, name));
+}
+
+/** A port nothing listens on (it was free a moment ago). */
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
