@@ -10,22 +10,14 @@ import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { conflict, invalid, notFound, within } from '../errors.js';
 import { workspaceQuery } from './query.js';
-
-/** A stored revision as the API shows it. */
-export function revisionView(
-  revision: PolicyRevision,
-  withDocument: boolean,
-): Record<string, unknown> {
-  return {
-    workspace: revision.workspace,
-    revision: revision.revision,
-    hash: revision.hash,
-    author: revision.author,
-    message: revision.message,
-    createdAt: revision.createdAt,
-    ...(withDocument ? { document: revision.document } : {}),
-  };
-}
+import {
+  policyDiffView,
+  revisionDocumentView,
+  revisionListView,
+  revisionView,
+  showRevision,
+  showRevisionDocument,
+} from '../../views/policy.js';
 
 /** The current revision of a workspace's policy; 404 when none is stored. */
 export async function currentRevision(
@@ -47,9 +39,10 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Read the current policy revision',
     permission: 'read',
     query: workspaceQuery,
+    response: revisionDocumentView,
     responses: { 200: 'the revision with its document', 404: 'no policy yet' },
     handler: async ({ identity, query }) =>
-      revisionView(await current(await workspaceOf(ctx, identity, query.workspace)), true),
+      showRevisionDocument(await current(await workspaceOf(ctx, identity, query.workspace))),
   });
 
   api.add({
@@ -68,6 +61,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
         .optional()
         .describe('write only if this is still current (null: only if none)'),
     }),
+    response: revisionView,
     responses: {
       200: 'the new revision',
       403: 'another workspace',
@@ -88,7 +82,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
           `the policy is at revision ${written.conflict.current ?? 'none'}, not at the expected one: read it again`,
         );
       if (!written.ok) throw invalid(within('document', written.issues));
-      return revisionView(written.revision, false);
+      return showRevision(written.revision);
     },
   });
 
@@ -101,11 +95,12 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
       workspace: z.string().optional(),
       limit: z.coerce.number().int().min(1).max(1000).optional(),
     }),
+    response: revisionListView,
     responses: { 200: '`{ revisions }`' },
     handler: async ({ identity, query }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const revisions = await warden.store.policies.history(workspace, query.limit ?? 100);
-      return { revisions: revisions.map((r) => revisionView(r, false)) };
+      return { revisions: revisions.map(showRevision) };
     },
   });
 
@@ -115,6 +110,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Read one revision of the policy',
     permission: 'read',
     query: workspaceQuery,
+    response: revisionDocumentView,
     responses: { 200: 'the revision with its document', 404: 'no such revision' },
     handler: async ({ identity, query, params }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
@@ -126,7 +122,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
         throw notFound(
           `no revision \`${params.revision ?? ''}\` of the policy of \`${workspace}\``,
         );
-      return revisionView(revision, true);
+      return showRevisionDocument(revision);
     },
   });
 
@@ -140,6 +136,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
       from: z.coerce.number().int().min(1),
       to: z.coerce.number().int().min(1).optional().describe('default: the current revision'),
     }),
+    response: policyDiffView,
     responses: { 200: 'the difference', 404: 'no such revision' },
     handler: async ({ identity, query }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);

@@ -2,6 +2,7 @@
 // means (G30–G32); setting a dial writes a new policy revision.
 
 import { AUTONOMY_LEVELS } from '@warden/engine';
+import type { Autonomy } from '@warden/engine';
 import { z } from 'zod';
 import { AUTONOMY_MEANING, effectiveAutonomy } from '../../permissions/rules.js';
 import type { JsonValue } from '../../store/types.js';
@@ -9,8 +10,18 @@ import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { conflict, invalid, within } from '../errors.js';
-import { currentRevision, revisionView } from './policy.js';
+import { currentRevision } from './policy.js';
 import { workspaceQuery } from './query.js';
+import { showRevision } from '../../views/policy.js';
+import type { SpaceView } from '../../views/spaces.js';
+import { spaceListView, spaceSetView } from '../../views/spaces.js';
+
+/** What a setting of the dial means, in plain words (G32). */
+function meaningOf(level: Autonomy): string {
+  const meaning: string | undefined = AUTONOMY_MEANING[level];
+  if (meaning === undefined) throw new Error(`no meaning is written for autonomy \`${level}\``);
+  return meaning;
+}
 
 export function spaceRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
@@ -22,22 +33,24 @@ export function spaceRoutes(api: Api, ctx: ServerContext): void {
     summary: 'The spaces and their autonomy, with what each setting means',
     permission: 'read',
     query: workspaceQuery,
+    response: spaceListView,
     responses: { 200: '`{ spaces, levels }`' },
     handler: async ({ identity, query }) => {
       const revision = await current(await workspaceOf(ctx, identity, query.workspace));
+      // A stored document was validated before it was written: its dials are autonomy levels.
       const spaces =
-        (revision.document as { spaces?: Record<string, { autonomy?: string }> }).spaces ?? {};
+        (revision.document as { spaces?: Record<string, { autonomy?: Autonomy }> }).spaces ?? {};
       return {
-        spaces: Object.entries(spaces).map(([id, settings]) => {
+        spaces: Object.entries(spaces).map(([id, settings]): SpaceView => {
           const autonomy = settings.autonomy ?? null;
           return {
             id,
             autonomy,
             effective: effectiveAutonomy(autonomy),
-            meaning: AUTONOMY_MEANING[effectiveAutonomy(autonomy)],
+            meaning: meaningOf(effectiveAutonomy(autonomy)),
           };
         }),
-        levels: AUTONOMY_LEVELS.map((level) => ({ level, meaning: AUTONOMY_MEANING[level] })),
+        levels: AUTONOMY_LEVELS.map((level) => ({ level, meaning: meaningOf(level) })),
       };
     },
   });
@@ -54,6 +67,7 @@ export function spaceRoutes(api: Api, ctx: ServerContext): void {
         .nullable()
         .describe('null: unset, which behaves as actWithApproval'),
     }),
+    response: spaceSetView,
     responses: {
       200: 'the new revision and what the setting means',
       422: 'the policy would not be valid',
@@ -79,10 +93,10 @@ export function spaceRoutes(api: Api, ctx: ServerContext): void {
         throw conflict('the policy changed meanwhile: try again');
       if (!written.ok) throw invalid(within('document', written.issues));
       return {
-        ...revisionView(written.revision, false),
+        ...showRevision(written.revision),
         space: id,
         autonomy: body.autonomy,
-        meaning: AUTONOMY_MEANING[effectiveAutonomy(body.autonomy)],
+        meaning: meaningOf(effectiveAutonomy(body.autonomy)),
       };
     },
   });

@@ -12,21 +12,7 @@ import type { Identity } from '../auth.js';
 import { createToken } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { forbidden, invalid, notFound } from '../errors.js';
-
-export function tokenView(record: TokenRecord): Record<string, unknown> {
-  return {
-    id: record.id,
-    name: record.name,
-    role: record.role,
-    workspace: record.workspace,
-    agent: record.agent,
-    space: record.space,
-    mode: record.mode,
-    createdAt: record.createdAt,
-    createdBy: record.createdBy,
-    revokedAt: record.revokedAt,
-  };
-}
+import { madeTokenView, showToken, tokenListView, tokenView } from '../../views/tokens.js';
 
 function visible(identity: Identity, record: TokenRecord): boolean {
   return identity.workspace === null || record.workspace === identity.workspace;
@@ -41,11 +27,12 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
     summary: 'List tokens (names, roles, bindings; never the secrets)',
     permission: 'tokens',
     query: z.strictObject({ revoked: z.enum(['true', 'false']).optional() }),
+    response: tokenListView,
     responses: { 200: '`{ tokens }`' },
     handler: async ({ identity, query }) => {
       const all = (await warden.store.tokens.list()).filter((t) => visible(identity, t));
       const tokens = query.revoked === 'true' ? all : all.filter((t) => t.revokedAt === null);
-      return { tokens: tokens.map(tokenView) };
+      return { tokens: tokens.map(showToken) };
     },
   });
 
@@ -62,6 +49,7 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
       space: z.string().optional(),
       mode: z.string().optional(),
     }),
+    response: madeTokenView,
     responses: { 201: '`{ token, record }`', 403: 'another workspace', 422: 'not a valid token' },
     handler: async ({ identity, body }) => {
       if (identity.workspace !== null) {
@@ -93,7 +81,7 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
         { token: made.record.id, role: made.record.role, by: identity.name },
         'token created',
       );
-      return new Reply(201, { token: made.token, record: tokenView(made.record) });
+      return new Reply(201, { token: made.token, record: showToken(made.record) });
     },
   });
 
@@ -102,6 +90,7 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/tokens/:id',
     summary: 'Revoke a token; every server refuses it within a second',
     permission: 'tokens',
+    response: tokenView,
     responses: { 200: 'the revoked token', 404: 'no such token' },
     handler: async ({ identity, params }) => {
       const id = params.id as string;
@@ -110,7 +99,7 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
       const revoked = await warden.store.tokens.revoke(id, ctx.clock());
       if (revoked === null) throw notFound(`no token \`${id}\``);
       ctx.logger.info({ token: id, by: identity.name }, 'token revoked');
-      return tokenView(revoked);
+      return showToken(revoked);
     },
   });
 }
