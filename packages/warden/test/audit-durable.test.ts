@@ -25,6 +25,7 @@ import { openPostgres } from '../src/store/postgres.js';
 import { openSqlite } from '../src/store/sqlite.js';
 import type { AuditDraft, Store } from '../src/store/types.js';
 import { Warden } from '../src/warden.js';
+import { callDraft } from './support/audit.js';
 import { makeToken } from './support/server.js';
 import {
   PG_URL,
@@ -377,30 +378,7 @@ describe('a 2xx means durable, on SQLite', () => {
 
 /** A call entry with a fresh id. */
 function draft(i: number): AuditDraft {
-  const id = `e-${i}-${Math.random().toString(36).slice(2)}`;
-  const occurredAt = new Date().toISOString();
-  return {
-    id,
-    kind: 'call',
-    workspace: 'acme',
-    agentId: 'coder-1',
-    runId: null,
-    callId: `c-${i}`,
-    decisionId: null,
-    tool: 'git_commit',
-    status: 'Ok',
-    occurredAt,
-    body: {
-      id,
-      kind: 'call',
-      workspace: 'acme',
-      agentId: 'coder-1',
-      callId: `c-${i}`,
-      tool: 'git_commit',
-      status: 'Ok',
-      occurredAt,
-    },
-  };
+  return callDraft(i, `e-${i}-${Math.random().toString(36).slice(2)}`, new Date().toISOString());
 }
 
 describe('approvals when the audit log fails (SQLite)', () => {

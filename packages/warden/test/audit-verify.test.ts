@@ -14,11 +14,11 @@ import type { Hono } from 'hono';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyChain } from '../src/audit/chain.js';
-import type { ChainItem } from '../src/audit/chain.js';
 import type { Env } from '../src/server/api.js';
 import { createApp } from '../src/server/app.js';
 import { openPostgres } from '../src/store/postgres.js';
 import type { AuditDraft, Store } from '../src/store/types.js';
+import { callDraft, chainItems } from './support/audit.js';
 import { makeToken } from './support/server.js';
 import {
   PG_URL,
@@ -37,36 +37,7 @@ const POLICY = { version: 1, workspace: 'acme', rules: [] };
 /** An entry as an older Warden (or the library) could write it, `tool` as given. */
 function draft(i: number, tool = 'git_commit'): AuditDraft {
   const id = `e-${String(i).padStart(4, '0')}`;
-  const occurredAt = new Date(Date.UTC(2026, 10, 30, 12, 0, 0, i)).toISOString();
-  return {
-    id,
-    kind: 'call',
-    workspace: 'acme',
-    agentId: 'coder-1',
-    runId: null,
-    callId: `c-${i}`,
-    decisionId: null,
-    tool,
-    status: 'Ok',
-    occurredAt,
-    body: {
-      id,
-      kind: 'call',
-      workspace: 'acme',
-      agentId: 'coder-1',
-      callId: `c-${i}`,
-      tool,
-      status: 'Ok',
-      occurredAt,
-    },
-  };
-}
-
-async function items(store: Store): Promise<ChainItem[]> {
-  const out: ChainItem[] = [];
-  for await (const { seq, entry, columns } of store.audit.scan())
-    out.push({ entry, position: seq, columns });
-  return out;
+  return callDraft(i, id, new Date(Date.UTC(2026, 10, 30, 12, 0, 0, i)).toISOString(), tool);
 }
 
 function db(data: string): Database.Database {
@@ -101,7 +72,7 @@ describe('audit verify cannot be blinded', () => {
 
   it('contracts §6: an entry with a lone surrogate in `tool` hashes the same when written and when verified (SQLite)', async () => {
     const { warden: w, data } = await filled(5, 2);
-    expect(await verifyChain(await items(w.store), await w.store.audit.head())).toMatchObject({
+    expect(await verifyChain(await chainItems(w.store), await w.store.audit.head())).toMatchObject({
       ok: true,
       entries: 6, // the policy's change entry, then the five
     });
@@ -259,7 +230,7 @@ describe('lone surrogates are refused at the HTTP edge', () => {
       expect(answer.errors[0]?.message).not.toMatch(/\bat \w+ \(/);
     }
     // Only the policy's change entry: no call, no decision.
-    const stored = await items(t?.warden.store as Store);
+    const stored = await chainItems(t?.warden.store as Store);
     expect(stored.map((i) => i.entry?.kind)).toEqual(['change']);
     // A well-formed pair (an emoji) is not a lone surrogate: accepted.
     const ok = await a.request('/v1/audit', {
@@ -285,7 +256,7 @@ describe.skipIf(POSTGRES_SKIP !== null && !UNDER_CI)('lone surrogates on Postgre
         body: { ...odd.body, callId: 'c-\ud800' },
       };
       await store.audit.append(drafts);
-      expect(await verifyChain(await items(store), await store.audit.head())).toMatchObject({
+      expect(await verifyChain(await chainItems(store), await store.audit.head())).toMatchObject({
         ok: true,
         entries: 6,
       });
@@ -298,7 +269,7 @@ describe.skipIf(POSTGRES_SKIP !== null && !UNDER_CI)('lone surrogates on Postgre
       } finally {
         await side.end();
       }
-      const report = await verifyChain(await items(store), await store.audit.head());
+      const report = await verifyChain(await chainItems(store), await store.audit.head());
       expect(report.breaks.map((b) => [b.kind, b.id])).toEqual([['changed', 'e-0004']]);
       const ran = warden(['audit', 'verify', '--json'], {
         env: { DATABASE_URL: PG_URL, WARDEN_DB_SCHEMA: schema },
