@@ -17,9 +17,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectHost, sandboxBackend } from '../src/honesty/index.js';
-import { BIN, warden } from './helpers.js';
-import { tempDir, UNDER_CI } from './support/backends.js';
+import { BIN, exportedAudit, warden } from './helpers.js';
+import { sandboxForTests, tempDir, UNDER_CI } from './support/backends.js';
 import type { ClaudeRun, RunOptions } from './support/claude-cli.js';
 import { describeRun, locateClaude, runClaude } from './support/claude-cli.js';
 import type { ScriptedCall } from './support/fake-anthropic.js';
@@ -32,14 +31,7 @@ if (noClaude !== null && UNDER_CI)
   throw new Error(`under CI the Claude Code CLI is required: ${noClaude}`);
 if (noClaude !== null) console.warn(`[skip] the Claude Code CLI tests: ${noClaude}`);
 
-const backend = sandboxBackend(detectHost());
-const noSandbox =
-  backend === null
-    ? 'this host offers no sandbox backend (`bwrap`, `socat` and `rg` on Linux): the sandboxed runs are skipped'
-    : null;
-if (noSandbox !== null && UNDER_CI)
-  throw new Error(`under CI the sandbox is required: ${noSandbox}`);
-if (noSandbox !== null && noClaude === null) console.warn(`[skip] ${noSandbox}`);
+const { backend, missing: noSandbox } = sandboxForTests('the sandboxed runs', noClaude === null);
 
 const DENY_MAIN =
   'Warden: denied: `gitPush`: ref `main` matches refs [main] of rule `protect-main` in workspace';
@@ -165,12 +157,7 @@ interface Entry {
 
 /** The standalone audit log, read back with `warden audit export`. */
 function audit(data: string): Entry[] {
-  const exported = warden(['audit', 'export', '--data', data]);
-  expect(exported.code, exported.stderr).toBe(0);
-  return exported.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Entry);
+  return exportedAudit<Entry>(data);
 }
 
 /** The run of `command` as a call entry (recorded by `warden exec` under the hook's grant). */

@@ -12,10 +12,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectHost, findOnPath, sandboxBackend } from '../src/honesty/index.js';
+import { findOnPath } from '../src/honesty/index.js';
 import type { Ran } from './helpers.js';
 import { BIN, exportedAudit, runAsync, warden } from './helpers.js';
-import { tempDir, UNDER_CI } from './support/backends.js';
+import { sandboxForTests, tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
 import { api, approverWatching, agentToken, cliToken, serve } from './support/processes.js';
 
@@ -41,13 +41,7 @@ rules:
     when: { refs: ['release/**'] }
 `;
 
-const backend = sandboxBackend(detectHost());
-const missing =
-  backend === null
-    ? 'this host offers no sandbox backend (`bwrap`, `socat` and `rg` on Linux): the sandboxed runs are skipped'
-    : null;
-if (missing !== null && UNDER_CI) throw new Error(`under CI the sandbox is required: ${missing}`);
-if (missing !== null) console.warn(`[skip] ${missing}`);
+const { backend, missing } = sandboxForTests();
 
 /** Runs `warden exec` without blocking this process (the tests' HTTP server must answer meanwhile). */
 function exec(args: readonly string[], env: Record<string, string> = {}): Promise<Ran> {

@@ -22,9 +22,8 @@ import { validateGatewayConfig } from '../src/gateway/config.js';
 import type { Decider } from '../src/gateway/decider.js';
 import { Gateway, GatewayStartError } from '../src/gateway/gateway.js';
 import { commandLine, shellWord } from '../src/gateway/sandbox.js';
-import { detectHost, sandboxBackend } from '../src/honesty/index.js';
 import { warden } from './helpers.js';
-import { UNDER_CI, tempDir } from './support/backends.js';
+import { sandboxForTests, tempDir } from './support/backends.js';
 import type { Closable } from './support/gateway-client.js';
 import {
   agent as gatewayAgent,
@@ -47,13 +46,7 @@ const FS_SERVER = join(
   'index.js',
 );
 
-const backend = sandboxBackend(detectHost());
-const missing =
-  backend === null
-    ? 'this host offers no sandbox backend (`bwrap`, `socat` and `rg` on Linux): the sandboxed gateway runs are skipped'
-    : null;
-if (missing !== null && UNDER_CI) throw new Error(`under CI the sandbox is required: ${missing}`);
-if (missing !== null) console.warn(`[skip] ${missing}`);
+const { backend, missing } = sandboxForTests('the sandboxed gateway runs');
 
 /** Every write is allowed by the gate: what stops one is the sandbox. */
 const POLICY = `version: 1

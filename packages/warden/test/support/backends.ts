@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { detectHost, sandboxBackend } from '../../src/honesty/index.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/types.js';
@@ -47,6 +48,26 @@ if (POSTGRES_SKIP !== null && !UNDER_CI) {
 export function requirePostgresUnderCi(): void {
   if (POSTGRES_SKIP !== null && UNDER_CI)
     throw new Error(`Postgres is required under CI: ${POSTGRES_SKIP}`);
+}
+
+/**
+ * This host's OS sandbox backend for tests of sandboxed runs, and why `runs`
+ * are skipped when it has none (`missing`, null when it has one). Under CI a
+ * host without one fails at once; elsewhere the skip is said on the console
+ * unless `say` is false.
+ */
+export function sandboxForTests(
+  runs = 'the sandboxed runs',
+  say = true,
+): { readonly backend: string | null; readonly missing: string | null } {
+  const backend = sandboxBackend(detectHost());
+  const missing =
+    backend === null
+      ? `this host offers no sandbox backend (\`bwrap\`, \`socat\` and \`rg\` on Linux): ${runs} are skipped`
+      : null;
+  if (missing !== null && UNDER_CI) throw new Error(`under CI the sandbox is required: ${missing}`);
+  if (missing !== null && say) console.warn(`[skip] ${missing}`);
+  return { backend, missing };
 }
 
 export function tempDir(prefix = 'warden-'): string {

@@ -7,8 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { expect } from 'vitest';
-import { BIN, warden } from '../helpers.js';
+import { BIN, exportedAudit } from '../helpers.js';
 
 /** The MCP SDK's ESM build as a file URL, for the downstream servers tests write as scripts. */
 export const SDK = pathToFileURL(
@@ -93,12 +92,7 @@ export type Entry = Record<string, unknown>;
 
 /** The audit log of the data folder `data`, read with `warden audit export` in a clean environment. */
 export function exported(data: string): Entry[] {
-  const out = warden(['audit', 'export', '--data', data], { env: cleanEnv() });
-  expect(out.code, out.stderr).toBe(0);
-  return out.stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Entry);
+  return exportedAudit<Entry>(data, cleanEnv());
 }
 
 /** The entries that record calls of `tool` (not its decisions). */
