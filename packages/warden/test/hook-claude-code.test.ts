@@ -588,6 +588,10 @@ describe('connected: a real `warden serve` decides, humans answer prompts', () =
 });
 
 describe('warden hook install claude-code', () => {
+  /** `warden hook install claude-code --project <project> <flags>`. */
+  const install = (project: string, ...flags: string[]) =>
+    warden(['hook', 'install', 'claude-code', '--project', project, ...flags]);
+
   it('writes one entry for all tools, keeps the rest of the settings, and replaces itself', () => {
     const project = tempDir();
     mkdirSync(join(project, '.claude'));
@@ -603,16 +607,7 @@ describe('warden hook install claude-code', () => {
       }),
     );
     for (let i = 0; i < 2; i++) {
-      const ran = warden([
-        'hook',
-        'install',
-        'claude-code',
-        '--project',
-        project,
-        '--policy',
-        policyFile,
-        '--json',
-      ]);
+      const ran = install(project, '--policy', policyFile, '--json');
       expect(ran.code, ran.stderr).toBe(0);
     }
     const settings = JSON.parse(readFileSync(file, 'utf8')) as {
@@ -648,7 +643,7 @@ describe('warden hook install claude-code', () => {
     const project = tempDir();
     mkdirSync(join(project, '.claude'));
     writeFileSync(join(project, '.claude', 'settings.json'), '{ nope');
-    const ran = warden(['hook', 'install', 'claude-code', '--project', project]);
+    const ran = install(project);
     expect(ran.code).toBe(1);
     expect(ran.stderr).toContain('is not JSON');
     expect(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')).toBe('{ nope');
@@ -658,29 +653,11 @@ describe('warden hook install claude-code', () => {
 
   it('G2: --sandbox is checked and passed on to the installed hook', () => {
     const project = tempDir();
-    const bogus = warden([
-      'hook',
-      'install',
-      'claude-code',
-      '--project',
-      project,
-      '--sandbox',
-      'maybe',
-    ]);
+    const bogus = install(project, '--sandbox', 'maybe');
     expect(bogus.code).toBe(1);
     expect(bogus.stderr).toContain('`--sandbox maybe` is not one of auto, required, off');
     expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(false);
-    const ran = warden([
-      'hook',
-      'install',
-      'claude-code',
-      '--project',
-      project,
-      '--policy',
-      policyFile,
-      '--sandbox',
-      'required',
-    ]);
+    const ran = install(project, '--policy', policyFile, '--sandbox', 'required');
     expect(ran.code, ran.stderr).toBe(0);
     expect(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')).toContain(
       '--sandbox required',
