@@ -8,6 +8,7 @@ import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { workspaceQuery } from './query.js';
+import { ruleListView, storedRuleView } from '../../views/rules.js';
 
 export function ruleRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
@@ -19,6 +20,7 @@ export function ruleRoutes(api: Api, ctx: ServerContext): void {
       'The rules decisions read now, each as a sentence with origin and expiry; managed rules read-only',
     permission: 'read',
     query: workspaceQuery,
+    response: ruleListView,
     responses: { 200: '`{ rules, managedSource }`' },
     handler: async ({ identity, query }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
@@ -42,6 +44,7 @@ export function ruleRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Revoke a remembered rule before it expires',
     permission: 'policy',
     query: workspaceQuery,
+    response: storedRuleView,
     responses: {
       200: 'the revoked rule',
       404: 'no live remembered rule with this id',

@@ -11,6 +11,7 @@ import type { ServerContext } from '../context.js';
 import { agentCall, timeWindow, workspaceOf } from '../context.js';
 import { forbidden, notFound } from '../errors.js';
 import { cents, limit } from './query.js';
+import { runListView, runStepView, runView, runWithStepsView } from '../../views/runs.js';
 
 /** A run the caller may see: an agent its own, a human any in its workspace. */
 export async function runFor(
@@ -53,6 +54,7 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
       until: z.string().optional(),
       limit,
     }),
+    response: runListView,
     responses: { 200: '`{ runs }`' },
     handler: async ({ identity, query }) => {
       const now = ctx.clock();
@@ -72,7 +74,8 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/runs/:id',
     summary: 'One run with its steps',
     permission: 'any',
-    responses: { 200: 'the run and `steps`', 404: 'no such run' },
+    response: runWithStepsView,
+    responses: { 200: 'the run and `stepList`', 404: 'no such run' },
     handler: async ({ identity, params }) => {
       if (!can(identity, 'read') && identity.role !== 'agent')
         throw forbidden(`${roleToken(identity.role)} may not read runs`);
@@ -87,6 +90,7 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Start a run of the calling agent',
     permission: 'decide',
     body: z.strictObject({ taskId: z.string().optional(), budgetCents: cents.optional() }),
+    response: runView,
     responses: { 201: 'the run' },
     handler: async ({ identity, body }) =>
       new Reply(
@@ -111,6 +115,7 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
       costCents: cents.optional(),
       note: z.string().max(2000).optional(),
     }),
+    response: runStepView,
     responses: { 201: 'the step', 404: 'no such run of this agent' },
     handler: async ({ identity, params, body }) => {
       const run = await ownRun(ctx, identity, params.id as string);
@@ -134,10 +139,13 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
     summary: "Finish the calling agent's run",
     permission: 'report',
     body: z.strictObject({ status: z.enum(['done', 'failed', 'cancelled']) }),
-    responses: { 200: 'the run' },
+    response: runView,
+    responses: { 200: 'the run', 404: 'no such run of this agent' },
     handler: async ({ identity, params, body }) => {
       const run = await ownRun(ctx, identity, params.id as string);
-      return warden.store.runs.finish(run.id, body.status, ctx.clock());
+      const finished = await warden.store.runs.finish(run.id, body.status, ctx.clock());
+      if (finished === null) throw notFound(`no run \`${run.id}\``);
+      return finished;
     },
   });
 }

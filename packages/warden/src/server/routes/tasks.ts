@@ -10,6 +10,7 @@ import type { ServerContext } from '../context.js';
 import { timeParam, workspaceOf } from '../context.js';
 import { forbidden, notFound } from '../errors.js';
 import { limit } from './query.js';
+import { taskListView, taskRecordView } from '../../views/tasks.js';
 
 export function taskRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
@@ -25,6 +26,7 @@ export function taskRoutes(api: Api, ctx: ServerContext): void {
       state: z.enum(['open', 'done', 'overdue']).optional(),
       limit,
     }),
+    response: taskListView,
     responses: { 200: '`{ tasks }`' },
     handler: async ({ identity, query }) => {
       if (identity.role === 'agent' && query.agent !== undefined && query.agent !== identity.agent)
@@ -56,6 +58,7 @@ export function taskRoutes(api: Api, ctx: ServerContext): void {
       dueAt: z.string().optional().describe('ISO 8601 with a zone'),
       note: z.string().max(5000).optional(),
     }),
+    response: taskRecordView,
     responses: { 201: 'the task' },
     handler: async ({ identity, body }) => {
       const workspace = await workspaceOf(ctx, identity, body.workspace);
@@ -81,6 +84,7 @@ export function taskRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Mark a task done or open again (the agent its own, an admin any)',
     permission: 'any',
     body: z.strictObject({ state: z.enum(['open', 'done']) }),
+    response: taskRecordView,
     responses: { 200: 'the task', 404: 'no such task' },
     handler: async ({ identity, params, body }) => {
       const task = await warden.store.tasks.get(params.id as string, ctx.clock());
@@ -90,7 +94,9 @@ export function taskRoutes(api: Api, ctx: ServerContext): void {
         (identity.role === 'agent' ? task.agent === identity.agent : can(identity, 'policy'));
       if (!mine || task === null)
         throw notFound(`no task \`${params.id ?? ''}\` this token may change`);
-      return warden.store.tasks.update(task.id, { state: body.state }, ctx.clock());
+      const updated = await warden.store.tasks.update(task.id, { state: body.state }, ctx.clock());
+      if (updated === null) throw notFound(`no task \`${task.id}\``);
+      return updated;
     },
   });
 }

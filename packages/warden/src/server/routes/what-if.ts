@@ -14,6 +14,7 @@ import type { ServerContext } from '../context.js';
 import { agentCall, placementOf, workspaceOf } from '../context.js';
 import { badRequest, invalid, within } from '../errors.js';
 import { requestSchema } from './decide.js';
+import { whatIfView } from '../../views/what-if.js';
 
 const whatIfSchema = z.strictObject({
   request: requestSchema,
@@ -34,6 +35,7 @@ export function whatIfRoutes(api: Api, ctx: ServerContext): void {
     summary: 'The what-if check: the decision a request would get now, and why',
     permission: 'any',
     body: whatIfSchema,
+    response: whatIfView,
     responses: { 200: 'the decision', 422: 'the request is not valid' },
     handler: async ({ identity, body }) => {
       const request = { ...body.request };
