@@ -9,7 +9,15 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
-import { agentToken, api, dataToken, killAll, serve, spawnWarden } from './support/processes.js';
+import {
+  agentToken,
+  api,
+  dataToken,
+  killAll,
+  presence as presenceOn,
+  serve,
+  spawnWarden,
+} from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -98,28 +106,9 @@ function decide(body: Record<string, unknown>, query = '') {
   return api(setup.server.url, setup.agent, 'POST', `/v1/decide${query}`, body);
 }
 
-async function presence(expected: boolean): Promise<void> {
-  // The what-if check reads presence as decisions do.
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const answer = await decide({ command: 'git push origin probe' }, '?wait=0');
-    const connected = answer.body.outcome === 'ask';
-    if (connected) {
-      await api(
-        setup.server.url,
-        setup.admin,
-        'POST',
-        `/v1/approvals/${answer.body.approvalId as string}/answer`,
-        {
-          kind: 'deny',
-          reason: 'probe',
-        },
-      );
-    }
-    if (connected === expected) return;
-    if (Date.now() > deadline) throw new Error(`presence never became ${expected}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Waits until prompts wait for an approver, or are denied at once (the what-if check reads presence as decisions do). */
+function presence(expected: boolean): Promise<void> {
+  return presenceOn(setup.server.url, setup, expected);
 }
 
 describe('warden approvals watch', () => {

@@ -16,8 +16,10 @@ import {
   agentToken,
   api,
   approverWatching,
-  cliToken,
+  dataToken,
   dataWithPolicy,
+  killAll,
+  presence as presenceOn,
   serve,
 } from './support/processes.js';
 
@@ -51,7 +53,7 @@ const spawned: Spawned[] = [];
 
 beforeAll(async () => {
   ({ data } = dataWithPolicy(POLICY));
-  const make = (...args: string[]) => cliToken(['--data', data, ...args]).token;
+  const make = (...args: string[]) => dataToken(data, ...args);
   tokens.agent = agentToken(data, 'coder-1', 'acme', 'coder');
   tokens.approver = make('--role', 'approver', '--name', 'bob');
   tokens.overrider = make('--role', 'overrider', '--name', 'olga');
@@ -64,7 +66,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   await Promise.all(pages.splice(0).map((p) => p.close()));
-  await Promise.all(spawned.splice(0).map((s) => s.stop('SIGKILL')));
+  await killAll(spawned);
 });
 
 afterAll(async () => {
@@ -99,23 +101,12 @@ function pendingCard(page: Page, text: string): Locator {
 }
 
 /** Whether a prompt now waits for an approver (G22): a probe that is denied again at once. */
-async function presence(expected: boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const probe = await decide({ command: 'git push origin probe/x' }, '?wait=0');
-    const waiting = probe.body.outcome === 'ask';
-    if (waiting)
-      await api(
-        server.url,
-        tokens.admin,
-        'POST',
-        `/v1/approvals/${probe.body.approvalId as string}/answer`,
-        { kind: 'deny', reason: 'probe' },
-      );
-    if (waiting === expected) return;
-    if (Date.now() > deadline) throw new Error(`presence never became ${expected}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+function presence(expected: boolean): Promise<void> {
+  return presenceOn(server.url, tokens, expected, {
+    ref: 'probe/x',
+    timeoutMs: 10_000,
+    pollMs: 200,
+  });
 }
 
 describe.skipIf(BROWSER_SKIP !== null)('the approvals inbox, in Chromium', () => {

@@ -179,6 +179,42 @@ export async function api(
   };
 }
 
+/**
+ * Waits until a prompt on the server at `url` waits for an approver
+ * (`expected` true) or is denied at once (false): it decides `ref`'s push
+ * with `?wait=0` as `agent` and denies, as `admin`, every probe that opened
+ * an approval, polling every `pollMs` for at most `timeoutMs`.
+ */
+export async function presence(
+  url: string,
+  tokens: { readonly agent: string; readonly admin: string },
+  expected: boolean,
+  options: { ref?: string; timeoutMs?: number; pollMs?: number } = {},
+): Promise<void> {
+  const { ref = 'probe', timeoutMs = 5000, pollMs = 100 } = options;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const probe = await api(url, tokens.agent, 'POST', '/v1/decide?wait=0', {
+      command: `git push origin ${ref}`,
+    });
+    const waiting = probe.body.outcome === 'ask';
+    if (waiting)
+      await api(
+        url,
+        tokens.admin,
+        'POST',
+        `/v1/approvals/${probe.body.approvalId as string}/answer`,
+        {
+          kind: 'deny',
+          reason: 'probe',
+        },
+      );
+    if (waiting === expected) return;
+    if (Date.now() > deadline) throw new Error(`presence never became ${expected}`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
 /** `warden token create … --json` with the real binary: the new token's secret and id. */
 export function cliToken(
   args: readonly string[],
