@@ -179,6 +179,13 @@ async function stored(store: Store): Promise<{ decisions: Set<string>; ok: boole
   return { decisions, ok: report.ok };
 }
 
+/** Every acknowledged decision in `acked` is in `store`, and its chain verifies. */
+async function expectStored(acked: readonly string[], store: Store): Promise<void> {
+  const log = await stored(store);
+  expect(acked.filter((id) => !log.decisions.has(id))).toEqual([]);
+  expect(log.ok).toBe(true);
+}
+
 async function afterRecovery(h: Harness): Promise<void> {
   // The next decision after the database returns is recorded again.
   const until = Date.now() + 15_000;
@@ -230,10 +237,7 @@ describe.skipIf(POSTGRES_SKIP !== null && !UNDER_CI)('a 2xx means durable, on Po
       const { acked, refused } = expectHonest(answers);
       expect(acked.length).toBeGreaterThan(0);
       expect(refused.length).toBeGreaterThan(0);
-      const log = await stored(direct);
-      const lost = acked.filter((id) => !log.decisions.has(id));
-      expect(lost).toEqual([]);
-      expect(log.ok).toBe(true);
+      await expectStored(acked, direct);
     } finally {
       tcp.restore();
       await h.close();
@@ -276,9 +280,7 @@ describe.skipIf(POSTGRES_SKIP !== null && !UNDER_CI)('a 2xx means durable, on Po
       expect(acked.length).toBeGreaterThan(0);
       expect(refused.length).toBeGreaterThan(0);
       expect(refused[0]?.body.failure).toContain('No space left on device');
-      const log = await stored(store);
-      expect(acked.filter((id) => !log.decisions.has(id))).toEqual([]);
-      expect(log.ok).toBe(true);
+      await expectStored(acked, store);
     } finally {
       await side.end();
       await h.close();
@@ -324,9 +326,7 @@ describe.skipIf(POSTGRES_SKIP !== null && !UNDER_CI)('a 2xx means durable, on Po
       await h.warden.writer.drain();
       const { acked } = expectHonest(answers);
       expect(acked.length).toBeGreaterThan(0);
-      const log = await stored(store);
-      expect(acked.filter((id) => !log.decisions.has(id))).toEqual([]);
-      expect(log.ok).toBe(true);
+      await expectStored(acked, store);
     } finally {
       await killer.end();
       await h.close();
@@ -364,9 +364,7 @@ describe('a 2xx means durable, on SQLite', () => {
       expect(acked.length).toBeGreaterThan(0);
       expect(refused.length).toBeGreaterThan(0);
       expect(refused[0]?.body.failure).toContain('disk I/O error');
-      const log = await stored(store);
-      expect(acked.filter((id) => !log.decisions.has(id))).toEqual([]);
-      expect(log.ok).toBe(true);
+      await expectStored(acked, store);
     } finally {
       side.close();
       await h.close();
