@@ -12,11 +12,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './support/backends.js';
 import type { Closable } from './support/gateway-client.js';
 import {
-  agent as gatewayAgent,
   call,
   calls,
   closeAll,
   exported,
+  gatewayAgent,
   SDK,
   standalone,
   text,

@@ -26,11 +26,11 @@ import { warden } from './helpers.js';
 import { sandboxForTests, tempDir } from './support/backends.js';
 import type { Closable } from './support/gateway-client.js';
 import {
-  agent as gatewayAgent,
   call,
   cleanEnv,
   closeAll,
   exported,
+  gatewayAgent,
   SDK,
   standalone,
   text,

@@ -13,12 +13,12 @@ import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Closable, Entry } from './support/gateway-client.js';
 import {
-  agent as gatewayAgent,
   call,
   calls,
   cleanEnv,
   closeAll,
   exported,
+  gatewayAgent,
   SDK,
   standalone,
   text,

@@ -54,7 +54,7 @@ export function standalone(s: {
 }
 
 /** The agent: the SDK client spawning `warden gateway <args>` on stdio, joined to `open`, with the gateway's standard error. */
-export async function agent(
+export async function gatewayAgent(
   args: readonly string[],
   open: Closable[],
 ): Promise<{ client: Client; stderr: () => string }> {
