@@ -4,7 +4,7 @@
 // would have blocked. No IO here.
 
 import type { LintWarning, ManagedSource } from '@warden/engine';
-import { ACTION_CLASSES, AUTONOMY_LEVELS, ENFORCEMENTS } from '@warden/engine';
+import { ACTION_CLASSES, AUTONOMY_LEVELS } from '@warden/engine';
 import { z } from 'zod';
 import type { AdvisoryCount } from '../permissions/advisories.js';
 import type {
@@ -16,8 +16,9 @@ import type {
 } from '../permissions/matrix.js';
 import type { Proposal } from '../permissions/view.js';
 import type { Fits, Shown } from './fits.js';
-import { constraintsSchema, decisionSchema } from './decision.js';
+import { decisionSchema } from './decision.js';
 import { decisionEntryView } from './audit.js';
+import { ruleView } from './rules.js';
 
 const actionClassSchema = z.enum(ACTION_CLASSES);
 
@@ -62,24 +63,10 @@ export const matrixRowView = z.strictObject({
   cells: z.array(matrixCellView),
 });
 
-/** A rule decisions read, as people read it: its fields, where it comes from, its sentence (G19). */
-export const ruleEntryView = z.strictObject({
-  id: z.string(),
-  scope: z.string(),
-  action: actionClassSchema.optional(),
-  command: z.string().optional(),
-  decision: decisionSchema,
-  enforcement: z.enum(ENFORCEMENTS),
-  when: constraintsSchema.optional(),
-  origin: z.enum(['user', 'template', 'remembered', 'managed']),
-  expiresAt: z.string().nullable(),
+/** A rule decisions read (`GET /v1/rules`'s), with whether it has expired and where it stands in the document. */
+export const ruleEntryView = ruleView.extend({
   expired: z.boolean(),
-  note: z.string().optional(),
-  sentence: z.string(),
-  layer: z.enum(['workspace', 'managed']),
   path: z.string().nullable().describe('where the rule stands in the document; null: not in it'),
-  revocable: z.boolean(),
-  readOnly: z.boolean(),
 });
 
 export const lintWarningView = z.strictObject({

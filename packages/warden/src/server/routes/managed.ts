@@ -5,12 +5,8 @@ import { z } from 'zod';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { conflict, forbidden, invalid, within } from '../errors.js';
-import {
-  managedRevisionView,
-  managedView,
-  showManagedRevision,
-  showStoredManaged,
-} from '../../views/managed.js';
+import { managedView, showStoredManaged } from '../../views/managed.js';
+import { revisionView, showRevision } from '../../views/policy.js';
 
 export function managedRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
@@ -45,7 +41,7 @@ export function managedRoutes(api: Api, ctx: ServerContext): void {
     summary: 'Write a new revision of the stored managed layer',
     permission: 'policy',
     body: z.strictObject({ document: z.unknown(), message: z.string().max(500).optional() }),
-    response: managedRevisionView,
+    response: revisionView,
     responses: {
       200: 'the new revision',
       409: 'WARDEN_MANAGED_POLICY pins the managed layer',
@@ -67,7 +63,7 @@ export function managedRoutes(api: Api, ctx: ServerContext): void {
       if (!written.ok && 'conflict' in written)
         throw conflict('the managed layer changed meanwhile: try again');
       if (!written.ok) throw invalid(within('document', written.issues));
-      return showManagedRevision(written.revision);
+      return showRevision(written.revision);
     },
   });
 }
