@@ -9,17 +9,23 @@ import type { CheckedArgs } from './args.js';
 import { TEMPLATE_NAMES, findTemplate } from './catalog.js';
 import { freshIds, takenIds } from './ids.js';
 import { didYouMean, listNames } from './suggest.js';
-import type { RuleBody, TemplateArgs, TemplateDefinition, TemplateProblem } from './types.js';
+import type {
+  RuleBody,
+  TemplateArgs,
+  TemplateDefinition,
+  TemplateProblem,
+  TemplateRule,
+} from './types.js';
 
 export type RulesResult =
-  { ok: true; rules: Record<string, unknown>[] } | { ok: false; problems: TemplateProblem[] };
+  { ok: true; rules: TemplateRule[] } | { ok: false; problems: TemplateProblem[] };
 
 export type ApplyResult =
-  | { ok: true; document: Record<string, unknown>; added: Record<string, unknown>[] }
+  | { ok: true; document: Record<string, unknown>; added: TemplateRule[] }
   | { ok: false; problems: TemplateProblem[] };
 
 export type PreviewResult =
-  | { ok: true; rules: Record<string, unknown>[]; sentences: string[] }
+  | { ok: true; rules: TemplateRule[]; sentences: string[] }
   | { ok: false; problems: TemplateProblem[] };
 
 /** The workspace of the scratch document that checks a template's rules on their own. */
@@ -90,22 +96,28 @@ function placeRule(
   body: RuleBody,
   id: string,
   args: CheckedArgs,
-): Record<string, unknown> {
-  const rule: Record<string, unknown> = { id, scope: args.scope };
-  if (body.action !== undefined) rule.action = body.action;
-  if (body.command !== undefined) rule.command = body.command;
-  rule.decision = body.decision;
-  if (body.decision !== 'allow') rule.enforcement = args.enforcement;
-  if (body.when !== undefined) {
-    const when: Record<string, string[]> = {};
-    for (const [key, values] of Object.entries(body.when)) {
-      if (values !== undefined) when[key] = [...(values as readonly string[])];
-    }
-    rule.when = when;
-  }
-  rule.origin = 'template';
-  rule.note = `template \`${template.name}\``;
-  return rule;
+): TemplateRule {
+  // The keys in the order a policy document writes them.
+  return {
+    id,
+    scope: args.scope,
+    ...(body.action === undefined ? {} : { action: body.action }),
+    ...(body.command === undefined ? {} : { command: body.command }),
+    decision: body.decision,
+    ...(body.decision === 'allow' ? {} : { enforcement: args.enforcement }),
+    ...(body.when === undefined ? {} : { when: placedWhen(body.when) }),
+    origin: 'template',
+    note: `template \`${template.name}\``,
+  };
+}
+
+/** A template's conditions as fresh lists, leaving out the ones it does not set. */
+function placedWhen(when: NonNullable<RuleBody['when']>): NonNullable<TemplateRule['when']> {
+  return {
+    ...(when.paths === undefined ? {} : { paths: [...when.paths] }),
+    ...(when.refs === undefined ? {} : { refs: [...when.refs] }),
+    ...(when.hosts === undefined ? {} : { hosts: [...when.hosts] }),
+  };
 }
 
 /** E4 for a whole template: `soft` only on deny, `advisory` never on allow. */

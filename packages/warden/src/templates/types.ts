@@ -2,7 +2,7 @@
 // (`TemplateInfo`), what they pass it (`TemplateArgs`), and what a template
 // builds before the common arguments place its rules (`RuleBody`).
 
-import type { ActionClass, Decision } from '@warden/engine';
+import type { ActionClass, Decision, Enforcement } from '@warden/engine';
 
 export interface TemplateParam {
   readonly name: string;
@@ -51,6 +51,24 @@ export interface RuleBody {
     readonly hosts?: readonly string[];
   };
 }
+
+/** A rule as a template adds it to a policy document: placed, with a fresh id, its origin and a note. */
+export type TemplateRule = {
+  readonly id: string;
+  readonly scope: string;
+  readonly action?: ActionClass;
+  readonly command?: string;
+  readonly decision: Decision;
+  /** On restrictive rules only: an `allow` is always hard. */
+  readonly enforcement?: Enforcement;
+  readonly when?: {
+    readonly paths?: string[];
+    readonly refs?: string[];
+    readonly hosts?: string[];
+  };
+  readonly origin: 'template';
+  readonly note: string;
+};
 
 export interface ParamSpec extends TemplateParam {
   /**

@@ -9,6 +9,11 @@ import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { asIssues, conflict, invalid, notFound, within } from '../errors.js';
 import { currentRevision } from './policy.js';
+import {
+  templateAppliedView,
+  templateListView,
+  templatePreviewView,
+} from '../../views/templates.js';
 
 /** The arguments of a template: where its rules go, how hard, and its parameters. */
 export const templateArgs = z.strictObject({
@@ -42,6 +47,7 @@ export function templateRoutes(api: Api, ctx: ServerContext): void {
     path: '/v1/templates',
     summary: 'The shipped policy templates',
     permission: 'read',
+    response: templateListView,
     responses: { 200: '`{ templates }`' },
     handler: () => Promise.resolve({ templates: TEMPLATES }),
   });
@@ -52,7 +58,12 @@ export function templateRoutes(api: Api, ctx: ServerContext): void {
     summary: 'The rules a template would add, each as a sentence',
     permission: 'read',
     body: templateArgs,
-    responses: { 200: '`{ rules }`', 404: 'no such template', 422: 'the arguments do not fit' },
+    response: templatePreviewView,
+    responses: {
+      200: '`{ template, revision, rules }`',
+      404: 'no such template',
+      422: 'the arguments do not fit',
+    },
     handler: async ({ identity, params, body }) => {
       const current = await currentRevision(ctx, await workspaceOf(ctx, identity, body.workspace));
       const name = params.name as string;
@@ -70,6 +81,7 @@ export function templateRoutes(api: Api, ctx: ServerContext): void {
       "Add a template's rules to the policy (a new revision; the rules' origin is `template`)",
     permission: 'policy',
     body: applyArgs,
+    response: templateAppliedView,
     responses: {
       200: 'the new revision and the rules added',
       404: 'no such template',
