@@ -3,7 +3,6 @@
 // (a compatible extension of the offer) and on `warden approvals watch`'s screen.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalView } from '../src/cli/approvals-command.js';
 import { renderApproval } from '../src/cli/approvals-command.js';
 import { style } from '../src/cli/io.js';
 import { showApproval } from '../src/views/approvals.js';
@@ -73,7 +72,7 @@ describe('the offer names the denies that stay in force (E41)', () => {
     );
     expect(hard?.sentence).toContain('is denied when any path matches `**/*.key`');
     // The API shows it as it is stored: a compatible extension of the offer.
-    const view = showApproval(approval) as unknown as ApprovalView;
+    const view = showApproval(approval);
     expect(view.scopes[0]?.staysDenied?.length).toBe(2);
   });
 
@@ -85,7 +84,7 @@ describe('the offer names the denies that stay in force (E41)', () => {
 
   it('shows them on the watch screen, once, before the approver answers', async () => {
     const approval = await offerFor('rm certs/readme.txt');
-    const view = showApproval(approval) as unknown as ApprovalView;
+    const view = showApproval(approval);
     const screen = renderApproval(view, style(false), Date.now());
     expect(screen).toContain('approving for a while never lifts these standing denies:');
     expect(screen).toContain(
@@ -93,7 +92,7 @@ describe('the offer names the denies that stay in force (E41)', () => {
     );
     expect(screen.match(/rule `no-keys`/g)?.length).toBe(1);
     const plain = renderApproval(
-      showApproval(await offerFor('git push origin feature/login')) as unknown as ApprovalView,
+      showApproval(await offerFor('git push origin feature/login')),
       style(false),
       Date.now(),
     );

@@ -7,67 +7,15 @@
 // deny (G23) — or, for a soft deny, an override with a reason (G26).
 
 import { createParser } from 'eventsource-parser';
+import type { ApprovalView, StandingDenyView } from '../views/approvals.js';
+import type { MeView } from '../views/meta.js';
+import { meView } from '../views/meta.js';
+import { approvalListView, approvalView } from '../views/approvals.js';
 import type { Connection } from './client.js';
-import { call, connection, refused, request, unreachable } from './client.js';
+import { call, connection, readAnswer, refused, request, unreachable } from './client.js';
 import type { AnswerOptions, ListOptions, WatchOptions } from './commands/approvals.js';
 import type { Io, LineReader, Style } from './io.js';
 import { EXIT, fail, printJson, style, untilSignalled, usage } from './io.js';
-
-/** An approval as the API shows it (routes/approvals.ts `approvalView`). */
-export interface ApprovalView {
-  readonly id: string;
-  readonly kind: 'prompt' | 'override';
-  readonly state: string;
-  readonly workspace: string;
-  readonly agent: string;
-  readonly tool: string | null;
-  readonly request: {
-    readonly command?: string;
-    readonly actions?: readonly string[];
-    readonly space?: string;
-    readonly mode?: string;
-    readonly args?: Readonly<Record<string, unknown>>;
-  };
-  readonly arguments: unknown;
-  readonly decision: { readonly rule: string; readonly scope: string; readonly reason: string };
-  readonly facets: readonly {
-    readonly facet: string;
-    readonly rule: string;
-    readonly scope: string;
-    readonly because?: string;
-  }[];
-  readonly rememberable: boolean;
-  readonly onlyOnce?: string;
-  readonly scopes: readonly {
-    readonly scope: string;
-    readonly effective: boolean;
-    readonly why?: string;
-    readonly rules: readonly {
-      readonly action?: string;
-      readonly command?: string;
-      readonly when?: unknown;
-    }[];
-    /** Standing denies the rule would meet: a remembered rule never lifts them. */
-    readonly staysDenied?: readonly StandingDenyView[];
-  }[];
-  readonly expiresAt: string;
-  readonly answer: {
-    readonly kind: string;
-    readonly by: string;
-    readonly reason: string | null;
-    readonly hours?: number;
-    readonly scope?: string;
-  } | null;
-  readonly closedReason: string | null;
-}
-
-/** A standing deny that stays in force under a remembered rule (the offer's `staysDenied`). */
-export interface StandingDenyView {
-  readonly rule: string;
-  readonly scope: string;
-  readonly enforcement: string;
-  readonly text: string;
-}
 
 /** The standing denies the offer names across its scopes, each once. */
 function standingDenies(view: ApprovalView): StandingDenyView[] {
@@ -77,11 +25,6 @@ function standingDenies(view: ApprovalView): StandingDenyView[] {
     for (const deny of scope.staysDenied ?? []) seen.set(`${deny.scope} ${deny.rule}`, deny);
   }
   return [...seen.values()];
-}
-
-interface Me {
-  readonly name: string;
-  readonly role: string;
 }
 
 const ANSWERING_ROLES = ['admin', 'approver', 'overrider'];
@@ -167,8 +110,8 @@ function isAbort(error: unknown): boolean {
   return (error as Error).name === 'AbortError';
 }
 
-async function me(io: Io, conn: Connection, json: boolean): Promise<Me> {
-  return (await call(io, conn, 'GET', '/v1/me', { json })) as Me;
+async function me(io: Io, conn: Connection, json: boolean): Promise<MeView> {
+  return await call(io, conn, 'GET', '/v1/me', { json, schema: meView });
 }
 
 /** One conversation about one approval: the answer body to send, `skip`, or null at end of input. */
@@ -267,6 +210,16 @@ export async function runWatch(io: Io, options: WatchOptions): Promise<number> {
   let wake: () => void = () => undefined;
   let failure: number | null = null;
 
+  /** An approval as the stream or an answer sent it; one this CLI cannot read is said and skipped. */
+  const shown = (data: unknown): ApprovalView | null => {
+    const read = readAnswer(approvalView, data);
+    if (read.ok) return read.value;
+    io.err(
+      `warning: an approval the server sent is not what this CLI reads (${read.problems[0]?.path ?? ''}: ${read.problems[0]?.message ?? ''}): is it another version of Warden?\n`,
+    );
+    return null;
+  };
+
   const onEvent = (event: string, data: unknown): void => {
     if (json) {
       io.out(`${JSON.stringify({ event, data })}\n`);
@@ -279,15 +232,16 @@ export async function runWatch(io: Io, options: WatchOptions): Promise<number> {
         ),
       );
     } else if (event === 'approval') {
-      const view = data as ApprovalView;
-      if (skipped.has(view.id) || mine.has(view.id)) return;
+      const view = shown(data);
+      if (view === null || skipped.has(view.id) || mine.has(view.id)) return;
       const fresh = !queue.has(view.id);
       queue.set(view.id, view);
       if (fresh && current !== null && current.id !== view.id)
         io.out(s.dim(`\n  (another approval arrived: ${queue.size - 1} waiting after this one)\n`));
       wake();
     } else if (event === 'settled') {
-      const view = data as ApprovalView;
+      const view = shown(data);
+      if (view === null) return;
       queue.delete(view.id);
       if (current?.id === view.id && !mine.has(view.id)) {
         io.out(`\n  ${s.dim(`${view.id}: ${settledText(view)}`)}\n`);
@@ -339,9 +293,11 @@ export async function runWatch(io: Io, options: WatchOptions): Promise<number> {
           );
           queue.delete(next.id);
           if (sent.status >= 200 && sent.status < 300) {
-            const view = sent.body as ApprovalView;
+            const view = shown(sent.body);
             io.out(
-              `  ${view.state === 'approved' ? s.green('✓') : s.red('✗')} ${settledText(view)}\n`,
+              view === null
+                ? '  answered\n'
+                : `  ${view.state === 'approved' ? s.green('✓') : s.red('✗')} ${settledText(view)}\n`,
             );
           } else {
             const message = (sent.body as { errors?: { message: string }[] } | null)?.errors?.[0]
@@ -461,7 +417,7 @@ export async function runList(io: Io, options: ListOptions): Promise<number> {
   const json = options.json === true;
   const conn = connection(io, options);
   const state = options.state ?? 'pending';
-  const body = (await call(
+  const body = await call(
     io,
     conn,
     'GET',
@@ -471,8 +427,8 @@ export async function runList(io: Io, options: ListOptions): Promise<number> {
       agent: options.agent,
       limit: options.limit,
     })}`,
-    { json },
-  )) as { approvals: ApprovalView[] };
+    { json, schema: approvalListView },
+  );
   if (json) {
     printJson(io, body);
     return EXIT.ok;
@@ -511,7 +467,7 @@ export async function runAnswer(io: Io, id: string, options: AnswerOptions): Pro
   let scope = options.scope;
   const hours = options.hours ?? DEFAULT_HOURS;
   if (kind === 'remember' && scope === undefined) {
-    const view = (await call(io, conn, 'GET', path, { json })) as ApprovalView;
+    const view = await call(io, conn, 'GET', path, { json, schema: approvalView });
     const effective = view.scopes.filter((x) => x.effective);
     if (effective.length !== 1)
       return fail(io, json, [
@@ -526,14 +482,15 @@ export async function runAnswer(io: Io, id: string, options: AnswerOptions): Pro
       ]);
     scope = effective[0]?.scope;
   }
-  const answered = (await call(io, conn, 'POST', `${path}/answer`, {
+  const answered = await call(io, conn, 'POST', `${path}/answer`, {
     json,
+    schema: approvalView,
     body: {
       kind,
       ...(options.reason === undefined ? {} : { reason: options.reason }),
       ...(kind === 'remember' ? { hours, scope } : {}),
     },
-  })) as ApprovalView;
+  });
   if (json) printJson(io, answered);
   else io.out(`${answered.id}: ${settledText(answered)}\n`);
   return EXIT.ok;

@@ -3,6 +3,9 @@
 // the way the CLI prints its own. An unreachable server is an error, never a
 // silent success.
 
+import { z } from 'zod';
+import type { Issue } from '@warden/engine';
+import { zodIssues } from '../policy/problems.js';
 import type { Io } from './io.js';
 import { fail, usage } from './io.js';
 
@@ -121,15 +124,62 @@ export function refused(io: Io, json: boolean, answer: Answer): never {
   return fail(io, json, issues);
 }
 
-/** A 2xx answer's body, or the server's problems and exit 1. */
-export async function call(
+/**
+ * A 2xx answer's body, read with the operation's answer schema (`src/views/`,
+ * the one the server declares): typed, and an answer of another shape (a
+ * server of another version) is an error that says so, never misread;
+ * fields this CLI does not know are read past.
+ * Anything else: the server's problems and exit 1.
+ */
+export async function call<T>(
   io: Io,
   conn: Connection,
   method: string,
   path: string,
-  options: { readonly body?: unknown; readonly json?: boolean } = {},
-): Promise<unknown> {
+  options: {
+    readonly schema: z.ZodType<T>;
+    readonly body?: unknown;
+    readonly json?: boolean;
+    readonly timeoutMs?: number;
+  },
+): Promise<T> {
+  const json = options.json === true;
   const answer = await request(io, conn, method, path, options);
-  if (answer.status < 200 || answer.status > 299) return refused(io, options.json === true, answer);
-  return answer.body;
+  if (answer.status < 200 || answer.status > 299) return refused(io, json, answer);
+  return expected(io, json, `${method} ${path}`, options.schema, answer.body);
+}
+
+/**
+ * A body read with its schema: its value, or the problems (fields this CLI
+ * does not know are not problems: a newer server may say more).
+ */
+export function readAnswer<T>(
+  schema: z.ZodType<T>,
+  body: unknown,
+): { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: Issue[] } {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const problems = parsed.error.issues.filter((issue) => issue.code !== 'unrecognized_keys');
+  if (problems.length === 0) return { ok: true, value: body as T };
+  return { ok: false, problems: zodIssues(new z.ZodError(problems)) };
+}
+
+/** A body read with its schema, or an error naming what does not fit, and exit 1. */
+export function expected<T>(
+  io: Io,
+  json: boolean,
+  what: string,
+  schema: z.ZodType<T>,
+  body: unknown,
+): T {
+  const read = readAnswer(schema, body);
+  if (read.ok) return read.value;
+  return fail(
+    io,
+    json,
+    read.problems.map((p) => ({
+      ...p,
+      message: `the server's answer to ${what} is not what this CLI reads (${p.message}): is it another version of Warden?`,
+    })),
+  );
 }

@@ -1,7 +1,10 @@
-// The `/v1` API's answers as the console reads them, declared once: the
-// shapes of `packages/warden/src/server/routes/` (the permissions matrix: `src/permissions/matrix.ts`). Types only — the browser
-// never loads this file; modules name its types in JSDoc
-// (`@param {import('../lib/types.js').Matrix} data`).
+// The types the console's modules name in JSDoc
+// (`@param {import('../lib/types.js').ApprovalView} a`). The API's answers
+// are not written here: they are the types of the schemas the server declares
+// its answers with (`src/views/`, read from their compiled declarations in
+// `dist/`, which `npm run typecheck` builds first). What is left here is the
+// console's own: the DOM helper, page wiring, and the documents it edits.
+// Types only — the browser never loads this file.
 
 // ---- the DOM helper (`lib/dom.js`)
 
@@ -58,47 +61,15 @@ export interface WorkspaceList {
 
 // ---- the engine's words, as the API returns them
 
-export interface ActionRequest {
-  readonly workspace?: string;
-  readonly agent?: string;
-  readonly space?: string;
-  readonly mode?: string;
-  readonly tool?: string;
-  readonly actions?: readonly string[];
-  readonly command?: string;
-  readonly worktree?: string;
-  readonly args?: Readonly<Record<string, unknown>>;
-}
+/** An action request as recorded: who acts is always there. */
+export type ActionRequest = import('../../dist/views/decision.js').ActionRequestView;
 
-export interface FacetEntry {
-  readonly facet: string;
-  readonly decision: Decision | null;
-  readonly rule?: string;
-  readonly scope?: string;
-  readonly because?: string;
-}
+export type FacetEntry = import('../../dist/views/decision.js').FacetEntryView;
 
-export interface AdvisoryHit {
-  readonly rule: string;
-  readonly facet: string;
-  readonly wouldBe: Decision;
-}
+export type AdvisoryHit = import('../../dist/views/decision.js').AdvisoryHitView;
 
-export interface DecisionResult {
-  readonly decision: Decision;
-  readonly outcome: string;
-  readonly rule: string;
-  readonly scope: string;
-  readonly enforcement: 'soft' | 'hard' | null;
-  readonly overridable: boolean;
-  readonly prompts: readonly string[];
-  readonly facets: readonly FacetEntry[];
-  /** The managed layer's own results (G28); null without one. */
-  readonly managed: readonly FacetEntry[] | null;
-  readonly managedSource: string | null;
-  readonly advisories: readonly AdvisoryHit[];
-  readonly reason: string;
-}
+/** The engine's decision, as the API returns it. */
+export type DecisionResult = import('../../dist/views/decision.js').DecisionView;
 
 export interface LintWarning {
   readonly code: string;
@@ -306,65 +277,19 @@ export interface Advisories {
 
 // ---- approvals (`/v1/approvals`)
 
-export interface RuleDraft {
-  readonly scope: string;
-  readonly action?: string;
-  readonly command?: string;
-  readonly decision: 'allow';
-  readonly when?: Constraints;
-}
+/** A rule "approve for N hours" would write. */
+export type RuleDraft = import('../../dist/views/decision.js').RuleDraftView;
 
-export interface StandingDeny {
-  readonly rule: string;
-  readonly scope: string;
-  readonly enforcement: 'soft' | 'hard';
-  readonly facet: string;
-  readonly sentence: string;
-  readonly example?: string;
-  readonly text: string;
-}
+/** A standing deny a remembered rule would meet, and that stays in force. */
+export type StandingDeny = import('../../dist/views/approvals.js').StandingDenyView;
 
-/** One scope "approve for N hours" may write in, with the rules it writes. */
-export interface ScopeOffer {
-  readonly scope: string;
-  readonly rules: readonly RuleDraft[];
-  readonly effective: boolean;
-  readonly why?: string;
-  readonly staysDenied?: readonly StandingDeny[];
-}
+/** A scope an approval may be remembered in. */
+export type ScopeOffer = import('../../dist/views/approvals.js').ScopeOfferView;
 
-export interface ApprovalAnswer {
-  readonly kind: 'once' | 'remember' | 'deny' | 'override';
-  readonly by: string;
-  readonly reason: string | null;
-  readonly hours?: number;
-  readonly scope?: string;
-  readonly rules?: readonly string[];
-}
+export type ApprovalAnswer = import('../../dist/views/decision.js').ApprovalAnswerView;
 
-/** An approval as the API shows it (`approvalView`). */
-export interface ApprovalView {
-  readonly id: string;
-  readonly kind: 'prompt' | 'override';
-  readonly state: string;
-  readonly workspace: string;
-  readonly agent: string;
-  readonly tool: string | null;
-  readonly callId: string;
-  readonly decisionId: string;
-  readonly request: ActionRequest;
-  readonly arguments: unknown;
-  readonly decision: DecisionResult;
-  readonly facets: readonly FacetEntry[];
-  readonly rememberable: boolean;
-  readonly onlyOnce?: string;
-  readonly scopes: readonly ScopeOffer[];
-  readonly createdAt: string;
-  readonly expiresAt: string;
-  readonly answer: ApprovalAnswer | null;
-  readonly answeredAt: string | null;
-  readonly closedReason: string | null;
-}
+/** An approval as the API shows it. */
+export type { ApprovalView } from '../../dist/views/approvals.js';
 
 /** What an answer sends: `POST /v1/approvals/:id/answer` (and `/override`). */
 export type AnswerBody =

@@ -25,6 +25,7 @@ const SPANS = [
 
 /** What a decision was about, in one line. @param {AuditEntry} entry */
 function requestSummary(entry) {
+  /** @type {Partial<import('../../lib/types.js').ActionRequest>} */
   const r = entry.request ?? {};
   const parts = [];
   if (entry.tool !== null && entry.tool !== undefined) parts.push(code(entry.tool));
