@@ -7,17 +7,14 @@ import { userInfo } from 'node:os';
 import { loadPolicyFile, readInput } from '../policy/load.js';
 import { parseText } from '../policy/source.js';
 import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
+import type { RevisionView } from '../views/policy.js';
+import { revisionView } from '../views/policy.js';
 import { Warden } from '../warden.js';
 import type { PolicyWriteResult } from '../warden.js';
 import { call, connection } from './client.js';
 import type { ApplyOptions } from './commands/policy.js';
 import type { Io } from './io.js';
 import { EXIT, fail, printJson, style, usage } from './io.js';
-
-interface Written {
-  readonly revision: number;
-  readonly hash?: string;
-}
 
 /** Who writes a revision from this machine: `cli:<user>`. */
 export function author(): string {
@@ -38,16 +35,18 @@ export async function runApply(io: Io, file: string, options: ApplyOptions): Pro
   if (!parsed.ok) return fail(io, json, parsed.issues);
   const document = parsed.value;
   const managed = policy.kind === 'managed';
-  let written: Written;
+  let written: RevisionView;
   if (
     options.server !== undefined ||
     (options.data === undefined && io.env.WARDEN_URL !== undefined && io.env.WARDEN_URL !== '')
   ) {
     const conn = connection(io, options);
-    written = (await call(io, conn, 'PUT', managed ? '/v1/managed' : '/v1/policy', {
+    // The managed layer's revision is answered as a policy revision is.
+    written = await call(io, conn, 'PUT', managed ? '/v1/managed' : '/v1/policy', {
+      schema: revisionView,
       json,
       body: { document, ...(options.message === undefined ? {} : { message: options.message }) },
-    })) as Written;
+    });
   } else {
     const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
     let warden: Warden;

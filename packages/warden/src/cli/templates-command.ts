@@ -10,10 +10,17 @@ import { describeRule, didYouMean, validatePolicy } from '@warden/engine';
 import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
 import { SQLITE_FILE } from '../store/sqlite.js';
 import { TEMPLATES, applyTemplate, templateRules } from '../templates/index.js';
-import type { TemplateArgs, TemplateInfo, TemplateParam } from '../templates/index.js';
+import type {
+  TemplateArgs,
+  TemplateInfo,
+  TemplateParam,
+  TemplateRule,
+} from '../templates/index.js';
 import { Warden } from '../warden.js';
 import type { PolicyWriteResult } from '../warden.js';
-import { connection, refused, request } from './client.js';
+import type { TemplateAppliedView, TemplateRuleView } from '../views/templates.js';
+import { templateAppliedView } from '../views/templates.js';
+import { connection, expected, refused, request } from './client.js';
 import type {
   TemplatesListOptions,
   TemplatesOptions,
@@ -26,14 +33,6 @@ import { author } from './policy-apply-command.js';
 interface Problem {
   readonly path: string;
   readonly message: string;
-}
-
-/** What applying wrote: the revision and the rules added, each with its sentence. */
-interface Applied {
-  readonly workspace: string | null;
-  readonly revision: number;
-  readonly hash: string | null;
-  readonly added: readonly Record<string, unknown>[];
 }
 
 const NAMES = TEMPLATES.map((template) => template.name);
@@ -211,19 +210,16 @@ function failWith(io: Io, json: boolean, problems: readonly Problem[]): never {
 
 /** Each added rule with the sentence the product shows for it. */
 function withSentences(
-  rules: readonly Record<string, unknown>[],
-  workspace: string | null,
-): Record<string, unknown>[] {
-  const checked = validatePolicy(
-    { version: 1, workspace: workspace ?? 'workspace', rules },
-    'workspace',
-  );
+  rules: readonly TemplateRuleView[],
+  workspace: string,
+): (TemplateRuleView & { readonly sentence?: string })[] {
+  const checked = validatePolicy({ version: 1, workspace, rules }, 'workspace');
   if (!checked.ok) return rules.map((rule) => ({ ...rule }));
   return rules.map((rule, index) => {
     const compiled = checked.value.rules[index];
     return compiled === undefined
       ? { ...rule }
-      : { ...rule, sentence: describeRule(compiled, workspace ?? undefined) };
+      : { ...rule, sentence: describeRule(compiled, workspace) };
   });
 }
 
@@ -262,18 +258,18 @@ export async function runTemplatesApply(
       template: template.name,
       workspace: applied.workspace,
       revision: applied.revision,
-      ...(applied.hash === null ? {} : { hash: applied.hash }),
+      hash: applied.hash,
       added,
     });
     return EXIT.ok;
   }
   const s = style(io.color);
-  const where = applied.workspace === null ? 'the policy' : `workspace \`${applied.workspace}\``;
+  const where = `workspace \`${applied.workspace}\``;
   io.out(
     `${s.green('applied')}: template \`${template.name}\` made revision ${applied.revision} of ${where} (${added.length} rule${added.length === 1 ? '' : 's'} added)\n`,
   );
   for (const rule of added)
-    io.out(`  ${s.bold(String(rule.id))}  ${String(rule.sentence ?? JSON.stringify(rule))}\n`);
+    io.out(`  ${s.bold(rule.id)}  ${rule.sentence ?? JSON.stringify(rule)}\n`);
   return EXIT.ok;
 }
 
@@ -282,7 +278,7 @@ async function applyRemotely(
   name: string,
   args: TemplateArgs,
   options: TemplatesOptions,
-): Promise<Applied> {
+): Promise<TemplateAppliedView> {
   const json = options.json === true;
   const conn = connection(io, options);
   const answer = await request(
@@ -312,18 +308,7 @@ async function applyRemotely(
         : answer,
     );
   }
-  const body = answer.body as {
-    workspace?: string;
-    revision: number;
-    hash?: string;
-    added?: Record<string, unknown>[];
-  };
-  return {
-    workspace: body.workspace ?? options.workspace ?? null,
-    revision: body.revision,
-    hash: body.hash ?? null,
-    added: body.added ?? [],
-  };
+  return expected(io, json, `POST /v1/templates/${name}/apply`, templateAppliedView, answer.body);
 }
 
 const APPLY_ONE = 'apply one first with `warden policy apply FILE`';
@@ -333,7 +318,7 @@ async function applyLocally(
   name: string,
   args: TemplateArgs,
   options: TemplatesOptions,
-): Promise<Applied> {
+): Promise<TemplateAppliedView> {
   const json = options.json === true;
   const data = options.data ?? DEFAULT_DATA;
   const storeOptions = storeOptionsFromEnv(io.env, data);
@@ -359,7 +344,7 @@ async function applyLocally(
   }
   let workspace: string;
   let written: PolicyWriteResult;
-  let added: Record<string, unknown>[];
+  let added: TemplateRule[];
   try {
     workspace = options.workspace ?? (await onlyWorkspace(io, json, warden));
     const current = await warden.store.policies.current(workspace);
