@@ -138,7 +138,7 @@ async function show() {
       params,
       navigate,
       /** @param {string} permission */
-      can: (permission) => identity?.permissions?.includes(permission) === true,
+      can: (permission) => identity?.permissions?.some((p) => p === permission) === true,
       workspace: currentWorkspace,
       signedIn: async () => {
         identity = await api('GET', '/v1/me');

@@ -6,6 +6,36 @@
 // console's own: the DOM helper, page wiring, and the documents it edits.
 // Types only — the browser never loads this file.
 
+import type { AgentView } from '../../dist/views/agents.js';
+import type { ApprovalView, ScopeOfferView, StandingDenyView } from '../../dist/views/approvals.js';
+import type { AuditEntryView, DecisionEntryView } from '../../dist/views/audit.js';
+import type {
+  ActionRequestView,
+  AdvisoryHitView,
+  ApprovalAnswerView,
+  DecisionView,
+  FacetEntryView,
+  RuleDraftView,
+} from '../../dist/views/decision.js';
+import type { HonestyMatrixView, MeView, WorkspaceListView } from '../../dist/views/meta.js';
+import type {
+  AdvisoriesView,
+  CellChangeView,
+  LintWarningView,
+  MatrixCellView,
+  MatrixColumnView,
+  MatrixRowView,
+  PermissionsMatrixView,
+  ProposalView,
+  RuleEntryView,
+  TemplateProposalView,
+} from '../../dist/views/permissions.js';
+import type { RevisionView } from '../../dist/views/policy.js';
+import type { RunView } from '../../dist/views/runs.js';
+import type { SpaceListView } from '../../dist/views/spaces.js';
+import type { TaskView } from '../../dist/views/tasks.js';
+import type { TemplateAppliedView, TemplateInfoView } from '../../dist/views/templates.js';
+
 // ---- the DOM helper (`lib/dom.js`)
 
 /**
@@ -32,16 +62,7 @@ export type Decision = 'allow' | 'prompt' | 'deny';
 export type Enforcement = 'hard' | 'soft' | 'advisory';
 
 /** `GET /v1/me`: who the token is and what its role may do. */
-export interface Identity {
-  readonly id: string;
-  readonly name: string;
-  readonly role: string;
-  readonly workspace: string | null;
-  readonly agent: string | null;
-  readonly space: string | null;
-  readonly mode: string | null;
-  readonly permissions: readonly string[];
-}
+export type Identity = MeView;
 
 /** What the shell hands each page's `render(main, ctx)`. */
 export interface PageContext {
@@ -55,28 +76,21 @@ export interface PageContext {
 }
 
 /** `GET /v1/workspaces`. */
-export interface WorkspaceList {
-  readonly workspaces: readonly { readonly workspace: string; readonly revision: number | null }[];
-}
+export type WorkspaceList = WorkspaceListView;
 
 // ---- the engine's words, as the API returns them
 
 /** An action request as recorded: who acts is always there. */
-export type ActionRequest = import('../../dist/views/decision.js').ActionRequestView;
+export type ActionRequest = ActionRequestView;
 
-export type FacetEntry = import('../../dist/views/decision.js').FacetEntryView;
+export type FacetEntry = FacetEntryView;
 
-export type AdvisoryHit = import('../../dist/views/decision.js').AdvisoryHitView;
+export type AdvisoryHit = AdvisoryHitView;
 
 /** The engine's decision, as the API returns it. */
-export type DecisionResult = import('../../dist/views/decision.js').DecisionView;
+export type DecisionResult = DecisionView;
 
-export interface LintWarning {
-  readonly code: string;
-  readonly path: string;
-  readonly rule: string;
-  readonly message: string;
-}
+export type LintWarning = LintWarningView;
 
 /** A rule of the policy document as written (contracts §1). */
 export interface RawRule {
@@ -112,184 +126,54 @@ export interface PolicyDocument {
 
 // ---- the permissions screen (`/v1/permissions/*`)
 
-export interface Revision {
-  readonly revision: number;
-  readonly hash: string;
-  readonly author: string;
-  readonly message: string | null;
-  readonly createdAt: string;
-}
+export type MatrixColumn = MatrixColumnView;
 
-export interface MatrixColumn {
-  readonly scope: string;
-  readonly kind: 'workspace' | 'agent' | 'space' | 'mode';
-  readonly id: string | null;
-  readonly label: string;
-  readonly autonomy?: string | null;
-  readonly effectiveAutonomy?: string;
-  readonly autonomyMeaning?: string;
-  readonly commandNet?: readonly string[];
-}
+export type MatrixCell = MatrixCellView;
 
-export interface RuleRef {
-  readonly id: string;
-  readonly scope: string;
-  readonly decision: Decision;
-  readonly [key: string]: unknown;
-}
-
-export interface MatrixCell {
-  readonly scope: string;
-  readonly decision: Decision;
-  readonly effective: Decision;
-  readonly rule: string;
-  readonly decidedIn: string;
-  readonly inherited: boolean;
-  readonly managed: boolean;
-  readonly exceptions: readonly RuleRef[];
-  readonly rules: readonly string[];
-  readonly managedRules: readonly string[];
-}
-
-export interface MatrixRow {
-  readonly class: string;
-  readonly covers: string;
-  readonly default: Decision;
-  readonly cells: readonly MatrixCell[];
-}
+export type MatrixRow = MatrixRowView;
 
 /** A rule as the matrix route lists it: with its sentence, origin and place. */
-export interface RuleEntry {
-  readonly id: string;
-  readonly scope: string;
-  readonly action?: string;
-  readonly command?: string;
-  readonly decision: Decision;
-  readonly enforcement: Enforcement;
-  readonly when?: Constraints;
-  readonly origin: string;
-  readonly expiresAt: string | null;
-  readonly expired: boolean;
-  readonly note?: string;
-  readonly sentence: string;
-  readonly layer: 'workspace' | 'managed';
-  /** `rules[3]`, `modes.review.preset[0]`; null when the rule is not in the document. */
-  readonly path: string | null;
-  readonly revocable: boolean;
-  readonly readOnly: boolean;
-}
+export type RuleEntry = RuleEntryView;
 
 /** `GET /v1/permissions/matrix`. */
-export interface PermissionsMatrix {
-  readonly workspace: string;
-  readonly at: string;
-  readonly revision: Revision;
-  readonly classes: readonly {
-    readonly class: string;
-    readonly covers: string;
-    readonly default: Decision;
-  }[];
-  readonly columns: readonly MatrixColumn[];
-  readonly rows: readonly MatrixRow[];
-  readonly rules: readonly RuleEntry[];
-  readonly agents: readonly {
-    readonly id: string;
-    readonly name: string | null;
-    readonly space: string | null;
-  }[];
-  readonly modes: readonly string[];
-  readonly managed: {
-    readonly loaded: boolean;
-    readonly source: string | null;
-    readonly file: string | null;
-    readonly readOnly: true;
-  };
-  readonly skipped: readonly unknown[];
-  readonly warnings: readonly LintWarning[];
+export type PermissionsMatrix = Omit<PermissionsMatrixView, 'document'> & {
+  /** The policy document the matrix was made from, as the editor edits it. */
   readonly document: PolicyDocument;
-}
+};
 
 export type CellBrief = Pick<MatrixCell, 'decision' | 'effective' | 'rule' | 'decidedIn'>;
 
-export interface CellChange {
-  readonly class: string;
-  readonly scope: string;
-  readonly before: CellBrief | null;
-  readonly after: CellBrief | null;
-}
+export type CellChange = CellChangeView;
 
 /** `POST /v1/permissions/preview` and `POST /v1/permissions/templates/:name/preview`. */
-export interface Preview {
-  readonly template?: string;
-  readonly revision: number;
-  readonly changes: readonly CellChange[];
-  readonly rules: {
-    readonly added: readonly RuleEntry[];
-    readonly changed: readonly { readonly before: RuleEntry; readonly after: RuleEntry }[];
-    readonly removed: readonly RuleEntry[];
-  };
-  readonly warnings: readonly LintWarning[];
-}
+export type Preview = ProposalView | TemplateProposalView;
 
-/** `PUT /v1/policy`: the revision written. */
-export interface Written {
-  readonly revision: number;
-  readonly author: string;
-  readonly [key: string]: unknown;
-}
+/** `PUT /v1/policy` and `PUT /v1/managed`: the revision written. */
+export type Written = RevisionView;
 
 /** An audit entry (`/v1/audit`, `/v1/permissions/audit`): its fields depend on its kind. */
-export interface AuditEntry {
-  readonly id: string;
-  readonly kind?: string;
-  readonly occurredAt: string;
-  readonly agentId?: string;
-  readonly tool?: string | null;
-  readonly status?: string;
-  readonly outcome?: string;
-  readonly request?: ActionRequest;
-  readonly decision?: Partial<DecisionResult>;
-  readonly override?: { readonly by: string; readonly [key: string]: unknown };
-  readonly approval?: {
-    readonly answer?: string;
-    readonly state?: string;
-    readonly by?: string;
-    readonly [key: string]: unknown;
-  };
-  readonly failure?: unknown;
-  readonly [key: string]: unknown;
-}
+export type AuditEntry = AuditEntryView;
+/** A decision's audit entry (`/v1/permissions/audit`). */
+export type DecisionEntry = DecisionEntryView;
 
 /** `GET /v1/permissions/advisories`. */
-export interface Advisories {
-  readonly since: string;
-  readonly decisions: number;
-  readonly truncated: boolean;
-  readonly rules: readonly {
-    readonly rule: string;
-    readonly facet: string;
-    readonly wouldBe: Decision;
-    readonly count: number;
-    readonly agents: readonly string[];
-    readonly lastAt: string;
-  }[];
-}
+export type Advisories = AdvisoriesView;
 
 // ---- approvals (`/v1/approvals`)
 
 /** A rule "approve for N hours" would write. */
-export type RuleDraft = import('../../dist/views/decision.js').RuleDraftView;
+export type RuleDraft = RuleDraftView;
 
 /** A standing deny a remembered rule would meet, and that stays in force. */
-export type StandingDeny = import('../../dist/views/approvals.js').StandingDenyView;
+export type StandingDeny = StandingDenyView;
 
 /** A scope an approval may be remembered in. */
-export type ScopeOffer = import('../../dist/views/approvals.js').ScopeOfferView;
+export type ScopeOffer = ScopeOfferView;
 
-export type ApprovalAnswer = import('../../dist/views/decision.js').ApprovalAnswerView;
+export type ApprovalAnswer = ApprovalAnswerView;
 
 /** An approval as the API shows it. */
-export type { ApprovalView } from '../../dist/views/approvals.js';
+export type { ApprovalView };
 
 /** What an answer sends: `POST /v1/approvals/:id/answer` (and `/override`). */
 export type AnswerBody =
@@ -300,56 +184,13 @@ export type AnswerBody =
 
 // ---- agents (`/v1/agents`, `/v1/tasks`, `/v1/runs`, `/v1/reports`)
 
-export interface Agent {
-  readonly workspace: string;
-  readonly id: string;
-  readonly name: string | null;
-  readonly role: string | null;
-  readonly space: string | null;
-  readonly mode: string | null;
-  readonly model: string | null;
-  readonly createdAt: string | null;
-  readonly updatedAt: string | null;
-  readonly registered: boolean;
-  readonly tools: readonly string[] | null;
-  readonly lastActivity: string | null;
-}
+export type Agent = AgentView;
 
 /** `GET /v1/runs`: one run's receipt. */
-export interface Run {
-  readonly id: string;
-  readonly workspace: string;
-  readonly agent: string;
-  readonly model: string | null;
-  readonly taskId: string | null;
-  readonly parentRunId: string | null;
-  readonly chain: readonly string[];
-  readonly depth: number;
-  readonly autonomy: string;
-  readonly budgetCents: number | null;
-  readonly delegatedCents: number;
-  readonly costCents: number;
-  readonly tokensIn: number;
-  readonly tokensOut: number;
-  readonly steps: number;
-  readonly status: string;
-  readonly startedAt: string;
-  readonly endedAt: string | null;
-}
+export type Run = RunView;
 
 /** `GET /v1/tasks`: a task on the taskboard, overdue as the server reads it. */
-export interface Task {
-  readonly id: string;
-  readonly workspace: string;
-  readonly agent: string;
-  readonly title: string;
-  readonly state: 'open' | 'done';
-  readonly dueAt: string | null;
-  readonly createdAt: string;
-  readonly doneAt: string | null;
-  readonly note: string | null;
-  readonly overdue: boolean;
-}
+export type Task = TaskView;
 
 /** `GET /v1/reports` (without `data`) and `GET /v1/reports/:id` (with it). */
 export interface Report {
@@ -388,19 +229,8 @@ export interface PermissionsEnv {
   readonly role: string;
 }
 
-/** `GET /v1/honesty`: what each adapter lets Warden see and stop, on this host (G37). */
-export interface Honesty {
-  readonly host: { readonly statement: string; readonly floorMissing: boolean };
-  readonly adapters: readonly {
-    readonly adapter: string;
-    readonly title: string;
-    readonly available: boolean;
-    readonly verifiedWith?: string;
-    readonly cells: Readonly<
-      Record<string, { readonly value: boolean | 'partial'; readonly note: string }>
-    >;
-  }[];
-}
+/** `GET /v1/honesty`: what each adapter lets Warden see and stop, on this host. */
+export type Honesty = HonestyMatrixView;
 
 /** What a supervisor report's `data` holds, as far as the console reads it. */
 export interface ReportData {
@@ -442,16 +272,8 @@ export interface ReportFinding {
   };
 }
 
-/** `GET /v1/spaces`: the spaces and their autonomy dial (G32). */
-export interface Spaces {
-  readonly spaces: readonly {
-    readonly id: string;
-    readonly autonomy: string | null;
-    readonly effective: string;
-    readonly meaning: string;
-  }[];
-  readonly levels: readonly AutonomyLevel[];
-}
+/** `GET /v1/spaces`: the spaces and their autonomy dial. */
+export type Spaces = SpaceListView;
 
 export interface AutonomyLevel {
   readonly level: string;
@@ -459,21 +281,7 @@ export interface AutonomyLevel {
 }
 
 /** `GET /v1/templates`: a shipped policy template and what it asks for. */
-export interface Template {
-  readonly name: string;
-  readonly title: string;
-  readonly description: string;
-  readonly params: readonly {
-    readonly name: string;
-    readonly description: string;
-    readonly required: boolean;
-    readonly kind: 'string' | 'list';
-    readonly example: string | readonly string[];
-  }[];
-}
+export type Template = TemplateInfoView;
 
 /** `POST /v1/templates/:name/apply`: the revision written and the rules it added. */
-export interface TemplateApplied {
-  readonly revision: number;
-  readonly added: readonly { readonly id: string }[];
-}
+export type TemplateApplied = TemplateAppliedView;

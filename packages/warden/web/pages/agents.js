@@ -27,8 +27,8 @@ function activity(entries) {
   /** @type {Map<string, { last: string | null, tools: Set<string> }>} */
   const seen = new Map();
   for (const entry of entries) {
+    if (entry.kind === 'change') continue;
     const agent = entry.agentId;
-    if (typeof agent !== 'string') continue;
     const a = seen.get(agent) ?? { last: null, tools: new Set() };
     a.last ??= typeof entry.occurredAt === 'string' ? entry.occurredAt : null;
     if (typeof entry.tool === 'string' && entry.tool !== '' && entry.tool !== '(none)')

@@ -10,7 +10,7 @@ import { openEditor } from './editor.js';
 import { alertBox, clear, fail, field, rich, select } from './ui.js';
 
 /**
- * @typedef {import('../../lib/types.js').AuditEntry} AuditEntry
+ * @typedef {import('../../lib/types.js').DecisionEntry} AuditEntry
  * @typedef {import('../../lib/types.js').Advisories} Advisories
  * @typedef {import('../../lib/types.js').PermissionsEnv} PermissionsEnv
  */

@@ -6,6 +6,7 @@ import { api } from '../../lib/api.js';
 import { h, replace } from '../../lib/dom.js';
 import { alertBox, fail, rich } from './ui.js';
 
+/** @type {readonly [keyof import('../../lib/types.js').Honesty['adapters'][number]['cells'], string, string][]} */
 const COLUMNS = [
   ['filtersToolSurface', 'Filters tool surface', 'Warden decides which tools the agent even sees'],
   ['interceptsToolCalls', 'Intercepts tool calls', 'every call passes the gate before it runs'],
