@@ -5,7 +5,8 @@ export type { ActionClass, ActionClassInfo } from './model/classes.js';
 export { ACTION_CLASSES, classInfo, defaultDecision, isActionClass } from './model/classes.js';
 export type { Autonomy, Decision, Enforcement, Outcome } from './model/decision.js';
 export { AUTONOMY_LEVELS, DECISIONS, ENFORCEMENTS, stricter } from './model/decision.js';
-export type { Issue, IssueCode, Result } from './model/issue.js';
+export type { Issue, IssueCode, PathSegment, Result } from './model/issue.js';
+export { formatPath } from './model/issue.js';
 export type {
   Constraints,
   ModeSettings,

@@ -41,9 +41,14 @@ export type Result<T> =
 
 export type PathSegment = string | number;
 
-/** `['rules', 3, 'when', 'refs']` → `rules[3].when.refs`. */
-export function formatPath(segments: readonly PathSegment[]): string {
-  let out = '';
+/**
+ * `['rules', 3, 'when', 'refs']` → `rules[3].when.refs`, continuing `base`
+ * when one is given; a key that is not a plain name is quoted (`["a b"]`).
+ * The one path formatter: the engine's issues, API bodies and configuration
+ * files all name their places with it.
+ */
+export function formatPath(segments: readonly PathSegment[], base = ''): string {
+  let out = base;
   for (const segment of segments) {
     if (typeof segment === 'number') out += `[${segment}]`;
     else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;

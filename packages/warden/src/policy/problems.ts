@@ -1,22 +1,21 @@
 // Problems in the engine's issue shape (`code`, `path`, `message`) for what is
 // not a policy: an API body, a configuration file. Zod's findings become issues
-// here, with the one path formatter the server and the gateway share:
+// here, their paths written by the engine's one path formatter:
 // `['rules', 3, 'action']` reads `rules[3].action`.
 
 import type { Issue, IssueCode } from '@warden/engine';
+import { formatPath } from '@warden/engine';
 import type { z } from 'zod';
 
 /** A problem as a configuration reports it: an issue's path and message (its code is the reader's guess). */
 export type Problem = Pick<Issue, 'path' | 'message'>;
 
-/** `['rules', 3, 'action']` → `rules[3].action`, continuing `base` when one is given. */
+/** A zod path (its keys may be symbols) in the engine's path form, under `base`. */
 export function pathOf(segments: readonly PropertyKey[], base = ''): string {
-  let out = base;
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out === '' ? String(segment) : `.${String(segment)}`;
-  }
-  return out;
+  return formatPath(
+    segments.map((s) => (typeof s === 'symbol' ? String(s) : s)),
+    base,
+  );
 }
 
 /** The issue code a zod finding comes to. */
