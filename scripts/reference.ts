@@ -275,6 +275,28 @@ function renderOperation(method: string, path: string, op: Json): string[] {
   for (const [status, response] of responses)
     lines.push(`| ${status} | ${cell(String(response.description ?? ''))} |`);
   lines.push('');
+  const success = responses.find(([status]) => Number(status) >= 200 && Number(status) < 300);
+  const content = success?.[1].content as Json | undefined;
+  const answer = (content?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+  if (content?.['text/event-stream'] !== undefined) {
+    lines.push('Answer: a `text/event-stream` of Server-Sent Events.', '');
+  } else if (answer !== undefined) {
+    const rows: string[] = [];
+    fieldRows(answer, '', rows);
+    if (rows.length > 0) {
+      lines.push(`Answer (${success?.[0] ?? ''}, JSON):`, '');
+      lines.push('| field | type | always | description |', '| --- | --- | --- | --- |');
+      lines.push(...rows, '');
+    } else {
+      const alternatives = (answer.anyOf ?? answer.oneOf) as Json[] | undefined;
+      lines.push(
+        alternatives === undefined
+          ? `Answer (${success?.[0] ?? ''}, JSON): ${cell(typeOf(answer))}.`
+          : `Answer (${success?.[0] ?? ''}, JSON): one of ${alternatives.length} shapes (see the OpenAPI document).`,
+        '',
+      );
+    }
+  }
   return lines;
 }
 
