@@ -5,7 +5,13 @@
 
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_SKIP, launchBrowser, pageErrors, signInAs } from './support/browser.js';
+import {
+  BROWSER_SKIP,
+  BROWSER_TEST_TIMEOUT,
+  launchBrowser,
+  pageErrors,
+  signInAs,
+} from './support/browser.js';
 import type { Served } from './support/processes.js';
 import { cliToken, dataWithPolicy, serve } from './support/processes.js';
 
@@ -63,30 +69,34 @@ describe('the console is served as fixed files (no path reaches the disk)', () =
   });
 });
 
-describe.skipIf(BROWSER_SKIP !== null)('signing in, in Chromium', () => {
-  it('signs in with a token and shows who is signed in, with no script errors', async () => {
-    const page = await (browser as Browser).newPage();
-    const errors = pageErrors(page);
-    await signInAs(page, server.url, admin);
-    expect(await page.locator('#who').innerText()).toContain('alice');
-    expect(await page.locator('#who .role').innerText()).toBe('admin');
-    await page.getByRole('link', { name: 'acme' }).click();
-    await page.waitForURL('**/workspaces/acme/settings/workspace/permissions');
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+describe.skipIf(BROWSER_SKIP !== null)(
+  'signing in, in Chromium',
+  { timeout: BROWSER_TEST_TIMEOUT },
+  () => {
+    it('signs in with a token and shows who is signed in, with no script errors', async () => {
+      const page = await (browser as Browser).newPage();
+      const errors = pageErrors(page);
+      await signInAs(page, server.url, admin);
+      expect(await page.locator('#who').innerText()).toContain('alice');
+      expect(await page.locator('#who .role').innerText()).toBe('admin');
+      await page.getByRole('link', { name: 'acme' }).click();
+      await page.waitForURL('**/workspaces/acme/settings/workspace/permissions');
+      expect(errors).toEqual([]);
+      await page.close();
+    });
 
-  it('refuses an unknown token with the server’s words and stays signed out', async () => {
-    const page = await (browser as Browser).newPage();
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('API token').fill('wdn_not_a_real_token');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').waitFor();
-    expect(await page.getByRole('alert').innerText()).toContain(
-      'the token is not known or was revoked',
-    );
-    await page.goto(`${server.url}/approvals`);
-    await page.waitForURL('**/sign-in?next=%2Fapprovals');
-    await page.close();
-  });
-});
+    it('refuses an unknown token with the server’s words and stays signed out', async () => {
+      const page = await (browser as Browser).newPage();
+      await page.goto(`${server.url}/sign-in`);
+      await page.getByLabel('API token').fill('wdn_not_a_real_token');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('alert').innerText()).toContain(
+        'the token is not known or was revoked',
+      );
+      await page.goto(`${server.url}/approvals`);
+      await page.waitForURL('**/sign-in?next=%2Fapprovals');
+      await page.close();
+    });
+  },
+);

@@ -23,6 +23,13 @@ if (BROWSER_SKIP !== null) console.warn(`[skip] ${BROWSER_SKIP}`);
  * Starts headless Chromium with the flags this closed network needs (no
  * background connections, no sandbox as root, a fresh profile).
  */
+/**
+ * How long one browser test may take before it counts as hung: a page is
+ * quick alone (under a second here) but slow on a loaded two-core machine
+ * running the whole suite, so this is a hang detector, not a speed check.
+ */
+export const BROWSER_TEST_TIMEOUT = 60_000;
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
