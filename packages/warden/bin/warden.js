@@ -1,13 +1,18 @@
 #!/usr/bin/env node
-// The `warden` command: runs the compiled CLI. `warden hook claude-code` takes
+// The `warden` command: runs the compiled CLI. `warden hook <runtime>` takes
 // a shorter way in (it runs for every tool call), and if even that cannot
-// load, it denies: Claude Code lets a call through when a hook crashes.
+// load, it denies: agent runtimes let a call through when a hook crashes.
 const args = process.argv.slice(2);
-const hook = args[0] === 'hook' && args[1] === 'claude-code' && !args.includes('--help');
+const RUNTIMES = ['claude-code', 'codex', 'gemini', 'gemini-cli'];
+const hook =
+  args[0] === 'hook' &&
+  RUNTIMES.includes(args[1]) &&
+  !args.includes('--help') &&
+  !args.includes('-h');
 
 if (hook) {
   import('../dist/hook/main.js').then(
-    (entry) => entry.mainHook(args.slice(2)),
+    (entry) => entry.mainHook(args[1], args.slice(2)),
     (error) => {
       process.stderr.write(
         `Warden: cannot start the hook (${error instanceof Error ? error.message : String(error)}): denied, fail-closed\n`,

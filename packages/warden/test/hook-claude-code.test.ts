@@ -429,7 +429,7 @@ describe('every failure is a deny, never a crash (G37)', () => {
   });
 
   it('an uncaught error inside the hook exits 2, not 1 (which Claude Code would let through)', () => {
-    const script = `import(${JSON.stringify(HOOK_DIST)}).then((m) => { void m.mainHook([]); setTimeout(() => { throw new Error('boom'); }, 50); });`;
+    const script = `import(${JSON.stringify(HOOK_DIST)}).then((m) => { void m.mainHook('claude-code', []); setTimeout(() => { throw new Error('boom'); }, 50); });`;
     const held = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'pipe' });
     return new Promise<void>((resolve) => {
       let stderr = '';

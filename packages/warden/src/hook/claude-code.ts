@@ -10,9 +10,10 @@
 // mapping and a tool Warden does not know are denied until they are mapped —
 // never guessed to be harmless.
 
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { GateAsk } from '../gate/types.js';
-import { extractArgs } from '../gateway/extract.js';
+import { isAbsolute, resolve } from 'node:path';
+import type { HookPlan } from './plan.js';
+import { insideWorktree, planMappedMcp, recordable, splitMcpName, text } from './plan.js';
+import type { HookInput, HookRuntime } from './runtime.js';
 
 /** The fields of Claude Code's `PreToolUse` input that Warden reads; others pass unread. */
 export interface PreToolUse {
@@ -53,26 +54,6 @@ export function readPreToolUse(raw: unknown): PreToolUse | string[] {
   return input as unknown as PreToolUse;
 }
 
-/** What one call comes to before any policy is read. */
-export type HookPlan =
-  /** Ask the gate; `shell` is a command that, once allowed, runs under Warden's sandbox. */
-  | {
-      readonly kind: 'gate';
-      readonly ask: GateAsk;
-      readonly worktree: string;
-      readonly shell?: ShellCall;
-    }
-  /** Nothing to decide: the call only reads, or writes inside the worktree (G14c). */
-  | { readonly kind: 'ungated'; readonly reason: string }
-  /** Refused before the gate: Warden cannot tell what the call does. */
-  | { readonly kind: 'refuse'; readonly reason: string };
-
-/** A `Bash` call as Claude Code sent it: its input is rewritten to run the command sandboxed. */
-export interface ShellCall {
-  readonly input: Readonly<Record<string, unknown>>;
-  readonly command: string;
-}
-
 /** Claude Code's own tools that only read, or steer the session; their effects pass other hooks. */
 const UNGATED: Readonly<Record<string, string>> = {
   Read: 'reads a file',
@@ -99,53 +80,6 @@ const FILE_WRITERS: Readonly<Record<string, string>> = {
   MultiEdit: 'file_path',
   NotebookEdit: 'notebook_path',
 };
-
-/** Longest string argument recorded whole; a file's new content is summarised beyond it. */
-const RECORDED_TEXT = 4096;
-
-/**
- * The arguments as the audit log keeps them: a long string (a file's content,
- * an edit) is cut to its start and its size, so a large write is still decided
- * and recorded rather than refused for its size.
- */
-function recordable(args: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args))
-    out[key] =
-      typeof value === 'string' && value.length > RECORDED_TEXT
-        ? `${value.slice(0, RECORDED_TEXT)}… (${Buffer.byteLength(value)} bytes in all)`
-        : value;
-  return out;
-}
-
-function text(input: Readonly<Record<string, unknown>>, key: string): string | null {
-  const value = input[key];
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
-/**
- * Whether a file at `target` (absolute) lies inside `worktree`, judged by the
- * one path confinement: lexically, then walking the real folders without
- * following a link out. A path it refuses for any reason counts as outside.
- */
-export async function insideWorktree(worktree: string, target: string): Promise<boolean> {
-  const rel = relative(worktree, target);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
-  // Loaded only for a file write: most calls never need it.
-  const { checkLexical, walk, worktreeConfinement } = await import('../paths/index.js');
-  let c;
-  try {
-    c = await worktreeConfinement(worktree);
-  } catch {
-    return false;
-  }
-  const lexical = checkLexical(c, rel.split(sep).join('/'));
-  if (!lexical.ok) return false;
-  const walked = await walk(c, lexical.value.segments, lexical.value.rel, { last: 'entry' });
-  if (!walked.ok) return false;
-  await walked.value.dir.close();
-  return true;
-}
 
 /** What the call asks of the gate, from Claude Code's input alone (never from its words about itself). */
 export async function planCall(
@@ -228,71 +162,21 @@ export async function planCall(
         kind: 'refuse',
         reason: `\`${tool}\` is an MCP tool with no mapping to action classes: give Claude Code this server through \`warden gateway\`, where each tool is mapped, or map its tools in a gateway configuration given to the hook with \`--gateway-config FILE\``,
       };
-    return planMcp(input, base, gatewayConfig);
+    const split = splitMcpName(tool);
+    if (split === null)
+      return {
+        kind: 'refuse',
+        reason: `\`${tool}\` is not an MCP tool name of the form \`mcp__<server>__<tool>\`: denied`,
+      };
+    return planMappedMcp(
+      { tool, ...split, args, cwd, runtime: 'Claude Code' },
+      base,
+      gatewayConfig,
+    );
   }
   return {
     kind: 'refuse',
     reason: `\`${tool}\` is a Claude Code tool Warden does not know, so it cannot tell what it does: denied`,
-  };
-}
-
-/**
- * `mcp__<server>__<tool>` of a server Claude Code talks to directly, decided
- * with the gateway configuration's mapping of `<server>__<tool>` (contracts
- * §7): its `actions`, its `args` read out of the call's arguments, its
- * `worktree` (else `cwd`). Only `servers` (which names exist), `tools` and
- * `worktree` are read: the identity is the hook's (contracts §4).
- */
-async function planMcp(input: PreToolUse, base: GateAsk, file: string): Promise<HookPlan> {
-  const { tool_name: tool, tool_input: args, cwd } = input;
-  const rest = tool.slice('mcp__'.length);
-  const cut = rest.indexOf('__');
-  if (cut <= 0 || cut + 2 >= rest.length)
-    return {
-      kind: 'refuse',
-      reason: `\`${tool}\` is not an MCP tool name of the form \`mcp__<server>__<tool>\`: denied`,
-    };
-  const server = rest.slice(0, cut);
-  const exposed = rest;
-  // Loaded only for such a call: most calls never need the configuration's reader.
-  const { loadGatewayConfig, mappingMatcher } = await import('../gateway/config.js');
-  const loaded = loadGatewayConfig(file);
-  if (!loaded.ok)
-    return {
-      kind: 'refuse',
-      reason: `the gateway configuration \`${file}\` (\`--gateway-config\`) cannot be used: ${loaded.problems
-        .map((p) => {
-          const at = p.path.startsWith(file)
-            ? p.path.slice(file.length).replace(/^: /, '')
-            : p.path;
-          return at === '' || at === '--config' ? p.message : `${at}: ${p.message}`;
-        })
-        .join('; ')}`,
-    };
-  const { config } = loaded;
-  if (!config.servers.some((s) => s.name === server))
-    return {
-      kind: 'refuse',
-      reason: `\`${tool}\` is a tool of the MCP server \`${server}\`, which the gateway configuration \`${file}\` does not list: add \`${server}\` under \`servers\` there and map \`${exposed}\` under \`tools\` (\`actions\` with \`args\`, or \`readOnly: true\`), or give Claude Code this server through \`warden gateway\``,
-    };
-  const mapping = mappingMatcher(config)(exposed);
-  if (mapping === null)
-    return {
-      kind: 'refuse',
-      reason: `\`${tool}\` has no mapping in the gateway configuration \`${file}\`: map \`${exposed}\` under \`tools\` there, with \`actions\` (and \`args\`) if it changes anything or \`readOnly: true\` if it only reads (the ratchet, G5)`,
-    };
-  if (mapping.readOnly === true)
-    return {
-      kind: 'ungated',
-      reason: `\`${tool}\` only reads (\`${exposed}\` is \`readOnly\` in \`${file}\`): not gated`,
-    };
-  const worktree = config.worktree ?? cwd;
-  const extracted = extractArgs(mapping.args, args, worktree);
-  if (!extracted.ok) return { kind: 'refuse', reason: `\`${tool}\`: ${extracted.problem}: denied` };
-  return {
-    kind: 'gate',
-    worktree,
-    ask: { ...base, actions: [...mapping.actions], args: extracted.args },
   };
 }
 
@@ -318,3 +202,40 @@ export function hookAnswer(
     },
   };
 }
+
+/** The arguments of Claude Code's file tools that name a path. */
+const PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
+
+/** Claude Code's `PreToolUse` hook as a runtime of `hook/run.ts`. */
+export const claudeCode: HookRuntime<
+  HookInput & { readonly raw: PreToolUse },
+  ReturnType<typeof hookAnswer>
+> = {
+  name: 'claude-code',
+  title: 'Claude Code',
+  event: 'PreToolUse',
+  read(raw) {
+    const read = readPreToolUse(raw);
+    if (Array.isArray(read)) return read;
+    return {
+      cwd: read.cwd,
+      toolName: read.tool_name,
+      toolInput: read.tool_input,
+      ...(read.tool_use_id === undefined ? {} : { callId: read.tool_use_id }),
+      ...(read.session_id === undefined ? {} : { sessionId: read.session_id }),
+      raw: read,
+    };
+  },
+  plan: (input, options) => planCall(input.raw, options.gateway, options.gatewayConfig),
+  namedPaths(input) {
+    if (input.toolName === 'Bash' || input.toolName.startsWith('mcp__')) return [];
+    const paths: string[] = [];
+    for (const key of PATH_KEYS) {
+      const value = input.toolInput[key];
+      if (typeof value === 'string' && value !== '') paths.push(resolve(input.cwd, value));
+    }
+    return paths;
+  },
+  allow: (reason, updatedInput) => hookAnswer('allow', reason, updatedInput),
+  deny: (reason) => hookAnswer('deny', reason),
+};

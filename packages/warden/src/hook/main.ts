@@ -1,21 +1,25 @@
-// The quick way into `warden hook claude-code` (bin/warden.js takes it):
-// Claude Code starts the hook for every tool call, so it loads only what one
+// The quick way into `warden hook <runtime>` (bin/warden.js takes it): an
+// agent runtime starts the hook for every tool call, so it loads only what one
 // answer needs — no command-line framework, no store unless standalone — and
 // guards the process itself: an uncaught error or a missed deadline still
 // ends in a deny (exit 2, the reason on standard error), never in a crash
-// Claude Code would read as "go ahead".
+// the runtime would read as "go ahead".
 
 import { parseArgs } from 'node:util';
 import { HOOK_FLAGS, flagName, hookOptions } from './flags.js';
 import type { HookOptions } from './run.js';
 import { readAll, runHook, timeoutSeconds } from './run.js';
+import { RUNTIME_NAMES, loadRuntime } from './runtimes.js';
 
 /** `parseArgs`'s spelling of the hook's flags: each takes one string. */
 const OPTIONS = Object.fromEntries(
   Object.values(HOOK_FLAGS).map((flag) => [flagName(flag), { type: 'string' as const }]),
 );
 
-/** Ends the process with a deny Claude Code honours whatever it read on standard output. */
+/**
+ * Ends the process with a deny every runtime honours whatever it read on
+ * standard output: exit 2 with the reason on standard error.
+ */
 export function denyAndExit(reason: string): never {
   process.stderr.write(`Warden: ${reason}: denied, fail-closed\n`);
   process.exit(2);
@@ -30,12 +34,15 @@ export function parseHookArgs(args: readonly string[]): HookOptions | string {
   }
 }
 
-/** `args`: what follows `hook claude-code`. */
-export async function mainHook(args: readonly string[]): Promise<void> {
+/** `name`: the runtime (`claude-code`, …); `args`: what follows `hook <runtime>`. */
+export async function mainHook(name: string, args: readonly string[]): Promise<void> {
   process.on('uncaughtException', (error) => denyAndExit(`internal error: ${error.message}`));
   process.on('unhandledRejection', (error) =>
     denyAndExit(`internal error: ${error instanceof Error ? error.message : String(error)}`),
   );
+  const runtime = await loadRuntime(name);
+  if (runtime === null)
+    denyAndExit(`no hook for \`${name}\`: Warden has hooks for ${RUNTIME_NAMES.join(', ')}`);
   const options = parseHookArgs(args);
   if (typeof options === 'string') denyAndExit(`bad hook arguments: ${options}`);
   const seconds = timeoutSeconds(options);
@@ -51,6 +58,7 @@ export async function mainHook(args: readonly string[]): Promise<void> {
       env: process.env,
     },
     options,
+    runtime,
   );
   clearTimeout(watchdog);
   process.exitCode = code;

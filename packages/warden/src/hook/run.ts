@@ -11,8 +11,9 @@
 
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { hookAnswer, planCall, readPreToolUse } from './claude-code.js';
-import type { HookPlan, PreToolUse } from './claude-code.js';
+import { claudeCode } from './claude-code.js';
+import type { GatePlan } from './plan.js';
+import type { HookInput, HookRuntime } from './runtime.js';
 import type { RunnerSource } from './sandboxed.js';
 import { planSandbox, runnerCommand } from './sandboxed.js';
 import { illFormedProblem } from '../well-formed.js';
@@ -54,8 +55,6 @@ export const DEFAULT_TIMEOUT_SECONDS = 55;
 /** Claude Code's input is small; a larger one is not from Claude Code. */
 const MAX_INPUT_BYTES = 4 * 1024 * 1024;
 
-const DENY = (reason: string) => hookAnswer('deny', `Warden: ${reason}`);
-
 /** The seconds the hook has to answer, or a problem with `--timeout`. */
 export function timeoutSeconds(options: HookOptions): number | string {
   if (options.timeout === undefined) return DEFAULT_TIMEOUT_SECONDS;
@@ -78,47 +77,66 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-type Answer = ReturnType<typeof hookAnswer>;
+/** How one hook run answers: in its runtime's format, every reason said by Warden. */
+interface Answering<A extends object> {
+  readonly runtime: Pick<HookRuntime, 'name' | 'title' | 'event'>;
+  allow(reason: string, updatedInput?: Readonly<Record<string, unknown>>): A;
+  deny(reason: string): A;
+}
 
-function parseInput(text: string): PreToolUse | string {
+function answering<A extends object>(
+  runtime: Pick<HookRuntime<HookInput, A>, 'name' | 'title' | 'event' | 'allow' | 'deny'>,
+): Answering<A> {
+  return {
+    runtime,
+    allow: (reason, updatedInput) => runtime.allow(`Warden: ${reason}`, updatedInput),
+    deny: (reason) => runtime.deny(`Warden: ${reason}`),
+  };
+}
+
+function parseInput<I extends HookInput>(
+  runtime: HookRuntime<I, object>,
+  text: string,
+): I | string {
+  const expected = `${runtime.title}’s \`${runtime.event}\` JSON on standard input`;
   let raw: unknown;
   try {
     raw = JSON.parse(text) as unknown;
   } catch {
     return text.trim() === ''
-      ? 'no input: the hook reads Claude Code’s `PreToolUse` JSON on standard input'
-      : 'the input is not JSON: the hook reads Claude Code’s `PreToolUse` JSON on standard input';
+      ? `no input: the hook reads ${expected}`
+      : `the input is not JSON: the hook reads ${expected}`;
   }
   const broken = illFormedProblem(raw, 'the input');
   if (broken !== null) return broken;
-  const read = readPreToolUse(raw);
-  if (Array.isArray(read)) return `the input is not a \`PreToolUse\` call: ${read.join('; ')}`;
+  const read = runtime.read(raw);
+  if (Array.isArray(read))
+    return `the input is not a \`${runtime.event}\` call: ${read.join('; ')}`;
   return read;
 }
-
-type GatePlan = Extract<HookPlan, { kind: 'gate' }>;
 
 /**
  * The decision's outcome as Claude Code's answer: only `allow` lets the call
  * run. A shell command that is to run sandboxed is allowed only with a grant,
  * as the rewritten command that runs it under Warden's sandbox.
  */
-function fromDecision(
+function fromDecision<A extends object>(
+  a: Answering<A>,
   outcome: unknown,
   reason: unknown,
   sandboxed: { plan: GatePlan; grant: unknown; source: RunnerSource } | null = null,
-): Answer {
+): A {
   const why = typeof reason === 'string' && reason !== '' ? reason : 'no reason given';
-  if (outcome === 'deny') return DENY(why);
+  if (outcome === 'deny') return a.deny(why);
   if (outcome !== 'allow')
-    return DENY(`the decision was \`${String(outcome)}\`, not allow: ${why}`);
+    return a.deny(`the decision was \`${String(outcome)}\`, not allow: ${why}`);
   const shell = sandboxed?.plan.shell;
-  if (sandboxed === null || shell === undefined) return hookAnswer('allow', `Warden: ${why}`);
+  if (sandboxed === null || shell === undefined) return a.allow(why);
   if (typeof sandboxed.grant !== 'string' || sandboxed.grant === '')
-    return DENY(
+    return a.deny(
       `the decision allowed the command but came without a grant to run it sandboxed (is the server older than this hook?): ${why}`,
     );
-  return hookAnswer('allow', `Warden: ${why} (runs under Warden's sandbox)`, {
+  return a.allow(`${why} (runs under Warden's sandbox)`, {
     ...shell.input,
     command: runnerCommand(
       sandboxed.grant,
@@ -152,6 +170,7 @@ async function postJson(
   token: string,
   body: string,
   signal: AbortSignal,
+  adapter: string,
 ): Promise<{ status: number; text: string }> {
   const target = new URL(url);
   const { request } = await (target.protocol === 'https:'
@@ -175,7 +194,7 @@ async function postJson(
           authorization: `Bearer ${token}`,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
-          'x-warden-adapter': 'claude-code',
+          'x-warden-adapter': adapter,
         },
       },
       (res) => {
@@ -205,14 +224,15 @@ async function postJson(
   }).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
-async function connected(
+async function connected<A extends object>(
+  a: Answering<A>,
   server: string,
   token: string,
   plan: GatePlan,
   options: HookOptions,
   signal: AbortSignal,
   sandboxed: boolean,
-): Promise<Answer> {
+): Promise<A> {
   const url = `${server.replace(/\/+$/, '')}/v1/decide`;
   const body = {
     ...plan.ask,
@@ -224,13 +244,13 @@ async function connected(
   };
   let response: { status: number; text: string };
   try {
-    response = await postJson(url, token, JSON.stringify(body), signal);
+    response = await postJson(url, token, JSON.stringify(body), signal, a.runtime.name);
   } catch (error) {
     if (signal.aborted) throw error;
     if (error instanceof AnswerTooLarge)
-      return DENY(`the Warden server at ${server} sent ${error.message}: denied, fail-closed`);
+      return a.deny(`the Warden server at ${server} sent ${error.message}: denied, fail-closed`);
     const code = (error as NodeJS.ErrnoException).code;
-    return DENY(
+    return a.deny(
       `cannot reach the Warden server at ${server} (${code ?? (error as Error).message}): denied, fail-closed`,
     );
   }
@@ -248,11 +268,12 @@ async function connected(
     typeof answer.failure === 'string' &&
     (response.status === 503 || typeof answer.auditId !== 'string')
   )
-    return DENY(
+    return a.deny(
       `the Warden server could not record this decision, so it is denied: ${answer.failure}`,
     );
   if (response.status === 200 && answer !== null)
     return fromDecision(
+      a,
       answer.outcome,
       answer.reason,
       sandboxed ? { plan, grant: answer.grant, source: { server } } : null,
@@ -261,28 +282,29 @@ async function connected(
     ?.map((e) => e.message)
     .filter((m): m is string => typeof m === 'string');
   const said = errors !== undefined && errors.length > 0 ? `: ${errors.join('; ')}` : '';
-  return DENY(`the Warden server answered HTTP ${response.status}${said}: denied, fail-closed`);
+  return a.deny(`the Warden server answered HTTP ${response.status}${said}: denied, fail-closed`);
 }
 
-async function standalone(
+async function standalone<A extends object>(
+  a: Answering<A>,
   file: string,
   plan: GatePlan,
   options: HookOptions,
   io: HookIo,
   signal: AbortSignal,
   sandboxed: boolean,
-): Promise<Answer> {
+): Promise<A> {
   const [{ loadPolicyFile }, { openWarden }] = await Promise.all([
     import('../policy/load.js'),
     import('../warden.js'),
   ]);
   const loaded = loadPolicyFile(file, 'workspace', () => '');
   if (!loaded.ok)
-    return DENY(
+    return a.deny(
       `the policy \`${file}\` cannot be used: ${loaded.issues.map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`).join('; ')}`,
     );
   const workspace = loaded.value.policy.workspace;
-  if (workspace === undefined) return DENY(`the policy \`${file}\` names no workspace`);
+  if (workspace === undefined) return a.deny(`the policy \`${file}\` names no workspace`);
   const warden = await openWarden({
     data: options.data ?? '.warden',
     policyFile: file,
@@ -295,8 +317,8 @@ async function standalone(
     const decision = await warden.gate.decide(
       {
         workspace,
-        agent: options.agent ?? 'claude-code',
-        source: 'claude-code',
+        agent: options.agent ?? a.runtime.name,
+        source: a.runtime.name,
         worktree: plan.worktree,
         ...(options.space === undefined ? {} : { space: options.space }),
         ...(options.mode === undefined ? {} : { mode: options.mode }),
@@ -306,11 +328,11 @@ async function standalone(
     );
     // A decision that could not be recorded is a deny (contracts §8).
     if (decision.auditId === undefined)
-      return DENY(
+      return a.deny(
         `Warden could not record this decision, so it is denied: ${decision.failure ?? decision.reason}`,
       );
     if (!sandboxed || decision.outcome !== 'allow' || plan.ask.command === undefined)
-      return fromDecision(decision.outcome, decision.reason);
+      return fromDecision(a, decision.outcome, decision.reason);
     const { grantKey, issueGrant } = await import('../sandbox/grant.js');
     const grant = issueGrant(await grantKey(warden.store.secrets), {
       auditId: decision.auditId,
@@ -319,7 +341,7 @@ async function standalone(
       at: Date.now(),
     });
     const managed = options.managed ?? io.env.WARDEN_MANAGED_POLICY;
-    return fromDecision(decision.outcome, decision.reason, {
+    return fromDecision(a, decision.outcome, decision.reason, {
       plan,
       grant,
       source: {
@@ -333,12 +355,8 @@ async function standalone(
   }
 }
 
-/** The arguments of Claude Code's file tools that name a path. */
-const PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
-
-/** The path a file tool's call names inside the data folder, if it names one. */
-function dataFolderTouched(input: PreToolUse, data: string): string | null {
-  if (input.tool_name === 'Bash' || input.tool_name.startsWith('mcp__')) return null;
+/** A path the call names inside the data folder, if it names one. */
+function dataFolderTouched(paths: readonly string[], data: string): string | null {
   const real = (path: string): string => {
     try {
       return realpathSync(path);
@@ -347,10 +365,7 @@ function dataFolderTouched(input: PreToolUse, data: string): string | null {
     }
   };
   const folder = real(resolve(data));
-  for (const key of PATH_KEYS) {
-    const value = input.tool_input[key];
-    if (typeof value !== 'string' || value === '') continue;
-    const target = resolve(input.cwd, value);
+  for (const target of paths) {
     // The real path of what exists of it: a link into the folder counts as the folder.
     let existing = target;
     while (existing !== dirname(existing) && !existsSync(existing)) existing = dirname(existing);
@@ -363,38 +378,55 @@ function dataFolderTouched(input: PreToolUse, data: string): string | null {
 }
 
 /** The answer to one call. Never throws for bad input; the caller turns a throw into a deny. */
-export async function answerHook(io: HookIo, options: HookOptions): Promise<Answer> {
+export function answerHook(
+  io: HookIo,
+  options: HookOptions,
+): Promise<ReturnType<typeof claudeCode.deny>>;
+export function answerHook<I extends HookInput, A extends object>(
+  io: HookIo,
+  options: HookOptions,
+  runtime: HookRuntime<I, A>,
+): Promise<A>;
+export async function answerHook(
+  io: HookIo,
+  options: HookOptions,
+  runtime: HookRuntime<HookInput, object> = claudeCode as unknown as HookRuntime<HookInput, object>,
+): Promise<object> {
+  const a = answering(runtime);
   const seconds = timeoutSeconds(options);
-  if (typeof seconds === 'string') return DENY(seconds);
+  if (typeof seconds === 'string') return a.deny(seconds);
   const signal = AbortSignal.timeout(seconds * 1000);
   const server = options.server ?? io.env.WARDEN_URL;
   const token = options.token ?? io.env.WARDEN_TOKEN;
   const hasServer = server !== undefined && server !== '';
   if (hasServer && options.policy !== undefined)
-    return DENY('give either `--server` (connected) or `--policy` (standalone), not both');
+    return a.deny('give either `--server` (connected) or `--policy` (standalone), not both');
   let text: string;
   try {
     text = await io.stdin();
   } catch (error) {
-    return DENY(`cannot read the input: ${(error as Error).message}`);
+    return a.deny(`cannot read the input: ${(error as Error).message}`);
   }
-  const input = parseInput(text);
-  if (typeof input === 'string') return DENY(input);
+  const input = parseInput(runtime, text);
+  if (typeof input === 'string') return a.deny(input);
   // Standalone, the data folder holds the audit log and the key grants are signed with.
   if (!hasServer && options.policy !== undefined) {
-    const touched = dataFolderTouched(input, options.data ?? '.warden');
+    const touched = dataFolderTouched(runtime.namedPaths(input), options.data ?? '.warden');
     if (touched !== null)
-      return DENY(
-        `\`${input.tool_name}\` reaches \`${touched}\` in Warden's data folder, which no agent may read or change`,
+      return a.deny(
+        `\`${input.toolName}\` reaches \`${touched}\` in Warden's data folder, which no agent may read or change`,
       );
   }
-  let plan = await planCall(input, options.gateway ?? 'warden', options.gatewayConfig);
-  if (plan.kind === 'refuse') return DENY(plan.reason);
-  if (plan.kind === 'ungated') return hookAnswer('allow', `Warden: ${plan.reason}`);
+  let plan = await runtime.plan(input, {
+    gateway: options.gateway ?? 'warden',
+    gatewayConfig: options.gatewayConfig,
+  });
+  if (plan.kind === 'refuse') return a.deny(plan.reason);
+  if (plan.kind === 'ungated') return a.allow(plan.reason);
   let sandboxed = false;
   if (plan.shell !== undefined) {
     const chosen = planSandbox(options.sandbox, plan.worktree, io.env);
-    if (chosen.kind === 'refuse') return DENY(chosen.reason);
+    if (chosen.kind === 'refuse') return a.deny(chosen.reason);
     if (chosen.kind === 'rewrite') {
       plan = { ...plan, worktree: chosen.worktree };
       sandboxed = true;
@@ -403,32 +435,36 @@ export async function answerHook(io: HookIo, options: HookOptions): Promise<Answ
   try {
     if (hasServer) {
       if (token === undefined || token === '')
-        return DENY(
+        return a.deny(
           `no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
         );
-      return await connected(server, token, plan, options, signal, sandboxed);
+      return await connected(a, server, token, plan, options, signal, sandboxed);
     }
     if (options.policy !== undefined)
-      return await standalone(options.policy, plan, options, io, signal, sandboxed);
+      return await standalone(a, options.policy, plan, options, io, signal, sandboxed);
   } catch (error) {
     if (signal.aborted)
-      return DENY(
+      return a.deny(
         `no decision within ${seconds} s (raise the hook's \`timeout\` and \`--timeout\` together): denied, fail-closed`,
       );
     throw error;
   }
-  return DENY(
+  return a.deny(
     'the hook has no policy: give `--server URL` with a token (or WARDEN_URL and WARDEN_TOKEN), or `--policy FILE`',
   );
 }
 
 /** Runs the hook: prints the answer, and exits 0 — a deny is an answer, not a failure. */
-export async function runHook(io: HookIo, options: HookOptions): Promise<number> {
-  let answer: Answer;
+export async function runHook<I extends HookInput, A extends object>(
+  io: HookIo,
+  options: HookOptions,
+  runtime: HookRuntime<I, A>,
+): Promise<number> {
+  let answer: A;
   try {
-    answer = await answerHook(io, options);
+    answer = await answerHook(io, options, runtime);
   } catch (error) {
-    answer = DENY(
+    answer = answering(runtime).deny(
       `internal error: ${error instanceof Error ? error.message : String(error)}: denied, fail-closed`,
     );
   }

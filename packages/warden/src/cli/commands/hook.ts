@@ -45,12 +45,16 @@ export function registerHook(program: CommandUnknownOpts, cli: Cli): void {
     );
   for (const flag of Object.values(HOOK_FLAGS)) claudeCode.option(flag.usage, flag.description);
   claudeCode.action(async () => {
-    const { runHook } = await import('../../hook/run.js');
+    const [{ runHook }, { claudeCode: runtime }] = await Promise.all([
+      import('../../hook/run.js'),
+      import('../../hook/claude-code.js'),
+    ]);
     const values = claudeCode.opts();
     cli.exit(
       await runHook(
         { stdin: () => Promise.resolve(io.stdin()), out: (text) => io.out(text), env: io.env },
         hookOptions((key) => values[key]),
+        runtime,
       ),
     );
   });

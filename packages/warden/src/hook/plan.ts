@@ -1,0 +1,162 @@
+// What one tool call of an agent runtime comes to before any policy is read,
+// and the pieces every runtime's planner shares: the audit's copy of the
+// arguments, whether a file lies inside the worktree (by the one path
+// confinement), and the mapping of an MCP tool the runtime reaches directly
+// by a gateway configuration (the same mapping and argument extraction the
+// gateway uses). Each runtime's own file (claude-code.ts, codex.ts, gemini.ts)
+// reads its tool names and arguments into these.
+
+import { isAbsolute, relative, sep } from 'node:path';
+import type { GateAsk } from '../gate/types.js';
+import { extractArgs } from '../gateway/extract.js';
+
+/** What one call comes to before any policy is read. */
+export type HookPlan =
+  /** Ask the gate; `shell` is a command that, once allowed, runs under Warden's sandbox. */
+  | {
+      readonly kind: 'gate';
+      readonly ask: GateAsk;
+      readonly worktree: string;
+      readonly shell?: ShellCall;
+    }
+  /** Nothing to decide: the call only reads, or writes inside the worktree (G14c). */
+  | { readonly kind: 'ungated'; readonly reason: string }
+  /** Refused before the gate: Warden cannot tell what the call does. */
+  | { readonly kind: 'refuse'; readonly reason: string };
+
+export type GatePlan = Extract<HookPlan, { kind: 'gate' }>;
+
+/**
+ * A shell call as the runtime sent it: once allowed, its input is sent back
+ * with `command` rewritten to run the command under Warden's sandbox.
+ */
+export interface ShellCall {
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly command: string;
+}
+
+/** Longest string argument recorded whole; a file's new content is summarised beyond it. */
+const RECORDED_TEXT = 4096;
+
+/**
+ * The arguments as the audit log keeps them: a long string (a file's content,
+ * an edit, a patch) is cut to its start and its size, so a large write is
+ * still decided and recorded rather than refused for its size.
+ */
+export function recordable(args: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args))
+    out[key] =
+      typeof value === 'string' && value.length > RECORDED_TEXT
+        ? `${value.slice(0, RECORDED_TEXT)}… (${Buffer.byteLength(value)} bytes in all)`
+        : value;
+  return out;
+}
+
+/** A non-empty string argument, or null. */
+export function text(input: Readonly<Record<string, unknown>>, key: string): string | null {
+  const value = input[key];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * Whether a file at `target` (absolute) lies inside `worktree`, judged by the
+ * one path confinement: lexically, then walking the real folders without
+ * following a link out. A path it refuses for any reason counts as outside.
+ */
+export async function insideWorktree(worktree: string, target: string): Promise<boolean> {
+  const rel = relative(worktree, target);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
+  // Loaded only for a file write: most calls never need it.
+  const { checkLexical, walk, worktreeConfinement } = await import('../paths/index.js');
+  let c;
+  try {
+    c = await worktreeConfinement(worktree);
+  } catch {
+    return false;
+  }
+  const lexical = checkLexical(c, rel.split(sep).join('/'));
+  if (!lexical.ok) return false;
+  const walked = await walk(c, lexical.value.segments, lexical.value.rel, { last: 'entry' });
+  if (!walked.ok) return false;
+  await walked.value.dir.close();
+  return true;
+}
+
+/** An MCP tool call of a server the runtime talks to directly. */
+export interface McpCall {
+  /** The tool as the runtime names it (`mcp__fake__write_note`, `mcp_fake_write_note`). */
+  readonly tool: string;
+  /** The server's name, as the gateway configuration lists it under `servers`. */
+  readonly server: string;
+  /** The tool's own name on that server. */
+  readonly name: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly cwd: string;
+  /** The runtime, in words (`Claude Code`), for the advice in a refusal. */
+  readonly runtime: string;
+}
+
+/**
+ * An MCP tool decided with the gateway configuration's mapping of
+ * `<server>__<tool>` (contracts §7): its `actions`, its `args` read out of the
+ * call's arguments, its `worktree` (else `cwd`). Only `servers` (which names
+ * exist), `tools` and `worktree` are read: the identity is the hook's
+ * (contracts §4).
+ */
+export async function planMappedMcp(call: McpCall, base: GateAsk, file: string): Promise<HookPlan> {
+  const { tool, server, args, cwd, runtime } = call;
+  const exposed = `${server}__${call.name}`;
+  // Loaded only for such a call: most calls never need the configuration's reader.
+  const { loadGatewayConfig, mappingMatcher } = await import('../gateway/config.js');
+  const loaded = loadGatewayConfig(file);
+  if (!loaded.ok)
+    return {
+      kind: 'refuse',
+      reason: `the gateway configuration \`${file}\` (\`--gateway-config\`) cannot be used: ${loaded.problems
+        .map((p) => {
+          const at = p.path.startsWith(file)
+            ? p.path.slice(file.length).replace(/^: /, '')
+            : p.path;
+          return at === '' || at === '--config' ? p.message : `${at}: ${p.message}`;
+        })
+        .join('; ')}`,
+    };
+  const { config } = loaded;
+  if (!config.servers.some((s) => s.name === server))
+    return {
+      kind: 'refuse',
+      reason: `\`${tool}\` is a tool of the MCP server \`${server}\`, which the gateway configuration \`${file}\` does not list: add \`${server}\` under \`servers\` there and map \`${exposed}\` under \`tools\` (\`actions\` with \`args\`, or \`readOnly: true\`), or give ${runtime} this server through \`warden gateway\``,
+    };
+  const mapping = mappingMatcher(config)(exposed);
+  if (mapping === null)
+    return {
+      kind: 'refuse',
+      reason: `\`${tool}\` has no mapping in the gateway configuration \`${file}\`: map \`${exposed}\` under \`tools\` there, with \`actions\` (and \`args\`) if it changes anything or \`readOnly: true\` if it only reads (the ratchet, G5)`,
+    };
+  if (mapping.readOnly === true)
+    return {
+      kind: 'ungated',
+      reason: `\`${tool}\` only reads (\`${exposed}\` is \`readOnly\` in \`${file}\`): not gated`,
+    };
+  const worktree = config.worktree ?? cwd;
+  const extracted = extractArgs(mapping.args, args, worktree);
+  if (!extracted.ok) return { kind: 'refuse', reason: `\`${tool}\`: ${extracted.problem}: denied` };
+  return {
+    kind: 'gate',
+    worktree,
+    ask: { ...base, actions: [...mapping.actions], args: extracted.args },
+  };
+}
+
+/**
+ * `mcp__<server>__<tool>` (Claude Code's and Codex's spelling) split into
+ * server and tool, or null when the name is not of that form.
+ */
+export function splitMcpName(tool: string): { server: string; name: string } | null {
+  if (!tool.startsWith('mcp__')) return null;
+  const rest = tool.slice('mcp__'.length);
+  const cut = rest.indexOf('__');
+  if (cut <= 0 || cut + 2 >= rest.length) return null;
+  return { server: rest.slice(0, cut), name: rest.slice(cut + 2) };
+}
