@@ -4,18 +4,33 @@
 
 import type { HookInput, HookRuntime } from './runtime.js';
 
-type Loader = () => Promise<HookRuntime<HookInput, object>>;
+type Loaded = HookRuntime<HookInput, object>;
 
-const LOADERS: Readonly<Record<string, Loader>> = {
-  'claude-code': async () =>
-    (await import('./claude-code.js')).claudeCode as unknown as HookRuntime<HookInput, object>,
-};
+/** A runtime as the command line and its help know it. */
+export interface RuntimeEntry {
+  readonly name: string;
+  /** Other names the command line takes for it. */
+  readonly aliases: readonly string[];
+  /** What `warden hook <name> --help` says it does. */
+  readonly description: string;
+  readonly load: () => Promise<Loaded>;
+}
+
+export const HOOK_RUNTIMES: readonly RuntimeEntry[] = [
+  {
+    name: 'claude-code',
+    aliases: [],
+    description:
+      "Claude Code's `PreToolUse` hook: reads its JSON on standard input, prints allow or deny; every failure is a deny",
+    load: async () => (await import('./claude-code.js')).claudeCode as unknown as Loaded,
+  },
+];
 
 /** The names `warden hook` takes, in the order help lists them. */
-export const RUNTIME_NAMES: readonly string[] = Object.keys(LOADERS);
+export const RUNTIME_NAMES: readonly string[] = HOOK_RUNTIMES.map((r) => r.name);
 
-/** The runtime of that name, or null for a name Warden has no hook for. */
-export async function loadRuntime(name: string): Promise<HookRuntime<HookInput, object> | null> {
-  const load = Object.hasOwn(LOADERS, name) ? LOADERS[name] : undefined;
-  return load === undefined ? null : load();
+/** The runtime of that name (or alias), or null for a name Warden has no hook for. */
+export async function loadRuntime(name: string): Promise<Loaded | null> {
+  const entry = HOOK_RUNTIMES.find((r) => r.name === name || r.aliases.includes(name));
+  return entry === undefined ? null : entry.load();
 }

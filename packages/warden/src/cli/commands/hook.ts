@@ -1,9 +1,11 @@
-// `warden hook claude-code` and `warden hook install claude-code`. The hook's
+// `warden hook <runtime>` (one per runtime of hook/runtimes.ts) and
+// `warden hook install claude-code`. The hook's
 // flags are `hook/flags.ts`'s, which its quick way in (`hook/main.ts`) reads
 // too; the hook and the installer load when they run.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { HOOK_FLAGS, hookOptions } from '../../hook/flags.js';
+import { HOOK_RUNTIMES } from '../../hook/runtimes.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
 function install(hook: CommandUnknownOpts) {
@@ -37,27 +39,25 @@ export function registerHook(program: CommandUnknownOpts, cli: Cli): void {
   const { io } = cli;
   const hook = program
     .command('hook')
-    .description("answer an agent runtime's hook: Claude Code asks Warden before every tool call");
-  const claudeCode: CommandUnknownOpts = hook
-    .command('claude-code')
-    .description(
-      "Claude Code's `PreToolUse` hook: reads its JSON on standard input, prints allow or deny; every failure is a deny",
-    );
-  for (const flag of Object.values(HOOK_FLAGS)) claudeCode.option(flag.usage, flag.description);
-  claudeCode.action(async () => {
-    const [{ runHook }, { claudeCode: runtime }] = await Promise.all([
-      import('../../hook/run.js'),
-      import('../../hook/claude-code.js'),
-    ]);
-    const values = claudeCode.opts();
-    cli.exit(
-      await runHook(
-        { stdin: () => Promise.resolve(io.stdin()), out: (text) => io.out(text), env: io.env },
-        hookOptions((key) => values[key]),
-        runtime,
-      ),
-    );
-  });
+    .description("answer an agent runtime's hook: the runtime asks Warden before every tool call");
+  for (const entry of HOOK_RUNTIMES) {
+    const command: CommandUnknownOpts = hook
+      .command(entry.name)
+      .aliases([...entry.aliases])
+      .description(entry.description);
+    for (const flag of Object.values(HOOK_FLAGS)) command.option(flag.usage, flag.description);
+    command.action(async () => {
+      const [{ runHook }, runtime] = await Promise.all([import('../../hook/run.js'), entry.load()]);
+      const values = command.opts();
+      cli.exit(
+        await runHook(
+          { stdin: () => Promise.resolve(io.stdin()), out: (text) => io.out(text), env: io.env },
+          hookOptions((key) => values[key]),
+          runtime,
+        ),
+      );
+    });
+  }
   install(hook).action(async (options) =>
     cli.exit((await import('../hook-install-command.js')).runHookInstall(io, options)),
   );
