@@ -168,6 +168,7 @@ describe('the honesty matrix (G37)', () => {
     expect(row('mcp-gateway').basis).toContain('`warden gateway` is in this build');
     expect(row('claude-code-via-gateway').basis).toContain('not with a running Claude Code');
     expect(row('claude-code-hook').basis).toContain('recorded Claude Code inputs');
+    expect(row('claude-code-hook').basis).toContain('end to end with the real claude-code 2.1.197');
     expect(honestyMatrix(SANDBOX_LINUX).adapters[0]?.verifiedWith).toMatch(/^warden \d+\.\d+\.\d+/);
   });
 });

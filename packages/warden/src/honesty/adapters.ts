@@ -228,7 +228,7 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
     adapter: 'claude-code-hook',
     title: "Claude Code with Warden's `PreToolUse` hook installed for all tools",
     verifiedWith: () => CLAUDE_CODE,
-    basis: `\`warden hook claude-code\` is in this build; its answers, failure paths and install are tested with recorded Claude Code inputs, not with a running Claude Code; that a \`PreToolUse\` hook still runs under \`--dangerously-skip-permissions\` was seen with ${CLAUDE_CODE}`,
+    basis: `\`warden hook claude-code\` is in this build; its answers, failure paths and install are tested with recorded Claude Code inputs, and its denies, its sandboxed rewrite of \`Bash\` and its prompts end to end with the real ${CLAUDE_CODE} run offline against a local fake model API; that a \`PreToolUse\` hook still runs under \`--dangerously-skip-permissions\` was seen with ${CLAUDE_CODE}`,
     cells: {
       filtersToolSurface: {
         value: false,
