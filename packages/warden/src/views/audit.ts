@@ -22,6 +22,16 @@ const chained = {
   hash: z.string(),
 };
 
+/** Who acted, stamped by the adapter (never read from the call): on call and decision entries. */
+const stamped = {
+  workspace: z.string(),
+  agentId: z.string(),
+  runId: z.string().nullable(),
+  model: z.string().nullable(),
+  source: z.string(),
+  callId: z.string(),
+};
+
 /** A decision as recorded: the engine's answer without what is empty or false (`recordedDecision`). */
 export const recordedDecisionView = z.strictObject({
   advisories: z.array(advisoryHitView).optional(),
@@ -49,12 +59,7 @@ export const recordedRequestView = actionRequestView.omit({
 export const callEntryView = z.strictObject({
   ...chained,
   kind: z.literal('call'),
-  workspace: z.string(),
-  agentId: z.string(),
-  runId: z.string().nullable(),
-  model: z.string().nullable(),
-  source: z.string(),
-  callId: z.string(),
+  ...stamped,
   decisionId: z.string().nullable(),
   tool: z.string(),
   arguments: z.unknown().describe("the tool's arguments (redacted)"),
@@ -68,12 +73,7 @@ export const callEntryView = z.strictObject({
 export const decisionEntryView = z.strictObject({
   ...chained,
   kind: z.literal('decision'),
-  workspace: z.string(),
-  agentId: z.string(),
-  runId: z.string().nullable(),
-  model: z.string().nullable(),
-  source: z.string(),
-  callId: z.string(),
+  ...stamped,
   decisionId: z
     .string()
     .optional()
