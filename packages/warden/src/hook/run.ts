@@ -427,7 +427,13 @@ export async function answerHook(
   if (plan.shell !== undefined) {
     const chosen = planSandbox(options.sandbox, plan.worktree, io.env);
     if (chosen.kind === 'refuse') return a.deny(chosen.reason);
-    if (chosen.kind === 'rewrite') {
+    const unavailable =
+      chosen.kind === 'rewrite' ? (runtime.sandboxUnavailable?.(input) ?? null) : null;
+    if (unavailable !== null && options.sandbox === 'required')
+      return a.deny(
+        `shell commands must run sandboxed (\`--sandbox required\`), but ${unavailable}`,
+      );
+    if (chosen.kind === 'rewrite' && unavailable === null) {
       plan = { ...plan, worktree: chosen.worktree };
       sandboxed = true;
     }

@@ -37,6 +37,12 @@ export interface HookRuntime<I extends HookInput = HookInput, A extends object =
   plan(input: I, options: PlanOptions): Promise<HookPlan>;
   /** The absolute paths of files the call names (read or written), for the data folder's guard. */
   namedPaths(input: I): readonly string[];
+  /**
+   * Why a shell command rewritten to run under Warden's sandbox could not run
+   * where this runtime runs it (inside a sandbox of its own), or null when it
+   * can; a runtime without it always can.
+   */
+  sandboxUnavailable?(input: I): string | null;
   /** The runtime's answer that lets the call run, its input rewritten when `updatedInput` is given. */
   allow(reason: string, updatedInput?: Readonly<Record<string, unknown>>): A;
   /** The runtime's answer that stops the call, with the reason the model reads. */
