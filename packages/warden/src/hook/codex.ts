@@ -1,0 +1,349 @@
+// Codex CLI's `PreToolUse` hook (observed with Codex 0.171.0): what a Codex
+// tool call asks of the gate, by the same policy as Claude Code's. `Bash`
+// (the model's `exec_command`; Codex sends only its `command`) goes through
+// the shell classifier (G14b, G14c); `apply_patch` carries the raw patch in
+// `tool_input.command`, read by `patch.ts` into the files it adds, updates,
+// moves and deletes: a delete is `fileDelete`, a write outside the worktree
+// `fileWriteOutsideWorktree` (judged by the one path confinement, like Claude
+// Code's `Write`), writes inside the worktree alone pass ungated, and a patch
+// with both kinds asks for all its classes at once; `mcp__<gateway>__*` is
+// left to Warden's MCP gateway and another `mcp__<server>__<tool>` is decided
+// with the mapping of `--gateway-config`; Codex's own tools that only read or
+// steer the session pass; any other tool is denied until Warden knows it.
+//
+// Answers. Codex honours `permissionDecision: "deny"` with a non-empty reason
+// (the model reads `Command blocked by PreToolUse hook: <reason>`), and
+// `permissionDecision: "allow"` only together with `updatedInput` (the call
+// runs rewritten). A plain allow is printed as `{}`: Codex 0.171.0 reads an
+// `allow` without `updatedInput` as an unsupported, invalid output and `{}` as
+// "no decision"; both let the call run with Codex's own checks, neither is
+// warned about in `codex exec` (checked with the real CLI), and `{}` is the
+// one Codex's hook parser accepts as valid. Every fault is a deny with exit 0
+// (`run.ts`): Codex runs the tool when a hook fails in any other way.
+//
+// Sandbox. Codex runs a rewritten command inside its own sandbox, and there
+// Warden's `warden exec --grant …` cannot start (checked with the real CLI,
+// 0.171.0, Linux, bwrap): under `-s workspace-write` (exec's default) and
+// `-s read-only` the data folder is read-only (standalone: `EROFS` opening
+// the audit log) and the network is closed (connected: `EPERM` connecting to
+// the server); with `sandbox_workspace_write.network_access = true` the server
+// is reached but the nested bubblewrap cannot map its user namespace. Only
+// under `-s danger-full-access` (or `--dangerously-bypass-approvals-and-
+// sandbox`) does the rewritten command run, standalone and connected. The
+// hook reads which sandbox the turn runs in from the last `turn_context` of
+// the session's transcript (`transcript_path`, written by Codex before the
+// call): `danger-full-access` is rewritten to run under Warden's sandbox;
+// anything else, or a transcript it cannot read, is "cannot": `--sandbox
+// auto` then allows the command to run under Codex's own sandbox (the
+// answer cannot say so: Codex shows no reason for an allow), and `--sandbox
+// required` denies it. The transcript lies in CODEX_HOME, outside the
+// worktree: under Codex's sandbox a command cannot write there, and under
+// `danger-full-access` every command runs under Warden's sandbox, which
+// keeps its writes in the worktree, and a patch writing outside it is gated.
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { HookPlan } from './plan.js';
+import { insideWorktree, planMappedMcp, recordable, splitMcpName, text } from './plan.js';
+import { parsePatch } from './patch.js';
+import type { HookInput, HookRuntime } from './runtime.js';
+
+/** The fields of Codex's `PreToolUse` input that Warden reads; others pass unread. */
+export interface CodexPreToolUse {
+  readonly hook_event_name: 'PreToolUse';
+  readonly cwd: string;
+  readonly tool_name: string;
+  readonly tool_input: Readonly<Record<string, unknown>>;
+  readonly tool_use_id?: string;
+  readonly session_id?: string;
+  readonly turn_id?: string;
+  readonly transcript_path?: string;
+  readonly model?: string;
+  readonly permission_mode?: string;
+}
+
+/**
+ * Codex's input read field by field, or every problem with it. Checked by
+ * hand, not with a schema library: the hook starts for every tool call.
+ */
+export function readCodexPreToolUse(raw: unknown): CodexPreToolUse | string[] {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return ['the input is not a JSON object'];
+  const input = raw as Record<string, unknown>;
+  const problems: string[] = [];
+  if (input.hook_event_name !== 'PreToolUse')
+    problems.push(
+      `\`hook_event_name\` is ${JSON.stringify(input.hook_event_name ?? null)}: this hook answers \`PreToolUse\` only, install it under \`[[hooks.PreToolUse]]\``,
+    );
+  if (typeof input.cwd !== 'string' || !isAbsolute(input.cwd))
+    problems.push('`cwd` is not an absolute path: Codex always sends the working directory');
+  if (typeof input.tool_name !== 'string' || input.tool_name === '')
+    problems.push('`tool_name` is missing');
+  const toolInput = input.tool_input;
+  if (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput))
+    problems.push('`tool_input` is not an object');
+  for (const key of [
+    'tool_use_id',
+    'session_id',
+    'turn_id',
+    'transcript_path',
+    'model',
+    'permission_mode',
+  ] as const)
+    if (input[key] !== undefined && typeof input[key] !== 'string')
+      problems.push(`\`${key}\` is not a string`);
+  if (problems.length > 0) return problems;
+  return input as unknown as CodexPreToolUse;
+}
+
+/** Codex's own tools that only read, or steer the session. */
+const UNGATED: Readonly<Record<string, string>> = {
+  view_image: 'shows the model an image file (it only reads)',
+  request_user_input: 'asks the user a question',
+  update_plan: "updates Codex's own plan",
+  get_goal: "reads Codex's own goal for the session",
+  create_goal: "sets Codex's own goal for the session",
+  update_goal: "updates Codex's own goal for the session",
+  tool_search: "searches Codex's list of tools",
+  list_mcp_resources: 'lists MCP resources',
+  list_mcp_resource_templates: 'lists MCP resource templates',
+  read_mcp_resource: 'reads an MCP resource',
+};
+
+/**
+ * Codex's tools Warden refuses by name, with why. Codex 0.171.0 does not call
+ * the hook for `write_stdin` at all (observed): input to a command started by
+ * an allowed `Bash` call passes unseen, which the honesty matrix must say.
+ */
+const REFUSED: Readonly<Record<string, string>> = {
+  write_stdin:
+    'sends input to a command that is already running (a shell could run anything it is sent), which Warden cannot classify: denied',
+};
+
+/** The absolute paths an `apply_patch` call names (added, updated, moved to, deleted), or null if unreadable. */
+function patchPaths(input: CodexPreToolUse): string[] | null {
+  const patch = text(input.tool_input, 'command');
+  if (patch === null) return null;
+  const parsed = parsePatch(patch);
+  if (!parsed.ok) return null;
+  const paths: string[] = [];
+  for (const file of parsed.files) {
+    paths.push(resolve(input.cwd, file.path));
+    if (file.op === 'update' && file.moveTo !== undefined)
+      paths.push(resolve(input.cwd, file.moveTo));
+  }
+  return paths;
+}
+
+async function planPatch(
+  input: CodexPreToolUse,
+  base: { tool: string; arguments: Record<string, unknown>; callId?: string },
+): Promise<HookPlan> {
+  const { cwd } = input;
+  const patch = text(input.tool_input, 'command');
+  if (patch === null)
+    return { kind: 'refuse', reason: '`apply_patch` without a patch in `command`' };
+  const parsed = parsePatch(patch);
+  if (!parsed.ok) return { kind: 'refuse', reason: `\`apply_patch\`: ${parsed.problem}: denied` };
+  const deletes: string[] = [];
+  const outside: string[] = [];
+  const write = async (path: string) => {
+    const target = resolve(cwd, path);
+    if (!(await insideWorktree(cwd, target)) && !outside.includes(target)) outside.push(target);
+  };
+  for (const file of parsed.files) {
+    if (file.op === 'delete') {
+      const target = resolve(cwd, file.path);
+      if (!deletes.includes(target)) deletes.push(target);
+    } else if (file.op === 'add') await write(file.path);
+    else if (file.moveTo === undefined) await write(file.path);
+    else {
+      // A move writes the new file and removes the old one.
+      const target = resolve(cwd, file.path);
+      if (!deletes.includes(target)) deletes.push(target);
+      await write(file.moveTo);
+    }
+  }
+  if (deletes.length === 0 && outside.length === 0)
+    return {
+      kind: 'ungated',
+      reason: '`apply_patch` writes inside the worktree only (not gated)',
+    };
+  const actions = [
+    ...(deletes.length > 0 ? ['fileDelete'] : []),
+    ...(outside.length > 0 ? ['fileWriteOutsideWorktree'] : []),
+  ];
+  return {
+    kind: 'gate',
+    worktree: cwd,
+    ask: { ...base, actions, args: { paths: [...deletes, ...outside] } },
+  };
+}
+
+/** What the call asks of the gate, from Codex's input alone. */
+export async function planCodexCall(
+  input: CodexPreToolUse,
+  gateway = 'warden',
+  gatewayConfig?: string,
+): Promise<HookPlan> {
+  const { tool_name: tool, tool_input: args, cwd } = input;
+  const callId = input.tool_use_id;
+  const base = { tool, arguments: recordable(args), ...(callId === undefined ? {} : { callId }) };
+  if (tool === 'Bash') {
+    const command = text(args, 'command');
+    if (command === null) return { kind: 'refuse', reason: '`Bash` without a `command`' };
+    return {
+      kind: 'gate',
+      worktree: cwd,
+      ask: { ...base, command },
+      shell: { input: args, command },
+    };
+  }
+  if (tool === 'apply_patch') return planPatch(input, base);
+  if (tool === 'web_search')
+    // The hosts a search reaches are not in its input (E8: unknown).
+    return { kind: 'gate', worktree: cwd, ask: { ...base, actions: ['networkEgress'] } };
+  const ungated = UNGATED[tool];
+  if (ungated !== undefined) return { kind: 'ungated', reason: `\`${tool}\` ${ungated}` };
+  const refused = REFUSED[tool];
+  if (refused !== undefined) return { kind: 'refuse', reason: `\`${tool}\` ${refused}` };
+  if (tool.startsWith(`mcp__${gateway}__`))
+    return {
+      kind: 'ungated',
+      reason: `\`${tool}\` goes through Warden's MCP gateway, which decides it`,
+    };
+  if (tool.startsWith('mcp__')) {
+    if (gatewayConfig === undefined)
+      return {
+        kind: 'refuse',
+        reason: `\`${tool}\` is an MCP tool with no mapping to action classes: give Codex this server through \`warden gateway\`, where each tool is mapped, or map its tools in a gateway configuration given to the hook with \`--gateway-config FILE\``,
+      };
+    const split = splitMcpName(tool);
+    if (split === null)
+      return {
+        kind: 'refuse',
+        reason: `\`${tool}\` is not an MCP tool name of the form \`mcp__<server>__<tool>\`: denied`,
+      };
+    return planMappedMcp({ tool, ...split, args, cwd, runtime: 'Codex' }, base, gatewayConfig);
+  }
+  return {
+    kind: 'refuse',
+    reason: `\`${tool}\` is a Codex tool Warden does not know, so it cannot tell what it does: denied`,
+  };
+}
+
+/** How much of the transcript's end is read for the turn's sandbox. */
+const TRANSCRIPT_TAIL = 1024 * 1024;
+
+/**
+ * The sandbox Codex runs this turn's commands in (`workspace-write`,
+ * `read-only`, `danger-full-access`, …), from the last `turn_context` in the
+ * end of the session's transcript; null when it cannot be read.
+ */
+export function codexSandbox(transcript: string | undefined): string | null {
+  if (transcript === undefined || !isAbsolute(transcript)) return null;
+  let fd: number;
+  try {
+    fd = openSync(transcript, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, TRANSCRIPT_TAIL);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const n = readSync(fd, buffer, read, length - read, size - length + read);
+      if (n === 0) break;
+      read += n;
+    }
+    const lines = buffer.subarray(0, read).toString('utf8').split('\n');
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const line = lines[i] as string;
+      if (!line.includes('"turn_context"')) continue;
+      try {
+        const entry = JSON.parse(line) as {
+          type?: unknown;
+          payload?: { sandbox_policy?: { type?: unknown } };
+        };
+        if (entry.type !== 'turn_context') continue;
+        const type = entry.payload?.sandbox_policy?.type;
+        return typeof type === 'string' ? type : null;
+      } catch {
+        continue;
+      }
+    }
+    return null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Codex's answer: a deny with its reason, an allow with the rewritten input, or `{}` (no objection). */
+export type CodexAnswer =
+  | {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse';
+        permissionDecision: 'allow' | 'deny';
+        permissionDecisionReason: string;
+        updatedInput?: Readonly<Record<string, unknown>>;
+      };
+    }
+  | Record<string, never>;
+
+/** Codex's `PreToolUse` hook as a runtime of `hook/run.ts`. */
+export const codex: HookRuntime<HookInput & { readonly raw: CodexPreToolUse }, CodexAnswer> = {
+  name: 'codex',
+  title: 'Codex',
+  event: 'PreToolUse',
+  read(raw) {
+    const read = readCodexPreToolUse(raw);
+    if (Array.isArray(read)) return read;
+    return {
+      cwd: read.cwd,
+      toolName: read.tool_name,
+      toolInput: read.tool_input,
+      ...(read.tool_use_id === undefined ? {} : { callId: read.tool_use_id }),
+      ...(read.session_id === undefined ? {} : { sessionId: read.session_id }),
+      raw: read,
+    };
+  },
+  plan: (input, options) => planCodexCall(input.raw, options.gateway, options.gatewayConfig),
+  namedPaths(input) {
+    if (input.toolName === 'view_image') {
+      const path = text(input.toolInput, 'path');
+      return path === null ? [] : [resolve(input.cwd, path)];
+    }
+    if (input.toolName !== 'apply_patch') return [];
+    // An unreadable patch is denied by its plan; it names nothing here.
+    return patchPaths(input.raw) ?? [];
+  },
+  sandboxUnavailable(input) {
+    const sandbox = codexSandbox(input.raw.transcript_path);
+    if (sandbox === 'danger-full-access') return null;
+    return sandbox === null
+      ? "Codex's sandbox for this turn cannot be read from its transcript, and inside Codex's own sandbox Warden's cannot start"
+      : `Codex runs shell commands inside its own sandbox (\`${sandbox}\`), where Warden's cannot start`;
+  },
+  allow: (reason, updatedInput) =>
+    updatedInput === undefined
+      ? {}
+      : {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'allow',
+            permissionDecisionReason: reason,
+            updatedInput,
+          },
+        },
+  deny: (reason) => ({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: reason === '' ? 'Warden: denied' : reason,
+    },
+  }),
+};
