@@ -24,6 +24,13 @@ export const HOOK_RUNTIMES: readonly RuntimeEntry[] = [
       "Claude Code's `PreToolUse` hook: reads its JSON on standard input, prints allow or deny; every failure is a deny",
     load: async () => (await import('./claude-code.js')).claudeCode as unknown as Loaded,
   },
+  {
+    name: 'codex',
+    aliases: [],
+    description:
+      "Codex CLI's `PreToolUse` hook: reads its JSON on standard input, prints deny with Warden's reason or lets the call run; every failure is a deny",
+    load: async () => (await import('./codex.js')).codex as unknown as Loaded,
+  },
 ];
 
 /** The names `warden hook` takes, in the order help lists them. */
