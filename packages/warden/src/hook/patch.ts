@@ -22,10 +22,10 @@ export type ParsedPatch =
 
 const BEGIN = '*** Begin Patch';
 const END = '*** End Patch';
-const ADD = '*** Add File: ';
-const DELETE = '*** Delete File: ';
-const UPDATE = '*** Update File: ';
-const MOVE = '*** Move to: ';
+const ADD = '*** Add File:';
+const DELETE = '*** Delete File:';
+const UPDATE = '*** Update File:';
+const MOVE = '*** Move to:';
 const END_OF_FILE = '*** End of File';
 
 function fail(problem: string): ParsedPatch {
@@ -35,7 +35,7 @@ function fail(problem: string): ParsedPatch {
 /** The path a header names, or why it is refused. */
 function headerPath(line: string, prefix: string, at: number): string | { problem: string } {
   const path = line.slice(prefix.length).trim();
-  if (path === '') return { problem: `line ${at}: \`${prefix.trim()}\` names no file` };
+  if (path === '') return { problem: `line ${at}: \`${prefix}\` names no file` };
   if (path.length > MAX_PATH_LENGTH)
     return { problem: `line ${at}: a path longer than ${MAX_PATH_LENGTH} characters` };
   if (path.includes('\0')) return { problem: `line ${at}: a path with a NUL character` };
@@ -104,7 +104,7 @@ export function parsePatch(patch: string): ParsedPatch {
         updateBody ||
         current.moveTo !== undefined
       )
-        return fail(`line ${at}: \`${MOVE.trim()}\` not right after \`${UPDATE.trim()}\``);
+        return fail(`line ${at}: \`${MOVE}\` not right after \`${UPDATE}\``);
       const path = headerPath(trimmed, MOVE, at);
       if (typeof path !== 'string') return fail(path.problem);
       files[files.length - 1] = { ...current, moveTo: path };
@@ -115,7 +115,7 @@ export function parsePatch(patch: string): ParsedPatch {
         return fail(`line ${at}: a line before any file header`);
       case 'delete':
         if (trimmed === '') continue;
-        return fail(`line ${at}: \`${DELETE.trim()}\` takes no lines`);
+        return fail(`line ${at}: \`${DELETE}\` takes no lines`);
       case 'add':
         if (line.startsWith('+')) continue;
         return fail(`line ${at}: a line of an added file must start with \`+\``);
