@@ -31,6 +31,13 @@ export const HOOK_RUNTIMES: readonly RuntimeEntry[] = [
       "Codex CLI's `PreToolUse` hook: reads its JSON on standard input, prints deny with Warden's reason or lets the call run; every failure is a deny",
     load: async () => (await import('./codex.js')).codex as unknown as Loaded,
   },
+  {
+    name: 'gemini',
+    aliases: ['gemini-cli'],
+    description:
+      "Gemini CLI's `BeforeTool` hook: reads its JSON on standard input, prints allow or deny (never ask), an allowed shell command rewritten to run under Warden's sandbox; every failure is a deny",
+    load: async () => (await import('./gemini.js')).gemini as unknown as Loaded,
+  },
 ];
 
 /** The names `warden hook` takes, in the order help lists them. */
