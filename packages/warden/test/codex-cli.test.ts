@@ -1,0 +1,322 @@
+// Warden's `PreToolUse` hook under the real Codex CLI (0.171.0), offline
+// against a fake Responses API (G14b, G14c, G22, G37): the model's scripted
+// calls go through `warden hook codex`, and what counts is what Codex then
+// did — the tool output it sent back to the model and the files on disk —
+// not only what the hook printed. Standalone on a policy file and connected
+// to a real `warden serve`; a prompt waits for a connected approver inside
+// the hook; a server that cannot be reached is a deny. Under CI the CLI is
+// required; elsewhere a missing CLI skips.
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, exportedAudit, warden } from './helpers.js';
+import { sandboxForTests, tempDir, UNDER_CI } from './support/backends.js';
+import type { CodexRun, RunCodexOptions } from './support/codex-cli.js';
+import { codexScratch, describeCodexRun, locateCodex, runCodex } from './support/codex-cli.js';
+import type { ScriptedCodexCall } from './support/fake-openai.js';
+import type { Served, Spawned } from './support/processes.js';
+import {
+  agentToken,
+  api,
+  approverWatching,
+  cliToken,
+  freePort,
+  killAll,
+  serve,
+} from './support/processes.js';
+
+const located = locateCodex();
+const noCodex = 'missing' in located ? located.missing : null;
+if (noCodex !== null && UNDER_CI) throw new Error(`under CI the Codex CLI is required: ${noCodex}`);
+if (noCodex !== null) console.warn(`[skip] the Codex CLI tests: ${noCodex}`);
+
+const { missing: noSandbox } = sandboxForTests(
+  'the Codex runs under Warden’s sandbox',
+  noCodex === null,
+);
+
+const DENY_MAIN =
+  'Warden: denied: `gitPush`: ref `main` matches refs [main] of rule `protect-main` in workspace';
+
+let policyFile: string;
+
+beforeAll(() => {
+  const root = tempDir('warden-codex-cli-');
+  policyFile = join(root, 'policy.yaml');
+  writeFileSync(
+    policyFile,
+    `version: 1
+workspace: acme
+rules:
+  - id: spawn
+    action: processSpawn
+    decision: allow
+  - id: protect-main
+    action: gitPush
+    decision: deny
+    when: { refs: [main] }
+  - id: ask-outside
+    action: fileWriteOutsideWorktree
+    decision: prompt
+  - id: ask-deletes
+    action: fileDelete
+    decision: prompt
+`,
+  );
+});
+
+const hookTimes: number[] = [];
+afterAll(() => {
+  if (hookTimes.length === 0) return;
+  const sorted = [...hookTimes].sort((a, b) => a - b);
+  console.log(
+    `codex hook wall time: ${sorted.length} calls, median ${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(0)} ms, max ${(sorted.at(-1) ?? 0).toFixed(0)} ms`,
+  );
+});
+
+const shell = (cmd: string): ScriptedCodexCall => ({ name: 'exec_command', arguments: { cmd } });
+const applyPatch = (...body: string[]): ScriptedCodexCall => ({
+  custom: 'apply_patch',
+  input: ['*** Begin Patch', ...body, '*** End Patch', ''].join('\n'),
+});
+
+/** A fresh session folder under /var/tmp, with `files` in it. */
+function worktree(files: Record<string, string> = {}): string {
+  const dir = codexScratch('warden-codex-wt-');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+/** Runs Codex with the scripted calls, and checks the hook saw each call once and Codex answered each. */
+async function session(
+  calls: readonly ScriptedCodexCall[],
+  options: Omit<RunCodexOptions, 'bin' | 'calls'>,
+): Promise<CodexRun> {
+  if ('missing' in located) throw new Error(located.missing);
+  const run = await runCodex({ bin: located.bin, calls, ...options });
+  hookTimes.push(...run.hookCalls.map((c) => c.ms));
+  expect(run.hookCalls, describeCodexRun(run)).toHaveLength(calls.length);
+  expect(run.toolOutputs, describeCodexRun(run)).toHaveLength(calls.length);
+  expect(run.exit, describeCodexRun(run)).toBe(0);
+  // Every answer is explicit JSON with exit 0: Codex lets a call through on any other.
+  for (const call of run.hookCalls) {
+    expect(call.exit, describeCodexRun(run)).toBe(0);
+    expect(() => JSON.parse(call.stdout) as unknown, describeCodexRun(run)).not.toThrow();
+  }
+  return run;
+}
+
+/** What the model read for a call Codex blocked on Warden's word. */
+const blocked = (reason: string, command: string) =>
+  `Command blocked by PreToolUse hook: ${reason}. Command: ${command}`;
+
+interface Entry {
+  readonly kind: string;
+  readonly source?: string;
+  readonly outcome?: string;
+  readonly callId?: string;
+  readonly tool?: string;
+  readonly status?: string;
+  readonly arguments?: { command?: string };
+}
+
+describe.skipIf(noCodex !== null)(
+  `Codex ${'version' in located ? located.version : ''} with the Warden hook`,
+  // One CLI session takes a few seconds, more on a busy machine: this is a hang detector.
+  { timeout: 120_000 },
+  () => {
+    describe('standalone (`--policy`, `--data`)', () => {
+      const hook = (data: string, ...extra: string[]) => [
+        process.execPath,
+        BIN,
+        'hook',
+        'codex',
+        '--policy',
+        policyFile,
+        '--data',
+        data,
+        ...extra,
+      ];
+
+      it("G37, G14b: a push to main is denied with Warden's reason reaching the model, an allowed command runs, and the audit has both with source `codex`", async () => {
+        const cwd = worktree();
+        const data = tempDir();
+        const push = 'touch ran.txt && git push origin main';
+        const run = await session([shell(push), shell('echo hello > marker.txt')], {
+          hook: hook(data),
+          cwd,
+        });
+        expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toBe(blocked(DENY_MAIN, push));
+        expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
+        // Allowed, and run as Codex runs it (in its own sandbox): no objection from the hook.
+        expect(run.hookCalls[1]?.stdout.trim()).toBe('{}');
+        expect(readFileSync(join(cwd, 'marker.txt'), 'utf8')).toBe('hello\n');
+        const decisions = exportedAudit<Entry>(data).filter((e) => e.kind === 'decision');
+        expect(decisions.map((e) => [e.source, e.callId, e.outcome])).toEqual([
+          ['codex', 'call_scripted_0001', 'deny'],
+          ['codex', 'call_scripted_0002', 'allow'],
+        ]);
+      });
+
+      it('G14c, G22: a patch writing outside the worktree prompts and, with no approver, is denied; one inside is applied ungated', async () => {
+        const cwd = worktree();
+        const outside = join(cwd, '..', `${cwd.split('/').at(-1) ?? 'x'}-outside.txt`);
+        const data = tempDir();
+        const run = await session(
+          [
+            applyPatch(`*** Add File: ../${outside.split('/').at(-1) ?? ''}`, '+x'),
+            applyPatch('*** Add File: notes.txt', '+hello from patch'),
+          ],
+          { hook: hook(data), cwd },
+        );
+        expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toContain(
+          'blocked by PreToolUse hook: Warden: needs approval: `fileWriteOutsideWorktree` by rule `ask-outside` in workspace; no approver is connected, so it is denied (fail-closed)',
+        );
+        expect(existsSync(outside)).toBe(false);
+        expect(run.hookCalls[1]?.stdout.trim()).toBe('{}');
+        expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('hello from patch\n');
+        const decisions = exportedAudit<Entry>(data).filter((e) => e.kind === 'decision');
+        expect(decisions).toHaveLength(1);
+        expect(decisions[0]).toMatchObject({
+          source: 'codex',
+          tool: 'apply_patch',
+          outcome: 'deny',
+        });
+      });
+
+      it('G2: `--sandbox required` denies a shell command Codex would run inside its own sandbox, where Warden’s cannot start', async () => {
+        const cwd = worktree();
+        const run = await session([shell('echo hello > marker.txt')], {
+          hook: hook(tempDir(), '--sandbox', 'required'),
+          cwd,
+        });
+        expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toBe(
+          blocked(
+            "Warden: shell commands must run sandboxed (`--sandbox required`), but Codex runs shell commands inside its own sandbox (`workspace-write`), where Warden's cannot start",
+            'echo hello > marker.txt',
+          ),
+        );
+        expect(existsSync(join(cwd, 'marker.txt'))).toBe(false);
+      });
+
+      it.skipIf(noSandbox !== null)(
+        'G2: where Codex runs commands unsandboxed (`danger-full-access`), an allowed command is rewritten to run under Warden’s sandbox, and its run is audited',
+        async () => {
+          const cwd = worktree();
+          const data = tempDir();
+          const run = await session([shell('echo hello > marker.txt')], {
+            hook: hook(data),
+            cwd,
+            sandbox: 'danger-full-access',
+          });
+          const answer = JSON.parse(run.hookCalls[0]?.stdout ?? '{}') as {
+            hookSpecificOutput?: { permissionDecision: string; updatedInput?: { command: string } };
+          };
+          expect(answer.hookSpecificOutput?.permissionDecision, describeCodexRun(run)).toBe(
+            'allow',
+          );
+          expect(answer.hookSpecificOutput?.updatedInput?.command).toContain(' exec --grant ');
+          expect(readFileSync(join(cwd, 'marker.txt'), 'utf8')).toBe('hello\n');
+          const ran = exportedAudit<Entry>(data).find(
+            (e) => e.kind === 'call' && e.arguments?.command === 'echo hello > marker.txt',
+          );
+          expect(ran, JSON.stringify(exportedAudit(data))).toMatchObject({ status: 'Ok' });
+        },
+      );
+    });
+
+    describe('connected (`--server`, WARDEN_TOKEN)', () => {
+      let served: Served;
+      let agent: string;
+      let approver: string;
+      let viewer: string;
+      const spawned: Spawned[] = [];
+      beforeAll(async () => {
+        const data = tempDir();
+        const applied = warden(['policy', 'apply', policyFile, '--data', data]);
+        expect(applied.code, applied.stderr).toBe(0);
+        agent = agentToken(data, 'codex', 'acme', 'codex');
+        approver = cliToken(['--data', data, '--role', 'approver', '--name', 'bob']).token;
+        viewer = cliToken(['--data', data, '--role', 'viewer', '--name', 'eve']).token;
+        served = await serve(['--data', data]);
+        return async () => {
+          await served.stop('SIGKILL');
+        };
+      }, 60_000);
+      afterEach(() => killAll(spawned));
+
+      const hook = (url = served.url) => [process.execPath, BIN, 'hook', 'codex', '--server', url];
+
+      it("G37: the server's deny reaches the model, an allowed command runs, and the server's audit has both with source `codex`", async () => {
+        const cwd = worktree();
+        const push = 'touch ran.txt && git push origin main';
+        const run = await session([shell(push), shell('echo hello > marker.txt')], {
+          hook: hook(),
+          cwd,
+          env: { WARDEN_TOKEN: agent },
+        });
+        expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toBe(blocked(DENY_MAIN, push));
+        expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
+        expect(readFileSync(join(cwd, 'marker.txt'), 'utf8')).toBe('hello\n');
+        const entries = (
+          await api(served.url, viewer, 'GET', '/v1/audit?workspace=acme&kind=decision')
+        ).body.entries as Entry[];
+        const ours = entries.filter((e) => e.callId?.startsWith('call_scripted_'));
+        expect(ours.map((e) => [e.source, e.outcome]).sort()).toEqual([
+          ['codex', 'allow'],
+          ['codex', 'deny'],
+        ]);
+      });
+
+      it('G22: a prompt waits inside the hook for a connected approver, and once approved the patch is applied', async () => {
+        const cwd = worktree({ 'old.txt': 'old\n' });
+        const watcher = await approverWatching(served.url, approver, spawned);
+        const answering = watcher
+          .waitFor(/"event":"approval".*\n/, { timeoutMs: 60_000 })
+          .then(async (line) => {
+            const id = /"id":"([0-9A-Z]+)"/.exec(line)?.[1] as string;
+            const answered = await api(served.url, approver, 'POST', `/v1/approvals/${id}/answer`, {
+              kind: 'once',
+            });
+            expect(answered.status).toBe(200);
+          });
+        const run = await session([applyPatch('*** Delete File: old.txt')], {
+          hook: hook(),
+          cwd,
+          env: { WARDEN_TOKEN: agent },
+        });
+        await answering;
+        expect(run.hookCalls[0]?.stdout.trim(), describeCodexRun(run)).toBe('{}');
+        expect(existsSync(join(cwd, 'old.txt'))).toBe(false);
+      });
+
+      it('G22: with nobody watching, the same prompt is denied and the file stays', async () => {
+        const cwd = worktree({ 'old.txt': 'old\n' });
+        const run = await session([applyPatch('*** Delete File: old.txt')], {
+          hook: hook(),
+          cwd,
+          env: { WARDEN_TOKEN: agent },
+        });
+        expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toContain(
+          'blocked by PreToolUse hook: Warden: needs approval: `fileDelete` by rule `ask-deletes`',
+        );
+        expect(readFileSync(join(cwd, 'old.txt'), 'utf8')).toBe('old\n');
+      });
+
+      it("G37: Warden's server unreachable: the call is denied, saying so, and does not run", async () => {
+        const cwd = worktree();
+        const port = await freePort();
+        const run = await session([shell('echo hello > marker.txt')], {
+          hook: hook(`http://127.0.0.1:${port}`),
+          cwd,
+          env: { WARDEN_TOKEN: agent },
+        });
+        expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toContain(
+          `blocked by PreToolUse hook: Warden: cannot reach the Warden server at http://127.0.0.1:${port} (ECONNREFUSED): denied, fail-closed`,
+        );
+        expect(existsSync(join(cwd, 'marker.txt'))).toBe(false);
+      });
+    });
+  },
+);
