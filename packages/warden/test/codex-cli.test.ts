@@ -269,6 +269,36 @@ describe.skipIf(noCodex !== null)(
         ]);
       });
 
+      it.skipIf(noSandbox !== null)(
+        'G2: where Codex runs commands unsandboxed (`danger-full-access`), an allowed command runs under Warden’s sandbox with the server deciding, and the server records its run',
+        async () => {
+          const cwd = worktree();
+          const command = 'echo connected > marker.txt';
+          const run = await session([shell(command)], {
+            hook: hook(),
+            cwd,
+            env: { WARDEN_TOKEN: agent },
+            sandbox: 'danger-full-access',
+          });
+          const answer = JSON.parse(run.hookCalls[0]?.stdout ?? '{}') as {
+            hookSpecificOutput?: { updatedInput?: { command: string } };
+          };
+          expect(answer.hookSpecificOutput?.updatedInput?.command, describeCodexRun(run)).toContain(
+            ` exec --grant `,
+          );
+          expect(answer.hookSpecificOutput?.updatedInput?.command).toContain(
+            ` --server ${served.url} `,
+          );
+          expect(readFileSync(join(cwd, 'marker.txt'), 'utf8')).toBe('connected\n');
+          const calls = (await api(served.url, viewer, 'GET', '/v1/audit?workspace=acme&kind=call'))
+            .body.entries as Entry[];
+          expect(
+            calls.find((e) => e.arguments?.command === command),
+            JSON.stringify(calls),
+          ).toMatchObject({ status: 'Ok' });
+        },
+      );
+
       it('G22: a prompt waits inside the hook for a connected approver, and once approved the patch is applied', async () => {
         const cwd = worktree({ 'old.txt': 'old\n' });
         const watcher = await approverWatching(served.url, approver, spawned);
