@@ -163,10 +163,17 @@ describe.skipIf(noCodex !== null)(
         const cwd = worktree();
         const outside = join(cwd, '..', `${cwd.split('/').at(-1) ?? 'x'}-outside.txt`);
         const data = tempDir();
+        const heredoc = (...body: string[]) =>
+          shell(
+            `apply_patch <<'EOF'\n${['*** Begin Patch', ...body, '*** End Patch'].join('\n')}\nEOF\n`,
+          );
         const run = await session(
           [
             applyPatch(`*** Add File: ../${outside.split('/').at(-1) ?? ''}`, '+x'),
             applyPatch('*** Add File: notes.txt', '+hello from patch'),
+            // The shell form Codex applies itself: judged as the same patch.
+            heredoc(`*** Add File: ../${outside.split('/').at(-1) ?? ''}`, '+x'),
+            heredoc('*** Add File: more.txt', '+from a here-document'),
           ],
           { hook: hook(data), cwd },
         );
@@ -176,13 +183,17 @@ describe.skipIf(noCodex !== null)(
         expect(existsSync(outside)).toBe(false);
         expect(run.hookCalls[1]?.stdout.trim()).toBe('{}');
         expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('hello from patch\n');
+        expect(run.toolOutputs[2]?.text, describeCodexRun(run)).toContain(
+          'blocked by PreToolUse hook: Warden: needs approval: `fileWriteOutsideWorktree` by rule `ask-outside`',
+        );
+        expect(run.hookCalls[3]?.stdout.trim()).toBe('{}');
+        expect(readFileSync(join(cwd, 'more.txt'), 'utf8')).toBe('from a here-document\n');
+        expect(existsSync(outside)).toBe(false);
         const decisions = exportedAudit<Entry>(data).filter((e) => e.kind === 'decision');
-        expect(decisions).toHaveLength(1);
-        expect(decisions[0]).toMatchObject({
-          source: 'codex',
-          tool: 'apply_patch',
-          outcome: 'deny',
-        });
+        expect(decisions.map((e) => [e.source, e.tool, e.outcome])).toEqual([
+          ['codex', 'apply_patch', 'deny'],
+          ['codex', 'Bash', 'deny'],
+        ]);
       });
 
       it('G2: `--sandbox required` denies a shell command Codex would run inside its own sandbox, where Warden’s cannot start', async () => {

@@ -13,7 +13,12 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CodexPreToolUse } from '../src/hook/codex.js';
 import { codex, codexSandbox, planCodexCall, readCodexPreToolUse } from '../src/hook/codex.js';
-import { MAX_PATCH_FILES, parsePatch } from '../src/hook/patch.js';
+import {
+  MAX_PATCH_FILES,
+  parsePatch,
+  patchOfShellCommand,
+  unwrapPatch,
+} from '../src/hook/patch.js';
 import type { HookOptions } from '../src/hook/run.js';
 import { answerHook } from '../src/hook/run.js';
 import { detectHost, sandboxBackend } from '../src/honesty/index.js';
@@ -269,6 +274,25 @@ describe('reading an apply_patch (G14c)', () => {
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
+  it("reads the here-document forms Codex takes: `apply_patch <<'EOF'` as a whole shell command, and a patch wrapped in one", () => {
+    const body = patch('*** Add File: a.txt', '+x');
+    expect(patchOfShellCommand(`apply_patch <<'EOF'\n${body}EOF\n`)).toBe(body.trimEnd());
+    expect(patchOfShellCommand(`applypatch <<EOF\n${body}EOF`)).toBe(body.trimEnd());
+    for (const other of [
+      `cd sub && apply_patch <<'EOF'\n${body}EOF\n`,
+      `apply_patch <<'EOF'\n${body}EOF\necho more\n`,
+      `apply_patch <<'EOF'\n${body}END\n`,
+      `apply_patch x.patch`,
+      `apply_patch <<'E O F'\n${body}E O F\n`,
+    ])
+      expect(patchOfShellCommand(other), other).toBeNull();
+    expect(unwrapPatch(`<<'EOF'\n${body}EOF\n`)).toBe(body.trimEnd());
+    expect(unwrapPatch(body)).toBe(body);
+    // A delimiter line inside the body never reads as a patch line: such a patch is refused.
+    const early = `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a\n+x\nEOF\n*** End Patch\nEOF\n`;
+    expect(parsePatch(patchOfShellCommand(early) ?? '')).toMatchObject({ ok: false });
+  });
+
   it('property: never throws, and reports every Add/Update/Delete path of a well-formed patch', () => {
     const path = fc.stringMatching(/^[A-Za-z0-9._/-]{1,20}$/).filter((p) => p.trim() === p);
     const body = fc.array(fc.stringMatching(/^[A-Za-z0-9 ]{0,10}$/), { maxLength: 4 });
@@ -357,6 +381,33 @@ describe('what a Codex tool call asks of the gate (G14b, G14c)', () => {
       shell: { input: { command: 'git push origin main' }, command: 'git push origin main' },
     });
     expect(await planCodexCall(input('Bash', {}))).toMatchObject({ kind: 'refuse' });
+  });
+
+  it("G14c: a Bash command that is only `apply_patch <<'EOF'` is judged as the patch Codex applies itself, never rewritten", async () => {
+    const outside = await planCodexCall(
+      input('Bash', {
+        command: `apply_patch <<'EOF'\n${patch('*** Add File: ../x.env', '+x')}EOF\n`,
+      }),
+    );
+    expect(outside).toMatchObject({
+      kind: 'gate',
+      ask: {
+        tool: 'Bash',
+        actions: ['fileWriteOutsideWorktree'],
+        args: { paths: [join(root, 'x.env')] },
+      },
+    });
+    expect((outside as { shell?: unknown }).shell).toBeUndefined();
+    expect(
+      await planCodexCall(
+        input('Bash', { command: `apply_patch <<EOF\n${patch('*** Add File: y', '+y')}EOF` }),
+      ),
+    ).toMatchObject({ kind: 'ungated' });
+    expect(
+      await planCodexCall(
+        input('apply_patch', { command: `<<'EOF'\n${patch('*** Delete File: y')}EOF\n` }),
+      ),
+    ).toMatchObject({ kind: 'gate', ask: { actions: ['fileDelete'] } });
   });
 
   it('G14c: apply_patch: writes inside the worktree pass; outside (through `..`, an absolute path or a link) they are gated; deletes are fileDelete; both in one ask', async () => {

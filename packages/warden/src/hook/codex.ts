@@ -2,7 +2,9 @@
 // tool call asks of the gate, by the same policy as Claude Code's. `Bash`
 // (the model's `exec_command`; Codex sends only its `command`) goes through
 // the shell classifier (G14b, G14c); `apply_patch` carries the raw patch in
-// `tool_input.command`, read by `patch.ts` into the files it adds, updates,
+// `tool_input.command` (and a `Bash` command that is only `apply_patch
+// <<'EOF' … EOF` is one too: Codex applies it itself, not through the
+// shell), read by `patch.ts` into the files it adds, updates,
 // moves and deletes: a delete is `fileDelete`, a write outside the worktree
 // `fileWriteOutsideWorktree` (judged by the one path confinement, like Claude
 // Code's `Write`), writes inside the worktree alone pass ungated, and a patch
@@ -45,7 +47,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { HookPlan } from './plan.js';
 import { insideWorktree, planMappedMcp, recordable, splitMcpName, text } from './plan.js';
-import { parsePatch } from './patch.js';
+import { parsePatch, patchOfShellCommand, unwrapPatch } from './patch.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
 /** The fields of Codex's `PreToolUse` input that Warden reads; others pass unread. */
@@ -122,7 +124,7 @@ const REFUSED: Readonly<Record<string, string>> = {
 
 /** The absolute paths an `apply_patch` call names (added, updated, moved to, deleted), or null if unreadable. */
 function patchPaths(input: CodexPreToolUse): string[] | null {
-  const patch = text(input.tool_input, 'command');
+  const patch = patchText(input);
   if (patch === null) return null;
   const parsed = parsePatch(patch);
   if (!parsed.ok) return null;
@@ -135,12 +137,25 @@ function patchPaths(input: CodexPreToolUse): string[] | null {
   return paths;
 }
 
+/**
+ * The patch a call applies: `apply_patch`'s text (bare or in a here-document),
+ * or a `Bash` command that is only `apply_patch <<'EOF' … EOF`, which Codex
+ * applies itself rather than through the shell. Null for anything else.
+ */
+function patchText(input: CodexPreToolUse): string | null {
+  const command = text(input.tool_input, 'command');
+  if (command === null) return null;
+  if (input.tool_name === 'apply_patch') return unwrapPatch(command);
+  if (input.tool_name === 'Bash') return patchOfShellCommand(command);
+  return null;
+}
+
 async function planPatch(
   input: CodexPreToolUse,
+  patch: string | null,
   base: { tool: string; arguments: Record<string, unknown>; callId?: string },
 ): Promise<HookPlan> {
   const { cwd } = input;
-  const patch = text(input.tool_input, 'command');
   if (patch === null)
     return { kind: 'refuse', reason: '`apply_patch` without a patch in `command`' };
   const parsed = parsePatch(patch);
@@ -192,6 +207,9 @@ export async function planCodexCall(
   if (tool === 'Bash') {
     const command = text(args, 'command');
     if (command === null) return { kind: 'refuse', reason: '`Bash` without a `command`' };
+    // Codex applies such a patch itself, never through the shell: it is judged as the patch.
+    const patch = patchOfShellCommand(command);
+    if (patch !== null) return planPatch(input, patch, base);
     return {
       kind: 'gate',
       worktree: cwd,
@@ -199,7 +217,7 @@ export async function planCodexCall(
       shell: { input: args, command },
     };
   }
-  if (tool === 'apply_patch') return planPatch(input, base);
+  if (tool === 'apply_patch') return planPatch(input, patchText(input), base);
   if (tool === 'web_search')
     // The hosts a search reaches are not in its input (E8: unknown).
     return { kind: 'gate', worktree: cwd, ask: { ...base, actions: ['networkEgress'] } };
@@ -317,7 +335,6 @@ export const codex: HookRuntime<HookInput & { readonly raw: CodexPreToolUse }, C
       const path = text(input.toolInput, 'path');
       return path === null ? [] : [resolve(input.cwd, path)];
     }
-    if (input.toolName !== 'apply_patch') return [];
     // An unreadable patch is denied by its plan; it names nothing here.
     return patchPaths(input.raw) ?? [];
   },

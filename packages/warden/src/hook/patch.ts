@@ -139,3 +139,35 @@ export function parsePatch(patch: string): ParsedPatch {
   if (files.length === 0) return fail('it names no file');
   return { ok: true, files };
 }
+
+const HEREDOC_OPEN = /^<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1$/;
+const SHELL_OPEN = /^(?:apply_patch|applypatch)\s+<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1$/;
+
+/** The text between a here-document's first line (matched by `open`) and its closing delimiter, or null. */
+function heredocBody(text: string, open: RegExp): string | null {
+  if (text.length > MAX_PATCH_BYTES) return null;
+  const lines = text.split('\n');
+  let last = lines.length - 1;
+  while (last > 0 && (lines[last] as string).trim() === '') last--;
+  const first = (lines[0] as string).trim().match(open);
+  if (first === null || last < 1) return null;
+  if ((lines[last] as string).trim() !== first[2]) return null;
+  return lines.slice(1, last).join('\n');
+}
+
+/**
+ * The patch of a shell command that is only `apply_patch <<'EOF' … EOF`:
+ * Codex takes such a command out of the shell and applies the patch itself
+ * (observed with 0.171.0; the hook sees it as `Bash`). Null for any other
+ * command, which the shell classifier reads.
+ */
+export function patchOfShellCommand(command: string): string | null {
+  return heredocBody(command, SHELL_OPEN);
+}
+
+/** A patch as Codex's `apply_patch` takes it: bare, or wrapped in `<<'EOF'` … `EOF`, which Codex strips. */
+export function unwrapPatch(patch: string): string {
+  return patch.trimStart().startsWith('<<')
+    ? (heredocBody(patch.trim(), HEREDOC_OPEN) ?? patch)
+    : patch;
+}
