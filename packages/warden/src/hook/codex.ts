@@ -29,9 +29,10 @@
 // `-s read-only` the data folder is read-only (standalone: `EROFS` opening
 // the audit log) and the network is closed (connected: `EPERM` connecting to
 // the server); with `sandbox_workspace_write.network_access = true` the server
-// is reached but the nested bubblewrap cannot map its user namespace. Only
-// under `-s danger-full-access` (or `--dangerously-bypass-approvals-and-
-// sandbox`) does the rewritten command run, standalone and connected. The
+// is reached but the nested bubblewrap cannot map its user namespace (as
+// root). Only under `-s danger-full-access` (and `--dangerously-bypass-
+// approvals-and-sandbox`, whose transcript says the same) does the rewritten
+// command run, standalone and connected. The
 // hook reads which sandbox the turn runs in from the last `turn_context` of
 // the session's transcript (`transcript_path`, written by Codex before the
 // call): `danger-full-access` is rewritten to run under Warden's sandbox;
