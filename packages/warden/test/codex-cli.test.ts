@@ -332,6 +332,20 @@ describe.skipIf(noCodex !== null)(
         expect(existsSync(join(cwd, 'old.txt'))).toBe(false);
       });
 
+      it('G22, G37: a prompt the connected approver leaves unanswered past --timeout is denied inside the hook, and the file stays', async () => {
+        const cwd = worktree({ 'old.txt': 'old\n' });
+        await approverWatching(served.url, approver, spawned);
+        const run = await session([applyPatch('*** Delete File: old.txt')], {
+          hook: [...hook(), '--timeout', '2'],
+          cwd,
+          env: { WARDEN_TOKEN: agent },
+        });
+        expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toContain(
+          "blocked by PreToolUse hook: Warden: no decision within 2 s (raise the hook's `timeout` and `--timeout` together): denied, fail-closed",
+        );
+        expect(readFileSync(join(cwd, 'old.txt'), 'utf8')).toBe('old\n');
+      });
+
       it('G22: with nobody watching, the same prompt is denied and the file stays', async () => {
         const cwd = worktree({ 'old.txt': 'old\n' });
         const run = await session([applyPatch('*** Delete File: old.txt')], {
