@@ -9,7 +9,7 @@
 // server that cannot be reached is a deny. Under CI the CLI is required;
 // elsewhere a missing CLI skips, saying why.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, exportedAudit, warden } from './helpers.js';
@@ -161,8 +161,9 @@ describe.skipIf(noGemini !== null)(
   { timeout: 180_000 },
   () => {
     describe('standalone (`--policy`, `--data`)', () => {
-      it(`G37, G22, G39: a push to main is denied with Warden's reason reaching the model; an allowed command runs${noSandbox === null ? ` under the sandbox (G2, ${backend ?? ''})` : ''}; a write outside the worktree needs approval and is denied; each decision is audited under \`gemini-cli\``, async () => {
+      it(`G37, G22, G39: a push to main is denied with Warden's reason reaching the model; an allowed command runs${noSandbox === null ? ` under the sandbox (G2, ${backend ?? ''})` : ''}; a command run in a subfolder is judged there (E26); a write outside the worktree needs approval and is denied; each decision is audited under \`gemini-cli\``, async () => {
         const cwd = tempDir('warden-gemini-wt-');
+        mkdirSync(join(cwd, 'sub'));
         const outside = tempDir('warden-gemini-out-');
         const data = tempDir();
         const who = `--policy ${policyFile} --data ${data}`;
@@ -173,6 +174,11 @@ describe.skipIf(noGemini !== null)(
             shell('echo hello > marker.txt'),
             writeFile(join(outside, 'notes.txt'), 'outside\n'),
             writeFile(join(cwd, 'notes.txt'), 'inside\n'),
+            // Run in a subfolder: judged, and run sandboxed, as `cd <folder> && …` (E26).
+            {
+              name: 'run_shell_command',
+              args: { command: 'echo sub > here.txt', dir_path: 'sub' },
+            },
           ],
           {
             hook: [process.execPath, BIN, 'hook', 'gemini', '--policy', policyFile, '--data', data],
@@ -207,6 +213,14 @@ describe.skipIf(noGemini !== null)(
           reason: 'Warden: `write_file` writes inside the worktree (not gated)',
         });
         expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('inside\n');
+        expect(model[4]?.error, describeRun(run)).toBeUndefined();
+        expect(readFileSync(join(cwd, 'sub', 'here.txt'), 'utf8')).toBe('sub\n');
+        const inSub = `cd '${join(cwd, 'sub')}' && echo sub > here.txt`;
+        if (noSandbox === null) {
+          const { command, ...rest } = answers(run)[4]?.hookSpecificOutput?.tool_input ?? {};
+          expect(rest).toEqual({ dir_path: 'sub' });
+          expect(String(command).endsWith(` -- '${inSub.replaceAll("'", `'\\''`)}'`)).toBe(true);
+        }
         // Never "ask": Gemini CLI would hang on it.
         expect(answers(run).every((a) => a.decision === 'allow' || a.decision === 'deny')).toBe(
           true,
@@ -221,12 +235,15 @@ describe.skipIf(noGemini !== null)(
           ['run_shell_command', 'deny'],
           ['run_shell_command', 'allow'],
           ['write_file', 'deny'],
+          ['run_shell_command', 'allow'],
         ]);
+        // Judged in the folder it ran in.
+        expect(JSON.stringify(decisions[3])).toContain(`"facet":"command:cd ${join(cwd, 'sub')}"`);
         for (const e of decisions) {
           expect(e).toMatchObject({ source: 'gemini-cli', agentId: 'gemini-cli' });
           expect(e.callId).toMatch(/^gemini:[0-9a-f-]{36}:\d{4}-\d\d-\d\dT[\d:.]+Z:[0-9a-f]{16}$/);
         }
-        expect(new Set(decisions.map((e) => e.callId)).size).toBe(3);
+        expect(new Set(decisions.map((e) => e.callId)).size).toBe(4);
         if (noSandbox === null)
           // The sandboxed run is recorded by `warden exec` under the decision's grant.
           expect(
@@ -325,6 +342,31 @@ describe.skipIf(noGemini !== null)(
         });
         expect(seen(run)[0]?.error, describeRun(run)).toBeUndefined();
         expect(readFileSync(join(outside, 'notes.txt'), 'utf8')).toBe('approved\n');
+        await watcher.stop();
+      });
+
+      it("G22, G37: a prompt an approver sees but nobody answers is denied at the hook's `--timeout`, well inside Gemini CLI's hook timeout (which would run the tool)", async () => {
+        const cwd = tempDir('warden-gemini-wt-');
+        const outside = tempDir('warden-gemini-out-');
+        const watcher = await approverWatching(served.url, approver, spawned);
+        const run = await session(
+          'unanswered',
+          [writeFile(join(outside, 'notes.txt'), 'unanswered\n')],
+          {
+            hook: [...hook(), '--timeout', '3'],
+            cwd,
+            include: [outside],
+            env: { WARDEN_TOKEN: agent },
+          },
+        );
+        await watcher.waitFor(/"event":"approval"/);
+        expect(seen(run)[0], describeRun(run)).toEqual({
+          error:
+            "Tool execution blocked: Warden: no decision within 3 s (raise the hook's `timeout` and `--timeout` together): denied, fail-closed",
+        });
+        expect(run.hookCalls[0]?.exit).toBe(0);
+        expect(run.hookCalls[0]?.ms).toBeLessThan(30_000);
+        expect(existsSync(join(outside, 'notes.txt'))).toBe(false);
         await watcher.stop();
       });
 

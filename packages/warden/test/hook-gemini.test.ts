@@ -8,6 +8,8 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -797,6 +799,31 @@ describe('connected: a real `warden serve` decides, approvers answer prompts (G2
         `Warden: cannot reach the Warden server at http://127.0.0.1:${port} (ECONNREFUSED): denied, fail-closed`,
       ),
     );
+  });
+
+  it('G37: a server that accepts the call and never answers is a deny at `--timeout`', async () => {
+    const sockets: Socket[] = [];
+    const silent: Server = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      expect(
+        await answer(
+          captured('run_shell_command-git-push.json'),
+          { timeout: '1' },
+          { WARDEN_URL: `http://127.0.0.1:${port}`, WARDEN_TOKEN: agent },
+        ),
+      ).toEqual(
+        deny(
+          "Warden: no decision within 1 s (raise the hook's `timeout` and `--timeout` together): denied, fail-closed",
+        ),
+      );
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 
   it('G22: with nobody watching a prompt is denied at once; a connected approver lets it through, never "ask"', async () => {
