@@ -36,6 +36,18 @@ if (noGemini !== null) console.warn(`[skip] the Gemini CLI tests: ${noGemini}`);
 
 const { backend, missing: noSandbox } = sandboxForTests('the sandbox rewrites', noGemini === null);
 
+const FS_SERVER = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-filesystem',
+  'dist',
+  'index.js',
+);
+
 const DENY_MAIN =
   'Warden: denied: `gitPush`: ref `main` matches refs [main] of rule `protect-main` in workspace';
 
@@ -253,6 +265,61 @@ describe.skipIf(noGemini !== null)(
             JSON.stringify(entries),
           ).toMatchObject({ status: 'Ok' });
       });
+    });
+
+    it("G1, G5, contracts §7: an MCP server Gemini CLI starts itself is decided by the gateway configuration's mapping: a write outside the worktree is denied, a mapped read runs", async () => {
+      const cwd = tempDir('warden-gemini-wt-');
+      const outside = tempDir('warden-gemini-out-');
+      writeFileSync(join(cwd, 'hello.txt'), 'hello from the worktree\n');
+      const data = tempDir();
+      const config = join(tempDir(), 'gateway.yaml');
+      writeFileSync(
+        config,
+        `agent: gemini-cli
+workspace: acme
+servers:
+  fs: { command: node, args: [${JSON.stringify(FS_SERVER)}] }
+tools:
+  fs__write_file: { actions: [fileWriteOutsideWorktree], args: { paths: [path] } }
+  fs__read_text_file: { readOnly: true }
+`,
+      );
+      const run = await session(
+        'mcp',
+        [
+          { name: 'mcp_fs_write_file', args: { path: join(outside, 'x.txt'), content: 'x' } },
+          { name: 'mcp_fs_read_text_file', args: { path: join(cwd, 'hello.txt') } },
+        ],
+        {
+          hook: [
+            ...[process.execPath, BIN, 'hook', 'gemini'],
+            ...['--policy', policyFile, '--data', data, '--gateway-config', config],
+          ],
+          cwd,
+          mcpServers: { fs: { command: process.execPath, args: [FS_SERVER, cwd, outside] } },
+        },
+      );
+      // Gemini CLI names the server and tool in \`mcp_context\`, which agrees with the tool's name.
+      expect(JSON.parse(run.hookCalls[0]?.stdin ?? '{}')).toMatchObject({
+        tool_name: 'mcp_fs_write_file',
+        mcp_context: { server_name: 'fs', tool_name: 'write_file' },
+      });
+      expect(seen(run)[0], describeRun(run)).toEqual({
+        error:
+          'Tool execution blocked: Warden: needs approval: `fileWriteOutsideWorktree` by rule `ask-outside` in workspace; no approver is connected, so it is denied (fail-closed)',
+      });
+      expect(existsSync(join(outside, 'x.txt'))).toBe(false);
+      expect(answers(run)[1]).toEqual({
+        decision: 'allow',
+        reason: `Warden: \`mcp_fs_read_text_file\` only reads (\`fs__read_text_file\` is \`readOnly\` in \`${config}\`): not gated`,
+      });
+      expect(JSON.stringify(run.functionResponses[1]), describeRun(run)).toContain(
+        'hello from the worktree',
+      );
+      const decisions = exportedAudit<Entry>(data).filter((e) => e.kind === 'decision');
+      expect(decisions).toMatchObject([
+        { tool: 'mcp_fs_write_file', outcome: 'deny', source: 'gemini-cli' },
+      ]);
     });
 
     describe('connected (`warden serve`, WARDEN_TOKEN)', () => {

@@ -73,6 +73,8 @@ export interface RunOptions {
   readonly env?: Record<string, string>;
   /** Folders Gemini CLI lets its file tools reach besides `cwd` (`--include-directories`). */
   readonly include?: readonly string[];
+  /** MCP servers Gemini CLI starts itself (`mcpServers` in its settings). */
+  readonly mcpServers?: Record<string, { command: string; args: readonly string[] }>;
   /** The hook entry's `timeout`, in milliseconds as Gemini CLI reads it (default 60 000). */
   readonly hookTimeoutMs?: number;
   readonly timeoutMs?: number;
@@ -159,6 +161,7 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
           },
         ],
       },
+      ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
     }),
   );
 
