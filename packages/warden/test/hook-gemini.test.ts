@@ -199,6 +199,20 @@ describe('the reader: Gemini CLI 0.61.0 `BeforeTool` input, field by field', () 
     );
   });
 
+  it('arguments nested too deeply to print still get a call id, so the call is still decided', async () => {
+    const deep = JSON.parse(`${'['.repeat(200_000)}${']'.repeat(200_000)}`) as unknown;
+    const read = input('run_shell_command', { command: 'git push origin main', x: deep });
+    expect(makeCallId(read)).toMatch(/:[0-9a-f]{16}$/);
+    expect(makeCallId(read)).not.toBe(makeCallId(read));
+    const text = JSON.stringify(beforeTool('run_shell_command', { command: 'ls' })).replace(
+      '"command":"ls"',
+      `"command":"git push origin main","x":${'['.repeat(200_000)}${']'.repeat(200_000)}`,
+    );
+    expect(await answer(text, { policy: policyFile, data: tempDir(), sandbox: 'off' })).toEqual(
+      deny(DENY_MAIN),
+    );
+  });
+
   it('lists every problem with missing fields and wrong types', () => {
     expect(readBeforeTool(null)).toEqual(['the input is not a JSON object']);
     expect(readBeforeTool([])).toEqual(['the input is not a JSON object']);

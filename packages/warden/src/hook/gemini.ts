@@ -16,7 +16,7 @@
 // yolo` the CLI hangs on it, elsewhere it is an error; a prompt waits for an
 // approver inside the hook (`hook/run.ts`) and ends in allow or deny.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import type { GateAsk } from '../gate/types.js';
 import type { HookPlan } from './plan.js';
@@ -86,12 +86,18 @@ function sortedJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The digest of what a call is: its tool and its arguments. */
+/**
+ * The digest of what a call is: its tool and its arguments. Arguments nested
+ * too deeply to print get a digest of their own that nothing else matches.
+ */
 export function callDigest(tool: string, args: Readonly<Record<string, unknown>>): string {
-  return createHash('sha256')
-    .update(`${tool}\u0000${sortedJson(args)}`)
-    .digest('hex')
-    .slice(0, 16);
+  let printed: string;
+  try {
+    printed = sortedJson(args);
+  } catch {
+    printed = `unprintable:${randomUUID()}`;
+  }
+  return createHash('sha256').update(`${tool}\u0000${printed}`).digest('hex').slice(0, 16);
 }
 
 /**
