@@ -1,4 +1,4 @@
-// The flags of `warden hook claude-code`, declared once: the hook's quick way
+// The flags of `warden hook <runtime>`, declared once: the hook's quick way
 // in (`main.ts`, node's `parseArgs`, no command-line framework) and the
 // `warden` command line (`cli/commands/hook.ts`) both read them.
 
@@ -36,19 +36,20 @@ export const HOOK_FLAGS = {
   ...ADAPTER_FLAGS,
   agent: {
     usage: '--agent <id>',
-    description: "the agent id (standalone default `claude-code`; connected: the token's)",
+    description:
+      "the agent id (standalone default: the runtime's name, e.g. `codex`; connected: the token's)",
   },
   space: { usage: '--space <id>', description: 'the space' },
   mode: { usage: '--mode <name>', description: 'the mode' },
   gateway: {
     usage: '--gateway <name>',
     description:
-      "the MCP server name of Warden's gateway in Claude Code, whose tools it decides (default `warden`)",
+      "the MCP server name the runtime knows Warden's gateway by, whose tools the gateway decides (default `warden`)",
   },
   gatewayConfig: {
     usage: '--gateway-config <file>',
     description:
-      'map `mcp__<server>__<tool>` of MCP servers Claude Code reaches directly with this gateway configuration',
+      "map the tools of MCP servers the runtime reaches directly with this gateway configuration's mapping",
   },
   timeout: {
     usage: '--timeout <seconds>',
@@ -57,7 +58,7 @@ export const HOOK_FLAGS = {
   sandbox: {
     usage: '--sandbox <mode>',
     description:
-      'allowed `Bash` commands: `auto` run under the sandbox where the host has a backend (default), `required` deny them where it has none, `off` run them as they are',
+      'allowed shell commands: `auto` run under the sandbox where it can run (default), `required` deny them where it cannot, `off` run them as they are',
   },
 } as const satisfies Record<keyof HookOptions, HookFlag>;
 
