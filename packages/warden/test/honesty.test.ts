@@ -69,7 +69,7 @@ describe('the honesty matrix (G37)', () => {
   const matrix = honestyMatrix(SANDBOX_LINUX, { version: '0.1.0' });
   const row = (id: string) => rowOf(matrix.adapters, id);
 
-  it('declares the seven adapters, each with exactly the five columns', () => {
+  it('declares the nine adapters, each with exactly the five columns', () => {
     expect(matrix.adapters.map((a) => a.adapter)).toEqual([
       'builtin',
       'library',
@@ -77,6 +77,8 @@ describe('the honesty matrix (G37)', () => {
       'mcp-gateway',
       'claude-code-via-gateway',
       'claude-code-hook',
+      'codex-hook',
+      'gemini-cli-hook',
       'decide-api',
     ]);
     for (const a of matrix.adapters) expect(Object.keys(a.cells)).toEqual([...MATRIX_COLUMNS]);
@@ -101,9 +103,31 @@ describe('the honesty matrix (G37)', () => {
     }
   });
 
-  it('lets no adapter claim to see native tools except the Claude Code hook', () => {
+  it('lets no adapter claim to see native tools except the runtimes’ hooks', () => {
     const claiming = matrix.adapters.filter((a) => a.cells.seesNativeTools.value !== false);
-    expect(claiming.map((a) => a.adapter)).toEqual(['claude-code-hook']);
+    expect(claiming.map((a) => a.adapter)).toEqual([
+      'claude-code-hook',
+      'codex-hook',
+      'gemini-cli-hook',
+    ]);
+  });
+
+  it('says of the Codex and Gemini CLI hooks what they do not see, with the version each was run with (G37)', () => {
+    const codex = row('codex-hook');
+    expect(codex.verifiedWith).toBe('codex 0.171.0');
+    expect(codex.cells.seesNativeTools.value).toBe('partial');
+    expect(codex.cells.seesNativeTools.note).toContain('`write_stdin` does not');
+    expect(codex.cells.interceptsToolCalls.note).toContain('not trusted');
+    expect(codex.cells.observesCompletion.value).toBe(false);
+    const gemini = row('gemini-cli-hook');
+    expect(gemini.verifiedWith).toBe('gemini-cli 0.61.0');
+    expect(gemini.cells.interceptsToolCalls.note).toContain('hangs on `ask`');
+    expect(gemini.cells.observesCompletion.value).toBe(false);
+    for (const hook of [codex, gemini]) {
+      expect(hook.cells.filtersToolSurface.value).toBe(false);
+      expect(hook.cells.sandboxCovered.value).toBe('partial');
+    }
+    expect(codex.cells.sandboxCovered.note).toContain('danger-full-access');
   });
 
   it('says that Claude Code seen only through the gateway runs its own tools unseen, and gates only its `mcp__*` calls', () => {
@@ -155,6 +179,8 @@ describe('the honesty matrix (G37)', () => {
       'mcp-gateway': true,
       'claude-code-via-gateway': true,
       'claude-code-hook': true,
+      'codex-hook': true,
+      'gemini-cli-hook': true,
       'decide-api': true,
     });
     for (const a of matrix.adapters)
@@ -237,9 +263,11 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
     expect(m.host.statement).toContain('offers a sandbox backend');
     expect(m.host.statement).toContain('`/usr/bin/bwrap`');
     expect(m.host.statement).toContain(
-      'the built-in `run_command`, `warden exec`, the `Bash` commands the Claude Code hook allows and the stdio servers the MCP gateway starts run under it (where the backend runs: `warden doctor` checks each path)',
+      "the built-in `run_command`, `warden exec`, the shell commands the Claude Code and Gemini CLI hooks allow (and the Codex hook's, under Codex's `danger-full-access`) and the stdio servers the MCP gateway starts run under it (where the backend runs: `warden doctor` checks each path)",
     );
-    expect(m.host.statement).toContain("Claude Code's own file, web and MCP tools");
+    expect(m.host.statement).toContain(
+      "the agent runtimes' own file, web and MCP tools (Claude Code's, Codex's, Gemini CLI's)",
+    );
     expect(m.host.statement).toContain('whatever an agent that asks a Warden server itself runs');
     expect(m.host.statement).not.toContain('outermost enforcement layer here');
     expect(m.host.statement).not.toBe(honestyMatrix(BARE_LINUX).host.statement);

@@ -17,6 +17,8 @@ export const AVAILABLE_IN_THIS_BUILD = {
   'mcp-gateway': true,
   'claude-code-via-gateway': true,
   'claude-code-hook': true,
+  'codex-hook': true,
+  'gemini-cli-hook': true,
   'decide-api': true,
 } as const;
 
@@ -25,6 +27,8 @@ export type AdapterId = keyof typeof AVAILABLE_IN_THIS_BUILD;
 /** The protocol revision and runtime version the specified rows were written against. */
 export const MCP_PROTOCOL = 'mcp 2025-06-18';
 export const CLAUDE_CODE = 'claude-code 2.1.197';
+export const CODEX = 'codex 0.171.0';
+export const GEMINI_CLI = 'gemini-cli 0.61.0';
 
 export interface AdapterDeclaration {
   readonly adapter: AdapterId;
@@ -258,6 +262,78 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
         "Write, Edit, MultiEdit and NotebookEdit run inside Claude Code's own process, confined only by Warden's path check (a write outside the worktree is gated), WebFetch and WebSearch run in Claude Code, MCP servers Claude Code reaches directly run as Claude Code started them, and a `Bash` call with `dangerouslyDisableSandbox: true` runs unsandboxed once a human approved it (it always prompts)",
       broken:
         'an allowed `Bash` command fails under `warden exec --grant`, which never runs it without the sandbox',
+    },
+  },
+  {
+    adapter: 'codex-hook',
+    title: "Codex CLI with Warden's `PreToolUse` hook installed for all tools",
+    verifiedWith: () => CODEX,
+    basis: `\`warden hook codex\` is in this build; its answers are tested with Codex inputs captured from ${CODEX} and end to end with the real ${CODEX} run offline against a local fake model API (denies, allowed commands and patches, prompts answered by a connected approver, an unreachable server)`,
+    cells: {
+      filtersToolSurface: {
+        value: false,
+        note: 'a hook answers calls, it does not shape the tool list: Codex offers its model every tool it has, and a call Warden denies is refused only when it is made',
+      },
+      interceptsToolCalls: {
+        value: 'partial',
+        note: `every shell command, \`apply_patch\` and MCP call passes the hook before it runs (seen with ${CODEX}): commands through the shell classifier, a patch as the files it writes and deletes; Codex runs the call when a hook fails, times out, prints bad JSON or is not trusted, so Warden's hook answers every failure with a deny; input typed into a running command (\`write_stdin\`) never reaches the hook`,
+      },
+      observesCompletion: {
+        value: false,
+        note: 'a `PreToolUse` hook runs only before the call, so Warden sees no status or duration of what Codex ran, except for commands it ran under `warden exec`',
+      },
+      seesNativeTools: {
+        value: 'partial',
+        note: `Codex's shell, \`apply_patch\`, web search and MCP calls reach the hook with their arguments before they run; \`write_stdin\` does not (seen with ${CODEX}), and what a started process does is not seen`,
+      },
+    },
+    unsandboxed:
+      "Codex runs its tools itself: without a backend, or under Codex's own sandbox modes, the hook's `--sandbox auto` lets an allowed command run as Codex runs it (`--sandbox required` denies it)",
+    sandboxed: {
+      probe: 'hook',
+      value: 'partial',
+      covered:
+        'under `-s danger-full-access`, an allowed shell command is answered with its command rewritten to `warden exec --grant …`, which runs it under the sandbox made from its decision',
+      uncovered:
+        "under Codex's own `workspace-write` and `read-only` sandboxes (its default) an allowed command runs in Codex's sandbox, not under its decision's profile, because Warden's runner cannot start inside it; `apply_patch` writes run in Codex's own process, confined only by Warden's path check; MCP servers Codex starts run as Codex started them",
+      broken:
+        'an allowed command fails under `warden exec --grant`, which never runs it without the sandbox',
+    },
+  },
+  {
+    adapter: 'gemini-cli-hook',
+    title: "Gemini CLI with Warden's `BeforeTool` hook installed for all tools",
+    verifiedWith: () => GEMINI_CLI,
+    basis: `\`warden hook gemini\` is in this build; its answers are tested with Gemini CLI inputs captured from ${GEMINI_CLI} and end to end with the real ${GEMINI_CLI} run offline against a local fake model API (denies, sandboxed commands, writes, an MCP server it starts, prompts answered by a connected approver, an unreachable server)`,
+    cells: {
+      filtersToolSurface: {
+        value: false,
+        note: 'a hook answers calls, it does not shape the tool list: Gemini CLI offers its model every tool its approval mode allows, and a call Warden denies is refused only when it is made',
+      },
+      interceptsToolCalls: {
+        value: 'partial',
+        note: `every tool call Gemini CLI makes passes \`BeforeTool\` before it runs (seen with ${GEMINI_CLI}); the CLI runs the call when a hook times out or prints text it cannot read with exit 0 or 1, and hangs on \`ask\`, so Warden's hook answers allow or deny only, waits for a human itself, and answers every failure with a deny`,
+      },
+      observesCompletion: {
+        value: false,
+        note: 'a `BeforeTool` hook runs only before the call, so Warden sees no status or duration of what Gemini CLI ran, except for commands it ran under `warden exec`',
+      },
+      seesNativeTools: {
+        value: true,
+        note: 'installed for all tools, the hook shows Warden every native tool call (shell, file writes, web fetch, MCP) with its arguments before it runs; what a started process does is not seen',
+      },
+    },
+    unsandboxed:
+      "Gemini CLI runs its tools itself: without a backend the hook's `--sandbox auto` lets an allowed shell command run as it is (`--sandbox required` denies it)",
+    sandboxed: {
+      probe: 'hook',
+      value: 'partial',
+      covered:
+        'an allowed `run_shell_command` is answered with its arguments rewritten so that the command runs under `warden exec --grant …`, with the sandbox made from its decision',
+      uncovered:
+        "`write_file` and `replace` run in Gemini CLI's own process, confined only by Warden's path check; `web_fetch` runs in Gemini CLI; MCP servers it starts run as it started them; inside Gemini CLI's own container sandbox (`-s`) the rewrite is untested",
+      broken:
+        'an allowed command fails under `warden exec --grant`, which never runs it without the sandbox',
     },
   },
   {

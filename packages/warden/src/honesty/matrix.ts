@@ -68,9 +68,9 @@ function allowDefaultsPhrase(): string {
 
 /** What runs under the backend where the host has one, and what never does. */
 const UNDER_BACKEND =
-  'the built-in `run_command`, `warden exec`, the `Bash` commands the Claude Code hook allows and the stdio servers the MCP gateway starts';
+  "the built-in `run_command`, `warden exec`, the shell commands the Claude Code and Gemini CLI hooks allow (and the Codex hook's, under Codex's `danger-full-access`) and the stdio servers the MCP gateway starts";
 const OUTSIDE_BACKEND =
-  "the built-in file, git, `gh` and `http_fetch` tools, a library agent's wrapped tools, Claude Code's own file, web and MCP tools, MCP servers reached by URL, and whatever an agent that asks a Warden server itself runs";
+  "the built-in file, git, `gh` and `http_fetch` tools, a library agent's wrapped tools, the agent runtimes' own file, web and MCP tools (Claude Code's, Codex's, Gemini CLI's), commands Codex runs in its own sandbox, MCP servers reached by URL, and whatever an agent that asks a Warden server itself runs";
 
 /** Warden's sandbox runs on macOS through the same runtime (Seatbelt), but is not tested there. */
 function untested(host: HostFacts): boolean {
