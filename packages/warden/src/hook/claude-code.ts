@@ -10,9 +10,17 @@
 // mapping and a tool Warden does not know are denied until they are mapped —
 // never guessed to be harmless.
 
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { HookPlan } from './plan.js';
-import { insideWorktree, planMappedMcp, recordable, splitMcpName, text } from './plan.js';
+import {
+  hookInputOf,
+  planFileWrite,
+  planMappedMcp,
+  readCallFields,
+  recordable,
+  splitMcpName,
+  text,
+} from './plan.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
 /** The fields of Claude Code's `PreToolUse` input that Warden reads; others pass unread. */
@@ -32,24 +40,12 @@ export interface PreToolUse {
  * loading one would cost more than the rest of its start.
  */
 export function readPreToolUse(raw: unknown): PreToolUse | string[] {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return ['the input is not a JSON object'];
-  const input = raw as Record<string, unknown>;
-  const problems: string[] = [];
-  if (input.hook_event_name !== 'PreToolUse')
-    problems.push(
-      `\`hook_event_name\` is ${JSON.stringify(input.hook_event_name ?? null)}: this hook answers \`PreToolUse\` only, install it under \`PreToolUse\``,
-    );
-  if (typeof input.cwd !== 'string' || !isAbsolute(input.cwd))
-    problems.push('`cwd` is not an absolute path: Claude Code always sends the working directory');
-  if (typeof input.tool_name !== 'string' || input.tool_name === '')
-    problems.push('`tool_name` is missing');
-  const toolInput = input.tool_input;
-  if (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput))
-    problems.push('`tool_input` is not an object');
-  for (const key of ['tool_use_id', 'session_id', 'permission_mode'] as const)
-    if (input[key] !== undefined && typeof input[key] !== 'string')
-      problems.push(`\`${key}\` is not a string`);
+  const { input, problems } = readCallFields(raw, {
+    event: 'PreToolUse',
+    installUnder: 'PreToolUse',
+    runtime: 'Claude Code',
+    strings: ['tool_use_id', 'session_id', 'permission_mode'],
+  });
   if (problems.length > 0) return problems;
   return input as unknown as PreToolUse;
 }
@@ -106,18 +102,7 @@ export async function planCall(
     };
   }
   const pathKey = FILE_WRITERS[tool];
-  if (pathKey !== undefined) {
-    const path = text(args, pathKey);
-    if (path === null) return { kind: 'refuse', reason: `\`${tool}\` without a \`${pathKey}\`` };
-    const target = resolve(cwd, path);
-    if (await insideWorktree(cwd, target))
-      return { kind: 'ungated', reason: `\`${tool}\` writes inside the worktree (not gated)` };
-    return {
-      kind: 'gate',
-      worktree: cwd,
-      ask: { ...base, actions: ['fileWriteOutsideWorktree'], args: { paths: [target] } },
-    };
-  }
+  if (pathKey !== undefined) return planFileWrite(tool, args, pathKey, cwd, base);
   if (tool === 'WebFetch') {
     const url = text(args, 'url');
     if (url === null) return { kind: 'refuse', reason: '`WebFetch` without a `url`' };
@@ -217,14 +202,7 @@ export const claudeCode: HookRuntime<
   read(raw) {
     const read = readPreToolUse(raw);
     if (Array.isArray(read)) return read;
-    return {
-      cwd: read.cwd,
-      toolName: read.tool_name,
-      toolInput: read.tool_input,
-      ...(read.tool_use_id === undefined ? {} : { callId: read.tool_use_id }),
-      ...(read.session_id === undefined ? {} : { sessionId: read.session_id }),
-      raw: read,
-    };
+    return hookInputOf(read, { callId: read.tool_use_id, sessionId: read.session_id });
   },
   plan: (input, options) => planCall(input.raw, options.gateway, options.gatewayConfig),
   namedPaths(input) {

@@ -47,7 +47,15 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { HookPlan } from './plan.js';
-import { insideWorktree, planMappedMcp, recordable, splitMcpName, text } from './plan.js';
+import {
+  hookInputOf,
+  insideWorktree,
+  planMappedMcp,
+  readCallFields,
+  recordable,
+  splitMcpName,
+  text,
+} from './plan.js';
 import { parsePatch, patchOfShellCommand, unwrapPatch } from './patch.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
@@ -70,31 +78,19 @@ export interface CodexPreToolUse {
  * hand, not with a schema library: the hook starts for every tool call.
  */
 export function readCodexPreToolUse(raw: unknown): CodexPreToolUse | string[] {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return ['the input is not a JSON object'];
-  const input = raw as Record<string, unknown>;
-  const problems: string[] = [];
-  if (input.hook_event_name !== 'PreToolUse')
-    problems.push(
-      `\`hook_event_name\` is ${JSON.stringify(input.hook_event_name ?? null)}: this hook answers \`PreToolUse\` only, install it under \`[[hooks.PreToolUse]]\``,
-    );
-  if (typeof input.cwd !== 'string' || !isAbsolute(input.cwd))
-    problems.push('`cwd` is not an absolute path: Codex always sends the working directory');
-  if (typeof input.tool_name !== 'string' || input.tool_name === '')
-    problems.push('`tool_name` is missing');
-  const toolInput = input.tool_input;
-  if (typeof toolInput !== 'object' || toolInput === null || Array.isArray(toolInput))
-    problems.push('`tool_input` is not an object');
-  for (const key of [
-    'tool_use_id',
-    'session_id',
-    'turn_id',
-    'transcript_path',
-    'model',
-    'permission_mode',
-  ] as const)
-    if (input[key] !== undefined && typeof input[key] !== 'string')
-      problems.push(`\`${key}\` is not a string`);
+  const { input, problems } = readCallFields(raw, {
+    event: 'PreToolUse',
+    installUnder: '[[hooks.PreToolUse]]',
+    runtime: 'Codex',
+    strings: [
+      'tool_use_id',
+      'session_id',
+      'turn_id',
+      'transcript_path',
+      'model',
+      'permission_mode',
+    ],
+  });
   if (problems.length > 0) return problems;
   return input as unknown as CodexPreToolUse;
 }
@@ -321,14 +317,7 @@ export const codex: HookRuntime<HookInput & { readonly raw: CodexPreToolUse }, C
   read(raw) {
     const read = readCodexPreToolUse(raw);
     if (Array.isArray(read)) return read;
-    return {
-      cwd: read.cwd,
-      toolName: read.tool_name,
-      toolInput: read.tool_input,
-      ...(read.tool_use_id === undefined ? {} : { callId: read.tool_use_id }),
-      ...(read.session_id === undefined ? {} : { sessionId: read.session_id }),
-      raw: read,
-    };
+    return hookInputOf(read, { callId: read.tool_use_id, sessionId: read.session_id });
   },
   plan: (input, options) => planCodexCall(input.raw, options.gateway, options.gatewayConfig),
   namedPaths(input) {

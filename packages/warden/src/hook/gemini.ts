@@ -17,10 +17,10 @@
 // approver inside the hook (`hook/run.ts`) and ends in allow or deny.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { GateAsk } from '../gate/types.js';
 import type { HookPlan } from './plan.js';
-import { insideWorktree, planMappedMcp, recordable, text } from './plan.js';
+import { planFileWrite, planMappedMcp, readCallFields, recordable, text } from './plan.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
 /** Which MCP server a Gemini CLI tool belongs to, as its input says. */
@@ -49,21 +49,13 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * by hand, not with a schema library: the hook starts for every tool call.
  */
 export function readBeforeTool(raw: unknown): BeforeTool | string[] {
-  if (!isObject(raw)) return ['the input is not a JSON object'];
-  const problems: string[] = [];
-  if (raw.hook_event_name !== 'BeforeTool')
-    problems.push(
-      `\`hook_event_name\` is ${JSON.stringify(raw.hook_event_name ?? null)}: this hook answers \`BeforeTool\` only, install it under \`BeforeTool\``,
-    );
-  if (typeof raw.cwd !== 'string' || !isAbsolute(raw.cwd))
-    problems.push('`cwd` is not an absolute path: Gemini CLI always sends the working directory');
-  if (typeof raw.tool_name !== 'string' || raw.tool_name === '')
-    problems.push('`tool_name` is missing');
-  if (!isObject(raw.tool_input)) problems.push('`tool_input` is not an object');
-  for (const key of ['session_id', 'timestamp', 'transcript_path'] as const)
-    if (raw[key] !== undefined && typeof raw[key] !== 'string')
-      problems.push(`\`${key}\` is not a string`);
-  const mcp = raw.mcp_context;
+  const { input, problems } = readCallFields(raw, {
+    event: 'BeforeTool',
+    installUnder: 'BeforeTool',
+    runtime: 'Gemini CLI',
+    strings: ['session_id', 'timestamp', 'transcript_path'],
+  });
+  const mcp = input.mcp_context;
   if (mcp !== undefined) {
     if (!isObject(mcp)) problems.push('`mcp_context` is not an object');
     else
@@ -72,7 +64,7 @@ export function readBeforeTool(raw: unknown): BeforeTool | string[] {
           problems.push(`\`mcp_context.${key}\` is not a non-empty string`);
   }
   if (problems.length > 0) return problems;
-  return raw as unknown as BeforeTool;
+  return input as unknown as BeforeTool;
 }
 
 /** JSON with the keys of every object sorted: the same value always prints the same. */
@@ -275,18 +267,7 @@ export async function planCall(
     };
   }
   const pathKey = FILE_WRITERS[tool];
-  if (pathKey !== undefined) {
-    const path = text(args, pathKey);
-    if (path === null) return { kind: 'refuse', reason: `\`${tool}\` without a \`${pathKey}\`` };
-    const target = resolve(cwd, path);
-    if (await insideWorktree(cwd, target))
-      return { kind: 'ungated', reason: `\`${tool}\` writes inside the worktree (not gated)` };
-    return {
-      kind: 'gate',
-      worktree: cwd,
-      ask: { ...base, actions: ['fileWriteOutsideWorktree'], args: { paths: [target] } },
-    };
-  }
+  if (pathKey !== undefined) return planFileWrite(tool, args, pathKey, cwd, base);
   if (tool === 'web_fetch') {
     // A URL the engine cannot read names an unknown host (G18), never a validation error.
     const urls = fetchedUrls(args);

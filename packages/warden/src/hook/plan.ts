@@ -6,7 +6,7 @@
 // gateway uses). Each runtime's own file (claude-code.ts, codex.ts, gemini.ts)
 // reads its tool names and arguments into these.
 
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { GateAsk } from '../gate/types.js';
 import { extractArgs } from '../gateway/extract.js';
 
@@ -159,4 +159,102 @@ export function splitMcpName(tool: string): { server: string; name: string } | n
   const cut = rest.indexOf('__');
   if (cut <= 0 || cut + 2 >= rest.length) return null;
   return { server: rest.slice(0, cut), name: rest.slice(cut + 2) };
+}
+
+/** What every runtime's hook input carries: the event, the folder, the tool and its arguments. */
+export interface ToolCallFields {
+  readonly hook_event_name: string;
+  readonly cwd: string;
+  readonly tool_name: string;
+  readonly tool_input: Readonly<Record<string, unknown>>;
+}
+
+/** How a runtime's input is checked: its event, where the hook is installed, its optional text fields. */
+export interface CallFieldsSpec {
+  /** The event the hook answers: `PreToolUse`, `BeforeTool`. */
+  readonly event: string;
+  /** Where the hook belongs in the runtime's configuration, as the advice says it. */
+  readonly installUnder: string;
+  /** The runtime in words, for the advice. */
+  readonly runtime: string;
+  /** The fields that, when present, must be strings. */
+  readonly strings: readonly string[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The fields every runtime's input has, checked by hand rather than with a
+ * schema library (the hook starts for every tool call): the input as a
+ * record and every problem with it (none when it is a call of `spec.event`).
+ */
+export function readCallFields(
+  raw: unknown,
+  spec: CallFieldsSpec,
+): { readonly input: Record<string, unknown>; readonly problems: string[] } {
+  if (!isRecord(raw)) return { input: {}, problems: ['the input is not a JSON object'] };
+  const problems: string[] = [];
+  if (raw.hook_event_name !== spec.event)
+    problems.push(
+      `\`hook_event_name\` is ${JSON.stringify(raw.hook_event_name ?? null)}: this hook answers \`${spec.event}\` only, install it under \`${spec.installUnder}\``,
+    );
+  if (typeof raw.cwd !== 'string' || !isAbsolute(raw.cwd))
+    problems.push(
+      `\`cwd\` is not an absolute path: ${spec.runtime} always sends the working directory`,
+    );
+  if (typeof raw.tool_name !== 'string' || raw.tool_name === '')
+    problems.push('`tool_name` is missing');
+  if (!isRecord(raw.tool_input)) problems.push('`tool_input` is not an object');
+  for (const key of spec.strings)
+    if (raw[key] !== undefined && typeof raw[key] !== 'string')
+      problems.push(`\`${key}\` is not a string`);
+  return { input: raw, problems };
+}
+
+/** The call as `hook/run.ts` reads it, from a checked input that names its call and session by these fields. */
+export function hookInputOf<R extends ToolCallFields>(
+  read: R,
+  ids: { readonly callId?: string | undefined; readonly sessionId?: string | undefined },
+): {
+  readonly cwd: string;
+  readonly toolName: string;
+  readonly toolInput: Readonly<Record<string, unknown>>;
+  readonly callId?: string;
+  readonly sessionId?: string;
+  readonly raw: R;
+} {
+  return {
+    cwd: read.cwd,
+    toolName: read.tool_name,
+    toolInput: read.tool_input,
+    ...(ids.callId === undefined ? {} : { callId: ids.callId }),
+    ...(ids.sessionId === undefined ? {} : { sessionId: ids.sessionId }),
+    raw: read,
+  };
+}
+
+/**
+ * A file tool's write (`Write`, `write_file`, …) named by the argument
+ * `pathKey`: inside the worktree not gated (G14c), outside it
+ * `fileWriteOutsideWorktree` with the path, judged by the one path confinement.
+ */
+export async function planFileWrite(
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+  pathKey: string,
+  cwd: string,
+  base: GateAsk,
+): Promise<HookPlan> {
+  const path = text(args, pathKey);
+  if (path === null) return { kind: 'refuse', reason: `\`${tool}\` without a \`${pathKey}\`` };
+  const target = resolve(cwd, path);
+  if (await insideWorktree(cwd, target))
+    return { kind: 'ungated', reason: `\`${tool}\` writes inside the worktree (not gated)` };
+  return {
+    kind: 'gate',
+    worktree: cwd,
+    ask: { ...base, actions: ['fileWriteOutsideWorktree'], args: { paths: [target] } },
+  };
 }
