@@ -50,7 +50,13 @@ export async function workspaceOf(
 }
 
 /** The adapters that say which choke point they are (header `X-Warden-Adapter`); any other caller is `http`. */
-export const ADAPTER_SOURCES = ['mcp-gateway', 'claude-code', 'codex', 'gemini-cli', 'exec'] as const;
+export const ADAPTER_SOURCES = [
+  'mcp-gateway',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'exec',
+] as const;
 
 /** The audit's `source` for a request: the adapter it names, if it is one Warden knows. */
 export function sourceOf(header: string | undefined): string {
