@@ -2,9 +2,8 @@
 // offline: the "model" makes the tool calls a test scripts, one per turn, and
 // every request (with the tool_results Claude Code sends back) is recorded.
 
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { isRecord, json, startLoopback } from './fake-model.js';
 
 /** One tool call the fake model makes. */
 export interface ScriptedCall {
@@ -64,9 +63,6 @@ interface ResultBlock {
   readonly content?: unknown;
   readonly is_error?: unknown;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function resultBlocks(body: MessagesBody, ids: ReadonlySet<string>): ResultBlock[] {
   const found: ResultBlock[] = [];
@@ -149,27 +145,6 @@ function stream(res: ServerResponse, id: string, model: string, reply: Reply): v
   res.end();
 }
 
-function json(res: ServerResponse, value: unknown): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
-
-function readBody(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('error', reject);
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolve(text === '' ? null : (JSON.parse(text) as unknown));
-      } catch {
-        resolve({ unparsed: text });
-      }
-    });
-  });
-}
-
 /**
  * Starts the fake on 127.0.0.1. A main-loop request (one that offers tools)
  * that carries results for k of the scripted calls gets call k+1, and once all
@@ -213,52 +188,45 @@ export async function startFakeAnthropic(
     };
   };
 
-  const server = createServer((req, res) => {
-    const at = Date.now();
-    void readBody(req).then((body) => {
-      const method = req.method ?? '';
-      const path = (req.url ?? '').split('?')[0] ?? '';
-      const results =
-        isRecord(body) && Array.isArray(body.messages)
-          ? answeredIn(body as unknown as MessagesBody)
-          : 0;
-      const record = (reply: string) => requests.push({ method, path, body, reply, at, results });
-      if (method === 'POST' && path === '/v1/messages/count_tokens') {
-        record('count_tokens');
-        return json(res, { input_tokens: 100 });
-      }
-      if (
-        method === 'POST' &&
-        path === '/v1/messages' &&
-        isRecord(body) &&
-        Array.isArray(body.messages)
-      ) {
-        const messages = body as unknown as MessagesBody;
-        const reply = plan(messages);
-        record(reply.kind);
-        const id = `msg_fake_${++sequence}`;
-        const model = typeof messages.model === 'string' ? messages.model : 'claude-fake';
-        if (messages.stream === true) return stream(res, id, model, reply);
-        return json(res, {
-          id,
-          type: 'message',
-          role: 'assistant',
-          model,
-          content: reply.content,
-          stop_reason: reply.stopReason,
-          stop_sequence: null,
-          usage: usage(20),
-        });
-      }
-      record('empty');
-      return json(res, {});
-    });
+  const server = await startLoopback(({ method, path, body, at }, res) => {
+    const results =
+      isRecord(body) && Array.isArray(body.messages)
+        ? answeredIn(body as unknown as MessagesBody)
+        : 0;
+    const record = (reply: string) => requests.push({ method, path, body, reply, at, results });
+    if (method === 'POST' && path === '/v1/messages/count_tokens') {
+      record('count_tokens');
+      return json(res, { input_tokens: 100 });
+    }
+    if (
+      method === 'POST' &&
+      path === '/v1/messages' &&
+      isRecord(body) &&
+      Array.isArray(body.messages)
+    ) {
+      const messages = body as unknown as MessagesBody;
+      const reply = plan(messages);
+      record(reply.kind);
+      const id = `msg_fake_${++sequence}`;
+      const model = typeof messages.model === 'string' ? messages.model : 'claude-fake';
+      if (messages.stream === true) return stream(res, id, model, reply);
+      return json(res, {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: reply.content,
+        stop_reason: reply.stopReason,
+        stop_sequence: null,
+        usage: usage(20),
+      });
+    }
+    record('empty');
+    return json(res, {});
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.origin,
     requests,
     toolResults: () =>
       latest.map((block) => ({
@@ -266,10 +234,6 @@ export async function startFakeAnthropic(
         text: textOf(block),
         isError: block.is_error === true,
       })),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }

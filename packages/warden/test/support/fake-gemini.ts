@@ -3,9 +3,7 @@
 // scripts, one per turn, and every request (with the functionResponses Gemini
 // CLI sends back) is recorded.
 
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isRecord, json, startLoopback } from './fake-model.js';
 
 /** One function call the fake model makes. */
 export interface ScriptedCall {
@@ -51,9 +49,6 @@ interface GenerateBody {
   readonly tools?: unknown;
   readonly generationConfig?: unknown;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function declaredNames(body: GenerateBody): string[] {
   const names: string[] = [];
@@ -101,27 +96,6 @@ function fromSchema(schema: unknown): unknown {
   return 'ok';
 }
 
-function readBody(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('error', reject);
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolve(text === '' ? null : (JSON.parse(text) as unknown));
-      } catch {
-        resolve({ unparsed: text });
-      }
-    });
-  });
-}
-
-function json(res: ServerResponse, value: unknown): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
-
 /**
  * Starts the fake on 127.0.0.1. A main-loop request (one that offers function
  * declarations) that carries responses to k of the scripted calls gets call
@@ -166,55 +140,44 @@ export async function startFakeGemini(
     };
   };
 
-  const server = createServer((req, res) => {
-    const at = Date.now();
-    void readBody(req).then((body) => {
-      const method = req.method ?? '';
-      const path = (req.url ?? '').split('?')[0] ?? '';
-      const generate = isRecord(body) && Array.isArray(body.contents);
-      const results = generate ? responsesIn(body as unknown as GenerateBody, ids).length : 0;
-      const record = (reply: string) => requests.push({ method, path, body, reply, at, results });
-      const route = /\/models\/([^/:]+):(streamGenerateContent|generateContent|countTokens)$/.exec(
-        path,
-      );
-      if (method === 'POST' && route?.[2] === 'countTokens') {
-        record('count_tokens');
-        return json(res, { totalTokens: 100 });
+  const server = await startLoopback(({ method, path, body, at }, res) => {
+    const generate = isRecord(body) && Array.isArray(body.contents);
+    const results = generate ? responsesIn(body as unknown as GenerateBody, ids).length : 0;
+    const record = (reply: string) => requests.push({ method, path, body, reply, at, results });
+    const route = /\/models\/([^/:]+):(streamGenerateContent|generateContent|countTokens)$/.exec(
+      path,
+    );
+    if (method === 'POST' && route?.[2] === 'countTokens') {
+      record('count_tokens');
+      return json(res, { totalTokens: 100 });
+    }
+    if (method === 'POST' && route !== null && generate) {
+      const reply = plan(body as unknown as GenerateBody);
+      record(reply.kind);
+      const answer = {
+        candidates: [
+          { content: { role: 'model', parts: reply.parts }, finishReason: 'STOP', index: 0 },
+        ],
+        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 20, totalTokenCount: 30 },
+        modelVersion: decodeURIComponent(route[1] ?? 'gemini'),
+        responseId: `fake-${at}-${requests.length}`,
+      };
+      if (route[2] === 'streamGenerateContent') {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.end(`data: ${JSON.stringify(answer)}\r\n\r\n`);
+        return;
       }
-      if (method === 'POST' && route !== null && generate) {
-        const reply = plan(body as unknown as GenerateBody);
-        record(reply.kind);
-        const answer = {
-          candidates: [
-            { content: { role: 'model', parts: reply.parts }, finishReason: 'STOP', index: 0 },
-          ],
-          usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 20, totalTokenCount: 30 },
-          modelVersion: decodeURIComponent(route[1] ?? 'gemini'),
-          responseId: `fake-${at}-${requests.length}`,
-        };
-        if (route[2] === 'streamGenerateContent') {
-          res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-          res.end(`data: ${JSON.stringify(answer)}\r\n\r\n`);
-          return;
-        }
-        return json(res, answer);
-      }
-      record('empty');
-      return json(res, {});
-    });
+      return json(res, answer);
+    }
+    record('empty');
+    return json(res, {});
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.origin,
     requests,
     functionResponses: () => latest,
     offeredTools: () => offered ?? [],
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }

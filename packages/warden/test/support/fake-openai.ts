@@ -3,9 +3,8 @@
 // other, and every request (with the tool outputs Codex sends back) is
 // recorded.
 
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { isRecord, json, startLoopback } from './fake-model.js';
 
 /** One tool call the fake model makes. */
 export type ScriptedCodexCall =
@@ -43,9 +42,6 @@ export interface FakeOpenAi {
   close(): Promise<void>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function textOf(output: unknown): string {
   if (typeof output === 'string') return output;
   if (Array.isArray(output))
@@ -53,22 +49,6 @@ function textOf(output: unknown): string {
       .map((b: unknown) => (isRecord(b) && typeof b.text === 'string' ? b.text : JSON.stringify(b)))
       .join('\n');
   return JSON.stringify(output);
-}
-
-function readBody(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('error', reject);
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolve(text === '' ? null : (JSON.parse(text) as unknown));
-      } catch {
-        resolve({ unparsed: text.slice(0, 2000) });
-      }
-    });
-  });
 }
 
 function usage() {
@@ -167,82 +147,66 @@ export async function startFakeOpenAi(
     usage: usage(),
   });
 
-  const server = createServer((req, res) => {
-    const at = Date.now();
-    void readBody(req).then((body) => {
-      const method = req.method ?? '';
-      const path = (req.url ?? '').split('?')[0] ?? '';
-      const record = (reply: string) => requests.push({ method, path, reply, at });
-      if (
-        method === 'POST' &&
-        path.endsWith('/responses') &&
-        isRecord(body) &&
-        Array.isArray(body.input)
-      ) {
-        const p = plan(body);
-        record(p.kind);
-        const model = typeof body.model === 'string' ? body.model : 'fake-model';
-        const id = `resp_fake_${++sequence}`;
-        if (body.stream === false) {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(response(id, model, 'completed', p.items)));
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        let n = 0;
+  const server = await startLoopback(({ method, path, body, at }, res) => {
+    const record = (reply: string) => requests.push({ method, path, reply, at });
+    if (
+      method === 'POST' &&
+      path.endsWith('/responses') &&
+      isRecord(body) &&
+      Array.isArray(body.input)
+    ) {
+      const p = plan(body);
+      record(p.kind);
+      const model = typeof body.model === 'string' ? body.model : 'fake-model';
+      const id = `resp_fake_${++sequence}`;
+      if (body.stream === false) {
+        return json(res, response(id, model, 'completed', p.items));
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      let n = 0;
+      sse(res, {
+        type: 'response.created',
+        sequence_number: n++,
+        response: { ...response(id, model, 'in_progress', []), usage: null },
+      });
+      p.items.forEach((item, output_index) => {
         sse(res, {
-          type: 'response.created',
+          type: 'response.output_item.added',
           sequence_number: n++,
-          response: { ...response(id, model, 'in_progress', []), usage: null },
+          output_index,
+          item,
         });
-        p.items.forEach((item, output_index) => {
+        const message = item as { type?: string; id?: string; content?: { text: string }[] };
+        if (message.type === 'message')
           sse(res, {
-            type: 'response.output_item.added',
+            type: 'response.output_text.delta',
             sequence_number: n++,
+            item_id: message.id,
             output_index,
-            item,
+            content_index: 0,
+            delta: message.content?.[0]?.text ?? '',
           });
-          const message = item as { type?: string; id?: string; content?: { text: string }[] };
-          if (message.type === 'message')
-            sse(res, {
-              type: 'response.output_text.delta',
-              sequence_number: n++,
-              item_id: message.id,
-              output_index,
-              content_index: 0,
-              delta: message.content?.[0]?.text ?? '',
-            });
-          sse(res, { type: 'response.output_item.done', sequence_number: n++, output_index, item });
-        });
-        sse(res, {
-          type: 'response.completed',
-          sequence_number: n++,
-          response: response(id, model, 'completed', p.items),
-        });
-        res.end();
-        return;
-      }
-      if (method === 'GET' && path.endsWith('/models')) {
-        record('models');
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: [], models: [] }));
-        return;
-      }
-      record('empty');
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{}');
-    });
+        sse(res, { type: 'response.output_item.done', sequence_number: n++, output_index, item });
+      });
+      sse(res, {
+        type: 'response.completed',
+        sequence_number: n++,
+        response: response(id, model, 'completed', p.items),
+      });
+      res.end();
+      return;
+    }
+    if (method === 'GET' && path.endsWith('/models')) {
+      record('models');
+      return json(res, { object: 'list', data: [], models: [] });
+    }
+    record('empty');
+    return json(res, {});
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${server.origin}/v1`,
     requests,
     toolOutputs: () => [...latest],
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }
