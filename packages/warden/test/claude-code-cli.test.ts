@@ -18,18 +18,16 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, exportedAudit, warden } from './helpers.js';
-import { sandboxForTests, tempDir, UNDER_CI } from './support/backends.js';
+import { sandboxForTests, tempDir } from './support/backends.js';
 import type { ClaudeRun, RunOptions } from './support/claude-cli.js';
+import { requireCli } from './support/agent-cli.js';
 import { describeRun, locateClaude, runClaude } from './support/claude-cli.js';
 import type { ScriptedCall } from './support/fake-anthropic.js';
 import type { Served } from './support/processes.js';
 import { api, agentToken, cliToken, serve } from './support/processes.js';
 
 const claude = locateClaude();
-const noClaude = 'missing' in claude ? claude.missing : null;
-if (noClaude !== null && UNDER_CI)
-  throw new Error(`under CI the Claude Code CLI is required: ${noClaude}`);
-if (noClaude !== null) console.warn(`[skip] the Claude Code CLI tests: ${noClaude}`);
+const noClaude = requireCli(claude, 'Claude Code CLI');
 
 const { backend, missing: noSandbox } = sandboxForTests('the sandboxed runs', noClaude === null);
 

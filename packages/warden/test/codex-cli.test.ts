@@ -11,7 +11,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, exportedAudit, warden } from './helpers.js';
-import { sandboxForTests, tempDir, UNDER_CI } from './support/backends.js';
+import { sandboxForTests, tempDir } from './support/backends.js';
+import { requireCli } from './support/agent-cli.js';
 import type { CodexRun, RunCodexOptions } from './support/codex-cli.js';
 import { codexScratch, describeCodexRun, locateCodex, runCodex } from './support/codex-cli.js';
 import type { ScriptedCodexCall } from './support/fake-openai.js';
@@ -27,9 +28,7 @@ import {
 } from './support/processes.js';
 
 const located = locateCodex();
-const noCodex = 'missing' in located ? located.missing : null;
-if (noCodex !== null && UNDER_CI) throw new Error(`under CI the Codex CLI is required: ${noCodex}`);
-if (noCodex !== null) console.warn(`[skip] the Codex CLI tests: ${noCodex}`);
+const noCodex = requireCli(located, 'Codex CLI');
 
 const { missing: noSandbox } = sandboxForTests(
   'the Codex runs under Warden’s sandbox',

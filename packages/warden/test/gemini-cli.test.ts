@@ -13,7 +13,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, exportedAudit, warden } from './helpers.js';
-import { sandboxForTests, tempDir, UNDER_CI } from './support/backends.js';
+import { requireCli } from './support/agent-cli.js';
+import { sandboxForTests, tempDir } from './support/backends.js';
 import type { ScriptedCall } from './support/fake-gemini.js';
 import type { GeminiRun, RunOptions } from './support/gemini-cli.js';
 import { describeRun, locateGemini, runGemini } from './support/gemini-cli.js';
@@ -29,10 +30,7 @@ import {
 } from './support/processes.js';
 
 const gemini = locateGemini();
-const noGemini = 'missing' in gemini ? gemini.missing : null;
-if (noGemini !== null && UNDER_CI)
-  throw new Error(`under CI the Gemini CLI is required: ${noGemini}`);
-if (noGemini !== null) console.warn(`[skip] the Gemini CLI tests: ${noGemini}`);
+const noGemini = requireCli(gemini, 'Gemini CLI');
 
 const { backend, missing: noSandbox } = sandboxForTests('the sandbox rewrites', noGemini === null);
 

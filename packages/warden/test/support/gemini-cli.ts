@@ -4,49 +4,47 @@
 // what the hook was asked and answered (with how long it took), and how the
 // CLI exited.
 
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FunctionResponse, RecordedRequest, ScriptedCall } from './fake-gemini.js';
 import { startFakeGemini } from './fake-gemini.js';
+import type { CliInstall, HookCall, Located } from './agent-cli.js';
+import {
+  cleanEnv,
+  describeAgentRun,
+  harnessPrefix,
+  jsonOutput,
+  locateCli,
+  runCli,
+  wrapHook,
+} from './agent-cli.js';
 
 export const GEMINI_CLI_VERSION = '0.61.0';
 /** Where the CLI is installed (`npm install @google/gemini-cli@0.61.0` there). */
-export const GEMINI_CLI_PREFIX = `/tmp/gemini-harness/${GEMINI_CLI_VERSION}`;
+export const GEMINI_CLI_PREFIX = harnessPrefix('gemini-harness', GEMINI_CLI_VERSION);
 
-function candidate(): string {
-  const given = process.env.GEMINI_BIN;
-  if (given !== undefined && given !== '') return given;
-  return join(GEMINI_CLI_PREFIX, 'node_modules', '.bin', 'gemini');
-}
+const GEMINI_CLI: CliInstall = {
+  name: 'Gemini CLI',
+  envVar: 'GEMINI_BIN',
+  pkg: '@google/gemini-cli',
+  version: GEMINI_CLI_VERSION,
+  prefix: GEMINI_CLI_PREFIX,
+  bin: ['node_modules', '.bin', 'gemini'],
+  npmFlags: '--no-audit --no-fund',
+};
 
 /** The runnable CLI and the version it reports, or why there is none. */
-export function locateGemini(): { bin: string; version: string } | { missing: string } {
-  const bin = candidate();
-  if (!existsSync(bin))
-    return {
-      missing: `no Gemini CLI at ${bin} (set GEMINI_BIN, or install it with \`npm install --no-audit --no-fund @google/gemini-cli@${GEMINI_CLI_VERSION}\` in ${GEMINI_CLI_PREFIX})`,
-    };
-  // A scratch HOME: `--version` must not read or write the machine's own settings.
-  const home = mkdtempSync(join(tmpdir(), 'warden-gemini-version-'));
-  const ran = spawnSync(bin, ['--version'], {
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'dumb' },
+export function locateGemini(): Located {
+  return locateCli(GEMINI_CLI, {
+    // A scratch HOME: `--version` must not read or write the machine's own settings.
+    env: () => {
+      const home = mkdtempSync(join(tmpdir(), 'warden-gemini-version-'));
+      return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'dumb' };
+    },
+    timeoutMs: 60_000,
+    version: (stdout) => stdout.trim().split('\n').at(-1) ?? '',
   });
-  if (ran.status === 0) return { bin, version: ran.stdout.trim().split('\n').at(-1) ?? '' };
-  return { missing: `\`${bin} --version\` failed: ${ran.stderr.trim() || String(ran.error)}` };
-}
-
-/** One call of the hook, as the wrapper around it saw it. */
-export interface HookCall {
-  readonly stdin: string;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly exit: number | null;
-  /** Wall time from starting the hook process to its exit. */
-  readonly ms: number;
 }
 
 export interface GeminiRun {
@@ -81,45 +79,6 @@ export interface RunOptions {
 }
 
 /**
- * Passes stdin, stdout, stderr and the exit code through to and from the hook
- * and appends one JSON line per call; a fault of its own exits 2 with the
- * reason on stderr, which Gemini CLI reads as a deny.
- */
-const WRAPPER = `import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
-const [log, argvFile] = process.argv.slice(2);
-const argv = JSON.parse(readFileSync(argvFile, 'utf8'));
-const chunks = [];
-for await (const chunk of process.stdin) chunks.push(chunk);
-const stdin = Buffer.concat(chunks).toString('utf8');
-const started = process.hrtime.bigint();
-const child = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
-let stdout = '';
-let stderr = '';
-child.stdout.on('data', (c) => (stdout += c));
-child.stderr.on('data', (c) => (stderr += c));
-child.on('error', (e) => { process.stderr.write('hook wrapper: ' + e.message); process.exit(2); });
-child.on('close', (exit) => {
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  appendFileSync(log, JSON.stringify({ stdin, stdout, stderr, exit, ms }) + '\\n');
-  process.stdout.write(stdout);
-  process.stderr.write(stderr);
-  process.exitCode = exit ?? 2;
-});
-child.stdin.end(stdin);
-`;
-
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-
-function lines<T>(file: string): T[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as T);
-}
-
-/**
  * One `gemini -p` session in `--approval-mode yolo` (in `-p` mode the other
  * modes do not even offer the shell tool, so only the hook stands between the
  * model and the tools). Isolation: an environment built from nothing, a fresh
@@ -130,12 +89,7 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
   const workdir = mkdtempSync(join(tmpdir(), 'warden-gemini-'));
   const home = join(workdir, 'home');
   mkdirSync(join(home, '.gemini'), { recursive: true });
-  const hookLog = join(workdir, 'hook-calls.jsonl');
-  const argvFile = join(workdir, 'hook-argv.json');
-  const wrapper = join(workdir, 'hook-wrapper.mjs');
-  writeFileSync(argvFile, JSON.stringify(options.hook));
-  writeFileSync(wrapper, WRAPPER);
-  const command = [process.execPath, wrapper, hookLog, argvFile].map(quote).join(' ');
+  const hook = wrapHook(workdir, options.hook);
   writeFileSync(
     join(home, '.gemini', 'settings.json'),
     JSON.stringify({
@@ -154,7 +108,7 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
               {
                 name: 'warden',
                 type: 'command',
-                command,
+                command: hook.command,
                 timeout: options.hookTimeoutMs ?? 60_000,
               },
             ],
@@ -167,10 +121,7 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
 
   const fake = await startFakeGemini(options.calls);
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    TERM: 'dumb',
-    LANG: process.env.LANG ?? 'C.UTF-8',
-    HOME: home,
+    ...cleanEnv(home),
     GEMINI_API_KEY: 'dummy',
     GOOGLE_GEMINI_BASE_URL: fake.url,
     GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(workdir, 'no-system-settings.json'),
@@ -190,43 +141,16 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
   ];
   const limit = options.timeoutMs ?? 90_000;
   try {
-    const { exit, stdout, stderr } = await new Promise<{
-      exit: number | null;
-      stdout: string;
-      stderr: string;
-    }>((resolve, reject) => {
-      // Its own process group, so a run past the deadline is ended with whatever it started.
-      const child = spawn(options.bin, args, {
-        cwd: options.cwd,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      const timer = setTimeout(() => {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        err += `\n[the CLI ran longer than ${limit} ms and was killed]`;
-      }, limit);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ exit: code, stdout: out, stderr: err });
-      });
+    const { exit, stdout, stderr } = await runCli(options.bin, args, {
+      cwd: options.cwd,
+      env,
+      timeoutMs: limit,
     });
-    let output: Record<string, unknown> | null = null;
-    try {
-      output = JSON.parse(stdout) as Record<string, unknown>;
-    } catch {
-      output = null;
-    }
     return {
       exit,
       functionResponses: fake.functionResponses(),
-      hookCalls: lines<HookCall>(hookLog),
-      output,
+      hookCalls: hook.calls(),
+      output: jsonOutput(stdout),
       stderr,
       requests: fake.requests,
       offered: fake.offeredTools(),
@@ -239,21 +163,5 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
 
 /** A readable account of a run, for assertion messages. */
 export function describeRun(run: GeminiRun): string {
-  return JSON.stringify(
-    {
-      exit: run.exit,
-      functionResponses: run.functionResponses,
-      hookCalls: run.hookCalls.map(({ stdout, stderr, exit, ms }) => ({
-        stdout,
-        stderr,
-        exit,
-        ms,
-      })),
-      requests: run.requests.map((r) => `${r.method} ${r.path} => ${r.reply}`),
-      stderr: run.stderr.slice(-2000),
-      workdir: run.workdir,
-    },
-    null,
-    2,
-  );
+  return describeAgentRun(run, { functionResponses: run.functionResponses });
 }
