@@ -3,6 +3,7 @@
 // every request (with the tool_results Claude Code sends back) is recorded.
 
 import type { ServerResponse } from 'node:http';
+import type { FakeModel, RecordedWithResults } from './fake-model.js';
 import { isRecord, json, startLoopback } from './fake-model.js';
 
 /** One tool call the fake model makes. */
@@ -19,25 +20,13 @@ export interface ToolResult {
   readonly isError: boolean;
 }
 
-export interface RecordedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly body: unknown;
-  /** What the fake answered: `tool_use#N`, `final`, `side`, `count_tokens` or `empty`. */
-  readonly reply: string;
-  /** When the request arrived (`Date.now()`), to order it against other events of a test. */
-  readonly at: number;
-  /** How many scripted calls the request carries results for. */
-  readonly results: number;
-}
+/** A request, its `reply` one of `tool_use#N`, `final`, `side`, `count_tokens` or `empty`. */
+export type RecordedRequest = RecordedWithResults;
 
-export interface FakeAnthropic {
-  /** The base URL to give Claude Code as `ANTHROPIC_BASE_URL`. */
-  readonly url: string;
-  readonly requests: readonly RecordedRequest[];
+/** Its `url` is the base URL to give Claude Code as `ANTHROPIC_BASE_URL`. */
+export interface FakeAnthropic extends FakeModel<RecordedRequest> {
   /** The tool_results of the scripted calls, in call order, from the latest request. */
   toolResults(): ToolResult[];
-  close(): Promise<void>;
 }
 
 type Block =

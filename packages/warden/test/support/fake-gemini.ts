@@ -3,6 +3,7 @@
 // scripts, one per turn, and every request (with the functionResponses Gemini
 // CLI sends back) is recorded.
 
+import type { FakeModel, RecordedWithResults } from './fake-model.js';
 import { isRecord, json, startLoopback } from './fake-model.js';
 
 /** One function call the fake model makes. */
@@ -21,27 +22,19 @@ export interface FunctionResponse {
   >;
 }
 
-export interface RecordedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly body: unknown;
-  /** What the fake answered: `call#N`, `final`, `side`, `side-json`, `count_tokens` or `empty`. */
-  readonly reply: string;
-  /** When the request arrived (`Date.now()`). */
-  readonly at: number;
-  /** How many scripted calls the request carries responses for. */
-  readonly results: number;
-}
+/**
+ * A request, its `reply` one of `call#N`, `final`, `side`, `side-json`,
+ * `count_tokens` or `empty`, its `results` the scripted calls it carries
+ * responses for.
+ */
+export type RecordedRequest = RecordedWithResults;
 
-export interface FakeGemini {
-  /** The base URL to give Gemini CLI as `GOOGLE_GEMINI_BASE_URL`. */
-  readonly url: string;
-  readonly requests: readonly RecordedRequest[];
+/** Its `url` is the base URL to give Gemini CLI as `GOOGLE_GEMINI_BASE_URL`. */
+export interface FakeGemini extends FakeModel<RecordedRequest> {
   /** The functionResponses to the scripted calls, in call order, from the latest request. */
   functionResponses(): FunctionResponse[];
   /** The names of the tools Gemini CLI offered the model in its first main-loop request. */
   offeredTools(): string[];
-  close(): Promise<void>;
 }
 
 interface GenerateBody {

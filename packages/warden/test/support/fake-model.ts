@@ -21,6 +21,30 @@ export interface Incoming {
   readonly at: number;
 }
 
+/** One request as a fake recorded it. */
+export interface Recorded {
+  readonly method: string;
+  readonly path: string;
+  /** What the fake answered (each fake names its kinds of reply). */
+  readonly reply: string;
+  /** When the request arrived (`Date.now()`), to order it against other events of a test. */
+  readonly at: number;
+}
+
+/** A recorded request with its body and how many scripted calls it carries results for. */
+export interface RecordedWithResults extends Recorded {
+  readonly body: unknown;
+  readonly results: number;
+}
+
+/** What every fake gives its harness; each adds what its CLI sent back to the model. */
+export interface FakeModel<R extends Recorded> {
+  /** The base URL to give the CLI. */
+  readonly url: string;
+  readonly requests: readonly R[];
+  close(): Promise<void>;
+}
+
 export interface Loopback {
   /** `http://127.0.0.1:<port>`. */
   readonly origin: string;

@@ -4,6 +4,7 @@
 // recorded.
 
 import type { ServerResponse } from 'node:http';
+import type { FakeModel, Recorded } from './fake-model.js';
 import { isRecord, json, startLoopback } from './fake-model.js';
 
 /** One tool call the fake model makes. */
@@ -25,21 +26,13 @@ export interface ToolOutput {
   readonly text: string;
 }
 
-export interface RecordedResponse {
-  readonly method: string;
-  readonly path: string;
-  /** What the fake answered: `tool_call#N`, `final`, `side`, `models` or `empty`. */
-  readonly reply: string;
-  readonly at: number;
-}
+/** A request, its `reply` one of `tool_call#N`, `final`, `side`, `models` or `empty`. */
+export type RecordedResponse = Recorded;
 
-export interface FakeOpenAi {
-  /** The provider's `base_url` (Codex appends `/responses`). */
-  readonly url: string;
-  readonly requests: readonly RecordedResponse[];
+/** Its `url` is the provider's `base_url` (Codex appends `/responses`). */
+export interface FakeOpenAi extends FakeModel<RecordedResponse> {
   /** The outputs of the scripted calls, in call order, from the latest request. */
   toolOutputs(): ToolOutput[];
-  close(): Promise<void>;
 }
 
 function textOf(output: unknown): string {
