@@ -12,15 +12,7 @@
 
 import { resolve } from 'node:path';
 import type { HookPlan } from './plan.js';
-import {
-  hookInputOf,
-  planFileWrite,
-  planMappedMcp,
-  readCallFields,
-  recordable,
-  splitMcpName,
-  text,
-} from './plan.js';
+import { askBase, hookInputOf, planFileWrite, planMcpName, readCallFields, text } from './plan.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
 /** The fields of Claude Code's `PreToolUse` input that Warden reads; others pass unread. */
@@ -87,7 +79,7 @@ export async function planCall(
 ): Promise<HookPlan> {
   const { tool_name: tool, tool_input: args, cwd } = input;
   const callId = input.tool_use_id;
-  const base = { tool, arguments: recordable(args), ...(callId === undefined ? {} : { callId }) };
+  const base = askBase(tool, args, callId);
   if (tool === 'Bash') {
     const command = text(args, 'command');
     if (command === null) return { kind: 'refuse', reason: '`Bash` without a `command`' };
@@ -136,29 +128,13 @@ export async function planCall(
   }
   const ungated = UNGATED[tool];
   if (ungated !== undefined) return { kind: 'ungated', reason: `\`${tool}\` ${ungated}` };
-  if (tool.startsWith(`mcp__${gateway}__`))
-    return {
-      kind: 'ungated',
-      reason: `\`${tool}\` goes through Warden's MCP gateway, which decides it`,
-    };
-  if (tool.startsWith('mcp__')) {
-    if (gatewayConfig === undefined)
-      return {
-        kind: 'refuse',
-        reason: `\`${tool}\` is an MCP tool with no mapping to action classes: give Claude Code this server through \`warden gateway\`, where each tool is mapped, or map its tools in a gateway configuration given to the hook with \`--gateway-config FILE\``,
-      };
-    const split = splitMcpName(tool);
-    if (split === null)
-      return {
-        kind: 'refuse',
-        reason: `\`${tool}\` is not an MCP tool name of the form \`mcp__<server>__<tool>\`: denied`,
-      };
-    return planMappedMcp(
-      { tool, ...split, args, cwd, runtime: 'Claude Code' },
-      base,
-      gatewayConfig,
-    );
-  }
+  const mcp = planMcpName(
+    { tool, args, cwd, runtime: 'Claude Code' },
+    base,
+    gateway,
+    gatewayConfig,
+  );
+  if (mcp !== null) return mcp;
   return {
     kind: 'refuse',
     reason: `\`${tool}\` is a Claude Code tool Warden does not know, so it cannot tell what it does: denied`,

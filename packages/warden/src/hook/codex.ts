@@ -46,16 +46,10 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import type { GateAsk } from '../gate/types.js';
+import { hookAnswer } from './claude-code.js';
 import type { HookPlan } from './plan.js';
-import {
-  hookInputOf,
-  insideWorktree,
-  planMappedMcp,
-  readCallFields,
-  recordable,
-  splitMcpName,
-  text,
-} from './plan.js';
+import { askBase, hookInputOf, insideWorktree, planMcpName, readCallFields, text } from './plan.js';
 import { parsePatch, patchOfShellCommand, unwrapPatch } from './patch.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
@@ -150,7 +144,7 @@ function patchText(input: CodexPreToolUse): string | null {
 async function planPatch(
   input: CodexPreToolUse,
   patch: string | null,
-  base: { tool: string; arguments: Record<string, unknown>; callId?: string },
+  base: GateAsk,
 ): Promise<HookPlan> {
   const { cwd } = input;
   if (patch === null)
@@ -200,7 +194,7 @@ export async function planCodexCall(
 ): Promise<HookPlan> {
   const { tool_name: tool, tool_input: args, cwd } = input;
   const callId = input.tool_use_id;
-  const base = { tool, arguments: recordable(args), ...(callId === undefined ? {} : { callId }) };
+  const base = askBase(tool, args, callId);
   if (tool === 'Bash') {
     const command = text(args, 'command');
     if (command === null) return { kind: 'refuse', reason: '`Bash` without a `command`' };
@@ -222,25 +216,8 @@ export async function planCodexCall(
   if (ungated !== undefined) return { kind: 'ungated', reason: `\`${tool}\` ${ungated}` };
   const refused = REFUSED[tool];
   if (refused !== undefined) return { kind: 'refuse', reason: `\`${tool}\` ${refused}` };
-  if (tool.startsWith(`mcp__${gateway}__`))
-    return {
-      kind: 'ungated',
-      reason: `\`${tool}\` goes through Warden's MCP gateway, which decides it`,
-    };
-  if (tool.startsWith('mcp__')) {
-    if (gatewayConfig === undefined)
-      return {
-        kind: 'refuse',
-        reason: `\`${tool}\` is an MCP tool with no mapping to action classes: give Codex this server through \`warden gateway\`, where each tool is mapped, or map its tools in a gateway configuration given to the hook with \`--gateway-config FILE\``,
-      };
-    const split = splitMcpName(tool);
-    if (split === null)
-      return {
-        kind: 'refuse',
-        reason: `\`${tool}\` is not an MCP tool name of the form \`mcp__<server>__<tool>\`: denied`,
-      };
-    return planMappedMcp({ tool, ...split, args, cwd, runtime: 'Codex' }, base, gatewayConfig);
-  }
+  const mcp = planMcpName({ tool, args, cwd, runtime: 'Codex' }, base, gateway, gatewayConfig);
+  if (mcp !== null) return mcp;
   return {
     kind: 'refuse',
     reason: `\`${tool}\` is a Codex tool Warden does not know, so it cannot tell what it does: denied`,
@@ -297,17 +274,11 @@ export function codexSandbox(transcript: string | undefined): string | null {
   }
 }
 
-/** Codex's answer: a deny with its reason, an allow with the rewritten input, or `{}` (no objection). */
-export type CodexAnswer =
-  | {
-      hookSpecificOutput: {
-        hookEventName: 'PreToolUse';
-        permissionDecision: 'allow' | 'deny';
-        permissionDecisionReason: string;
-        updatedInput?: Readonly<Record<string, unknown>>;
-      };
-    }
-  | Record<string, never>;
+/**
+ * Codex's answer: Claude Code's `PreToolUse` shape for a deny with its reason
+ * and an allow with the rewritten input, or `{}` (no objection).
+ */
+export type CodexAnswer = ReturnType<typeof hookAnswer> | Record<string, never>;
 
 /** Codex's `PreToolUse` hook as a runtime of `hook/run.ts`. */
 export const codex: HookRuntime<HookInput & { readonly raw: CodexPreToolUse }, CodexAnswer> = {
@@ -336,21 +307,7 @@ export const codex: HookRuntime<HookInput & { readonly raw: CodexPreToolUse }, C
       : `Codex runs shell commands inside its own sandbox (\`${sandbox}\`), where Warden's cannot start`;
   },
   allow: (reason, updatedInput) =>
-    updatedInput === undefined
-      ? {}
-      : {
-          hookSpecificOutput: {
-            hookEventName: 'PreToolUse',
-            permissionDecision: 'allow',
-            permissionDecisionReason: reason,
-            updatedInput,
-          },
-        },
-  deny: (reason) => ({
-    hookSpecificOutput: {
-      hookEventName: 'PreToolUse',
-      permissionDecision: 'deny',
-      permissionDecisionReason: reason === '' ? 'Warden: denied' : reason,
-    },
-  }),
+    updatedInput === undefined ? {} : hookAnswer('allow', reason, updatedInput),
+  // Codex treats a deny without a reason as no decision: the reason is never empty.
+  deny: (reason) => hookAnswer('deny', reason === '' ? 'Warden: denied' : reason),
 };

@@ -18,9 +18,8 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { GateAsk } from '../gate/types.js';
 import type { HookPlan } from './plan.js';
-import { planFileWrite, planMappedMcp, readCallFields, recordable, text } from './plan.js';
+import { askBase, planFileWrite, planMappedMcp, readCallFields, text } from './plan.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
 /** Which MCP server a Gemini CLI tool belongs to, as its input says. */
@@ -246,7 +245,7 @@ export async function planCall(
   callId: string = makeCallId(input),
 ): Promise<HookPlan> {
   const { tool_name: tool, tool_input: args, cwd } = input;
-  const base: GateAsk = { tool, arguments: recordable(args), callId };
+  const base = askBase(tool, args, callId);
   if (tool === 'run_shell_command') {
     const command = text(args, 'command');
     if (command === null)

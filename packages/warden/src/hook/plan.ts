@@ -258,3 +258,45 @@ export async function planFileWrite(
     ask: { ...base, actions: ['fileWriteOutsideWorktree'], args: { paths: [target] } },
   };
 }
+
+/** What every ask of a runtime's call starts with: the tool, its recorded arguments, its id. */
+export function askBase(
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+  callId: string | undefined,
+): GateAsk {
+  return { tool, arguments: recordable(args), ...(callId === undefined ? {} : { callId }) };
+}
+
+/**
+ * An `mcp__<server>__<tool>` call (Claude Code's and Codex's spelling), or
+ * null for another tool: Warden's own gateway (`mcp__<gateway>__*`) decides
+ * its tools itself; another server's tool is decided with the mapping of
+ * `--gateway-config`, and denied without one, saying how to map it.
+ */
+export function planMcpName(
+  call: Omit<McpCall, 'server' | 'name'>,
+  base: GateAsk,
+  gateway: string,
+  gatewayConfig: string | undefined,
+): Promise<HookPlan> | HookPlan | null {
+  const { tool, runtime } = call;
+  if (!tool.startsWith('mcp__')) return null;
+  if (tool.startsWith(`mcp__${gateway}__`))
+    return {
+      kind: 'ungated',
+      reason: `\`${tool}\` goes through Warden's MCP gateway, which decides it`,
+    };
+  if (gatewayConfig === undefined)
+    return {
+      kind: 'refuse',
+      reason: `\`${tool}\` is an MCP tool with no mapping to action classes: give ${runtime} this server through \`warden gateway\`, where each tool is mapped, or map its tools in a gateway configuration given to the hook with \`--gateway-config FILE\``,
+    };
+  const split = splitMcpName(tool);
+  if (split === null)
+    return {
+      kind: 'refuse',
+      reason: `\`${tool}\` is not an MCP tool name of the form \`mcp__<server>__<tool>\`: denied`,
+    };
+  return planMappedMcp({ ...call, ...split }, base, gatewayConfig);
+}
