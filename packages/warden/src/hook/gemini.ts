@@ -66,7 +66,12 @@ export function readBeforeTool(raw: unknown): BeforeTool | string[] {
   return input as unknown as BeforeTool;
 }
 
-/** JSON with the keys of every object sorted: the same value always prints the same. */
+/**
+ * JSON with the keys of every object sorted: the same value always prints the
+ * same. Not the engine's `canonicalJson`: a connected hook never loads the
+ * engine, and this runs for every call; the digest only has to be stable, not
+ * canonical.
+ */
 function sortedJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
   if (isObject(value))
