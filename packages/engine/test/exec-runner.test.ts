@@ -39,6 +39,20 @@ describe('G14c: `warden exec` is unwrapped like any wrapper', () => {
     }
   });
 
+  it('a deny stays a deny when the wrapped script cannot be read: its leading words still decide (E24, G14c)', () => {
+    const deny = { command: 'git push', decision: 'deny', enforcement: 'hard' };
+    for (const typed of [
+      "git push 'oops",
+      `bash -c "git push 'oops"`,
+      "warden exec --worktree /w -- 'git push '\\''oops'",
+      `sh -c "git push origin main 'unterminated"`,
+    ]) {
+      expect(isRaw(typed), typed).toBe(true);
+      expect(decideWith([SHELL_OK, deny], typed).decision, typed).toBe('deny');
+      expect(classes(typed), typed).toContain('gitPush');
+    }
+  });
+
   it("Warden's other subcommands are ordinary programs", () => {
     expect(isRaw('warden audit verify --data .warden')).toBe(false);
     expect(units('warden audit verify').map((u) => u.kind)).toEqual(['command']);

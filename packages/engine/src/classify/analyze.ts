@@ -405,7 +405,15 @@ class Walker implements ReadingContext {
           script = this.parse(resolved.text);
         } catch (error) {
           if (!(error instanceof ShellSyntaxError) || error instanceof ShellLimitError) throw error;
-          this.rawUnit(raw, words, cwd, flow, `its script cannot be read: ${error.message}`);
+          // The script's own leading words still classify it, as a command line's do (E24):
+          // `bash -c "git push 'x"` is read as `git push …` under a wrapper, never as less.
+          this.rawUnit(
+            raw,
+            leadingWords(resolved.text),
+            resolved.cwd,
+            { ...flow, blur: resolved.blur, placeholder: resolved.placeholder },
+            `its script cannot be read: ${error.message}`,
+          );
           return cwd;
         }
         this.walkList(script, resolved.cwd, {
