@@ -65,6 +65,8 @@ export interface RunOptions {
   readonly env?: Record<string, string>;
   readonly permissionMode?: 'default' | 'acceptEdits' | 'bypassPermissions';
   readonly timeoutMs?: number;
+  /** Also send completions to the hook: `PostToolUse` and `PostToolUseFailure`. */
+  readonly completions?: boolean;
 }
 
 /**
@@ -79,13 +81,15 @@ export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
   mkdirSync(home);
   const hook = wrapHook(workdir, options.hook);
   const settings = join(workdir, 'settings.json');
+  const group = [
+    { matcher: '*', hooks: [{ type: 'command', command: hook.command, timeout: 60 }] },
+  ];
   writeFileSync(
     settings,
     JSON.stringify({
       hooks: {
-        PreToolUse: [
-          { matcher: '*', hooks: [{ type: 'command', command: hook.command, timeout: 60 }] },
-        ],
+        PreToolUse: group,
+        ...(options.completions === true ? { PostToolUse: group, PostToolUseFailure: group } : {}),
       },
     }),
   );

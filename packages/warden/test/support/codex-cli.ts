@@ -74,10 +74,12 @@ export interface RunCodexOptions {
   /** `-s`: `workspace-write` (default), `read-only` or `danger-full-access`. */
   readonly sandbox?: 'workspace-write' | 'read-only' | 'danger-full-access';
   readonly timeoutMs?: number;
+  /** Also send completions to the hook (`PostToolUse`). */
+  readonly completions?: boolean;
 }
 
 /** Codex's configuration: the fake provider, no network lookups at start, and the hook. */
-function config(url: string, hookCommand: string): string {
+function config(url: string, hookCommand: string, events: readonly string[]): string {
   const q = (s: string) => JSON.stringify(s);
   return `model = "gpt-5.5"
 model_provider = "fake"
@@ -105,13 +107,17 @@ env_key = "FAKE_API_KEY"
 wire_api = "responses"
 request_max_retries = 0
 stream_max_retries = 0
-
-[[hooks.PreToolUse]]
-[[hooks.PreToolUse.hooks]]
+${events
+  .map(
+    (event) => `
+[[hooks.${event}]]
+[[hooks.${event}.hooks]]
 type = "command"
 command = ${q(hookCommand)}
 timeout = 60
-`;
+`,
+  )
+  .join('')}`;
 }
 
 /**
@@ -127,7 +133,14 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
   mkdirSync(codexHome);
   const hook = wrapHook(workdir, options.hook);
   const fake = await startFakeOpenAi(options.calls);
-  writeFileSync(join(codexHome, 'config.toml'), config(fake.url, hook.command));
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    config(
+      fake.url,
+      hook.command,
+      options.completions === true ? ['PreToolUse', 'PostToolUse'] : ['PreToolUse'],
+    ),
+  );
   const env: Record<string, string> = {
     ...cleanEnv(home),
     CODEX_HOME: codexHome,

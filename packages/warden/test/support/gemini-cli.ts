@@ -76,6 +76,8 @@ export interface RunOptions {
   /** The hook entry's `timeout`, in milliseconds as Gemini CLI reads it (default 60 000). */
   readonly hookTimeoutMs?: number;
   readonly timeoutMs?: number;
+  /** Also send completions to the hook (`AfterTool`). */
+  readonly completions?: boolean;
 }
 
 /**
@@ -90,6 +92,19 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
   const home = join(workdir, 'home');
   mkdirSync(join(home, '.gemini'), { recursive: true });
   const hook = wrapHook(workdir, options.hook);
+  const group = [
+    {
+      matcher: '.*',
+      hooks: [
+        {
+          name: 'warden',
+          type: 'command',
+          command: hook.command,
+          timeout: options.hookTimeoutMs ?? 60_000,
+        },
+      ],
+    },
+  ];
   writeFileSync(
     join(home, '.gemini', 'settings.json'),
     JSON.stringify({
@@ -101,19 +116,8 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
       telemetry: { enabled: false },
       general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
       hooks: {
-        BeforeTool: [
-          {
-            matcher: '.*',
-            hooks: [
-              {
-                name: 'warden',
-                type: 'command',
-                command: hook.command,
-                timeout: options.hookTimeoutMs ?? 60_000,
-              },
-            ],
-          },
-        ],
+        BeforeTool: group,
+        ...(options.completions === true ? { AfterTool: group } : {}),
       },
       ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
     }),
