@@ -57,6 +57,8 @@ async function runHook(url: string, stdin: string, options: Partial<HookOptions>
     { stdin: () => Promise.resolve(stdin), out: () => undefined, env: {} },
     { server: url, token: 't', ...options },
   );
+  if (!('hookSpecificOutput' in answer))
+    throw new Error('a `PreToolUse` call answered as a completion');
   return answer.hookSpecificOutput;
 }
 

@@ -407,7 +407,8 @@ describe('every failure is a deny, never a crash (G37)', () => {
     const cases: [string[], string, string][] = [
       [['--policy', policyFile], '', 'no input'],
       [['--policy', policyFile], '{"tool_name":', 'not JSON'],
-      [['--policy', policyFile], '{"hook_event_name":"PostToolUse"}', 'not a `PreToolUse` call'],
+      [['--policy', policyFile], '{"hook_event_name":"Stop"}', 'not a `PreToolUse` call'],
+      [['--policy', policyFile], '{"hook_event_name":"PostToolUse"}', 'not a `PostToolUse` call'],
       [[], recorded('bash-push.json', worktree), 'the hook has no policy'],
       [['--timeout', 'soon'], recorded('bash-push.json', worktree), '`--timeout soon`'],
       [['--server', 'http://127.0.0.1:9', '--policy', policyFile], '{}', 'not both'],

@@ -444,6 +444,7 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
     expect(await planCall(viaGateway)).toEqual({
       kind: 'ungated',
       reason: "`mcp_warden_fs__write_file` goes through Warden's MCP gateway, which decides it",
+      gateway: true,
     });
     expect(await planCall(input('mcp_wdn_x', {}), 'wdn')).toMatchObject({ kind: 'ungated' });
     // A call that only claims to be the gateway's is not let through.
@@ -565,9 +566,14 @@ describe("Gemini CLI's answers: allow or deny, never ask", () => {
       );
       expect(code).toBe(0);
       const parsed = JSON.parse(printed) as Record<string, unknown>;
+      expect(printed).not.toContain('"ask"');
+      // A well-formed completion (`AfterTool`) is answered with nothing to object to.
+      if (Object.keys(parsed).length === 0) {
+        expect((value as { hook_event_name?: unknown }).hook_event_name).toBe('AfterTool');
+        return;
+      }
       expect(['allow', 'deny']).toContain(parsed.decision);
       expect(typeof parsed.reason).toBe('string');
-      expect(printed).not.toContain('"ask"');
     };
     await fc.assert(fc.asyncProperty(fc.oneof(call, json), checkOne), { numRuns: 120 });
   }, 120_000);
@@ -698,9 +704,9 @@ describe('standalone (`--policy`): the policy file decides, prompts are denied (
       ],
       ['{"tool_name":', standalone(), 'the input is not JSON'],
       [
-        JSON.stringify({ ...beforeTool('glob', {}), hook_event_name: 'AfterTool' }),
+        JSON.stringify({ ...beforeTool('glob', {}), hook_event_name: 'BeforeModel' }),
         standalone(),
-        'the input is not a `BeforeTool` call: `hook_event_name` is "AfterTool"',
+        'the input is not a `BeforeTool` call: `hook_event_name` is "BeforeModel"',
       ],
       [
         captured('run_shell_command-git-push.json').replace('git push', 'git push \\ud800'),

@@ -171,6 +171,8 @@ async function probeHook(scratch: string, policy: string, env: NodeJS.ProcessEnv
     { stdin: () => Promise.resolve(JSON.stringify(input)), out: () => undefined, env },
     { policy, data: join(scratch, 'hook', 'data'), sandbox: 'required' },
   );
+  if (!('hookSpecificOutput' in answer))
+    return failed('hook', 'the hook answered a `PreToolUse` call as a completion');
   const output = answer.hookSpecificOutput;
   const command = output.updatedInput?.['command'];
   if (output.permissionDecision !== 'allow' || typeof command !== 'string')

@@ -11,6 +11,8 @@
 // never guessed to be harmless.
 
 import { resolve } from 'node:path';
+import type { HookCompletion } from './completion.js';
+import { milliseconds, shortError, sizeOf, statedExitCode } from './completion.js';
 import type { HookPlan } from './plan.js';
 import { askBase, hookInputOf, planFileWrite, planMcpName, readCallFields, text } from './plan.js';
 import type { HookInput, HookRuntime } from './runtime.js';
@@ -164,14 +166,82 @@ export function hookAnswer(
   };
 }
 
+/** Claude Code's answer: to a `PreToolUse` call, or to a completion (`{}`, or a message for the user). */
+export type ClaudeCodeAnswer = ReturnType<typeof hookAnswer> | { readonly systemMessage?: string };
+
+/** The events Claude Code reports a call's end with: it ran, or it failed. */
+const COMPLETIONS = ['PostToolUse', 'PostToolUseFailure'] as const;
+
+/**
+ * A `PostToolUse` (`tool_response`, `duration_ms`) or `PostToolUseFailure`
+ * (`error`, `is_interrupt`, `duration_ms`) input, observed with Claude Code
+ * 2.1.197; a `Bash` failure's `error` starts `Exit code N`.
+ */
+export function readClaudeCompletion(
+  raw: unknown,
+): (HookInput & { readonly raw: PreToolUse } & HookCompletion) | string[] {
+  const { input, problems } = readCallFields(raw, {
+    event: COMPLETIONS,
+    installUnder: 'PostToolUse and PostToolUseFailure',
+    runtime: 'Claude Code',
+    strings: ['tool_use_id', 'session_id', 'permission_mode', 'error'],
+  });
+  if (typeof input.tool_use_id !== 'string' || input.tool_use_id === '')
+    problems.push('`tool_use_id` is missing: Claude Code names every call it reports');
+  if (problems.length > 0) return problems;
+  const read = input as unknown as Omit<PreToolUse, 'hook_event_name'> & {
+    readonly hook_event_name: (typeof COMPLETIONS)[number];
+    readonly tool_use_id: string;
+    readonly tool_response?: unknown;
+    readonly error?: string;
+    readonly is_interrupt?: unknown;
+    readonly duration_ms?: unknown;
+  };
+  const failed = read.hook_event_name === 'PostToolUseFailure';
+  const response = read.tool_response;
+  const shell = read.tool_name === 'Bash';
+  const exitCode = failed
+    ? shell
+      ? statedExitCode(read.error ?? '')
+      : undefined
+    : shell
+      ? 0
+      : undefined;
+  const outputBytes = failed
+    ? sizeOf(read.error)
+    : shell && typeof response === 'object' && response !== null
+      ? sizeOf((response as { stdout?: unknown }).stdout) +
+        sizeOf((response as { stderr?: unknown }).stderr)
+      : sizeOf(response);
+  const durationMs = milliseconds(read.duration_ms);
+  return {
+    // What `planCall` reads of it is what a `PreToolUse` input has.
+    ...hookInputOf(read as unknown as PreToolUse, {
+      callId: read.tool_use_id,
+      sessionId: read.session_id,
+    }),
+    event: read.hook_event_name,
+    match: { callId: read.tool_use_id },
+    status: failed ? 'Error' : 'Ok',
+    outputBytes,
+    ...(exitCode === undefined ? {} : { exitCode }),
+    ...(durationMs === undefined ? {} : { durationMs }),
+    ...(failed
+      ? {
+          error:
+            read.is_interrupt === true
+              ? 'interrupted by the user'
+              : shortError(read.error ?? 'failed'),
+        }
+      : {}),
+  };
+}
+
 /** The arguments of Claude Code's file tools that name a path. */
 const PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
 
 /** Claude Code's `PreToolUse` hook as a runtime of `hook/run.ts`. */
-export const claudeCode: HookRuntime<
-  HookInput & { readonly raw: PreToolUse },
-  ReturnType<typeof hookAnswer>
-> = {
+export const claudeCode: HookRuntime<HookInput & { readonly raw: PreToolUse }, ClaudeCodeAnswer> = {
   name: 'claude-code',
   title: 'Claude Code',
   event: 'PreToolUse',
@@ -192,4 +262,7 @@ export const claudeCode: HookRuntime<
   },
   allow: (reason, updatedInput) => hookAnswer('allow', reason, updatedInput),
   deny: (reason) => hookAnswer('deny', reason),
+  completionEvents: COMPLETIONS,
+  readCompletion: readClaudeCompletion,
+  completed: (warning) => (warning === undefined ? {} : { systemMessage: warning }),
 };

@@ -48,6 +48,8 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { GateAsk } from '../gate/types.js';
 import { hookAnswer } from './claude-code.js';
+import type { HookCompletion } from './completion.js';
+import { byExitCode, milliseconds, sizeOf, statedExitCode } from './completion.js';
 import type { HookPlan } from './plan.js';
 import { askBase, hookInputOf, insideWorktree, planMcpName, readCallFields, text } from './plan.js';
 import { parsePatch, patchOfShellCommand, unwrapPatch } from './patch.js';
@@ -227,12 +229,8 @@ export async function planCodexCall(
 /** How much of the transcript's end is read for the turn's sandbox. */
 const TRANSCRIPT_TAIL = 1024 * 1024;
 
-/**
- * The sandbox Codex runs this turn's commands in (`workspace-write`,
- * `read-only`, `danger-full-access`, …), from the last `turn_context` in the
- * end of the session's transcript; null when it cannot be read.
- */
-export function codexSandbox(transcript: string | undefined): string | null {
+/** The lines of the end of the session's transcript, or null when it cannot be read. */
+function transcriptTail(transcript: string | undefined): string[] | null {
   if (transcript === undefined || !isAbsolute(transcript)) return null;
   let fd: number;
   try {
@@ -250,28 +248,122 @@ export function codexSandbox(transcript: string | undefined): string | null {
       if (n === 0) break;
       read += n;
     }
-    const lines = buffer.subarray(0, read).toString('utf8').split('\n');
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const line = lines[i] as string;
-      if (!line.includes('"turn_context"')) continue;
-      try {
-        const entry = JSON.parse(line) as {
-          type?: unknown;
-          payload?: { sandbox_policy?: { type?: unknown } };
-        };
-        if (entry.type !== 'turn_context') continue;
-        const type = entry.payload?.sandbox_policy?.type;
-        return typeof type === 'string' ? type : null;
-      } catch {
-        continue;
-      }
-    }
-    return null;
+    return buffer.subarray(0, read).toString('utf8').split('\n');
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
+}
+
+/** The last transcript entry, from the end, that `pick` makes something of. */
+function lastEntry<T>(
+  transcript: string | undefined,
+  marker: string,
+  pick: (entry: Record<string, unknown>) => T | null,
+): T | null {
+  const lines = transcriptTail(transcript);
+  if (lines === null) return null;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (!line.includes(marker)) continue;
+    try {
+      const entry = JSON.parse(line) as unknown;
+      if (typeof entry !== 'object' || entry === null) continue;
+      const picked = pick(entry as Record<string, unknown>);
+      if (picked !== null) return picked;
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}
+
+/**
+ * The sandbox Codex runs this turn's commands in (`workspace-write`,
+ * `read-only`, `danger-full-access`, …), from the last `turn_context` in the
+ * end of the session's transcript; null when it cannot be read.
+ */
+export function codexSandbox(transcript: string | undefined): string | null {
+  return lastEntry(transcript, '"turn_context"', (entry) => {
+    if (entry.type !== 'turn_context') return null;
+    const type = (entry.payload as { sandbox_policy?: { type?: unknown } } | undefined)
+      ?.sandbox_policy?.type;
+    return typeof type === 'string' ? type : null;
+  });
+}
+
+/**
+ * How a shell call ended as the transcript records it (`item_completed` of a
+ * `CommandExecution` with the call's id: `exit_code`, `duration`), which the
+ * `PostToolUse` input does not carry; null when the transcript does not say.
+ */
+export function codexCommandEnd(
+  transcript: string | undefined,
+  callId: string,
+): { exitCode?: number; durationMs?: number } | null {
+  return lastEntry(transcript, callId, (entry) => {
+    const payload = entry.payload as { type?: unknown; item?: Record<string, unknown> } | undefined;
+    const item = payload?.item;
+    if (payload?.type !== 'item_completed' || item?.id !== callId) return null;
+    const duration = item.duration as { secs?: unknown; nanos?: unknown } | undefined;
+    const ms =
+      typeof duration?.secs === 'number' && typeof duration.nanos === 'number'
+        ? milliseconds(duration.secs * 1000 + duration.nanos / 1e6)
+        : undefined;
+    return {
+      ...(typeof item.exit_code === 'number' ? { exitCode: item.exit_code } : {}),
+      ...(ms === undefined ? {} : { durationMs: ms }),
+    };
+  });
+}
+
+/**
+ * Codex's `PostToolUse` input (0.171.0): the `PreToolUse` fields with
+ * `tool_response`, the text the model reads back. For `apply_patch` it states
+ * `Exit code: N`; for a shell command only the output, whose exit code and
+ * duration the transcript's record of the call gives.
+ */
+export function readCodexCompletion(
+  raw: unknown,
+): (HookInput & { readonly raw: CodexPreToolUse } & HookCompletion) | string[] {
+  const { input, problems } = readCallFields(raw, {
+    event: ['PostToolUse'],
+    installUnder: '[[hooks.PostToolUse]]',
+    runtime: 'Codex',
+    strings: ['tool_use_id', 'session_id', 'turn_id', 'transcript_path', 'model'],
+  });
+  if (typeof input.tool_use_id !== 'string' || input.tool_use_id === '')
+    problems.push('`tool_use_id` is missing: Codex names every call it reports');
+  if (problems.length > 0) return problems;
+  const read = input as unknown as CodexPreToolUse & {
+    readonly tool_use_id: string;
+    readonly tool_response?: unknown;
+  };
+  const response = read.tool_response;
+  const said = typeof response === 'string' ? response : '';
+  const ended =
+    read.tool_name === 'Bash' &&
+    patchOfShellCommand(text(read.tool_input, 'command') ?? '') === null
+      ? codexCommandEnd(read.transcript_path, read.tool_use_id)
+      : null;
+  const exitCode = ended?.exitCode ?? statedExitCode(said);
+  const failedMcp =
+    typeof response === 'object' &&
+    response !== null &&
+    (response as { isError?: unknown }).isError === true;
+  const verdict = failedMcp
+    ? { status: 'Error' as const, error: 'the MCP tool answered with an error' }
+    : byExitCode(exitCode);
+  return {
+    ...hookInputOf(read, { callId: read.tool_use_id, sessionId: read.session_id }),
+    event: 'PostToolUse',
+    match: { callId: read.tool_use_id },
+    outputBytes: sizeOf(response),
+    ...(exitCode === undefined ? {} : { exitCode }),
+    ...(ended?.durationMs === undefined ? {} : { durationMs: ended.durationMs }),
+    ...verdict,
+  };
 }
 
 /**
@@ -310,4 +402,8 @@ export const codex: HookRuntime<HookInput & { readonly raw: CodexPreToolUse }, C
     updatedInput === undefined ? {} : hookAnswer('allow', reason, updatedInput),
   // Codex treats a deny without a reason as no decision: the reason is never empty.
   deny: (reason) => hookAnswer('deny', reason === '' ? 'Warden: denied' : reason),
+  completionEvents: ['PostToolUse'],
+  readCompletion: readCodexCompletion,
+  // Codex shows nothing of a `PostToolUse` answer in `codex exec`; a warning goes to standard error.
+  completed: () => ({}),
 };

@@ -18,6 +18,8 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import type { HookCompletion } from './completion.js';
+import { byExitCode, shortError, sizeOf, statedExitCode } from './completion.js';
 import type { HookPlan } from './plan.js';
 import { askBase, planFileWrite, planMappedMcp, readCallFields, text } from './plan.js';
 import type { HookInput, HookRuntime } from './runtime.js';
@@ -110,6 +112,58 @@ export function makeCallId(input: BeforeTool, now: () => Date = () => new Date()
   const session = input.session_id ?? 'no-session';
   const at = input.timestamp ?? now().toISOString();
   return `gemini:${session}:${at}:${callDigest(input.tool_name, input.tool_input)}`;
+}
+
+/**
+ * Gemini CLI's `AfterTool` input (0.61.0): the `BeforeTool` fields with a
+ * later `timestamp` and `tool_response` (`llmContent`, what the model reads,
+ * which for a shell command states `Exit Code: N`; `returnDisplay`; `error`
+ * when the tool failed). No call id: the decision is the newest of this
+ * session made for the same tool and arguments (`makeCallId`'s start and end).
+ */
+export function readAfterTool(
+  raw: unknown,
+): (HookInput & { readonly raw: BeforeTool } & HookCompletion) | string[] {
+  const { input, problems } = readCallFields(raw, {
+    event: ['AfterTool'],
+    installUnder: 'AfterTool',
+    runtime: 'Gemini CLI',
+    strings: ['session_id', 'timestamp', 'transcript_path'],
+  });
+  if (problems.length > 0) return problems;
+  const read = input as unknown as BeforeTool & { readonly tool_response?: unknown };
+  const response = isObject(read.tool_response) ? read.tool_response : {};
+  const content = response.llmContent;
+  const exitCode =
+    read.tool_name === 'run_shell_command' && typeof content === 'string'
+      ? statedExitCode(content.replace(/^<untrusted_context>\n/, ''))
+      : undefined;
+  const error = response.error;
+  const message = isObject(error)
+    ? typeof error.message === 'string'
+      ? error.message
+      : 'failed'
+    : typeof error === 'string' && error !== ''
+      ? error
+      : null;
+  const session = read.session_id ?? 'no-session';
+  return {
+    cwd: read.cwd,
+    toolName: read.tool_name,
+    toolInput: read.tool_input,
+    ...(read.session_id === undefined ? {} : { sessionId: read.session_id }),
+    raw: read,
+    event: 'AfterTool',
+    match: {
+      callIdPrefix: `gemini:${session}:`,
+      callIdSuffix: `:${callDigest(read.tool_name, read.tool_input)}`,
+    },
+    outputBytes: sizeOf(content),
+    ...(exitCode === undefined ? {} : { exitCode }),
+    ...(message === null
+      ? byExitCode(exitCode)
+      : { status: 'Error' as const, error: shortError(message) }),
+  };
 }
 
 /** Gemini CLI's own tools that only read, or steer the session; their effects pass other hooks. */
@@ -295,6 +349,7 @@ export async function planCall(
       return {
         kind: 'ungated',
         reason: `\`${tool}\` goes through Warden's MCP gateway, which decides it`,
+        gateway: true,
       };
     if (gatewayConfig === undefined)
       return {
@@ -316,7 +371,9 @@ export type GeminiAnswer =
       readonly decision: 'allow';
       readonly reason: string;
       readonly hookSpecificOutput?: { readonly tool_input: Readonly<Record<string, unknown>> };
-    };
+    }
+  /** To `AfterTool`: nothing to add. */
+  | Record<string, never>;
 
 export function hookAnswer(
   decision: 'allow' | 'deny',
@@ -368,4 +425,7 @@ export const gemini: HookRuntime<HookInput & { readonly raw: BeforeTool }, Gemin
   },
   allow: (reason, toolInput) => hookAnswer('allow', reason, toolInput),
   deny: (reason) => hookAnswer('deny', reason),
+  completionEvents: ['AfterTool'],
+  readCompletion: readAfterTool,
+  completed: () => ({}),
 };

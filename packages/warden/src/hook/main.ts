@@ -55,6 +55,7 @@ export async function mainHook(name: string, args: readonly string[]): Promise<v
     {
       stdin: () => readAll(process.stdin),
       out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
       env: process.env,
     },
     options,

@@ -20,7 +20,8 @@ export type HookPlan =
       readonly shell?: ShellCall;
     }
   /** Nothing to decide: the call only reads, or writes inside the worktree (G14c). */
-  | { readonly kind: 'ungated'; readonly reason: string }
+  /** `gateway`: Warden's MCP gateway decides the call and records how it ends. */
+  | { readonly kind: 'ungated'; readonly reason: string; readonly gateway?: true }
   /** Refused before the gate: Warden cannot tell what the call does. */
   | { readonly kind: 'refuse'; readonly reason: string };
 
@@ -171,8 +172,8 @@ export interface ToolCallFields {
 
 /** How a runtime's input is checked: its event, where the hook is installed, its optional text fields. */
 export interface CallFieldsSpec {
-  /** The event the hook answers: `PreToolUse`, `BeforeTool`. */
-  readonly event: string;
+  /** The event the hook answers: `PreToolUse`, `BeforeTool`; or the events, for completions. */
+  readonly event: string | readonly string[];
   /** Where the hook belongs in the runtime's configuration, as the advice says it. */
   readonly installUnder: string;
   /** The runtime in words, for the advice. */
@@ -196,9 +197,10 @@ export function readCallFields(
 ): { readonly input: Record<string, unknown>; readonly problems: string[] } {
   if (!isRecord(raw)) return { input: {}, problems: ['the input is not a JSON object'] };
   const problems: string[] = [];
-  if (raw.hook_event_name !== spec.event)
+  const events: readonly unknown[] = typeof spec.event === 'string' ? [spec.event] : spec.event;
+  if (!events.includes(raw.hook_event_name))
     problems.push(
-      `\`hook_event_name\` is ${JSON.stringify(raw.hook_event_name ?? null)}: this hook answers \`${spec.event}\` only, install it under \`${spec.installUnder}\``,
+      `\`hook_event_name\` is ${JSON.stringify(raw.hook_event_name ?? null)}: this hook answers ${events.map((e) => `\`${String(e)}\``).join(', ')} only, install it under \`${spec.installUnder}\``,
     );
   if (typeof raw.cwd !== 'string' || !isAbsolute(raw.cwd))
     problems.push(
@@ -286,6 +288,7 @@ export function planMcpName(
     return {
       kind: 'ungated',
       reason: `\`${tool}\` goes through Warden's MCP gateway, which decides it`,
+      gateway: true,
     };
   if (gatewayConfig === undefined)
     return {

@@ -11,11 +11,16 @@
 
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ClaudeCodeAnswer } from './claude-code.js';
 import { claudeCode } from './claude-code.js';
+import type { JsonValue } from '../store/types.js';
+import type { HookCompletion } from './completion.js';
+import { endingOf } from './completion.js';
 import type { GatePlan } from './plan.js';
+import { recordable } from './plan.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 import type { RunnerSource } from './sandboxed.js';
-import { planSandbox, runnerCommand } from './sandboxed.js';
+import { isRunnerCommand, planSandbox, runnerCommand } from './sandboxed.js';
 import { illFormedProblem } from '../well-formed.js';
 
 export interface HookOptions {
@@ -48,6 +53,8 @@ export interface HookIo {
   readonly stdin: () => Promise<string>;
   readonly out: (text: string) => void;
   readonly env: NodeJS.ProcessEnv;
+  /** Where a warning goes that the runtime's answer cannot carry (standard error). */
+  readonly err?: (text: string) => void;
 }
 
 /** Claude Code's own default hook timeout is 60 s; the hook answers a little before it. */
@@ -97,7 +104,7 @@ function answering<A extends object>(
 function parseInput<I extends HookInput>(
   runtime: HookRuntime<I, object>,
   text: string,
-): I | string {
+): { call: I } | { completion: I & HookCompletion } | string {
   const expected = `${runtime.title}’s \`${runtime.event}\` JSON on standard input`;
   let raw: unknown;
   try {
@@ -109,10 +116,17 @@ function parseInput<I extends HookInput>(
   }
   const broken = illFormedProblem(raw, 'the input');
   if (broken !== null) return broken;
+  const event = (raw as { hook_event_name?: unknown } | null)?.hook_event_name;
+  if (runtime.completionEvents.includes(event as string)) {
+    const completion = runtime.readCompletion(raw);
+    if (Array.isArray(completion))
+      return `the input is not a \`${String(event)}\` call: ${completion.join('; ')}`;
+    return { completion };
+  }
   const read = runtime.read(raw);
   if (Array.isArray(read))
     return `the input is not a \`${runtime.event}\` call: ${read.join('; ')}`;
-  return read;
+  return { call: read };
 }
 
 /**
@@ -378,10 +392,7 @@ function dataFolderTouched(paths: readonly string[], data: string): string | nul
 }
 
 /** The answer to one call. Never throws for bad input; the caller turns a throw into a deny. */
-export function answerHook(
-  io: HookIo,
-  options: HookOptions,
-): Promise<ReturnType<typeof claudeCode.deny>>;
+export function answerHook(io: HookIo, options: HookOptions): Promise<ClaudeCodeAnswer>;
 export function answerHook<I extends HookInput, A extends object>(
   io: HookIo,
   options: HookOptions,
@@ -407,8 +418,11 @@ export async function answerHook(
   } catch (error) {
     return a.deny(`cannot read the input: ${(error as Error).message}`);
   }
-  const input = parseInput(runtime, text);
-  if (typeof input === 'string') return a.deny(input);
+  const parsed = parseInput(runtime, text);
+  if (typeof parsed === 'string') return a.deny(parsed);
+  if ('completion' in parsed)
+    return answerCompletion(runtime, parsed.completion, options, io, signal, seconds);
+  const input = parsed.call;
   // Standalone, the data folder holds the audit log and the key grants are signed with.
   if (!hasServer && options.policy !== undefined) {
     const touched = dataFolderTouched(runtime.namedPaths(input), options.data ?? '.warden');
@@ -458,6 +472,123 @@ export async function answerHook(
   return a.deny(
     'the hook has no policy: give `--server URL` with a token (or WARDEN_URL and WARDEN_TOKEN), or `--policy FILE`',
   );
+}
+
+/**
+ * Records how a call ended (`hook/completion.ts`, `gate/completion.ts`) and
+ * answers the runtime that it may go on: the call has run, so nothing here
+ * denies; a completion that cannot be recorded is said on standard error
+ * (and to the user where the runtime shows a message). Not recorded here: a
+ * shell command Warden rewrote, which `warden exec` recorded as it ran, and
+ * a tool of Warden's MCP gateway, which the gateway records.
+ */
+async function answerCompletion<I extends HookInput, A extends object>(
+  runtime: HookRuntime<I, A>,
+  completion: I & HookCompletion,
+  options: HookOptions,
+  io: HookIo,
+  signal: AbortSignal,
+  seconds: number,
+): Promise<A> {
+  const warn = (why: string): A => {
+    const warning = `Warden: how \`${completion.toolName}\` ended is not recorded: ${why}`;
+    io.err?.(`${warning}\n`);
+    return runtime.completed(warning);
+  };
+  const command = completion.toolInput.command;
+  if (typeof command === 'string' && isRunnerCommand(command)) return runtime.completed();
+  const plan = await runtime.plan(completion, {
+    gateway: options.gateway ?? 'warden',
+    gatewayConfig: options.gatewayConfig,
+  });
+  if (plan.kind === 'ungated' && plan.gateway === true) return runtime.completed();
+  const ungated = plan.kind === 'ungated' ? plan.reason : undefined;
+  const input = recordable(completion.toolInput);
+  const server = options.server ?? io.env.WARDEN_URL;
+  const token = options.token ?? io.env.WARDEN_TOKEN;
+  try {
+    if (server !== undefined && server !== '') {
+      if (token === undefined || token === '')
+        return warn(
+          `no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
+        );
+      const body = {
+        completes: completion.match,
+        tool: completion.toolName,
+        status: completion.status,
+        ...(completion.durationMs === undefined ? {} : { durationMs: completion.durationMs }),
+        ...(completion.error === undefined ? {} : { error: completion.error }),
+        arguments: endingOf(completion),
+        input,
+        ...(ungated === undefined ? {} : { ungated }),
+      };
+      const url = `${server.replace(/\/+$/, '')}/v1/audit`;
+      const response = await postJson(url, token, JSON.stringify(body), signal, runtime.name);
+      // 409: recorded already (a runtime that sends the event twice).
+      if (response.status === 201 || response.status === 409) return runtime.completed();
+      return warn(`the Warden server answered HTTP ${response.status}${errorsIn(response.text)}`);
+    }
+    if (options.policy === undefined)
+      return warn('the hook has no policy: give `--server URL` with a token, or `--policy FILE`');
+    const [{ loadPolicyFile }, { openWarden }, { recordCompletion }] = await Promise.all([
+      import('../policy/load.js'),
+      import('../warden.js'),
+      import('../gate/completion.js'),
+    ]);
+    const loaded = loadPolicyFile(options.policy, 'workspace', () => '');
+    if (!loaded.ok || loaded.value.policy.workspace === undefined)
+      return warn(`the policy \`${options.policy}\` cannot be used`);
+    const workspace = loaded.value.policy.workspace;
+    const warden = await openWarden({
+      data: options.data ?? '.warden',
+      policyFile: options.policy,
+      managedPolicyFile: options.managed ?? io.env.WARDEN_MANAGED_POLICY ?? null,
+      env: io.env,
+      auditThread: false,
+    });
+    try {
+      await recordCompletion(
+        warden.gate,
+        warden.store.audit,
+        {
+          workspace,
+          agent: options.agent ?? runtime.name,
+          source: runtime.name,
+          ...(options.space === undefined ? {} : { space: options.space }),
+          ...(options.mode === undefined ? {} : { mode: options.mode }),
+        },
+        {
+          match: completion.match,
+          tool: completion.toolName,
+          status: completion.status,
+          ending: endingOf(completion),
+          input: input as JsonValue,
+          ...(completion.durationMs === undefined ? {} : { durationMs: completion.durationMs }),
+          ...(completion.error === undefined ? {} : { error: completion.error }),
+          ...(ungated === undefined ? {} : { ungated }),
+        },
+        Date.now(),
+      );
+      return runtime.completed();
+    } finally {
+      await warden.close();
+    }
+  } catch (error) {
+    if (signal.aborted) return warn(`no answer within ${seconds} s`);
+    return warn(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The messages of a problem answer, for a warning. */
+function errorsIn(text: string): string {
+  try {
+    const errors = (JSON.parse(text) as { errors?: { message?: unknown }[] }).errors
+      ?.map((e) => e.message)
+      .filter((m): m is string => typeof m === 'string');
+    return errors === undefined || errors.length === 0 ? '' : `: ${errors.join('; ')}`;
+  } catch {
+    return '';
+  }
 }
 
 /** Runs the hook: prints the answer, and exits 0 — a deny is an answer, not a failure. */

@@ -4,6 +4,7 @@
 // guard). One contract for Claude Code, Codex and Gemini CLI: the same policy,
 // the same gate and the same audit, whatever runtime asks.
 
+import type { HookCompletion } from './completion.js';
 import type { HookPlan } from './plan.js';
 
 /** The call as every runtime's input carries it, read and checked. */
@@ -47,4 +48,13 @@ export interface HookRuntime<I extends HookInput = HookInput, A extends object =
   allow(reason: string, updatedInput?: Readonly<Record<string, unknown>>): A;
   /** The runtime's answer that stops the call, with the reason the model reads. */
   deny(reason: string): A;
+  /** The events that report how a call ended: `PostToolUse`, `AfterTool`. */
+  readonly completionEvents: readonly string[];
+  /** Such an event's input read field by field (with what `plan` reads of the call), or every problem with it. */
+  readCompletion(raw: unknown): (I & HookCompletion) | string[];
+  /**
+   * The answer to a completion: nothing to object to, the call has run.
+   * `warning` says that it could not be recorded, where the runtime shows one.
+   */
+  completed(warning?: string): A;
 }

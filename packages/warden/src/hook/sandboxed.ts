@@ -63,6 +63,14 @@ function wardenArgv(): string[] {
   return [process.execPath, fileURLToPath(new URL('../../bin/warden.js', import.meta.url))];
 }
 
+/**
+ * Whether a command line is one `runnerCommand` wrote: this Warden's
+ * `exec --grant`. Such a run records how it ended itself.
+ */
+export function isRunnerCommand(command: string): boolean {
+  return command.startsWith(`${wardenArgv().map(shellQuote).join(' ')} exec --grant `);
+}
+
 /** The command line Claude Code runs instead: the original, under `warden exec --grant`. */
 export function runnerCommand(
   grant: string,

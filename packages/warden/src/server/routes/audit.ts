@@ -3,7 +3,10 @@
 // call is reported once.
 
 import { z } from 'zod';
-import type { AuditKind, AuditStatus } from '../../store/types.js';
+import type { CallMatch } from '../../gate/completion.js';
+import { recordCompletion } from '../../gate/completion.js';
+import type { CallContext } from '../../gate/types.js';
+import type { AuditKind, AuditStatus, JsonValue } from '../../store/types.js';
 import { AUDIT_KINDS, AUDIT_STATUSES } from '../../store/types.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
@@ -35,6 +38,25 @@ const reportSchema = z.strictObject({
   ),
   durationMs: z.number().min(0).optional(),
   error: z.string().optional(),
+  completes: z
+    .union([
+      z.strictObject({ callId: z.string().min(1) }),
+      z.strictObject({ callIdPrefix: z.string().min(1), callIdSuffix: z.string() }),
+    ])
+    .optional()
+    .describe(
+      "a runtime hook's completion: the decision is found by the call id it was asked with (or, for a runtime that sends none, by the id's start and end); `tool` names the call",
+    ),
+  input: z
+    .unknown()
+    .optional()
+    .describe(
+      "with `completes`: the call's arguments, recorded when no allowing decision covers it",
+    ),
+  ungated: z
+    .string()
+    .optional()
+    .describe('with `completes`: why the hook let the call run without a decision'),
 });
 
 /** Reports of one decision, one at a time in this process: a second one finds the first. */
@@ -50,6 +72,51 @@ async function reportOnce<T>(decisionId: string, report: () => Promise<T>): Prom
   } finally {
     if (reporting.get(decisionId) === settled) reporting.delete(decisionId);
   }
+}
+
+/** A runtime hook's completion (gate/completion.ts), one at a time per agent in this process. */
+async function completion(
+  ctx: ServerContext,
+  context: CallContext,
+  body: z.infer<typeof reportSchema>,
+  match: CallMatch,
+): Promise<Reply<CallEntryView>> {
+  if (body.auditId !== undefined || body.callId !== undefined)
+    throw badRequest(
+      'completes',
+      'a completion names its call in `completes`, not with `auditId` or `callId`',
+    );
+  if (body.tool === undefined) throw badRequest('tool', 'say which `tool` ran');
+  const ending = body.arguments ?? {};
+  if (typeof ending !== 'object' || ending === null || Array.isArray(ending))
+    throw badRequest('arguments', "a completion's `arguments` say how the call ended: an object");
+  if (body.status !== 'Ok' && body.status !== 'Error')
+    throw badRequest('status', 'a call that ran ended `Ok` or `Error`');
+  const tool = body.tool;
+  const status = body.status;
+  const recorded = await reportOnce(`${context.workspace}\u0000${context.agent}`, () =>
+    recordCompletion(
+      ctx.warden.gate,
+      ctx.warden.store.audit,
+      context,
+      {
+        match,
+        tool,
+        status,
+        ending: ending as Record<string, JsonValue>,
+        ...(body.durationMs === undefined ? {} : { durationMs: body.durationMs }),
+        ...(body.error === undefined ? {} : { error: body.error }),
+        ...(body.input === undefined ? {} : { input: body.input as JsonValue }),
+        ...(body.ungated === undefined ? {} : { ungated: body.ungated }),
+      },
+      ctx.clock(),
+    ),
+  );
+  if (recorded.kind === 'reported')
+    throw conflict(
+      `the call of decision \`${String(recorded.entry.decisionId)}\` was reported already, as entry \`${recorded.entry.id}\``,
+    );
+  return new Reply(201, shownCallEntry(recorded.entry));
 }
 
 export function auditRoutes(api: Api, ctx: ServerContext): void {
@@ -99,6 +166,9 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
           source: sourceOf(c.req.header('x-warden-adapter')),
         },
       );
+      if (body.completes !== undefined) return completion(ctx, context, body, body.completes);
+      for (const key of ['input', 'ungated'] as const)
+        if (body[key] !== undefined) throw badRequest(key, `\`${key}\` goes with \`completes\``);
       let callId = body.callId;
       let tool = body.tool;
       let decisionId: string | null = null;
