@@ -20,7 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, exportedAudit, warden } from './helpers.js';
 import { sandboxForTests, tempDir } from './support/backends.js';
 import type { ClaudeRun, RunOptions } from './support/claude-cli.js';
-import { requireCli } from './support/agent-cli.js';
+import type { HookCall } from './support/agent-cli.js';
+import { forEvent, requireCli } from './support/agent-cli.js';
+import { endings } from './support/audit.js';
 import { describeRun, locateClaude, runClaude } from './support/claude-cli.js';
 import type { ScriptedCall } from './support/fake-anthropic.js';
 import type { Served } from './support/processes.js';
@@ -122,9 +124,18 @@ async function session(
   test: string,
   calls: readonly ScriptedCall[],
   options: Omit<RunOptions, 'bin' | 'calls'>,
-): Promise<ClaudeRun> {
+): Promise<ClaudeRun & { completions: HookCall[] }> {
   if ('missing' in claude) throw new Error(claude.missing);
-  const run = await runClaude({ bin: claude.bin, calls, ...options });
+  const all = await runClaude({ bin: claude.bin, calls, ...options });
+  // `hookCalls`: the calls' `PreToolUse`; their completions, if asked for, in `completions`.
+  const run = {
+    ...all,
+    hookCalls: forEvent(all.hookCalls, 'PreToolUse'),
+    completions: [
+      ...forEvent(all.hookCalls, 'PostToolUse'),
+      ...forEvent(all.hookCalls, 'PostToolUseFailure'),
+    ],
+  };
   run.hookCalls.forEach((call, i) => {
     const input = calls[i]?.input.command;
     hookTimes.push({ test, command: typeof input === 'string' ? input : '?', ms: call.ms });
@@ -143,6 +154,10 @@ const bash = (command: string, extra: Record<string, unknown> = {}): ScriptedCal
 
 interface Entry {
   readonly kind: string;
+  readonly id?: string;
+  readonly decisionId?: string | null;
+  readonly tool?: string;
+  readonly durationMs?: number | null;
   readonly status?: string;
   readonly outcome?: string;
   readonly callId?: string;
@@ -150,6 +165,9 @@ interface Entry {
   readonly arguments?: {
     command?: string;
     sandbox?: { backend: string; hosts: string[]; violations: string[] } | null;
+    event?: string;
+    exitCode?: number;
+    ungated?: string;
   };
 }
 
@@ -286,6 +304,46 @@ describe.skipIf(noClaude !== null)(
         expect(run.output?.permission_denials).toHaveLength(1);
         const denied = audit(data).find((e) => e.kind === 'decision');
         expect(denied).toMatchObject({ outcome: 'deny' });
+      });
+
+      it('I1: the audit has the decision and the completion of each call: a denied push did not run, an allowed command ended `Ok`, a failing one `Error` with its exit code, a write inside the worktree ran ungated', async () => {
+        const cwd = worktree();
+        const data = tempDir();
+        const run = await session(
+          'completions',
+          [
+            bash('git push origin main'),
+            bash('echo hello'),
+            bash('echo failing; exit 3'),
+            { name: 'Write', input: { file_path: join(cwd, 'notes.txt'), content: 'hi\n' } },
+          ],
+          { hook: [...standalone(data), '--sandbox', 'off'], cwd, completions: true },
+        );
+        expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('hi\n');
+        // Three ran and reported; the denied push never did.
+        expect(run.completions.map((c) => c.exit)).toEqual([0, 0, 0]);
+        const entries = audit(data);
+        const { decided, undecided } = endings(entries);
+        expect(decided, JSON.stringify(entries)).toEqual([
+          ['deny', ['Denied']],
+          ['allow', ['Ok']],
+          ['allow', ['Error']],
+        ]);
+        const failed = entries.find((e) => e.kind === 'call' && e.status === 'Error');
+        expect(failed).toMatchObject({
+          error: 'Exit code 3 failing',
+          arguments: { event: 'PostToolUseFailure', exitCode: 3 },
+        });
+        expect(typeof failed?.durationMs).toBe('number');
+        expect(undecided).toEqual([
+          expect.objectContaining({
+            tool: 'Write',
+            status: 'Ok',
+            arguments: expect.objectContaining({
+              ungated: '`Write` writes inside the worktree (not gated)',
+            }),
+          }),
+        ]);
       });
 
       it('G2, G22: a Bash call that asks for `dangerouslyDisableSandbox` needs a human, so standalone it is denied and does not run', async () => {
@@ -518,6 +576,7 @@ describe.skipIf(noClaude !== null)(
             hook: hook(),
             cwd,
             env: { WARDEN_TOKEN: agent },
+            completions: true,
           });
           expectSandboxed(run, 0, cwd, ['--server', served.url]);
           expect(readFileSync(join(cwd, 'inside.txt'), 'utf8')).toBe('inside\n');
@@ -529,6 +588,10 @@ describe.skipIf(noClaude !== null)(
           const entry = ranAs(calls, command);
           expect(entry, JSON.stringify(calls)).toMatchObject({ status: 'Error' });
           expect(entry?.arguments?.sandbox?.violations.join('\n')).toContain(target);
+          // I1: the runner recorded how it ended; Claude Code's completion of the rewritten
+          // command adds no second record.
+          expect(run.completions).toHaveLength(1);
+          expect(calls.filter((e) => e.decisionId === entry?.decisionId)).toHaveLength(1);
         },
       );
     });

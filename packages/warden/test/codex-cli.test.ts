@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, exportedAudit, warden } from './helpers.js';
 import { sandboxForTests, tempDir } from './support/backends.js';
-import { requireCli } from './support/agent-cli.js';
+import type { HookCall } from './support/agent-cli.js';
+import { forEvent, requireCli } from './support/agent-cli.js';
 import type { CodexRun, RunCodexOptions } from './support/codex-cli.js';
 import { codexScratch, describeCodexRun, locateCodex, runCodex } from './support/codex-cli.js';
 import type { ScriptedCodexCall } from './support/fake-openai.js';
@@ -91,19 +92,22 @@ function worktree(files: Record<string, string> = {}): string {
 async function session(
   calls: readonly ScriptedCodexCall[],
   options: Omit<RunCodexOptions, 'bin' | 'calls'>,
-): Promise<CodexRun> {
+): Promise<CodexRun & { completions: HookCall[] }> {
   if ('missing' in located) throw new Error(located.missing);
-  const run = await runCodex({ bin: located.bin, calls, ...options });
-  hookTimes.push(...run.hookCalls.map((c) => c.ms));
+  const all = await runCodex({ bin: located.bin, calls, ...options });
+  hookTimes.push(...all.hookCalls.map((c) => c.ms));
+  // `hookCalls`: the calls' `PreToolUse`; `completions`: their `PostToolUse`, if asked for.
+  const run = { ...all, hookCalls: forEvent(all.hookCalls, 'PreToolUse') };
+  const completions = forEvent(all.hookCalls, 'PostToolUse');
   expect(run.hookCalls, describeCodexRun(run)).toHaveLength(calls.length);
   expect(run.toolOutputs, describeCodexRun(run)).toHaveLength(calls.length);
   expect(run.exit, describeCodexRun(run)).toBe(0);
   // Every answer is explicit JSON with exit 0: Codex lets a call through on any other.
-  for (const call of run.hookCalls) {
-    expect(call.exit, describeCodexRun(run)).toBe(0);
-    expect(() => JSON.parse(call.stdout) as unknown, describeCodexRun(run)).not.toThrow();
+  for (const call of all.hookCalls) {
+    expect(call.exit, describeCodexRun(all)).toBe(0);
+    expect(() => JSON.parse(call.stdout) as unknown, describeCodexRun(all)).not.toThrow();
   }
-  return run;
+  return { ...run, completions };
 }
 
 /** What the model read for a call Codex blocked on Warden's word. */
@@ -116,8 +120,10 @@ interface Entry {
   readonly outcome?: string;
   readonly callId?: string;
   readonly tool?: string;
+  readonly id?: string;
+  readonly decisionId?: string | null;
   readonly status?: string;
-  readonly arguments?: { command?: string };
+  readonly arguments?: { command?: string; event?: string; exitCode?: number };
 }
 
 describe.skipIf(noCodex !== null)(
@@ -145,6 +151,7 @@ describe.skipIf(noCodex !== null)(
         const run = await session([shell(push), shell('echo hello > marker.txt')], {
           hook: hook(data),
           cwd,
+          completions: true,
         });
         expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toBe(blocked(DENY_MAIN, push));
         expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
@@ -155,6 +162,23 @@ describe.skipIf(noCodex !== null)(
         expect(decisions.map((e) => [e.source, e.callId, e.outcome])).toEqual([
           ['codex', 'call_scripted_0001', 'deny'],
           ['codex', 'call_scripted_0002', 'allow'],
+        ]);
+        // I1: and how each call ended: the denied one did not run, the allowed one ran and
+        // reported through `PostToolUse`, with the exit code from Codex's transcript.
+        expect(run.completions.map((c) => c.exit)).toEqual([0]);
+        const calls = exportedAudit<Entry>(data).filter((e) => e.kind === 'call');
+        expect(
+          calls.map((e) => [
+            e.callId,
+            e.decisionId,
+            e.status,
+            e.arguments?.event,
+            e.arguments?.exitCode,
+          ]),
+          JSON.stringify(calls),
+        ).toEqual([
+          ['call_scripted_0001', decisions[0]?.id, 'Denied', undefined, undefined],
+          ['call_scripted_0002', decisions[1]?.id, 'Ok', 'PostToolUse', 0],
         ]);
       });
 
@@ -265,6 +289,7 @@ describe.skipIf(noCodex !== null)(
           hook: hook(),
           cwd,
           env: { WARDEN_TOKEN: agent },
+          completions: true,
         });
         expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toBe(blocked(DENY_MAIN, push));
         expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
@@ -276,6 +301,21 @@ describe.skipIf(noCodex !== null)(
         expect(ours.map((e) => [e.source, e.outcome]).sort()).toEqual([
           ['codex', 'allow'],
           ['codex', 'deny'],
+        ]);
+        // I1: the allowed call's completion, recorded by the server against its decision.
+        expect(run.completions).toHaveLength(1);
+        const allowed = ours.find((e) => e.outcome === 'allow');
+        const calls = (await api(served.url, viewer, 'GET', '/v1/audit?workspace=acme&kind=call'))
+          .body.entries as Entry[];
+        expect(
+          calls.filter((e) => e.decisionId === allowed?.id),
+          JSON.stringify(calls),
+        ).toEqual([
+          expect.objectContaining({
+            source: 'codex',
+            status: 'Ok',
+            arguments: expect.objectContaining({ event: 'PostToolUse', exitCode: 0 }),
+          }),
         ]);
       });
 

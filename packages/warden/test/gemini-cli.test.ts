@@ -13,7 +13,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, exportedAudit, warden } from './helpers.js';
-import { requireCli } from './support/agent-cli.js';
+import type { HookCall } from './support/agent-cli.js';
+import { forEvent, requireCli } from './support/agent-cli.js';
+import { endings } from './support/audit.js';
 import { sandboxForTests, tempDir } from './support/backends.js';
 import type { ScriptedCall } from './support/fake-gemini.js';
 import type { GeminiRun, RunOptions } from './support/gemini-cli.js';
@@ -112,10 +114,16 @@ async function session(
   calls: readonly ScriptedCall[],
   options: Omit<RunOptions, 'bin' | 'calls'>,
   hooked = calls.length,
-): Promise<GeminiRun> {
+): Promise<GeminiRun & { completions: HookCall[] }> {
   if ('missing' in gemini) throw new Error(gemini.missing);
-  const run = await runGemini({ bin: gemini.bin, calls, ...options });
-  run.hookCalls.forEach((call) => {
+  const all = await runGemini({ bin: gemini.bin, calls, ...options });
+  // `hookCalls`: the calls' `BeforeTool`; their `AfterTool`, if asked for, are in `completions`.
+  const run = {
+    ...all,
+    hookCalls: forEvent(all.hookCalls, 'BeforeTool'),
+    completions: forEvent(all.hookCalls, 'AfterTool'),
+  };
+  all.hookCalls.forEach((call) => {
     const tool = (JSON.parse(call.stdin) as { tool_name?: string }).tool_name ?? '?';
     hookTimes.push({ run: name, tool, ms: call.ms });
   });
@@ -162,6 +170,8 @@ interface Entry {
   readonly tool?: string;
   readonly outcome?: string;
   readonly status?: string;
+  readonly id?: string;
+  readonly decisionId?: string | null;
   readonly arguments?: { command?: string };
 }
 
@@ -195,6 +205,7 @@ describe.skipIf(noGemini !== null)(
             cwd,
             // Gemini CLI's own check keeps its file tools inside these folders, before any hook.
             include: [outside],
+            completions: true,
           },
         );
         const model = seen(run);
@@ -262,6 +273,69 @@ describe.skipIf(noGemini !== null)(
             ),
             JSON.stringify(entries),
           ).toMatchObject({ status: 'Ok' });
+        // I1: every call is accounted for: a denied one did not run, an allowed one ended
+        // `Ok` (reported by `AfterTool`, or by `warden exec` when it ran sandboxed), and the
+        // write inside the worktree ran without a decision by design.
+        expect(run.completions.every((c) => c.exit === 0)).toBe(true);
+        const { decided, undecided } = endings(entries);
+        expect(decided, JSON.stringify(entries)).toEqual([
+          ['deny', ['Denied']],
+          ['allow', ['Ok']],
+          ['deny', ['Denied']],
+          ['allow', ['Ok']],
+        ]);
+        expect(undecided, JSON.stringify(entries)).toEqual([
+          expect.objectContaining({
+            tool: 'write_file',
+            status: 'Ok',
+            arguments: expect.objectContaining({
+              event: 'AfterTool',
+              ungated: '`write_file` writes inside the worktree (not gated)',
+            }),
+          }),
+        ]);
+      });
+    });
+
+    it('I1: with `--sandbox off` each `AfterTool` finds its decision, though Gemini CLI names no call: the same command twice is two decisions, each with its own completion, and a failing one is an `Error` with its exit code', async () => {
+      const cwd = tempDir('warden-gemini-wt-');
+      const data = tempDir();
+      const run = await session(
+        'completions',
+        [shell('echo again'), shell('echo again'), shell('echo failing; exit 3')],
+        {
+          hook: [
+            process.execPath,
+            BIN,
+            'hook',
+            'gemini',
+            '--policy',
+            policyFile,
+            '--data',
+            data,
+            '--sandbox',
+            'off',
+          ],
+          cwd,
+          completions: true,
+        },
+      );
+      expect(run.completions.map((c) => [c.exit, c.stdout.trim()])).toEqual([
+        [0, '{}'],
+        [0, '{}'],
+        [0, '{}'],
+      ]);
+      const entries = exportedAudit<Entry>(data);
+      const { decided, undecided } = endings(entries);
+      expect(decided, JSON.stringify(entries)).toEqual([
+        ['allow', ['Ok']],
+        ['allow', ['Ok']],
+        ['allow', ['Error']],
+      ]);
+      expect(undecided).toEqual([]);
+      expect(entries.find((e) => e.status === 'Error')).toMatchObject({
+        error: 'exited with code 3',
+        arguments: { event: 'AfterTool', exitCode: 3 },
       });
     });
 
@@ -352,7 +426,13 @@ tools:
             shell('echo hello > marker.txt'),
             writeFile(join(outside, 'notes.txt'), 'outside\n'),
           ],
-          { hook: hook(), cwd, include: [outside], env: { WARDEN_TOKEN: agent } },
+          {
+            hook: hook(),
+            cwd,
+            include: [outside],
+            env: { WARDEN_TOKEN: agent },
+            completions: true,
+          },
         );
         const model = seen(run);
         expect(model[0], describeRun(run)).toEqual({
@@ -382,6 +462,13 @@ tools:
         expect(ours.every((e) => e.source === 'gemini-cli' && e.agentId === 'gemini-cli')).toBe(
           true,
         );
+        // I1: and how each of them ended, on the server.
+        const calls = (await api(served.url, viewer, 'GET', '/v1/audit?workspace=acme&kind=call'))
+          .body.entries as Entry[];
+        const { decided } = endings([...ours, ...calls]);
+        expect(
+          decided.map(([outcome, statuses]) => `${outcome}:${statuses.join(',')}`).sort(),
+        ).toEqual(['allow:Ok', 'deny:Denied', 'deny:Denied']);
       });
 
       it('G22: a write outside the worktree approved by a connected approver runs; the hook waits for the answer, never "ask"', async () => {

@@ -118,11 +118,11 @@ describe('the honesty matrix (G37)', () => {
     expect(codex.cells.seesNativeTools.value).toBe('partial');
     expect(codex.cells.seesNativeTools.note).toContain('`write_stdin` does not');
     expect(codex.cells.interceptsToolCalls.note).toContain('not trusted');
-    expect(codex.cells.observesCompletion.value).toBe(false);
+    expect(codex.cells.observesCompletion.value).toBe(true);
     const gemini = row('gemini-cli-hook');
     expect(gemini.verifiedWith).toBe('gemini-cli 0.61.0');
     expect(gemini.cells.interceptsToolCalls.note).toContain('hangs on `ask`');
-    expect(gemini.cells.observesCompletion.value).toBe(false);
+    expect(gemini.cells.observesCompletion.value).toBe(true);
     for (const hook of [codex, gemini]) {
       expect(hook.cells.filtersToolSurface.value).toBe(false);
       expect(hook.cells.sandboxCovered.value).toBe('partial');
@@ -148,7 +148,7 @@ describe('the honesty matrix (G37)', () => {
     expect(intercepts.note).toContain('--dangerously-skip-permissions');
     expect(intercepts.note).toContain('claude-code 2.1.197');
     expect(intercepts.note).toMatch(/crashes, times out or prints bad JSON lets the call through/);
-    expect(hook.cells.observesCompletion.value).toBe(false);
+    expect(hook.cells.observesCompletion.value).toBe(true);
     expect(hook.cells.observesCompletion.note).toContain('`PostToolUse`');
   });
 

@@ -230,9 +230,10 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
   },
   {
     adapter: 'claude-code-hook',
-    title: "Claude Code with Warden's `PreToolUse` hook installed for all tools",
+    title:
+      "Claude Code with Warden's `PreToolUse`, `PostToolUse` and `PostToolUseFailure` hooks installed for all tools",
     verifiedWith: () => CLAUDE_CODE,
-    basis: `\`warden hook claude-code\` is in this build; its answers, failure paths and install are tested with recorded Claude Code inputs, and its denies, its sandboxed rewrite of \`Bash\` and its prompts end to end with the real ${CLAUDE_CODE} run offline against a local fake model API; that a \`PreToolUse\` hook still runs under \`--dangerously-skip-permissions\` was seen with ${CLAUDE_CODE}`,
+    basis: `\`warden hook claude-code\` is in this build; its answers, failure paths and install are tested with recorded Claude Code inputs, and its denies, its sandboxed rewrite of \`Bash\`, its prompts and the completions it records end to end with the real ${CLAUDE_CODE} run offline against a local fake model API; that a \`PreToolUse\` hook still runs under \`--dangerously-skip-permissions\` was seen with ${CLAUDE_CODE}`,
     cells: {
       filtersToolSurface: {
         value: false,
@@ -243,8 +244,8 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
         note: `every native tool call passes the hook before it runs, also under \`--dangerously-skip-permissions\` (seen with ${CLAUDE_CODE}): \`Bash\`, writes outside the worktree, \`WebFetch\`/\`WebSearch\` are decided by the gate, an unmapped \`mcp__*\` or unknown tool is denied, reads and writes inside the worktree pass ungated (G14c); only a deny is reliable across versions (an allow may not be honoured alike by every version), and a hook that crashes, times out or prints bad JSON lets the call through, so Warden's hook turns every failure into a deny`,
       },
       observesCompletion: {
-        value: false,
-        note: 'a `PreToolUse` hook runs only before the call, so Warden sees no status or duration unless a `PostToolUse` hook is also installed, which this adapter does not install',
+        value: true,
+        note: `\`PostToolUse\` and \`PostToolUseFailure\` (which \`warden hook install claude-code\` installs) report every call that ran with Claude Code's own duration, its output size and, for \`Bash\`, its exit code, recorded against the decision that allowed it (seen with ${CLAUDE_CODE}); a call that ran without an allowing decision is recorded as such; a command run under \`warden exec\` is recorded by the runner, and a tool of Warden's gateway by the gateway`,
       },
       seesNativeTools: {
         value: true,
@@ -266,9 +267,9 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
   },
   {
     adapter: 'codex-hook',
-    title: "Codex CLI with Warden's `PreToolUse` hook installed for all tools",
+    title: "Codex CLI with Warden's `PreToolUse` and `PostToolUse` hooks installed for all tools",
     verifiedWith: () => CODEX,
-    basis: `\`warden hook codex\` is in this build; its answers are tested with Codex inputs captured from ${CODEX} and end to end with the real ${CODEX} run offline against a local fake model API (denies, allowed commands and patches, prompts answered by a connected approver, an unreachable server)`,
+    basis: `\`warden hook codex\` is in this build; its answers are tested with Codex inputs captured from ${CODEX} and end to end with the real ${CODEX} run offline against a local fake model API (denies, allowed commands and patches, prompts answered by a connected approver, an unreachable server, completions recorded against their decisions)`,
     cells: {
       filtersToolSurface: {
         value: false,
@@ -279,8 +280,8 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
         note: `every shell command, \`apply_patch\` and MCP call passes the hook before it runs (seen with ${CODEX}): commands through the shell classifier, a patch as the files it writes and deletes; Codex runs the call when a hook fails, times out, prints bad JSON or is not trusted, so Warden's hook answers every failure with a deny; input typed into a running command (\`write_stdin\`) never reaches the hook`,
       },
       observesCompletion: {
-        value: false,
-        note: 'a `PreToolUse` hook runs only before the call, so Warden sees no status or duration of what Codex ran, except for commands it ran under `warden exec`',
+        value: true,
+        note: `\`PostToolUse\` (which \`warden hook install codex\` installs) reports every shell command, patch and MCP call that ran, recorded against the decision that allowed it with its output size; a shell command's exit code and duration come from the session's transcript, which Codex writes before the event (seen with ${CODEX}), and without it the command is recorded as run with no exit code; a patch's exit code is in its output`,
       },
       seesNativeTools: {
         value: 'partial',
@@ -302,9 +303,9 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
   },
   {
     adapter: 'gemini-cli-hook',
-    title: "Gemini CLI with Warden's `BeforeTool` hook installed for all tools",
+    title: "Gemini CLI with Warden's `BeforeTool` and `AfterTool` hooks installed for all tools",
     verifiedWith: () => GEMINI_CLI,
-    basis: `\`warden hook gemini\` is in this build; its answers are tested with Gemini CLI inputs captured from ${GEMINI_CLI} and end to end with the real ${GEMINI_CLI} run offline against a local fake model API (denies, sandboxed commands, writes, an MCP server it starts, prompts answered by a connected approver, an unreachable server)`,
+    basis: `\`warden hook gemini\` is in this build; its answers are tested with Gemini CLI inputs captured from ${GEMINI_CLI} and end to end with the real ${GEMINI_CLI} run offline against a local fake model API (denies, sandboxed commands, writes, an MCP server it starts, prompts answered by a connected approver, an unreachable server, completions matched to their decisions)`,
     cells: {
       filtersToolSurface: {
         value: false,
@@ -315,8 +316,8 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
         note: `every tool call Gemini CLI makes passes \`BeforeTool\` before it runs (seen with ${GEMINI_CLI}); the CLI runs the call when a hook times out or prints text it cannot read with exit 0 or 1, and hangs on \`ask\`, so Warden's hook answers allow or deny only, waits for a human itself, and answers every failure with a deny`,
       },
       observesCompletion: {
-        value: false,
-        note: 'a `BeforeTool` hook runs only before the call, so Warden sees no status or duration of what Gemini CLI ran, except for commands it ran under `warden exec`',
+        value: true,
+        note: `\`AfterTool\` (which \`warden hook install gemini\` installs) reports every call that ran, with its output size, a shell command's exit code and a tool's error (seen with ${GEMINI_CLI}); it names no call, so Warden matches it to the newest unreported decision of the session for the same tool and arguments, and as Gemini CLI measures no duration, the one recorded runs from the decision to the report`,
       },
       seesNativeTools: {
         value: true,

@@ -88,6 +88,17 @@ export interface HookCall {
   readonly ms: number;
 }
 
+/** The calls of one hook event (`PreToolUse`, `PostToolUse`, `AfterTool`, …), by their input. */
+export function forEvent(calls: readonly HookCall[], event: string): HookCall[] {
+  return calls.filter((call) => {
+    try {
+      return (JSON.parse(call.stdin) as { hook_event_name?: unknown }).hook_event_name === event;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /**
  * Passes stdin, stdout, stderr and the exit code through to and from the hook
  * and appends one JSON line per call; a fault of its own exits 2 with the
