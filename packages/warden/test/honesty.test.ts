@@ -414,7 +414,7 @@ describe('renderMatrix', () => {
       /yes\s+✓\s+✓\s+✓\s+✗\s+✗\s+warden 0\.1\.0$/,
     );
     expect(lines.find((l) => l.startsWith('claude-code-hook '))).toMatch(
-      /yes\s+✗\s+~\s+✗\s+✓\s+✗\s+claude-code 2\.1\.197$/,
+      /yes\s+✗\s+~\s+✓\s+✓\s+✗\s+claude-code 2\.1\.197$/,
     );
     expect(text).not.toContain('(not in this build: specified, not run)');
   });
