@@ -91,7 +91,7 @@ describe.skipIf(missing !== null)(`the checks on this host (G2, G37, ${backend ?
     ]);
     expect(lines.find((l) => l.startsWith('exec '))).toMatch(/yes\s+✗\s+✓\s+✓\s+✗\s+✓\s+warden /);
     expect(lines.find((l) => l.startsWith('claude-code-hook '))).toMatch(
-      /yes\s+✗\s+~\s+✗\s+✓\s+~\s+claude-code /,
+      /yes\s+✗\s+~\s+✓\s+✓\s+~\s+claude-code /,
     );
 
     const json = JSON.parse(warden(['doctor', '--json']).stdout) as DoctorJson;
