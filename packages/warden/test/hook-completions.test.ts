@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeCode, readClaudeCompletion } from '../src/hook/claude-code.js';
 import { codex, readCodexCompletion } from '../src/hook/codex.js';
@@ -183,6 +184,60 @@ describe('reading completions captured with the real CLIs', () => {
       tool_response: { llmContent: 'no', error: { message: 'Permission denied', type: 'x' } },
     });
     expect(failed).toMatchObject({ status: 'Error', error: 'Permission denied' });
+  });
+});
+
+describe('property: whatever a completion input holds, it is read into one shape or refused', () => {
+  it('G37: any tool response, error, duration or id is an `Ok`/`Error` completion with a byte count, or a list of problems; never a throw', () => {
+    const json = fc.jsonValue({ maxDepth: 3 });
+    const input = fc.record(
+      {
+        hook_event_name: fc.constantFrom(
+          'PostToolUse',
+          'PostToolUseFailure',
+          'AfterTool',
+          'PreToolUse',
+        ),
+        cwd: fc.constantFrom('/srv/api', 'relative', 7),
+        tool_name: fc.constantFrom('Bash', 'run_shell_command', 'apply_patch', 'Write', '', 3),
+        tool_input: fc.oneof(fc.dictionary(fc.constantFrom('command', 'file_path'), json), json),
+        tool_use_id: fc.oneof(fc.string(), json),
+        session_id: fc.oneof(fc.string(), json),
+        transcript_path: fc.oneof(fc.constant('/nonexistent/t.jsonl'), json),
+        tool_response: fc.oneof(
+          json,
+          fc.record({ llmContent: fc.oneof(fc.string(), json), error: json }),
+          fc.string().map((t) => `Exit code: ${t}`),
+        ),
+        error: fc.oneof(fc.string(), json),
+        is_interrupt: json,
+        duration_ms: fc.oneof(fc.double(), json),
+      },
+      { requiredKeys: ['hook_event_name'] },
+    );
+    let read = 0;
+    fc.assert(
+      fc.property(fc.oneof(input, json), (raw) => {
+        for (const readOne of [readClaudeCompletion, readCodexCompletion, readAfterTool]) {
+          const got = readOne(raw);
+          if (Array.isArray(got)) {
+            expect(got.length).toBeGreaterThan(0);
+            continue;
+          }
+          read += 1;
+          expect(['Ok', 'Error']).toContain(got.status);
+          expect(Number.isInteger(got.outputBytes) && got.outputBytes >= 0).toBe(true);
+          if (got.exitCode !== undefined) expect(Number.isInteger(got.exitCode)).toBe(true);
+          if (got.durationMs !== undefined)
+            expect(Number.isInteger(got.durationMs) && got.durationMs >= 0).toBe(true);
+          if (got.error !== undefined) expect(got.error.length).toBeLessThanOrEqual(301);
+          expect(got.status === 'Error' || got.error === undefined).toBe(true);
+        }
+      }),
+      { numRuns: 400 },
+    );
+    // The well-formed ones were many, not a lucky few.
+    expect(read).toBeGreaterThan(20);
   });
 });
 
