@@ -190,30 +190,29 @@ describe('reading completions captured with the real CLIs', () => {
 describe('property: whatever a completion input holds, it is read into one shape or refused', () => {
   it('G37: any tool response, error, duration or id is an `Ok`/`Error` completion with a byte count, or a list of problems; never a throw', () => {
     const json = fc.jsonValue({ maxDepth: 3 });
+    // Mostly well-formed, with any field now and then replaced by anything.
+    const or = <T>(valid: fc.Arbitrary<T>) =>
+      fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: json });
     const input = fc.record(
       {
-        hook_event_name: fc.constantFrom(
-          'PostToolUse',
-          'PostToolUseFailure',
-          'AfterTool',
-          'PreToolUse',
-        ),
-        cwd: fc.constantFrom('/srv/api', 'relative', 7),
-        tool_name: fc.constantFrom('Bash', 'run_shell_command', 'apply_patch', 'Write', '', 3),
-        tool_input: fc.oneof(fc.dictionary(fc.constantFrom('command', 'file_path'), json), json),
-        tool_use_id: fc.oneof(fc.string(), json),
-        session_id: fc.oneof(fc.string(), json),
-        transcript_path: fc.oneof(fc.constant('/nonexistent/t.jsonl'), json),
+        hook_event_name: or(fc.constantFrom('PostToolUse', 'PostToolUseFailure', 'AfterTool')),
+        cwd: or(fc.constant('/srv/api')),
+        tool_name: or(fc.constantFrom('Bash', 'run_shell_command', 'apply_patch', 'Write')),
+        tool_input: or(fc.dictionary(fc.constantFrom('command', 'file_path'), json)),
+        tool_use_id: or(fc.string({ minLength: 1 })),
+        session_id: or(fc.string()),
+        transcript_path: or(fc.constant('/nonexistent/t.jsonl')),
         tool_response: fc.oneof(
           json,
           fc.record({ llmContent: fc.oneof(fc.string(), json), error: json }),
           fc.string().map((t) => `Exit code: ${t}`),
+          fc.integer().map((n) => `Process exited with code ${n}`),
         ),
-        error: fc.oneof(fc.string(), json),
+        error: or(fc.string()),
         is_interrupt: json,
         duration_ms: fc.oneof(fc.double(), json),
       },
-      { requiredKeys: ['hook_event_name'] },
+      { requiredKeys: ['hook_event_name', 'cwd', 'tool_name', 'tool_input'] },
     );
     let read = 0;
     fc.assert(
