@@ -4,12 +4,40 @@
 // stdio servers — and prints the honesty matrix computed with what that showed,
 // then one line per check. A check that fails where a backend is present is
 // exit 1: commands on that path cannot run, and the operator should know.
+// Then, for each agent runtime, whether Warden's hook is installed in this
+// folder's settings and the user's, for which events, and whether the runtime
+// would call it (Codex: trusted; Gemini CLI: the connection's variables let
+// through; every runtime: the hook's program exists).
 
 import type { HonestyMatrix, ProbePath, ProbeResult } from '../honesty/index.js';
 import { ADAPTERS, detectHost, honestyMatrix, renderMatrix } from '../honesty/index.js';
 import type { DoctorOptions } from './commands/doctor.js';
+import { INSTALLERS } from './hook-install-command.js';
+import type { HookStatus } from './hook-install/runtime.js';
 import type { Io } from './io.js';
 import { EXIT } from './io.js';
+
+/** Warden's hook in each runtime's project (this folder) and user settings. */
+function hookStatuses(io: Io): HookStatus[] {
+  const project = process.cwd();
+  return INSTALLERS.flatMap((installer) =>
+    (['project', 'user'] as const).map((scope) =>
+      installer.inspect({ scope, project, env: io.env }),
+    ),
+  );
+}
+
+/** One line per runtime and scope, then the problems of each, indented. */
+function hookLines(statuses: readonly HookStatus[]): string {
+  const lines = statuses.map((h) => {
+    const where = `hook, ${h.runtime} (${h.scope}, ${h.file})`;
+    const head = !h.installed
+      ? `${where}: not installed`
+      : `${where}: ${h.events.join(' + ')}: ${h.called ? 'called' : 'NOT called'}${h.trusted === undefined ? '' : h.trusted ? ', trusted' : ', not trusted'}${h.envAllowed === false ? ', WARDEN_URL/WARDEN_TOKEN not let through' : ''}`;
+    return [head, ...h.problems.map((p) => `  ${p}`)].join('\n');
+  });
+  return `${lines.join('\n')}\n`;
+}
 
 const PATH_LABELS: Readonly<Record<Exclude<ProbePath, 'run_command'>, string>> = {
   hook: 'hook',
@@ -61,10 +89,11 @@ export async function runDoctor(io: Io, version: string, options: DoctorOptions)
             backend: matrix.host.backend,
             detail: runCommand.detail,
           };
-    io.out(`${JSON.stringify({ ...matrix, probe, probes }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ ...matrix, probe, probes, hooks: hookStatuses(io) }, null, 2)}\n`);
   } else {
     const checks = (probes ?? []).map((p) => checkLine(p, matrix));
     io.out(`${renderMatrix(matrix)}${checks.length === 0 ? '' : `\n${checks.join('\n')}\n`}`);
+    io.out(`\n${hookLines(hookStatuses(io))}`);
   }
   return failed ? EXIT.usage : EXIT.ok;
 }

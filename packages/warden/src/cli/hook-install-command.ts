@@ -1,154 +1,87 @@
-// `warden hook install claude-code [--project DIR | --user]`: writes the
-// `PreToolUse` entry that sends every Claude Code tool call (matcher `*`)
-// through `warden hook claude-code`, into the project's
-// `.claude/settings.json` or the user's `~/.claude/settings.json`. The rest
-// of the settings file is kept as it is; an entry written before is replaced,
-// so installing twice leaves one. A token is never written into the file:
-// connected, the hook reads WARDEN_TOKEN from Claude Code's environment.
-// `--gateway-config FILE` is checked and passed on to the hook, which then
-// maps the MCP servers Claude Code reaches directly with that file's `tools`.
+// `warden hook install <runtime> [--project DIR | --user]`: writes the entries
+// that send every tool call of Claude Code, Codex or Gemini CLI through
+// `warden hook <runtime>` (the decision event) and every completion too (the
+// event after the call), into the project's settings or the user's. The rest of
+// the settings stays; an entry written before is replaced, so installing twice
+// leaves one. A token is never written: connected, the hook reads WARDEN_TOKEN
+// from the runtime's environment. `hook-install/` holds one module per
+// runtime's settings format; the flags and the command line are checked and
+// built once, in `hook-install/common.ts`.
 
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadGatewayConfig } from '../gateway/config.js';
-import { DEFAULT_TIMEOUT_SECONDS } from '../hook/run.js';
-import { HOOK_SANDBOX_MODES, shellQuote } from '../hook/sandboxed.js';
+import { resolve } from 'node:path';
 import type { HookInstallOptions } from './commands/hook.js';
+import { claudeCodeInstaller } from './hook-install/claude-code.js';
+import { codexInstaller } from './hook-install/codex.js';
+import type { InstallRuntime } from './hook-install/common.js';
+import { planHookCommand } from './hook-install/common.js';
+import { geminiInstaller } from './hook-install/gemini.js';
+import type { RuntimeInstaller } from './hook-install/runtime.js';
 import type { Io } from './io.js';
 import { EXIT, printJson, style, usage } from './io.js';
 
-/** Claude Code waits this long for the hook (its `timeout`); the hook answers 5 s before. */
-const HOOK_TIMEOUT_SECONDS = DEFAULT_TIMEOUT_SECONDS + 5;
-const BIN = fileURLToPath(new URL('../../bin/warden.js', import.meta.url));
+/** Every runtime `warden hook install` knows, in the order help and `warden doctor` list them. */
+export const INSTALLERS: readonly RuntimeInstaller[] = [
+  claudeCodeInstaller,
+  codexInstaller,
+  geminiInstaller,
+];
 
-function isWardenHook(entry: unknown): boolean {
-  return (
-    typeof entry === 'object' &&
-    entry !== null &&
-    typeof (entry as { command?: unknown }).command === 'string' &&
-    /\bhook claude-code\b/.test((entry as { command: string }).command)
-  );
-}
-
-export function runHookInstall(io: Io, options: HookInstallOptions): number {
+export function runHookInstall(
+  io: Io,
+  options: HookInstallOptions,
+  runtime: InstallRuntime = 'claude-code',
+): number {
   const json = options.json === true;
-  if (options.user === true && options.project !== undefined)
-    return usage(io, json, '--user', 'give `--project DIR` or `--user`, not both');
-  if (options.server !== undefined && options.policy !== undefined)
-    return usage(
-      io,
-      json,
-      '--policy',
-      'give `--server URL` (connected) or `--policy FILE` (standalone), not both',
-    );
-  if (options.policy !== undefined && !existsSync(options.policy))
-    return usage(io, json, '--policy', `no file \`${options.policy}\``);
-  if (
-    options.sandbox !== undefined &&
-    !(HOOK_SANDBOX_MODES as readonly string[]).includes(options.sandbox)
-  )
-    return usage(
-      io,
-      json,
-      '--sandbox',
-      `\`--sandbox ${options.sandbox}\` is not one of ${HOOK_SANDBOX_MODES.join(', ')}`,
-    );
-  if (options.gatewayConfig !== undefined) {
-    // Checked now: a file the hook cannot read would deny every MCP call it was meant to map.
-    const loaded = loadGatewayConfig(options.gatewayConfig);
-    if (!loaded.ok)
-      return usage(
-        io,
-        json,
-        '--gateway-config',
-        `\`${options.gatewayConfig}\` cannot be used, nothing was written: ${loaded.problems
-          .map((p) => (p.path === '--config' ? p.message : `${p.path}: ${p.message}`))
-          .join('; ')}`,
-      );
-  }
-  const file =
-    options.user === true
-      ? join(homedir(), '.claude', 'settings.json')
-      : join(resolve(options.project ?? '.'), '.claude', 'settings.json');
-
-  let settings: Record<string, unknown> = {};
-  if (existsSync(file)) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    } catch (error) {
-      return usage(
-        io,
-        json,
-        file,
-        `\`${file}\` is not JSON (${(error as Error).message}): fix it first, nothing was written`,
-      );
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      return usage(io, json, file, `\`${file}\` is not a settings object: nothing was written`);
-    settings = parsed as Record<string, unknown>;
-  }
-
-  const words = [process.execPath, BIN, 'hook', 'claude-code'];
-  if (options.server !== undefined) words.push('--server', options.server);
-  if (options.policy !== undefined) words.push('--policy', resolve(options.policy));
-  if (options.data !== undefined) words.push('--data', resolve(options.data));
-  if (options.agent !== undefined) words.push('--agent', options.agent);
-  if (options.gatewayConfig !== undefined)
-    words.push('--gateway-config', resolve(options.gatewayConfig));
-  if (options.sandbox !== undefined) words.push('--sandbox', options.sandbox);
-  const command = words.map(shellQuote).join(' ');
-
-  const hooks =
-    typeof settings.hooks === 'object' && settings.hooks !== null && !Array.isArray(settings.hooks)
-      ? (settings.hooks as Record<string, unknown>)
-      : {};
-  const groups = Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : [];
-  // Earlier Warden entries go, whatever matcher they had; everything else stays.
-  const kept = groups
-    .map((group) => {
-      if (typeof group !== 'object' || group === null) return group;
-      const inner = (group as { hooks?: unknown }).hooks;
-      if (!Array.isArray(inner)) return group;
-      return { ...group, hooks: inner.filter((h) => !isWardenHook(h)) };
-    })
-    .filter(
-      (group) =>
-        !(
-          typeof group === 'object' &&
-          group !== null &&
-          Array.isArray((group as { hooks?: unknown }).hooks) &&
-          (group as { hooks: unknown[] }).hooks.length === 0
-        ),
-    );
-  const entry = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
-  const next = {
-    ...settings,
-    hooks: { ...hooks, PreToolUse: [...kept, { matcher: '*', hooks: [entry] }] },
+  const installer = INSTALLERS.find((i) => i.runtime === runtime);
+  if (installer === undefined) return usage(io, json, 'runtime', `no installer for \`${runtime}\``);
+  const planned = planHookCommand(runtime, options);
+  if (!planned.ok) return usage(io, json, planned.path, planned.message);
+  const { hook } = planned;
+  const target = {
+    scope: options.user === true ? ('user' as const) : ('project' as const),
+    project: resolve(options.project ?? '.'),
+    env: io.env,
   };
-  const replaced = kept.length < groups.length || JSON.stringify(kept) !== JSON.stringify(groups);
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.warden-${process.pid}`;
-  writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`);
-  renameSync(temporary, file);
+  const installed = installer.install(target, hook);
+  if (!installed.ok) return usage(io, json, installed.path, installed.message);
+  const [file] = installed.files;
 
   if (json) {
-    printJson(io, { installed: true, file, command, timeout: HOOK_TIMEOUT_SECONDS, replaced });
+    printJson(io, {
+      installed: true,
+      runtime,
+      file,
+      files: installed.files,
+      events: installer.events,
+      command: hook.command,
+      timeout: installed.timeout,
+      timeoutUnit: installer.timeoutUnit,
+      hookTimeout: hook.hookSeconds,
+      replaced: installed.replaced,
+      todo: installed.todo,
+    });
     return EXIT.ok;
   }
   const s = style(io.color);
+  const [decision, ...completions] = installer.events;
   io.out(
-    `${s.green('installed')}: every Claude Code tool call now asks Warden (${file}${replaced ? ', the earlier entry replaced' : ''})\n`,
+    `${s.green('installed')}: every ${installer.label} tool call now asks Warden (${decision}) and its completion is recorded (${completions.join(', ')}) (${file}${installed.replaced ? ', the earlier entries replaced' : ''})\n`,
   );
-  io.out(`  ${command}\n`);
+  io.out(`  ${hook.command}\n`);
+  for (const other of installed.files.slice(1))
+    io.out(`  Codex's trust for these entries written to ${other}\n`);
+  if (runtime === 'codex' && installed.files.length === 1)
+    io.out(`  Codex's trust for these entries written to the same file\n`);
+  io.out(
+    `  ${installer.label} waits ${installed.timeout}${installer.timeoutUnit === 'ms' ? ' ms' : ' s'} for it; it answers within ${hook.hookSeconds} s\n`,
+  );
   io.out(
     options.server !== undefined
-      ? '  connected: start Claude Code with WARDEN_TOKEN set to an `agent` token of this server\n'
+      ? `  connected: start ${installer.label} with WARDEN_TOKEN set to an \`agent\` token of this server\n`
       : options.policy !== undefined
         ? '  standalone: decisions from the policy file; prompts are denied (no approver)\n'
-        : '  give it a policy: set WARDEN_URL and WARDEN_TOKEN for Claude Code, or install again with --server or --policy; until then every call is denied\n',
+        : `  give it a policy: set WARDEN_URL and WARDEN_TOKEN for ${installer.label}, or install again with --server or --policy; until then every call is denied\n`,
   );
+  for (const todo of installed.todo) io.out(`  ${s.yellow('to do')}: ${todo}\n`);
   return EXIT.ok;
 }

@@ -76,6 +76,22 @@ export interface RunCodexOptions {
   readonly timeoutMs?: number;
   /** Also send completions to the hook (`PostToolUse`). */
   readonly completions?: boolean;
+  /**
+   * The events the hook is written for (default `PreToolUse`, and `PostToolUse`
+   * with `completions`); none leaves the hook out, for a test that installs its own.
+   */
+  readonly events?: readonly string[];
+  /**
+   * Whether to pass `--dangerously-bypass-hook-trust` (default true). Without it
+   * Codex runs only the hooks its config trusts.
+   */
+  readonly trustBypass?: boolean;
+  /** Called once the config is written and before Codex starts, with Codex's folders and environment. */
+  readonly beforeRun?: (setup: {
+    readonly codexHome: string;
+    readonly home: string;
+    readonly env: Record<string, string>;
+  }) => void;
 }
 
 /** Codex's configuration: the fake provider, no network lookups at start, and the hook. */
@@ -138,7 +154,8 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
     config(
       fake.url,
       hook.command,
-      options.completions === true ? ['PreToolUse', 'PostToolUse'] : ['PreToolUse'],
+      options.events ??
+        (options.completions === true ? ['PreToolUse', 'PostToolUse'] : ['PreToolUse']),
     ),
   );
   const env: Record<string, string> = {
@@ -156,10 +173,11 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
     options.cwd,
     '-s',
     options.sandbox ?? 'workspace-write',
-    '--dangerously-bypass-hook-trust',
+    ...(options.trustBypass === false ? [] : ['--dangerously-bypass-hook-trust']),
     'do the task',
   ];
   try {
+    options.beforeRun?.({ codexHome, home, env });
     const { exit, stdout, stderr } = await runCli(options.bin, args, {
       cwd: options.cwd,
       env,

@@ -78,6 +78,18 @@ export interface RunOptions {
   readonly timeoutMs?: number;
   /** Also send completions to the hook (`AfterTool`). */
   readonly completions?: boolean;
+  /**
+   * The events the hook is written for (default `BeforeTool`, and `AfterTool`
+   * with `completions`); none leaves the hook out, for a test that installs its own.
+   */
+  readonly events?: readonly string[];
+  /** Settings merged over the top level of the written settings (e.g. `security`). */
+  readonly settings?: Record<string, unknown>;
+  /** Called once the settings are written and before the CLI starts, with its home and environment. */
+  readonly beforeRun?: (setup: {
+    readonly home: string;
+    readonly env: Record<string, string>;
+  }) => void;
 }
 
 /**
@@ -115,11 +127,14 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
       general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-      hooks: {
-        BeforeTool: group,
-        ...(options.completions === true ? { AfterTool: group } : {}),
-      },
+      hooks: Object.fromEntries(
+        (
+          options.events ??
+          (options.completions === true ? ['BeforeTool', 'AfterTool'] : ['BeforeTool'])
+        ).map((event) => [event, group]),
+      ),
       ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
+      ...options.settings,
     }),
   );
 
@@ -145,6 +160,7 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
   ];
   const limit = options.timeoutMs ?? 90_000;
   try {
+    options.beforeRun?.({ home, env });
     const { exit, stdout, stderr } = await runCli(options.bin, args, {
       cwd: options.cwd,
       env,

@@ -1,4 +1,5 @@
-// `warden doctor`: the honesty matrix's flags and help; the checks load when it runs.
+// `warden doctor`: the honesty matrix's and the installed hooks' flags and help;
+// the checks load when they run.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Cli, OptionsOf } from '../registration.js';
@@ -7,7 +8,7 @@ function doctor(program: CommandUnknownOpts) {
   return program
     .command('doctor')
     .description(
-      'where rules are enforced on this host: the honesty matrix, with a command run through each sandboxed path (exit 1 if one fails)',
+      "where rules are enforced on this host: the honesty matrix, with a command run through each sandboxed path (exit 1 if one fails), and Warden's hook in each agent runtime's settings here and the user's: for which events, and whether the runtime would call it",
     )
     .option('--json', 'print JSON')
     .option(

@@ -1,5 +1,5 @@
 // `warden hook <runtime>` (one per runtime of hook/runtimes.ts) and
-// `warden hook install claude-code`. The hook's
+// `warden hook install <runtime>` (Claude Code, Codex, Gemini CLI). The hook's
 // flags are `hook/flags.ts`'s, which its quick way in (`hook/main.ts`) reads
 // too; the hook and the installer load when they run.
 
@@ -8,32 +8,73 @@ import { HOOK_FLAGS, hookOptions } from '../../hook/flags.js';
 import { HOOK_RUNTIMES } from '../../hook/runtimes.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
-function install(hook: CommandUnknownOpts) {
-  return hook
-    .command('install')
-    .description('install a hook into an agent runtime')
-    .command('claude-code')
-    .description(
-      "write the `PreToolUse` entry (all tools) into a project's `.claude/settings.json` or the user's",
-    )
+/** The runtimes `warden hook install` writes into: name, aliases and what it writes where. */
+const INSTALL_TARGETS = [
+  {
+    name: 'claude-code',
+    aliases: [],
+    description:
+      "write `PreToolUse`, `PostToolUse` and `PostToolUseFailure` entries (all tools) into a project's `.claude/settings.json` or the user's `~/.claude/settings.json`",
+    user: 'the user settings, `~/.claude/settings.json`',
+    runtime: 'Claude Code',
+  },
+  {
+    name: 'codex',
+    aliases: [],
+    description:
+      "write `PreToolUse` and `PostToolUse` entries (all tools) into a project's `.codex/config.toml` or the user's `$CODEX_HOME/config.toml`, and Codex's trust for them into the user's (Codex skips an untrusted hook)",
+    user: 'the user configuration, `$CODEX_HOME/config.toml` (default `~/.codex`)',
+    runtime: 'Codex',
+  },
+  {
+    name: 'gemini',
+    aliases: ['gemini-cli'],
+    description:
+      "write `BeforeTool` and `AfterTool` entries (all tools) into a project's `.gemini/settings.json` or the user's `~/.gemini/settings.json`, letting WARDEN_URL and WARDEN_TOKEN through Gemini CLI's environment redaction",
+    user: 'the user settings, `~/.gemini/settings.json`',
+    runtime: 'Gemini CLI',
+  },
+] as const;
+
+type InstallTarget = (typeof INSTALL_TARGETS)[number];
+
+function installCommand(parent: CommandUnknownOpts, target: InstallTarget) {
+  return parent
+    .command(target.name)
+    .aliases([...target.aliases])
+    .description(target.description)
     .option('--project <dir>', 'the project (default: this folder)')
-    .option('--user', 'the user settings, `~/.claude/settings.json`')
+    .option('--user', target.user)
     .option('--server <url>', 'connected: the Warden server (the token comes from WARDEN_TOKEN)')
     .option('--policy <file>', 'standalone: the policy file')
     .option('--data <dir>', 'standalone: the data folder for the audit log')
     .option('--agent <id>', 'the agent id')
     .option(
       '--gateway-config <file>',
-      'pass the hook a gateway configuration that maps MCP servers Claude Code reaches directly',
+      `pass the hook a gateway configuration that maps MCP servers ${target.runtime} reaches directly`,
     )
     .option(
       '--sandbox <mode>',
-      'how the hook runs allowed `Bash` commands: `auto` (default), `required` or `off`',
+      'how the hook runs allowed shell commands: `auto` (default), `required` or `off`',
+    )
+    .option(
+      '--timeout <seconds>',
+      `the hook answers within this long (default 55); ${target.runtime} is told to wait 5 s longer`,
     )
     .option('--json', 'print JSON');
 }
 
-export type HookInstallOptions = OptionsOf<typeof install>;
+function install(hook: CommandUnknownOpts, cli: Cli) {
+  const parent = hook.command('install').description('install a hook into an agent runtime');
+  for (const target of INSTALL_TARGETS)
+    installCommand(parent, target).action(async (options) =>
+      cli.exit(
+        (await import('../hook-install-command.js')).runHookInstall(cli.io, options, target.name),
+      ),
+    );
+}
+
+export type HookInstallOptions = OptionsOf<typeof installCommand>;
 
 export function registerHook(program: CommandUnknownOpts, cli: Cli): void {
   const { io } = cli;
@@ -58,7 +99,5 @@ export function registerHook(program: CommandUnknownOpts, cli: Cli): void {
       );
     });
   }
-  install(hook).action(async (options) =>
-    cli.exit((await import('../hook-install-command.js')).runHookInstall(io, options)),
-  );
+  install(hook, cli);
 }

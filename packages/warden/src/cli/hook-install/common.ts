@@ -1,0 +1,129 @@
+// What `warden hook install <runtime>` does the same for every runtime: check
+// the flags, build the hook's command line, pick the runtimes' timeouts, and
+// write a settings file whole or not at all. Each runtime's module
+// (`claude-code.ts`, `codex.ts`, `gemini.ts`) only knows its own file format.
+
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadGatewayConfig } from '../../gateway/config.js';
+import { DEFAULT_TIMEOUT_SECONDS, timeoutSeconds } from '../../hook/run.js';
+import { HOOK_SANDBOX_MODES, shellQuote } from '../../hook/sandboxed.js';
+import type { HookInstallOptions } from '../commands/hook.js';
+
+/** The runtimes `warden hook install` writes into, by their `warden hook` name. */
+export type InstallRuntime = 'claude-code' | 'codex' | 'gemini';
+
+/** `package/bin/warden.js`, the entry point the installed command starts. */
+export const WARDEN_BIN = fileURLToPath(new URL('../../../bin/warden.js', import.meta.url));
+
+/** The runtime waits this much longer than the hook takes to answer. */
+const RUNTIME_MARGIN_SECONDS = 5;
+
+/** The installed hook: its command line, and how long it and the runtime wait. */
+export interface HookCommand {
+  /** The shell command line the runtime runs. */
+  readonly command: string;
+  /** The hook's own deadline (`--timeout`, default 55 s). */
+  readonly hookSeconds: number;
+  /** The runtime's `timeout` for the hook, in seconds: a little longer than the hook's. */
+  readonly runtimeSeconds: number;
+}
+
+/** A checked installation, or the flag that is wrong and why. */
+export type Planned =
+  | { readonly ok: true; readonly hook: HookCommand }
+  | { readonly ok: false; readonly path: string; readonly message: string };
+
+/**
+ * Checks the flags and builds the command line of `warden hook <runtime>` with
+ * them. Paths are made absolute: the runtime starts the hook in the session's
+ * folder. A token is never part of it: connected, the hook reads WARDEN_TOKEN.
+ */
+export function planHookCommand(runtime: InstallRuntime, options: HookInstallOptions): Planned {
+  const bad = (path: string, message: string): Planned => ({ ok: false, path, message });
+  if (options.user === true && options.project !== undefined)
+    return bad('--user', 'give `--project DIR` or `--user`, not both');
+  if (options.server !== undefined && options.policy !== undefined)
+    return bad(
+      '--policy',
+      'give `--server URL` (connected) or `--policy FILE` (standalone), not both',
+    );
+  if (options.policy !== undefined && !existsSync(options.policy))
+    return bad('--policy', `no file \`${options.policy}\``);
+  if (
+    options.sandbox !== undefined &&
+    !(HOOK_SANDBOX_MODES as readonly string[]).includes(options.sandbox)
+  )
+    return bad(
+      '--sandbox',
+      `\`--sandbox ${options.sandbox}\` is not one of ${HOOK_SANDBOX_MODES.join(', ')}`,
+    );
+  const seconds = timeoutSeconds({ timeout: options.timeout });
+  if (typeof seconds === 'string') return bad('--timeout', seconds);
+  if (options.gatewayConfig !== undefined) {
+    // Checked now: a file the hook cannot read would deny every MCP call it was meant to map.
+    const loaded = loadGatewayConfig(options.gatewayConfig);
+    if (!loaded.ok)
+      return bad(
+        '--gateway-config',
+        `\`${options.gatewayConfig}\` cannot be used, nothing was written: ${loaded.problems
+          .map((p) => (p.path === '--config' ? p.message : `${p.path}: ${p.message}`))
+          .join('; ')}`,
+      );
+  }
+  const words = [process.execPath, WARDEN_BIN, 'hook', runtime];
+  if (options.server !== undefined) words.push('--server', options.server);
+  if (options.policy !== undefined) words.push('--policy', resolve(options.policy));
+  if (options.data !== undefined) words.push('--data', resolve(options.data));
+  if (options.agent !== undefined) words.push('--agent', options.agent);
+  if (options.gatewayConfig !== undefined)
+    words.push('--gateway-config', resolve(options.gatewayConfig));
+  if (options.sandbox !== undefined) words.push('--sandbox', options.sandbox);
+  if (options.timeout !== undefined) words.push('--timeout', String(seconds));
+  return {
+    ok: true,
+    hook: {
+      command: words.map(shellQuote).join(' '),
+      hookSeconds: seconds,
+      runtimeSeconds: Math.ceil(seconds) + RUNTIME_MARGIN_SECONDS,
+    },
+  };
+}
+
+/** The default hook deadline's runtime timeout (Claude Code's own default, 60 s). */
+export const DEFAULT_RUNTIME_SECONDS = DEFAULT_TIMEOUT_SECONDS + RUNTIME_MARGIN_SECONDS;
+
+/** Whether a hook's command line is a `warden hook <runtime>` (any runtime name or alias). */
+export function isWardenCommand(command: unknown): command is string {
+  return (
+    typeof command === 'string' && /\bhook (?:claude-code|codex|gemini|gemini-cli)\b/.test(command)
+  );
+}
+
+/** The user's home folder as the command sees it (HOME first, as the runtimes read it). */
+export function homeOf(env: NodeJS.ProcessEnv): string {
+  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+}
+
+/** Writes the file whole: to a temporary file beside it, then renamed over it. */
+export function writeWhole(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.warden-${process.pid}`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+/**
+ * The program the command line starts and the script it runs (`node
+ * …/bin/warden.js`), each with whether it exists, for `warden doctor`.
+ */
+export function commandPaths(command: string): { path: string; exists: boolean }[] {
+  const words = [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)]
+    .slice(0, 2)
+    .map((m) => (m[1] !== undefined ? m[1].replaceAll(`'\\''`, "'") : (m[2] ?? '')));
+  return words
+    .filter((word) => word.startsWith('/'))
+    .map((path) => ({ path, exists: existsSync(path) }));
+}
