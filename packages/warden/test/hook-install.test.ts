@@ -81,7 +81,10 @@ const readToml = (file: string) => parse(readFileSync(file, 'utf8')) as unknown 
 
 const wardens = (groups: Group[] | undefined) =>
   (groups ?? []).filter((g) =>
-    g.hooks.some((h) => /\bhook (codex|gemini|claude-code)\b/.test(h.command)),
+    g.hooks.some(
+      (h) =>
+        / hook (codex|gemini|claude-code)\b/.test(h.command) && h.command.includes('warden.js'),
+    ),
   );
 
 describe('warden hook install claude-code: the decision and the completions', () => {
@@ -94,6 +97,9 @@ describe('warden hook install claude-code: the decision and the completions', ()
       JSON.stringify({
         model: 'opus',
         hooks: {
+          PreToolUse: [
+            { matcher: '*', hooks: [{ type: 'command', command: 'my-hook claude-code' }] },
+          ],
           PostToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'fmt' }] }],
         },
       }),
@@ -115,7 +121,8 @@ describe('warden hook install claude-code: the decision and the completions', ()
       expect(ours[0]?.hooks[0]?.command).toContain(' hook claude-code --policy ');
       expect(ours[0]?.hooks[0]?.command).toContain(' --timeout 20');
     }
-    // The other PostToolUse group keeps its place, before Warden's.
+    // A hook that is not Warden's stays, whatever it is called; the others keep their places.
+    expect(settings.hooks.PreToolUse[0]?.hooks[0]?.command).toBe('my-hook claude-code');
     expect(settings.hooks.PostToolUse[0]).toEqual({
       matcher: 'Write',
       hooks: [{ type: 'command', command: 'fmt' }],

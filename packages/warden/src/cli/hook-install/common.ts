@@ -95,10 +95,14 @@ export function planHookCommand(runtime: InstallRuntime, options: HookInstallOpt
 /** The default hook deadline's runtime timeout (Claude Code's own default, 60 s). */
 export const DEFAULT_RUNTIME_SECONDS = DEFAULT_TIMEOUT_SECONDS + RUNTIME_MARGIN_SECONDS;
 
-/** Whether a hook's command line is a `warden hook <runtime>` (any runtime name or alias). */
+/**
+ * Whether a hook's command line is Warden's: `…/bin/warden.js hook <runtime>`
+ * (as installed) or `warden hook <runtime>`, with any runtime name or alias.
+ */
 export function isWardenCommand(command: unknown): command is string {
   return (
-    typeof command === 'string' && /\bhook (?:claude-code|codex|gemini|gemini-cli)\b/.test(command)
+    typeof command === 'string' &&
+    /\bwarden(?:\.js)?'? +hook +(?:claude-code|codex|gemini|gemini-cli)\b/.test(command)
   );
 }
 
