@@ -186,10 +186,18 @@ trusted_hash = "sha256:0000"
         timeout: 35,
         replaced: i === 1,
         todo: [],
+        notes:
+          i === 0
+            ? [
+                `${file} is rewritten from its data, without its comments: the file as it was is in ${file}.before-warden`,
+              ]
+            : [],
       });
     }
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('wdn_');
+    // Its comments cannot be kept: the file as it was is kept beside it.
+    expect(readFileSync(`${file}.before-warden`, 'utf8')).toBe(USER_CONFIG);
     const doc = parse(text) as unknown as Settings;
     expect(doc.model).toBe('gpt-5.5');
     expect(text).toContain('model_reasoning_summary_temperature = 1.0');

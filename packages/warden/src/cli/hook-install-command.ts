@@ -59,6 +59,7 @@ export function runHookInstall(
       hookTimeout: hook.hookSeconds,
       replaced: installed.replaced,
       todo: installed.todo,
+      notes: installed.notes ?? [],
     });
     return EXIT.ok;
   }
@@ -82,6 +83,7 @@ export function runHookInstall(
         ? '  standalone: decisions from the policy file; prompts are denied (no approver)\n'
         : `  give it a policy: set WARDEN_URL and WARDEN_TOKEN for ${installer.label}, or install again with --server or --policy; until then every call is denied\n`,
   );
+  for (const note of installed.notes ?? []) io.out(`  note: ${note}\n`);
   for (const todo of installed.todo) io.out(`  ${s.yellow('to do')}: ${todo}\n`);
   return EXIT.ok;
 }

@@ -15,7 +15,7 @@
 // hand afterwards no longer matches and is skipped until trusted again.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse, stringify } from 'smol-toml';
 import { commandPaths, homeOf, isWardenCommand, writeWhole } from './common.js';
@@ -61,8 +61,22 @@ function readToml(path: string): { ok: true; doc: Table } | { ok: false; message
   }
 }
 
-const writeToml = (path: string, doc: Table) =>
+/**
+ * Writes the document to `path`. Its comments cannot be kept: a file that had
+ * any is first copied to `<path>.before-warden`, whose name is returned.
+ */
+function writeToml(path: string, doc: Table): string | null {
+  let kept: string | null = null;
+  if (existsSync(path)) {
+    const before = readFileSync(path, 'utf8');
+    if (/^\s*#|[^\s"'\\]\s+#/m.test(before)) {
+      kept = `${path}.before-warden`;
+      writeFileSync(kept, before);
+    }
+  }
   writeWhole(path, stringify(doc, { numbersAsFloat: true }));
+  return kept;
+}
 
 /** The path Codex knows a config file by in trust keys: its folder's real path. */
 function keyPath(path: string): string {
@@ -205,13 +219,18 @@ export const codexInstaller: RuntimeInstaller = {
     const state = stateTable(user);
     for (const [key, hash] of trust)
       state[key] = { ...(isTable(state[key]) ? state[key] : {}), trusted_hash: hash };
-    writeToml(path, doc);
-    if (trustPath !== path) writeToml(trustPath, user);
+    const kept = [writeToml(path, doc), trustPath === path ? null : writeToml(trustPath, user)];
     return {
       ok: true,
       files: trustPath === path ? [path] : [path, trustPath],
       replaced,
       timeout: hook.runtimeSeconds,
+      notes: kept
+        .filter((copy): copy is string => copy !== null)
+        .map(
+          (copy) =>
+            `${copy.slice(0, -'.before-warden'.length)} is rewritten from its data, without its comments: the file as it was is in ${copy}`,
+        ),
       todo:
         target.scope === 'project' && !projectTrusted(user, target.project)
           ? [untrustedProject(target.project)]

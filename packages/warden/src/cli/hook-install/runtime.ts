@@ -25,6 +25,8 @@ export type Installed =
       readonly timeout: number;
       /** What the user still has to do before the runtime calls the hook; empty when nothing. */
       readonly todo: readonly string[];
+      /** What else the user should know about what was written (a copy kept); none when absent. */
+      readonly notes?: readonly string[];
     }
   | { readonly ok: false; readonly path: string; readonly message: string };
 
