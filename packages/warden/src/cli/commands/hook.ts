@@ -92,7 +92,12 @@ export function registerHook(program: CommandUnknownOpts, cli: Cli): void {
       const values = command.opts();
       cli.exit(
         await runHook(
-          { stdin: () => Promise.resolve(io.stdin()), out: (text) => io.out(text), env: io.env },
+          {
+            stdin: () => Promise.resolve(io.stdin()),
+            out: (text) => io.out(text),
+            err: (text) => io.err(text),
+            env: io.env,
+          },
           hookOptions((key) => values[key]),
           runtime,
         ),
