@@ -1,6 +1,7 @@
 // `npm run bench`: Warden's engine against Cedar and casbin on equivalent
 // generated policy sets of 50, 5,000 and 50,000 rules, the gate, the HTTP
-// decide endpoint, and the parse curve (decision time against command size).
+// decide endpoint, the MCP gateway's overhead per tool call, and the parse
+// curve (decision time against command size).
 // Flags: --json, --quick, --sizes, --only.
 
 import { spawnSync } from 'node:child_process';
@@ -24,6 +25,7 @@ import { compileWarden, wardenClassRequest, wardenDocument } from './warden.js';
 import { gateJsonLines, renderGate, runGateBench } from './gate.js';
 import { httpJsonLines, renderHttp, runHttpBench } from './http.js';
 import { hookJsonLines, renderHook, runHookBench } from './hook.js';
+import { gatewayJsonLines, renderGateway, runGatewayBench } from './gateway.js';
 import { BUILT_ENGINE, parseJsonLines, renderParse, runParseBench } from './parse.js';
 import type { Job, WorkerResult } from './worker.js';
 import { CLASS_POOL } from './worker.js';
@@ -32,11 +34,11 @@ interface Options {
   readonly json: boolean;
   readonly quick: boolean;
   readonly sizes: readonly number[];
-  readonly only: 'engine' | 'gate' | 'http' | 'hook' | 'parse' | null;
+  readonly only: 'engine' | 'gate' | 'http' | 'hook' | 'gateway' | 'parse' | null;
 }
 
 const USAGE =
-  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|hook|parse]';
+  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|hook|gateway|parse]';
 
 function parseArgs(argv: readonly string[]): Options {
   let json = false;
@@ -63,10 +65,11 @@ function parseArgs(argv: readonly string[]): Options {
         value !== 'gate' &&
         value !== 'http' &&
         value !== 'hook' &&
+        value !== 'gateway' &&
         value !== 'parse'
       )
         throw new Error(
-          `--only takes \`engine\`, \`gate\`, \`http\`, \`hook\` or \`parse\`, got \`${value ?? ''}\``,
+          `--only takes \`engine\`, \`gate\`, \`http\`, \`hook\`, \`gateway\` or \`parse\`, got \`${value ?? ''}\``,
         );
       only = value;
     } else if (arg === '--help' || arg === '-h') {
@@ -117,6 +120,12 @@ async function main(): Promise<void> {
     const hook = await runHookBench(options.quick, log);
     if (options.json) process.stdout.write(`${hookJsonLines(hook).join('\n')}\n`);
     else process.stdout.write(`${renderHook(hook)}\n`);
+    return;
+  }
+  if (options.only === 'gateway') {
+    const gateway = await runGatewayBench(options.quick, log);
+    if (options.json) process.stdout.write(`${gatewayJsonLines(gateway).join('\n')}\n`);
+    else process.stdout.write(`${renderGateway(gateway)}\n`);
     return;
   }
   if (options.only === 'http') {
@@ -210,6 +219,7 @@ async function main(): Promise<void> {
   const targets = evaluateTargets(rows, options.sizes, ratios, compile);
   const http = options.only === null ? runHttpBench(options.quick, log) : null;
   const hook = options.only === null ? await runHookBench(options.quick, log) : null;
+  const gateway = options.only === null ? await runGatewayBench(options.quick, log) : null;
   const parse = options.only === null ? runParseBench(BUILT_ENGINE, options.quick, log) : null;
   log(`done in ${(elapsedMs(started) / 1000).toFixed(1)} s`);
 
@@ -219,6 +229,7 @@ async function main(): Promise<void> {
       ...(gate === null ? [] : gateJsonLines(gate)),
       ...(http === null ? [] : httpJsonLines(http)),
       ...(hook === null ? [] : hookJsonLines(hook)),
+      ...(gateway === null ? [] : gatewayJsonLines(gateway)),
       ...(parse === null ? [] : parseJsonLines(parse)),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -235,6 +246,7 @@ async function main(): Promise<void> {
   if (gate !== null) process.stdout.write(`${renderGate(gate)}\n`);
   if (http !== null) process.stdout.write(`${renderHttp(http)}\n`);
   if (hook !== null) process.stdout.write(`${renderHook(hook)}\n`);
+  if (gateway !== null) process.stdout.write(`${renderGateway(gateway)}\n`);
   if (parse !== null) process.stdout.write(`${renderParse(parse)}\n`);
 }
 
