@@ -8,7 +8,6 @@
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { GateAsk } from '../gate/types.js';
-import { extractArgs } from '../gateway/extract.js';
 
 /** What one call comes to before any policy is read. */
 export type HookPlan =
@@ -108,8 +107,12 @@ export interface McpCall {
 export async function planMappedMcp(call: McpCall, base: GateAsk, file: string): Promise<HookPlan> {
   const { tool, server, args, cwd, runtime } = call;
   const exposed = `${server}__${call.name}`;
-  // Loaded only for such a call: most calls never need the configuration's reader.
-  const { loadGatewayConfig, mappingMatcher } = await import('../gateway/config.js');
+  // Loaded only for such a call: most calls never need the configuration's reader, nor the
+  // argument extraction, which loads the engine.
+  const [{ loadGatewayConfig, mappingMatcher }, { extractArgs }] = await Promise.all([
+    import('../gateway/config.js'),
+    import('../gateway/extract.js'),
+  ]);
   const loaded = loadGatewayConfig(file);
   if (!loaded.ok)
     return {

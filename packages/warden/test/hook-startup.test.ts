@@ -1,0 +1,58 @@
+// What `warden hook <runtime>` loads before it answers: an agent runtime
+// starts the hook for every tool call, so its start is paid on every call.
+// The static import graph of the compiled entry (what Node loads before the
+// first line runs) must stay inside the hook's own modules: no engine, no
+// schema library, no store, no logger. Those load only where a call needs
+// them (standalone decisions, a gateway configuration's mapping).
+
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+
+/** The specifiers a compiled module imports statically (`import … from`, `export … from`, bare `import '…'`). */
+function staticImports(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  const pattern =
+    /^\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+  for (const match of source.matchAll(pattern)) found.push((match[1] ?? match[2]) as string);
+  return found;
+}
+
+/** Every module the entry loads before it runs: relative files followed, packages listed. */
+function startupGraph(entry: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const specifier of staticImports(file)) {
+      if (specifier.startsWith('.')) queue.push(resolve(dirname(file), specifier));
+      else packages.add(specifier);
+    }
+  }
+  return { files: [...files].map((f) => relative(DIST, f)).sort(), packages: [...packages].sort() };
+}
+
+describe("the hook's start", () => {
+  it('loads only its own modules and Node built-ins: no engine, schema library, store or logger', () => {
+    const { files, packages } = startupGraph(join(DIST, 'hook', 'main.js'));
+    expect(
+      packages.every((p) => p.startsWith('node:')),
+      packages.join(', '),
+    ).toBe(true);
+    const outside = files.filter((f) => !f.startsWith('hook/'));
+    expect(outside).toEqual(['honesty/host.js', 'well-formed.js']);
+  });
+
+  it('sees static imports the way the test reads them (the walk is not vacuous)', () => {
+    const { files, packages } = startupGraph(join(DIST, 'warden.js'));
+    expect(packages).toContain('@warden/engine');
+    expect(files.length).toBeGreaterThan(10);
+  });
+});
