@@ -2,7 +2,7 @@
 // edited once released: a change to the schema is a new entry at the end.
 
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import { Migrator, SqliteAdapter } from 'kysely';
+import { Migrator, SqliteAdapter, sql } from 'kysely';
 
 const GENESIS = '0'.repeat(64);
 
@@ -293,12 +293,31 @@ const provider: MigrationProvider = {
   getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
 };
 
+/** Whether every migration is recorded as run, by one read of the bookkeeping table. */
+async function upToDate(db: Db, schema: string | undefined): Promise<boolean> {
+  const table =
+    schema === undefined ? sql.id('warden_migrations') : sql.id(schema, 'warden_migrations');
+  let rows: { name: unknown }[];
+  try {
+    rows = (await sql<{ name: unknown }>`select name from ${table}`.execute(db)).rows;
+  } catch {
+    // No bookkeeping table yet: a new database.
+    return false;
+  }
+  const done = new Set(rows.map((row) => row.name));
+  const known = Object.keys(MIGRATIONS);
+  // Anything else (a migration missing, or one this version does not know) is the migrator's to judge.
+  return done.size === known.length && known.every((name) => done.has(name));
+}
+
 /**
  * Brings the schema up to date; fails with the migration's error, naming it.
  * On Postgres the bookkeeping tables live in Warden's own schema, so other
  * schemas of the database (another deployment's, say) never confuse it.
  */
 export async function migrate(db: Db, schema?: string): Promise<string[]> {
+  // Most opens find the schema up to date: one read says so, without the migrator's lock.
+  if (await upToDate(db, schema)) return [];
   const migrator = new Migrator({
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
     db,
