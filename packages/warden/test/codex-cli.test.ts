@@ -27,6 +27,7 @@ import {
   killAll,
   serve,
 } from './support/processes.js';
+import { hookPolicy } from './support/policies.js';
 
 const located = locateCodex();
 const noCodex = requireCli(located, 'Codex CLI');
@@ -46,23 +47,13 @@ beforeAll(() => {
   policyFile = join(root, 'policy.yaml');
   writeFileSync(
     policyFile,
-    `version: 1
-workspace: acme
-rules:
-  - id: spawn
-    action: processSpawn
-    decision: allow
-  - id: protect-main
-    action: gitPush
-    decision: deny
-    when: { refs: [main] }
-  - id: ask-outside
+    hookPolicy(`  - id: ask-outside
     action: fileWriteOutsideWorktree
     decision: prompt
   - id: ask-deletes
     action: fileDelete
     decision: prompt
-`,
+`),
   );
 });
 

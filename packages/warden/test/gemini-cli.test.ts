@@ -30,6 +30,7 @@ import {
   killAll,
   serve,
 } from './support/processes.js';
+import { hookPolicy } from './support/policies.js';
 
 const gemini = locateGemini();
 const noGemini = requireCli(gemini, 'Gemini CLI');
@@ -58,20 +59,10 @@ beforeAll(() => {
   policyFile = join(root, 'policy.yaml');
   writeFileSync(
     policyFile,
-    `version: 1
-workspace: acme
-rules:
-  - id: spawn
-    action: processSpawn
-    decision: allow
-  - id: protect-main
-    action: gitPush
-    decision: deny
-    when: { refs: [main] }
-  - id: ask-outside
+    hookPolicy(`  - id: ask-outside
     action: fileWriteOutsideWorktree
     decision: prompt
-`,
+`),
   );
 });
 

@@ -24,18 +24,9 @@ import { FIXTURES, exportedAudit } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { TestServer } from './support/server.js';
 import { openTestServer } from './support/server.js';
+import { hookPolicy } from './support/policies.js';
 
-const POLICY = `version: 1
-workspace: acme
-rules:
-  - id: spawn
-    action: processSpawn
-    decision: allow
-  - id: protect-main
-    action: gitPush
-    decision: deny
-    when: { refs: [main] }
-`;
+const POLICY = hookPolicy();
 
 let root: string;
 let worktree: string;

@@ -21,6 +21,7 @@ import { codexScratch, describeCodexRun, locateCodex, runCodex } from './support
 import { describeRun, locateGemini, runGemini } from './support/gemini-cli.js';
 import type { Served } from './support/processes.js';
 import { agentToken, serve } from './support/processes.js';
+import { hookPolicy } from './support/policies.js';
 
 const codex = locateCodex();
 const noCodex = requireCli(codex, 'Codex CLI');
@@ -34,20 +35,7 @@ let policyFile: string;
 
 beforeAll(() => {
   policyFile = join(tempDir('warden-hook-install-'), 'policy.yaml');
-  writeFileSync(
-    policyFile,
-    `version: 1
-workspace: acme
-rules:
-  - id: spawn
-    action: processSpawn
-    decision: allow
-  - id: protect-main
-    action: gitPush
-    decision: deny
-    when: { refs: [main] }
-`,
-  );
+  writeFileSync(policyFile, hookPolicy());
 });
 
 /** `warden hook install <args>` with HOME (and CODEX_HOME) set to scratch folders. */
