@@ -3,6 +3,7 @@
 // space or mode acts in these (contracts §8) — and their model, which the
 // audit stamps on their calls.
 
+import { CompiledQuery } from 'kysely';
 import type { AgentRecord, AgentStore } from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
@@ -23,6 +24,9 @@ function fromRow(row: Database['agents']): AgentRecord {
 }
 
 export class SqlAgentStore implements AgentStore {
+  /** The SQL of `get`, which every agent request runs (its registration): built once, then only re-bound. */
+  private getSql: string | null = null;
+
   constructor(private readonly ctx: SqlContext) {}
 
   async upsert(
@@ -58,12 +62,16 @@ export class SqlAgentStore implements AgentStore {
   }
 
   async get(workspace: string, id: string): Promise<AgentRecord | null> {
-    const row = await this.ctx.db
+    this.getSql ??= this.ctx.db
       .selectFrom('agents')
       .selectAll()
-      .where('workspace', '=', workspace)
-      .where('id', '=', id)
-      .executeTakeFirst();
+      .where('workspace', '=', '')
+      .where('id', '=', '')
+      .compile().sql;
+    const { rows } = await this.ctx.db.executeQuery(
+      CompiledQuery.raw(this.getSql, [workspace, id]) as CompiledQuery<Database['agents']>,
+    );
+    const row = rows[0];
     return row === undefined ? null : fromRow(row);
   }
 
