@@ -70,6 +70,8 @@ export interface Env {
 /** The query as an object: a key given once is a string, a key given more often a list. */
 function queryObject(c: Context): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
+  // Most calls (every decision) carry no query: no need to parse the URL for one.
+  if (!c.req.url.includes('?')) return out;
   for (const [key, values] of Object.entries(c.req.queries())) {
     out[key] = values.length === 1 ? (values[0] as string) : values;
   }
