@@ -115,11 +115,11 @@ export async function recordCompletion(
   let notAllowed: Candidate | null = null;
   let repeat: AuditEntry | null = null;
   for (const candidate of found) {
-    const reported = await reportOf(audit, candidate.decisionId);
     if (candidate.final.outcome !== 'allow') {
       notAllowed ??= candidate;
       continue;
     }
+    const reported = await reportOf(audit, candidate.decisionId);
     if (reported !== null) {
       repeat ??= reported;
       continue;

@@ -13,7 +13,9 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ClaudeCodeAnswer } from './claude-code.js';
 import { claudeCode } from './claude-code.js';
+import type { CallContext } from '../gate/types.js';
 import type { JsonValue } from '../store/types.js';
+import type { Warden } from '../warden.js';
 import type { HookCompletion } from './completion.js';
 import { endingOf } from './completion.js';
 import type { GatePlan } from './plan.js';
@@ -299,6 +301,50 @@ async function connected<A extends object>(
   return a.deny(`the Warden server answered HTTP ${response.status}${said}: denied, fail-closed`);
 }
 
+/**
+ * Standalone: the policy file's workspace, the call's context in it, and
+ * Warden opened on the data folder (without a writer thread: one call, one
+ * record, and starting a thread would cost more than writing it here); or why
+ * the file cannot be used.
+ */
+async function openStandalone(
+  file: string,
+  options: HookOptions,
+  io: HookIo,
+  runtime: Pick<HookRuntime, 'name'>,
+): Promise<
+  { readonly warden: Warden; readonly context: CallContext } | { readonly problem: string }
+> {
+  const [{ loadPolicyFile }, { openWarden }] = await Promise.all([
+    import('../policy/load.js'),
+    import('../warden.js'),
+  ]);
+  const loaded = loadPolicyFile(file, 'workspace', () => '');
+  if (!loaded.ok)
+    return {
+      problem: `the policy \`${file}\` cannot be used: ${loaded.issues.map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`).join('; ')}`,
+    };
+  const workspace = loaded.value.policy.workspace;
+  if (workspace === undefined) return { problem: `the policy \`${file}\` names no workspace` };
+  const warden = await openWarden({
+    data: options.data ?? '.warden',
+    policyFile: file,
+    managedPolicyFile: options.managed ?? io.env.WARDEN_MANAGED_POLICY ?? null,
+    env: io.env,
+    auditThread: false,
+  });
+  return {
+    warden,
+    context: {
+      workspace,
+      agent: options.agent ?? runtime.name,
+      source: runtime.name,
+      ...(options.space === undefined ? {} : { space: options.space }),
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+    },
+  };
+}
+
 async function standalone<A extends object>(
   a: Answering<A>,
   file: string,
@@ -308,38 +354,13 @@ async function standalone<A extends object>(
   signal: AbortSignal,
   sandboxed: boolean,
 ): Promise<A> {
-  const [{ loadPolicyFile }, { openWarden }] = await Promise.all([
-    import('../policy/load.js'),
-    import('../warden.js'),
-  ]);
-  const loaded = loadPolicyFile(file, 'workspace', () => '');
-  if (!loaded.ok)
-    return a.deny(
-      `the policy \`${file}\` cannot be used: ${loaded.issues.map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`).join('; ')}`,
-    );
-  const workspace = loaded.value.policy.workspace;
-  if (workspace === undefined) return a.deny(`the policy \`${file}\` names no workspace`);
-  const warden = await openWarden({
-    data: options.data ?? '.warden',
-    policyFile: file,
-    managedPolicyFile: options.managed ?? io.env.WARDEN_MANAGED_POLICY ?? null,
-    env: io.env,
-    // One call, one record: starting a writer thread would cost more than writing it here.
-    auditThread: false,
-  });
+  const opened = await openStandalone(file, options, io, a.runtime);
+  if ('problem' in opened) return a.deny(opened.problem);
+  const { warden, context } = opened;
   try {
-    const decision = await warden.gate.decide(
-      {
-        workspace,
-        agent: options.agent ?? a.runtime.name,
-        source: a.runtime.name,
-        worktree: plan.worktree,
-        ...(options.space === undefined ? {} : { space: options.space }),
-        ...(options.mode === undefined ? {} : { mode: options.mode }),
-      },
-      plan.ask,
-      { signal },
-    );
+    const decision = await warden.gate.decide({ ...context, worktree: plan.worktree }, plan.ask, {
+      signal,
+    });
     // A decision that could not be recorded is a deny (contracts §8).
     if (decision.auditId === undefined)
       return a.deny(
@@ -530,33 +551,17 @@ async function answerCompletion<I extends HookInput, A extends object>(
     }
     if (options.policy === undefined)
       return warn('the hook has no policy: give `--server URL` with a token, or `--policy FILE`');
-    const [{ loadPolicyFile }, { openWarden }, { recordCompletion }] = await Promise.all([
-      import('../policy/load.js'),
-      import('../warden.js'),
+    const [opened, { recordCompletion }] = await Promise.all([
+      openStandalone(options.policy, options, io, runtime),
       import('../gate/completion.js'),
     ]);
-    const loaded = loadPolicyFile(options.policy, 'workspace', () => '');
-    if (!loaded.ok || loaded.value.policy.workspace === undefined)
-      return warn(`the policy \`${options.policy}\` cannot be used`);
-    const workspace = loaded.value.policy.workspace;
-    const warden = await openWarden({
-      data: options.data ?? '.warden',
-      policyFile: options.policy,
-      managedPolicyFile: options.managed ?? io.env.WARDEN_MANAGED_POLICY ?? null,
-      env: io.env,
-      auditThread: false,
-    });
+    if ('problem' in opened) return warn(opened.problem);
+    const { warden, context } = opened;
     try {
       await recordCompletion(
         warden.gate,
         warden.store.audit,
-        {
-          workspace,
-          agent: options.agent ?? runtime.name,
-          source: runtime.name,
-          ...(options.space === undefined ? {} : { space: options.space }),
-          ...(options.mode === undefined ? {} : { mode: options.mode }),
-        },
+        context,
         {
           match: completion.match,
           tool: completion.toolName,
