@@ -19,6 +19,7 @@ import { codex, readCodexCompletion } from '../src/hook/codex.js';
 import { gemini, makeCallId, readAfterTool, readBeforeTool } from '../src/hook/gemini.js';
 import type { HookOptions } from '../src/hook/run.js';
 import { answerHook } from '../src/hook/run.js';
+import { sizeOf } from '../src/hook/completion.js';
 import type { HookInput, HookRuntime } from '../src/hook/runtime.js';
 import { FIXTURES, exportedAudit } from './helpers.js';
 import { tempDir } from './support/backends.js';
@@ -441,6 +442,87 @@ describe('standalone: completions recorded into the data folder', () => {
       );
       expect(quiet).toEqual({});
     }
+  });
+});
+
+describe('the size of what a call returned', () => {
+  it('counts the bytes of its JSON without recursion, as JSON.stringify would print it', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+        if (typeof value === 'string' || value === null) return;
+        expect(sizeOf(value)).toBe(Buffer.byteLength(JSON.stringify(value)));
+      }),
+      { numRuns: 300 },
+    );
+    expect(sizeOf('héllo')).toBe(6);
+  });
+});
+
+describe('adversarial completion inputs: refused before anything is opened or recorded', () => {
+  /** The hook's answer to raw standard input, standalone into `data`. */
+  const answerRaw = async (data: string, stdin: () => Promise<string>) =>
+    (await answerHook(
+      { stdin, out: () => undefined, env: {} },
+      { policy: policyFile, data, sandbox: 'off' },
+      runtimes.claude,
+    )) as {
+      hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string };
+    };
+
+  it('G37: invalid Unicode (a lone surrogate) in a completion is refused with a sentence, and nothing is recorded', async () => {
+    const data = join(root, 'surrogate-data');
+    const text = JSON.stringify(captured('claude-code/posttooluse-bash.json')).replace(
+      '"hello"',
+      '"hel\\ud800lo"',
+    );
+    const answer = await answerRaw(data, () => Promise.resolve(text));
+    expect(answer.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(answer.hookSpecificOutput?.permissionDecisionReason).toMatch(
+      /surrogate|broken|Unicode/i,
+    );
+    expect(existsSync(join(data, 'warden.db'))).toBe(false);
+  });
+
+  it('G37: a completion nested thousands deep is measured, not walked; one larger than the hook reads is refused; never a throw', async () => {
+    const data = join(root, 'giant-data');
+    // Written as text: JSON.stringify itself could not build it.
+    const deep = JSON.stringify(captured('claude-code/posttooluse-write.json')).replace(
+      /"tool_response":\{[^}]*\}/,
+      `"tool_response":${'['.repeat(5000)}${']'.repeat(5000)}`,
+    );
+    expect(deep).toContain('[[[[');
+    // Only its size is kept: it is read, measured and recorded, not walked.
+    const nested = await answerRaw(data, () => Promise.resolve(deep));
+    expect(nested).toEqual({});
+    expect(calls(data)).toEqual([
+      expect.objectContaining({ arguments: expect.objectContaining({ outputBytes: 10000 }) }),
+    ]);
+    const refused = join(root, 'giant-refused-data');
+    const giant = await answerRaw(refused, () =>
+      Promise.reject(new Error('the input is larger than 4 MiB')),
+    );
+    expect(giant.hookSpecificOutput?.permissionDecisionReason).toMatch(/larger than 4 MiB/);
+    expect(existsSync(join(refused, 'warden.db'))).toBe(false);
+  });
+
+  it('a disguised completion cannot claim a decision: one for a call id no decision has is recorded as uncovered, not matched', async () => {
+    const data = join(root, 'disguise-data');
+    const pre = captured('claude-code/posttooluse-bash.json', {
+      hook_event_name: 'PreToolUse',
+      tool_use_id: 'toolu_real',
+    });
+    await standalone(runtimes.claude, data, pre);
+    await standalone(
+      runtimes.claude,
+      data,
+      captured('claude-code/posttooluse-bash.json', { tool_use_id: 'toolu_real ' }),
+    );
+    expect(calls(data)).toEqual([
+      expect.objectContaining({
+        decisionId: null,
+        arguments: expect.objectContaining({ uncovered: 'no decision of this agent covers it' }),
+      }),
+    ]);
   });
 });
 

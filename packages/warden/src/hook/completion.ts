@@ -27,15 +27,34 @@ export interface HookCompletion extends HookInput {
 /** Longest error text recorded: the first line or so of what the runtime said. */
 const ERROR_TEXT = 300;
 
-/** Bytes of a string, or of anything else as JSON. */
+/**
+ * Bytes of a string, or of anything else as JSON, counted without recursion:
+ * a response nested thousands deep is measured like any other.
+ */
 export function sizeOf(value: unknown): number {
   if (value === undefined || value === null) return 0;
   if (typeof value === 'string') return Buffer.byteLength(value);
-  try {
-    return Buffer.byteLength(JSON.stringify(value) ?? '');
-  } catch {
-    return 0;
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null) total += 4;
+    else if (typeof item === 'string') total += Buffer.byteLength(JSON.stringify(item));
+    else if (typeof item === 'number' || typeof item === 'boolean')
+      total += String(JSON.stringify(item)).length;
+    else if (Array.isArray(item)) {
+      total += 2 + Math.max(0, item.length - 1);
+      for (const element of item) stack.push(element ?? null);
+    } else if (typeof item === 'object') {
+      const entries = Object.entries(item).filter(([, v]) => v !== undefined);
+      total += 2 + Math.max(0, entries.length - 1);
+      for (const [key, v] of entries) {
+        total += Buffer.byteLength(JSON.stringify(key)) + 1;
+        stack.push(v);
+      }
+    }
   }
+  return total;
 }
 
 /** A runtime's error text cut to its start: it may carry the call's output. */
