@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The `warden` command: runs the compiled CLI. `warden hook <runtime>` takes
-// a shorter way in (it runs for every tool call), and if even that cannot
-// load, it denies: agent runtimes let a call through when a hook crashes.
+// a shorter way in (it runs for every tool call): this file is CommonJS
+// (bin/package.json) and loads the hook as one CommonJS file,
+// dist/hook/hook.cjs (`npm run build` writes it), which Node starts faster
+// than ES modules. If even that cannot load, it denies: agent runtimes let a
+// call through when a hook crashes.
 const args = process.argv.slice(2);
 const RUNTIMES = ['claude-code', 'codex', 'gemini', 'gemini-cli'];
 const hook =
@@ -10,16 +13,25 @@ const hook =
   !args.includes('--help') &&
   !args.includes('-h');
 
-if (hook) {
-  import('../dist/hook/main.js').then(
-    (entry) => entry.mainHook(args[1], args.slice(2)),
-    (error) => {
-      process.stderr.write(
-        `Warden: cannot start the hook (${error instanceof Error ? error.message : String(error)}): denied, fail-closed\n`,
-      );
-      process.exit(2);
-    },
+function cannotStartHook(error) {
+  process.stderr.write(
+    `Warden: cannot start the hook (${error instanceof Error ? error.message : String(error)}): denied, fail-closed\n`,
   );
+  process.exit(2);
+}
+
+if (hook) {
+  let entry;
+  try {
+    entry = require('../dist/hook/hook.cjs');
+  } catch (error) {
+    cannotStartHook(
+      error && error.code === 'MODULE_NOT_FOUND'
+        ? new Error('dist/hook/hook.cjs is missing: run `npm run build` in the Warden checkout')
+        : error,
+    );
+  }
+  entry.mainHook(args[1], args.slice(2)).catch(cannotStartHook);
 } else {
   import('../dist/cli/main.js').then(
     (cli) => cli.main(process.argv),

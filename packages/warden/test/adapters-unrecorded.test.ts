@@ -14,7 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unrecordedDenial, GateFault } from '../src/gate/fault.js';
 import type { GatewayConfig } from '../src/gateway/config.js';
 import { connectedDecider } from '../src/gateway/decider.js';
-import { MAX_ANSWER_BYTES, answerHook } from '../src/hook/run.js';
+import { MAX_ANSWER_BYTES } from '../src/hook/post.js';
+import { answerHook } from '../src/hook/run.js';
 import type { HookOptions } from '../src/hook/run.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -5,7 +5,7 @@
 // schema library, no store, no logger. Those load only where a call needs
 // them (standalone decisions, a gateway configuration's mapping).
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -54,5 +54,35 @@ describe("the hook's start", () => {
     const { files, packages } = startupGraph(join(DIST, 'warden.js'));
     expect(packages).toContain('@warden/engine');
     expect(files.length).toBeGreaterThan(10);
+  });
+});
+
+describe('the hook as one file (dist/hook/hook.cjs)', () => {
+  const bundle = join(DIST, 'hook', 'hook.cjs');
+  const source = readFileSync(bundle, 'utf8');
+
+  it('requires only Node built-ins when it loads', () => {
+    const required = [...source.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string);
+    expect(required.length).toBeGreaterThan(0);
+    expect(required.filter((r) => !r.startsWith('node:'))).toEqual([]);
+  });
+
+  it('loads what only some calls need from the compiled modules beside it, which exist', () => {
+    const lazy = [...source.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1] as string);
+    const relativeOnes = lazy.filter((l) => l.startsWith('.'));
+    expect(relativeOnes).toContain('../warden.js');
+    for (const l of relativeOnes) expect(() => statSync(resolve(DIST, 'hook', l))).not.toThrow();
+    expect([...new Set(lazy.filter((l) => !l.startsWith('.') && !l.startsWith('node:')))]).toEqual([
+      '@warden/engine',
+    ]);
+  });
+
+  it('is built from the compiled modules as they are now, not from older ones', () => {
+    const built = statSync(bundle).mtimeMs;
+    const hookDir = join(DIST, 'hook');
+    const older = readdirSync(hookDir)
+      .filter((f) => f.endsWith('.js') && statSync(join(hookDir, f)).mtimeMs > built)
+      .sort();
+    expect(older, 'run `npm run build`').toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import type { HookCompletion } from './completion.js';
 import { endingOf } from './completion.js';
 import type { GatePlan } from './plan.js';
 import { recordable } from './plan.js';
+import { BadAnswer, postJson } from './post.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 import type { RunnerSource } from './sandboxed.js';
 import { isRunnerCommand, planSandbox, runnerCommand } from './sandboxed.js';
@@ -63,6 +64,13 @@ export interface HookIo {
 export const DEFAULT_TIMEOUT_SECONDS = 55;
 /** Claude Code's input is small; a larger one is not from Claude Code. */
 const MAX_INPUT_BYTES = 4 * 1024 * 1024;
+
+/** A signal that aborts after `ms`, without holding the process open. */
+function deadline(ms: number): AbortSignal {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(new Error('the deadline passed')), ms).unref();
+  return controller.signal;
+}
 
 /** The seconds the hook has to answer, or a problem with `--timeout`. */
 export function timeoutSeconds(options: HookOptions): number | string {
@@ -163,83 +171,6 @@ function fromDecision<A extends object>(
   });
 }
 
-/** A decision is a few KiB; an answer larger than this is not from a Warden server, and is a deny. */
-export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-
-class AnswerTooLarge extends Error {
-  constructor() {
-    super(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`);
-    this.name = 'AnswerTooLarge';
-  }
-}
-
-/**
- * POSTs JSON with node's own HTTP client: `fetch` loads its implementation on
- * first use, which would cost the hook more than its request does. The whole
- * exchange — connecting, sending, and reading the answer to its end — is
- * bounded by `signal`: a server that drips its answer slowly is cut off at
- * the deadline like one that never answers, and one that sends too much is
- * cut off at the size limit.
- */
-async function postJson(
-  url: string,
-  token: string,
-  body: string,
-  signal: AbortSignal,
-  adapter: string,
-): Promise<{ status: number; text: string }> {
-  const target = new URL(url);
-  const { request } = await (target.protocol === 'https:'
-    ? import('node:https')
-    : import('node:http'));
-  let onAbort: () => void = () => undefined;
-  return new Promise<{ status: number; text: string }>((resolvePost, reject) => {
-    let settled = false;
-    const fail = (error: Error) => {
-      if (settled) return;
-      settled = true;
-      req.destroy();
-      reject(error);
-    };
-    onAbort = () => fail(new Error('the deadline passed'));
-    const req = request(
-      target,
-      {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'x-warden-adapter': adapter,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) fail(new AnswerTooLarge());
-          else chunks.push(chunk);
-        });
-        res.on('end', () => {
-          if (settled) return;
-          settled = true;
-          resolvePost({
-            status: res.statusCode ?? 0,
-            text: Buffer.concat(chunks).toString('utf8'),
-          });
-        });
-        res.on('error', fail);
-        res.on('close', () => fail(new Error('the connection closed before the answer ended')));
-      },
-    );
-    req.on('error', fail);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    req.end(body);
-  }).finally(() => signal.removeEventListener('abort', onAbort));
-}
-
 async function connected<A extends object>(
   a: Answering<A>,
   server: string,
@@ -263,7 +194,7 @@ async function connected<A extends object>(
     response = await postJson(url, token, JSON.stringify(body), signal, a.runtime.name);
   } catch (error) {
     if (signal.aborted) throw error;
-    if (error instanceof AnswerTooLarge)
+    if (error instanceof BadAnswer)
       return a.deny(`the Warden server at ${server} sent ${error.message}: denied, fail-closed`);
     const code = (error as NodeJS.ErrnoException).code;
     return a.deny(
@@ -427,7 +358,7 @@ export async function answerHook(
   const a = answering(runtime);
   const seconds = timeoutSeconds(options);
   if (typeof seconds === 'string') return a.deny(seconds);
-  const signal = AbortSignal.timeout(seconds * 1000);
+  const signal = deadline(seconds * 1000);
   const server = options.server ?? io.env.WARDEN_URL;
   const token = options.token ?? io.env.WARDEN_TOKEN;
   const hasServer = server !== undefined && server !== '';
