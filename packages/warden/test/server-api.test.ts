@@ -1075,7 +1075,10 @@ describe('HTTP API: the surface itself (contracts §3, §8)', () => {
       .map((route) => `${route.method} ${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
     expect(mounted.length).toBeGreaterThan(30);
     for (const route of mounted) expect(documented, route).toContain(route);
-    expect(documented.size).toBe(new Set(mounted).size);
+    // A static path beside a parameter's path of the same method is served by the parameter's route.
+    expect([...documented].filter((route) => !mounted.includes(route))).toEqual([
+      'GET /v1/approvals/stream',
+    ]);
     for (const fixed of [
       'POST /v1/decide',
       'POST /v1/audit',
@@ -1087,6 +1090,12 @@ describe('HTTP API: the surface itself (contracts §3, §8)', () => {
     const decideOp = paths['/v1/decide']?.post;
     expect(decideOp?.['x-warden-permission']).toBe('decide');
     expect(decideOp?.requestBody).toBeDefined();
+  });
+
+  it('every route fits the fastest router, which takes no two routes for one path', async () => {
+    await h.call('GET', '/healthz', null);
+    const router = h.app.router as unknown as { name: string; activeRouter?: { name: string } };
+    expect(router.activeRouter?.name).toBe('RegExpRouter');
   });
 
   it('contracts §8: /healthz and /readyz answer without a token', async () => {

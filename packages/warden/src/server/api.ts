@@ -78,6 +78,16 @@ function queryObject(c: Context): Record<string, string | string[]> {
   return out;
 }
 
+/** Whether a route's path (`/v1/approvals/:id`) matches a concrete one (`/v1/approvals/stream`). */
+function pathMatches(pattern: string, path: string): boolean {
+  const want = pattern.split('/');
+  const have = path.split('/');
+  return (
+    want.length === have.length &&
+    want.every((segment, i) => segment.startsWith(':') || segment === have[i])
+  );
+}
+
 export class Api {
   private readonly operations: Operation[] = [];
 
@@ -109,46 +119,75 @@ export class Api {
   }
 
   mount(app: Hono<Env>): void {
+    // A static path that a path with a parameter of the same method also
+    // matches (`/v1/approvals/stream` beside `/v1/approvals/:id`) is served
+    // from the parameter's route: Hono's fastest router refuses two routes
+    // for one path, and one refusal makes every request take a slower one.
+    const inside = new Map<Operation, Operation[]>();
+    const served = new Set<Operation>();
     for (const op of this.operations) {
-      app.on(op.method.toUpperCase(), op.path, async (c) => {
-        const identity = c.get('identity');
-        if (op.permission !== 'any' && !can(identity, op.permission))
-          throw forbidden(refusal(identity.role, op.permission));
-        let query: unknown = {};
-        if (op.query !== undefined) {
-          const parsed = op.query.safeParse(queryObject(c));
-          if (!parsed.success) throw new ApiError(400, zodIssues(parsed.error, 'query'));
-          query = parsed.data;
-        }
-        let body: unknown = undefined;
-        if (op.body !== undefined) {
-          let raw: unknown;
-          try {
-            raw = await c.req.json();
-          } catch {
-            throw badRequest('body', 'the body is not JSON');
-          }
-          const broken = illFormedProblem(raw, 'the body');
-          if (broken !== null) throw badRequest('body', broken);
-          const parsed = op.body.safeParse(raw);
-          if (!parsed.success) throw new ApiError(400, zodIssues(parsed.error));
-          body = parsed.data;
-        }
-        const result = await op.handler({
-          c,
-          identity,
-          body,
-          query,
-          params: c.req.param() as Record<string, string>,
-        });
-        if (result instanceof Response) return result;
-        if (result instanceof Reply)
-          return result.status === 204
-            ? c.body(null, 204)
-            : c.json(this.checked(op, result.body) as object, result.status);
-        return c.json(this.checked(op, result) as object, 200);
-      });
+      if (op.path.includes(':')) continue;
+      const param = this.operations.find(
+        (p) => p.method === op.method && p.path.includes(':') && pathMatches(p.path, op.path),
+      );
+      if (param === undefined) continue;
+      inside.set(param, [...(inside.get(param) ?? []), op]);
+      served.add(op);
     }
+    for (const op of this.operations) {
+      if (served.has(op)) continue;
+      const own = this.handler(op);
+      const statics = (inside.get(op) ?? []).map((s) => [s.path, this.handler(s)] as const);
+      app.on(
+        op.method.toUpperCase(),
+        op.path,
+        statics.length === 0
+          ? own
+          : (c) => (statics.find(([path]) => path === c.req.path)?.[1] ?? own)(c),
+      );
+    }
+  }
+
+  /** What answers one operation: permission, query, body, the handler, the answer's check. */
+  private handler(op: Operation): (c: Context<Env>) => Promise<Response> {
+    return async (c) => {
+      const identity = c.get('identity');
+      if (op.permission !== 'any' && !can(identity, op.permission))
+        throw forbidden(refusal(identity.role, op.permission));
+      let query: unknown = {};
+      if (op.query !== undefined) {
+        const parsed = op.query.safeParse(queryObject(c));
+        if (!parsed.success) throw new ApiError(400, zodIssues(parsed.error, 'query'));
+        query = parsed.data;
+      }
+      let body: unknown = undefined;
+      if (op.body !== undefined) {
+        let raw: unknown;
+        try {
+          raw = await c.req.json();
+        } catch {
+          throw badRequest('body', 'the body is not JSON');
+        }
+        const broken = illFormedProblem(raw, 'the body');
+        if (broken !== null) throw badRequest('body', broken);
+        const parsed = op.body.safeParse(raw);
+        if (!parsed.success) throw new ApiError(400, zodIssues(parsed.error));
+        body = parsed.data;
+      }
+      const result = await op.handler({
+        c,
+        identity,
+        body,
+        query,
+        params: c.req.param() as Record<string, string>,
+      });
+      if (result instanceof Response) return result;
+      if (result instanceof Reply)
+        return result.status === 204
+          ? c.body(null, 204)
+          : c.json(this.checked(op, result.body) as object, result.status);
+      return c.json(this.checked(op, result) as object, 200);
+    };
   }
 
   /** The OpenAPI 3.1 document of every operation, from the same schemas that validate. */
