@@ -1093,7 +1093,7 @@ describe('HTTP API: the surface itself (contracts §3, §8)', () => {
   });
 
   it('every route fits the fastest router, which takes no two routes for one path', async () => {
-    await h.call('GET', '/healthz', null);
+    await h.call('GET', '/healthz', undefined);
     const router = h.app.router as unknown as { name: string; activeRouter?: { name: string } };
     expect(router.activeRouter?.name).toBe('RegExpRouter');
   });
