@@ -1,7 +1,8 @@
 // The hook part of `npm run bench`: the wall time of one `warden hook
 // claude-code` call, as Claude Code pays it for every tool call — a process
 // started, one `PreToolUse` input read, one answer printed — beside Node's own
-// start (`node -e 0`), connected to a `warden serve` on loopback and
+// start (`node -e 0`), connected to a `warden serve` on loopback (a process
+// of its own) and
 // standalone on a policy file (which opens the store to record the call).
 
 import { spawn } from 'node:child_process';
@@ -9,11 +10,36 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createToken } from '../packages/warden/dist/server/auth.js';
-import { configSchema } from '../packages/warden/dist/server/config.js';
-import { startServer } from '../packages/warden/dist/server/serve.js';
 
 const BIN = fileURLToPath(new URL('../packages/warden/bin/warden.js', import.meta.url));
+const SERVER = fileURLToPath(new URL('./hook-server.mjs', import.meta.url));
+
+/** `warden serve` in a process of its own (bench/hook-server.mjs): its URL, an agent's token, and how to stop it. */
+async function serve(
+  dir: string,
+): Promise<{ url: string; token: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [SERVER, dir, JSON.stringify(POLICY)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+    child.on('exit', (code) => reject(new Error(`the bench server exited with ${String(code)}`)));
+  });
+  const { url, token } = JSON.parse(line) as { url: string; token: string };
+  return {
+    url,
+    token,
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
 
 export interface HookRow {
   readonly name: string;
@@ -96,20 +122,8 @@ export async function runHookBench(
     tool_input: { command: 'git push origin main' },
     tool_use_id: 'toolu_bench',
   });
-  const config = configSchema.parse({ data: join(dir, 'server'), port: 0, logLevel: 'silent' });
-  const running = await startServer(config, { version: 'bench', env: {} });
+  const running = await serve(dir);
   try {
-    const put = await running.warden.putPolicy(POLICY, { author: 'bench' });
-    if (!put.ok) throw new Error('the bench policy was refused');
-    const made = await createToken(running.warden.store.tokens, {
-      role: 'agent',
-      name: 'claude',
-      workspace: 'acme',
-      agent: 'claude-code',
-      by: 'bench',
-      at: Date.now(),
-    });
-    if (!made.ok) throw new Error('no token');
     const base = { ...process.env, WARDEN_LOG_LEVEL: 'silent', WARDEN_URL: '', WARDEN_TOKEN: '' };
     const node = await timed('node -e 0 (Node’s own start)', runs, ['-e', '0'], '', base);
     const connected = await timed(
@@ -117,7 +131,7 @@ export async function runHookBench(
       runs,
       [BIN, 'hook', 'claude-code'],
       input,
-      { ...base, WARDEN_URL: running.url, WARDEN_TOKEN: made.token },
+      { ...base, WARDEN_URL: running.url, WARDEN_TOKEN: running.token },
     );
     const standalone = await timed(
       'hook, standalone (policy file, audit on SQLite)',
