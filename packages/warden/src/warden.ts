@@ -22,6 +22,7 @@ import type { ManagedFile, PolicySource } from './gate/snapshot.js';
 import { FilePolicySource, StorePolicySource } from './gate/snapshot.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from './store/open.js';
 import type {
+  FreezeRecord,
   JsonValue,
   PolicyRevision,
   RunRecord,
@@ -327,9 +328,67 @@ export class Warden {
     return revoked;
   }
 
+  /**
+   * The kill switch: from now on every decision for the agent — or, with
+   * `agent` null, for every agent of the workspace — is a hard deny naming
+   * the freeze, and each of its prompts still waiting is denied. Recorded
+   * in the audit log as a change. An agent frozen already stays frozen as
+   * it was.
+   */
+  async freeze(
+    workspace: string,
+    agent: string | null,
+    by: string,
+    reason: string | null,
+  ): Promise<{ readonly freeze: FreezeRecord; readonly denied: readonly string[] }> {
+    const given = reason?.trim() ?? '';
+    // Shown to agents in every deny: redacted like everything else.
+    const redacted = given === '' ? null : (this.redactor.redact(given, 'reason').value as string);
+    const freeze = await this.store.freezes.freeze(
+      { workspace, agent, by, reason: redacted },
+      this.clock(),
+    );
+    this.source.invalidate(workspace);
+    await this.recordChange(workspace, 'agent-frozen', by, {
+      agent,
+      reason: freeze.reason,
+      frozenAt: freeze.frozenAt,
+    });
+    const waiting = await this.approvals.list({
+      workspace,
+      state: 'pending',
+      ...(agent === null ? {} : { agent }),
+    });
+    const what = agent === null ? 'every agent of the workspace is' : `agent \`${agent}\` is`;
+    const denied: string[] = [];
+    for (const approval of waiting) {
+      const answered = await this.approvals.answer(
+        approval.id,
+        { kind: 'deny', reason: `${what} frozen` },
+        { name: by, roles: ['approver', 'overrider'], workspace },
+      );
+      if (answered.ok) denied.push(approval.id);
+    }
+    return { freeze, denied };
+  }
+
+  /** Ends a freeze; null when the agent (or the workspace) was not frozen. */
+  async thaw(workspace: string, agent: string | null, by: string): Promise<FreezeRecord | null> {
+    const thawed = await this.store.freezes.thaw(workspace, agent);
+    if (thawed === null) return null;
+    this.source.invalidate(workspace);
+    await this.recordChange(workspace, 'agent-thawed', by, {
+      agent,
+      frozenBy: thawed.by,
+      frozenAt: thawed.frozenAt,
+    });
+    return thawed;
+  }
+
   private async recordChange(
     workspace: string | null,
-    change: 'policy-revision' | 'managed-revision' | 'rule-revoked',
+    change:
+      'policy-revision' | 'managed-revision' | 'rule-revoked' | 'agent-frozen' | 'agent-thawed',
     by: string,
     details: { [key: string]: JsonValue },
   ): Promise<void> {

@@ -165,6 +165,33 @@ describe.skipIf(!UNDER_CI && POSTGRES_SKIP !== null)('two servers on one Postgre
     }
   });
 
+  it('the kill switch: an agent frozen through B is denied on A within a second, and its prompt waiting on A is denied', async () => {
+    const watcher = watchOn(b);
+    await watcher.waitFor('connected to');
+    const asked = await decide(a, { command: 'git push origin feature/frozen' }, '?wait=0');
+    expect(asked.body).toMatchObject({ outcome: 'ask' });
+    const waiting = api(a.url, tokens.agent, 'GET', `/v1/decide/${String(asked.body.approvalId)}`);
+    const frozen = await api(b.url, tokens.admin, 'PUT', '/v1/agents/coder-1/freeze', {
+      reason: 'cluster drill',
+    });
+    expect(frozen.status).toBe(200);
+    expect(frozen.body.denied).toEqual([asked.body.approvalId]);
+    expect((await waiting).body).toMatchObject({ outcome: 'deny' });
+    const took = await within(1000, async () => {
+      const answer = await decide(a, { tool: 'git_commit', actions: ['gitCommit'] });
+      return answer.body.rule === 'freeze:agent';
+    });
+    expect(took).toBeLessThan(1000);
+    await watcher.stop('SIGINT');
+    expect((await api(a.url, tokens.admin, 'DELETE', '/v1/agents/coder-1/freeze')).status).toBe(
+      200,
+    );
+    await within(1000, async () => {
+      const answer = await decide(a, { tool: 'git_commit', actions: ['gitCommit'] });
+      return answer.body.outcome === 'allow';
+    });
+  });
+
   it('G23: a rule remembered on B lets the next push through on A without asking', async () => {
     const watcher = watchOn(b);
     await watcher.waitFor('connected to');

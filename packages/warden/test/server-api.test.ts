@@ -1191,3 +1191,121 @@ describe('HTTP API: the surface itself (contracts §3, §8)', () => {
     expect(beta.body).toMatchObject({ workspace: 'beta', revision: 1 });
   });
 });
+
+describe('the kill switch: freezing an agent or a workspace', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await harness();
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('a frozen agent is denied every call, naming the freeze; its thaw lets the policy decide again', async () => {
+    expect((await decide(h, COMMIT)).body).toMatchObject({ outcome: 'allow' });
+    const frozen = await h.call('PUT', '/v1/agents/coder-1/freeze', h.tokens.admin, {
+      reason: 'runaway loop',
+    });
+    expect(frozen.status).toBe(200);
+    expect(frozen.body).toMatchObject({
+      freeze: { workspace: 'acme', agent: 'coder-1', by: 'ada', reason: 'runaway loop' },
+      denied: [],
+    });
+    const denied = await decide(h, COMMIT);
+    expect(denied.status).toBe(200);
+    expect(denied.body).toMatchObject({
+      decision: 'deny',
+      outcome: 'deny',
+      rule: 'freeze:agent',
+      scope: 'agent:coder-1',
+      enforcement: 'hard',
+      overridable: false,
+    });
+    expect(denied.body.reason).toContain('frozen by ada');
+    expect(denied.body.reason).toContain('runaway loop');
+    expect(typeof denied.body.auditId).toBe('string');
+    // Another agent of the workspace is not affected.
+    const other = await openAgentToken(h, 'coder-2');
+    expect((await decide(h, COMMIT, '', other)).body).toMatchObject({ outcome: 'allow' });
+    const listed = await h.call('GET', '/v1/freezes?workspace=acme', h.tokens.viewer);
+    expect(listed.body).toMatchObject({ freezes: [{ agent: 'coder-1', by: 'ada' }] });
+    const thawed = await h.call('DELETE', '/v1/agents/coder-1/freeze', h.tokens.admin);
+    expect(thawed.status).toBe(200);
+    expect((await decide(h, COMMIT)).body).toMatchObject({ outcome: 'allow' });
+    expect((await h.call('DELETE', '/v1/agents/coder-1/freeze', h.tokens.admin)).status).toBe(404);
+    const changes = await h.call('GET', '/v1/audit?workspace=acme&kind=change', h.tokens.viewer);
+    const said = (changes.body.entries as { change: string; by: string }[]).map(
+      (e) => `${e.change} by ${e.by}`,
+    );
+    expect(said).toEqual(expect.arrayContaining(['agent-frozen by ada', 'agent-thawed by ada']));
+  });
+
+  it('no override, no remembered approval and no soft deny lift a freeze', async () => {
+    await h.call('PUT', '/v1/agents/coder-1/freeze', h.tokens.admin, {});
+    const publish = await decide(h, PUBLISH);
+    expect(publish.body).toMatchObject({ rule: 'freeze:agent', overridable: false });
+    expect(publish.body.overrideId).toBeUndefined();
+  });
+
+  it('a freeze denies the prompts the agent is waiting on', async () => {
+    const s = await h.stream(h.tokens.approver);
+    await s.next('ready');
+    const asked = await decide(h, PUSH, '?wait=0');
+    expect(asked.body).toMatchObject({ outcome: 'ask' });
+    const approvalId = asked.body.approvalId as string;
+    const waiting = h.call('GET', `/v1/decide/${approvalId}`, h.tokens.agent);
+    const frozen = await h.call('PUT', '/v1/agents/coder-1/freeze', h.tokens.admin, {
+      reason: 'stop',
+    });
+    expect(frozen.body).toMatchObject({ denied: [approvalId] });
+    const final = await waiting;
+    expect(final.body).toMatchObject({ outcome: 'deny' });
+    expect(JSON.stringify(final.body)).toContain('frozen');
+    const read = await h.call('GET', `/v1/approvals/${approvalId}`, h.tokens.viewer);
+    expect(read.body).toMatchObject({ state: 'denied' });
+  });
+
+  it('a workspace freeze stops every agent of it; thawing it leaves an agent frozen on its own frozen', async () => {
+    const other = await openAgentToken(h, 'coder-2');
+    await h.call('PUT', '/v1/agents/coder-1/freeze', h.tokens.admin, {});
+    const whole = await h.call('PUT', '/v1/freeze?workspace=acme', h.tokens.admin, {
+      reason: 'incident 42',
+    });
+    expect(whole.status).toBe(200);
+    expect(whole.body).toMatchObject({ freeze: { agent: null, reason: 'incident 42' } });
+    const second = await decide(h, COMMIT, '', other);
+    expect(second.body).toMatchObject({ rule: 'freeze:workspace', scope: 'workspace' });
+    // The agent's own freeze is the more specific one, and the one named.
+    expect((await decide(h, COMMIT)).body).toMatchObject({ rule: 'freeze:agent' });
+    expect((await h.call('DELETE', '/v1/freeze?workspace=acme', h.tokens.admin)).status).toBe(200);
+    expect((await decide(h, COMMIT, '', other)).body).toMatchObject({ outcome: 'allow' });
+    expect((await decide(h, COMMIT)).body).toMatchObject({ rule: 'freeze:agent' });
+  });
+
+  it('only an admin freezes or thaws; an agent cannot thaw itself; a bad reason is refused', async () => {
+    for (const token of [h.tokens.agent, h.tokens.approver, h.tokens.viewer]) {
+      expect((await h.call('PUT', '/v1/agents/coder-1/freeze', token, {})).status).toBe(403);
+      expect((await h.call('PUT', '/v1/freeze?workspace=acme', token, {})).status).toBe(403);
+    }
+    await h.call('PUT', '/v1/agents/coder-1/freeze', h.tokens.admin, {});
+    const self = await h.call('DELETE', '/v1/agents/coder-1/freeze', h.tokens.agent);
+    expect(self.status).toBe(403);
+    expect((await decide(h, COMMIT)).body).toMatchObject({ rule: 'freeze:agent' });
+    const bad = await h.call('PUT', '/v1/agents/coder-1/freeze', h.tokens.admin, {
+      reason: 'two\nlines',
+    });
+    expect(bad.status).toBe(400);
+    const long = await h.call('PUT', '/v1/agents/coder-1/freeze', h.tokens.admin, {
+      reason: 'x'.repeat(501),
+    });
+    expect(long.status).toBe(400);
+  });
+});
+
+async function openAgentToken(h: Harness, agent: string): Promise<string> {
+  const made = await makeToken(h.t.warden.store.tokens, 'agent', agent, {
+    workspace: 'acme',
+    agent,
+  });
+  return made.token;
+}

@@ -21,6 +21,8 @@ import { NO_OPINION, chainBuckets, defaultResolution, resolveFacet } from './cha
 import type { Facet } from './facets.js';
 import { prepareRequest } from './facets.js';
 import { SANDBOX_FACET, SANDBOX_OFF, sandboxEntry } from './unsandboxed.js';
+import type { Freeze } from './frozen.js';
+import { freezeEntry, freezeReason, freezeRule, freezeScope } from './frozen.js';
 
 export interface DecideInput {
   readonly policy: CompiledPolicy;
@@ -47,6 +49,12 @@ export interface DecideInput {
    * answers; a prompt stays one, offered "approve once" only; a deny stays.
    */
   readonly unsandboxed?: boolean;
+  /**
+   * The agent, or its whole workspace, is frozen: every call is a hard deny
+   * naming the freeze, whatever the rules, the remembered approvals, the mode
+   * and the dial say (they are still resolved, and shown in `facets`).
+   */
+  readonly frozen?: Freeze | null;
 }
 
 /** One facet's journey, kept for the reason and for callers that need more than the JSON. */
@@ -349,6 +357,27 @@ export function explainDecision(input: DecideInput): Explained {
     managedSource: input.managedSource ?? null,
     advisories,
   };
+  const frozen = input.frozen ?? null;
+  if (frozen !== null) {
+    const agent = request.agent;
+    const stopped = {
+      ...partial,
+      decision: 'deny' as const,
+      outcome: 'deny' as const,
+      rule: freezeRule(frozen),
+      scope: freezeScope(frozen, agent),
+      enforcement: 'hard' as const,
+      overridable: false,
+      facets: [...facets, freezeEntry(frozen, agent)],
+    };
+    return {
+      result: { ...stopped, reason: freezeReason(frozen, agent) },
+      facets: outcomes,
+      net,
+      autonomy,
+      unsandboxed,
+    };
+  }
   const reason = renderReason({
     result: partial,
     outcomes,

@@ -311,13 +311,19 @@ export function approvalEntry(stamp: Stamp, record: AnswerRecord, redact: Redact
 export interface ChangeRecord {
   readonly id: string;
   readonly workspace: string | null;
-  readonly change: 'policy-revision' | 'managed-revision' | 'rules-remembered' | 'rule-revoked';
+  readonly change:
+    | 'policy-revision'
+    | 'managed-revision'
+    | 'rules-remembered'
+    | 'rule-revoked'
+    | 'agent-frozen'
+    | 'agent-thawed';
   readonly by: string;
   readonly details: { readonly [key: string]: JsonValue };
   readonly occurredAt: string;
 }
 
-/** A change to what decides: a policy revision, remembered rules, a revocation. */
+/** A change to what decides: a policy revision, remembered rules, a revocation, a freeze or thaw. */
 export function changeEntry(record: ChangeRecord): AuditDraft {
   const body: Body = {
     by: record.by,

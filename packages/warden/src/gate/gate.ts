@@ -15,6 +15,7 @@ import { ApprovalFlow } from './approval-flow.js';
 import { Drafts } from './drafts.js';
 import { GateFault, failClosed, faultMessage, within } from './fault.js';
 import type { PolicySnapshot, PolicySource } from './snapshot.js';
+import { freezeOf } from './snapshot.js';
 import type {
   Base,
   CallContext,
@@ -127,6 +128,8 @@ export class Gate {
       if (this.classifier !== undefined) input.classifier = this.classifier;
       // Beside the request, not in it (requests are closed): the engine makes it a human's call.
       if (ask.unsandboxed === true) input.unsandboxed = true;
+      const frozen = freezeOf(current, ctx.agent);
+      if (frozen !== null) input.frozen = frozen;
       if (ctx.runId !== undefined) {
         const ceiling = await this.ceiling(ctx, ctx.runId);
         if (ceiling !== null)

@@ -6,10 +6,10 @@
 
 import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import type { CompiledPolicy, ManagedSource, Policy } from '@warden/engine';
+import type { CompiledPolicy, Freeze, ManagedSource, Policy } from '@warden/engine';
 import { allRules, canonicalJson, compilePolicy, validatePolicy, withRules } from '@warden/engine';
 import { loadPolicyFile } from '../policy/load.js';
-import type { JsonValue, Store, StoredRule } from '../store/types.js';
+import type { FreezeRecord, JsonValue, Store, StoredRule } from '../store/types.js';
 import { GateFault } from './fault.js';
 
 export interface PolicySnapshot {
@@ -24,6 +24,30 @@ export interface PolicySnapshot {
   readonly managedHash: string | null;
   /** Stored rules left out, and why (a collision or an invalid rule only tightens). */
   readonly skipped: readonly string[];
+  /** The freezes in force: by agent id, and `''` for the whole workspace. */
+  readonly freezes: ReadonlyMap<string, Freeze>;
+}
+
+const NO_FREEZES: ReadonlyMap<string, Freeze> = new Map();
+
+/** The freeze that stops an agent: its own, else its workspace's; null when none does. */
+export function freezeOf(snapshot: PolicySnapshot, agent: string): Freeze | null {
+  return snapshot.freezes.get(agent) ?? snapshot.freezes.get('') ?? null;
+}
+
+function freezesOf(records: readonly FreezeRecord[]): ReadonlyMap<string, Freeze> {
+  if (records.length === 0) return NO_FREEZES;
+  return new Map(
+    records.map((r) => [
+      r.agent ?? '',
+      {
+        scope: r.agent === null ? 'workspace' : 'agent',
+        by: r.by,
+        reason: r.reason,
+        since: Date.parse(r.frozenAt),
+      },
+    ]),
+  );
 }
 
 export interface PolicySource {
@@ -235,11 +259,13 @@ export class StorePolicySource implements PolicySource {
     let revision;
     let stored;
     let storedManaged = null;
+    let freezes;
     try {
-      [revision, stored, storedManaged] = await Promise.all([
+      [revision, stored, storedManaged, freezes] = await Promise.all([
         this.store.policies.current(workspace),
         this.store.rules.list(workspace, { at: now }),
         managedFromFile === null ? this.store.policies.currentManaged() : Promise.resolve(null),
+        this.store.freezes.list(workspace),
       ]);
     } catch (error) {
       throw new GateFault('store', `the policy store is unavailable: ${(error as Error).message}`);
@@ -278,6 +304,7 @@ export class StorePolicySource implements PolicySource {
       managedSource,
       managedHash,
       skipped,
+      freezes: freezesOf(freezes),
     };
   }
 
@@ -321,6 +348,8 @@ export class FilePolicySource implements PolicySource {
         managedSource: managed === null ? null : this.managedSource,
         managedHash: managed?.hash ?? null,
         skipped: [],
+        // A policy file has no admin to freeze an agent: freezes live in a server's store.
+        freezes: NO_FREEZES,
       });
     } catch (error) {
       return Promise.reject(error);

@@ -27,6 +27,7 @@ import { auditRoutes } from './routes/audit.js';
 import { decideRoutes } from './routes/decide.js';
 import { delegateRoutes } from './routes/delegate.js';
 import { execRoutes } from './routes/exec.js';
+import { freezeRoutes } from './routes/freezes.js';
 import { inspectorRoutes } from './routes/inspector.js';
 import { managedRoutes } from './routes/managed.js';
 import { metaRoutes } from './routes/meta.js';
@@ -168,6 +169,7 @@ export function createApp(
     permissionRoutes,
     templateRoutes,
     agentRoutes,
+    freezeRoutes,
     runRoutes,
     delegateRoutes,
     taskRoutes,

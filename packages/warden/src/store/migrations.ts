@@ -281,12 +281,28 @@ const instanceSecrets: Migration = {
   },
 };
 
+/** Agents and workspaces an admin froze (the kill switch): every call is denied until thawed. */
+const freezes: Migration = {
+  async up(db: Db) {
+    await db.schema
+      .createTable('freezes')
+      .addColumn('workspace', 'text', (c) => c.notNull())
+      .addColumn('agent', 'text', (c) => c.notNull())
+      .addColumn('frozen_by', 'text', (c) => c.notNull())
+      .addColumn('reason', 'text')
+      .addColumn('frozen_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('freezes_pk', ['workspace', 'agent'])
+      .execute();
+  },
+};
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_tokens': tokens,
   '0003_reports': reports,
   '0004_agent_mode': agentMode,
   '0005_instance_secrets': instanceSecrets,
+  '0006_freezes': freezes,
 };
 
 const provider: MigrationProvider = {

@@ -59,6 +59,14 @@ export interface Database {
     revoked_at: string | null;
     revoked_by: string | null;
   };
+  freezes: {
+    workspace: string;
+    /** '' for the whole workspace. */
+    agent: string;
+    frozen_by: string;
+    reason: string | null;
+    frozen_at: string;
+  };
   agents: {
     workspace: string;
     id: string;

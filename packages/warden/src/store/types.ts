@@ -117,6 +117,31 @@ export interface AgentStore extends AgentReader {
   ): Promise<AgentRecord>;
 }
 
+// ─── Freezes (the kill switch) ─────────────────────────────────────────────
+
+/** An agent, or a whole workspace (`agent` null), stopped by an admin until thawed. */
+export interface FreezeRecord {
+  readonly workspace: string;
+  /** null: every agent of the workspace. */
+  readonly agent: string | null;
+  readonly by: string;
+  readonly reason: string | null;
+  readonly frozenAt: string;
+}
+
+export interface FreezeStore {
+  /** The freezes in force, of one workspace or of all. */
+  list(workspace?: string): Promise<FreezeRecord[]>;
+  /**
+   * Freezes an agent or a workspace; one frozen already stays frozen as it
+   * was (its first freeze is kept). Grows the workspace's counter, so every
+   * server's next policy check sees it.
+   */
+  freeze(freeze: Omit<FreezeRecord, 'frozenAt'>, at: number): Promise<FreezeRecord>;
+  /** Ends a freeze; null when there was none. */
+  thaw(workspace: string, agent: string | null): Promise<FreezeRecord | null>;
+}
+
 // ─── Approvals (G22, G23, G26) ─────────────────────────────────────────────
 
 export type ApprovalKind = 'prompt' | 'override';
@@ -561,8 +586,9 @@ export interface Store {
   readonly tokens: TokenStore;
   readonly reports: ReportStore;
   readonly secrets: SecretStore;
+  readonly freezes: FreezeStore;
   readonly events: Events;
-  /** A counter that grows with every change to a workspace's policy or rules (null: the managed layer's). */
+  /** A counter that grows with every change to a workspace's policy, rules or freezes (null: the managed layer's). */
   stateVersion(workspace: string | null): Promise<number>;
   close(): Promise<void>;
 }

@@ -128,7 +128,14 @@ export const changeEntryView = z.strictObject({
   ...chained,
   kind: z.literal('change'),
   workspace: z.string().nullable(),
-  change: z.enum(['policy-revision', 'managed-revision', 'rules-remembered', 'rule-revoked']),
+  change: z.enum([
+    'policy-revision',
+    'managed-revision',
+    'rules-remembered',
+    'rule-revoked',
+    'agent-frozen',
+    'agent-thawed',
+  ]),
   by: z.string(),
   details: z.record(z.string(), z.unknown()),
 });

@@ -1,8 +1,9 @@
 // `warden agent create|list`: the instance's agent folders; the module that
 // reads them (and the audit log) loads when a subcommand runs.
+// `warden agent freeze|thaw|frozen`: the kill switch, on a server or in the data folder.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { collect } from '../flags.js';
+import { collect, connectOptions } from '../flags.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
 function create(agent: CommandUnknownOpts) {
@@ -35,7 +36,58 @@ function list(agent: CommandUnknownOpts) {
     .option('--json', 'print JSON');
 }
 
+function freeze(agent: CommandUnknownOpts) {
+  return connectOptions(
+    agent
+      .command('freeze')
+      .description(
+        'the kill switch: every call of the agent (or, with --all, of every agent of the workspace) is denied from now on, and its waiting prompts are denied',
+      )
+      .argument('[id]', 'the agent id (or give --all)')
+      .option('--all', 'freeze every agent of the workspace')
+      .option('--reason <text>', 'why: shown to the agent in every deny')
+      .option('--workspace <id>', 'the workspace (default: the only one, or the token’s)')
+      .option(
+        '--data <dir>',
+        'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)',
+      ),
+  ).option('--json', 'print JSON');
+}
+
+function thaw(agent: CommandUnknownOpts) {
+  return connectOptions(
+    agent
+      .command('thaw')
+      .description(
+        'end a freeze: the agent’s (or, with --all, the workspace’s) calls are decided by the policy again',
+      )
+      .argument('[id]', 'the agent id (or give --all)')
+      .option('--all', 'thaw the workspace (agents frozen one by one stay frozen)')
+      .option('--workspace <id>', 'the workspace (default: the only one, or the token’s)')
+      .option(
+        '--data <dir>',
+        'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)',
+      ),
+  ).option('--json', 'print JSON');
+}
+
+function frozen(agent: CommandUnknownOpts) {
+  return connectOptions(
+    agent
+      .command('frozen')
+      .description('the freezes in force: who froze which agent or workspace, when and why')
+      .option('--workspace <id>', 'the workspace (default: the only one, or the token’s)')
+      .option(
+        '--data <dir>',
+        'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)',
+      ),
+  ).option('--json', 'print JSON');
+}
+
 export type AgentCreateOptions = OptionsOf<typeof create>;
+export type AgentFreezeOptions = OptionsOf<typeof freeze>;
+export type AgentThawOptions = OptionsOf<typeof thaw>;
+export type AgentFrozenOptions = OptionsOf<typeof frozen>;
 export type AgentListOptions = OptionsOf<typeof list>;
 
 export function registerAgent(program: CommandUnknownOpts, cli: Cli): void {
@@ -43,8 +95,18 @@ export function registerAgent(program: CommandUnknownOpts, cli: Cli): void {
   const agent = program
     .command('agent')
     .description(
-      "the instance's agents on disk: `<data>/agents/<id>/` with settings, Identity, Soul and Workspace",
+      "the instance's agents on disk (`<data>/agents/<id>/` with settings, Identity, Soul and Workspace), and the kill switch",
     );
   create(agent).action(async (id, options) => (await load()).runAgentCreate(cli.io, id, options));
   list(agent).action(async (options) => (await load()).runAgentList(cli.io, options));
+  const freezing = () => import('../freeze-command.js');
+  freeze(agent).action(async (id, options) =>
+    cli.exit(await (await freezing()).runFreeze(cli.io, id, options)),
+  );
+  thaw(agent).action(async (id, options) =>
+    cli.exit(await (await freezing()).runThaw(cli.io, id, options)),
+  );
+  frozen(agent).action(async (options) =>
+    cli.exit(await (await freezing()).runFrozen(cli.io, options)),
+  );
 }

@@ -1,18 +1,68 @@
 // `/v1/agents*`: the agents of a workspace — the registered ones and those of
-// the data folder — and their registration: the space and mode an agent token
-// bound to none acts in.
+// the data folder — their registration (the space and mode an agent token
+// bound to none acts in), and the kill switch: freezing one agent.
 
 import { z } from 'zod';
 import { listInstanceAgents } from '../../instance/index.js';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
-import { badRequest } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
+import { freezeView, frozenView } from '../../views/freezes.js';
 import type { AgentView } from '../../views/agents.js';
 import { agentListView, agentRecordView } from '../../views/agents.js';
 
+/** A freeze's reason: shown to the agent in every deny, so one line of reasonable length. */
+export const freezeBody = z.strictObject({
+  reason: z
+    .string()
+    .max(500)
+    .regex(/^[^\p{Cc}]*$/u, 'a reason is one line of text')
+    .optional()
+    .describe('why: shown to the agent in every deny'),
+});
+
 export function agentRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
+
+  api.add({
+    method: 'put',
+    path: '/v1/agents/:id/freeze',
+    summary:
+      'Freeze an agent (the kill switch): every decision for it is a hard deny from now on, and its waiting prompts are denied',
+    permission: 'policy',
+    query: z.strictObject({ workspace: z.string().optional() }),
+    body: freezeBody,
+    response: frozenView,
+    responses: {
+      200: '`{ freeze, denied }`: the freeze in force (an agent frozen already keeps its first freeze) and the waiting approvals it denied',
+    },
+    handler: async ({ identity, query, params, body }) => {
+      const workspace = await workspaceOf(ctx, identity, query.workspace);
+      const id = params.id as string;
+      if (!/^[^\p{Cc}\s][^\p{Cc}]{0,255}$/u.test(id))
+        throw badRequest('id', `\`${id}\` is not a valid agent id`);
+      return warden.freeze(workspace, id, identity.name, body.reason ?? null);
+    },
+  });
+
+  api.add({
+    method: 'delete',
+    path: '/v1/agents/:id/freeze',
+    summary: 'Thaw a frozen agent: its calls are decided by the policy again',
+    permission: 'policy',
+    query: z.strictObject({ workspace: z.string().optional() }),
+    response: freezeView,
+    responses: { 200: 'the freeze that ended', 404: 'the agent is not frozen' },
+    handler: async ({ identity, query, params }) => {
+      const workspace = await workspaceOf(ctx, identity, query.workspace);
+      const id = params.id as string;
+      const thawed = await warden.thaw(workspace, id, identity.name);
+      if (thawed === null)
+        throw notFound(`agent \`${id}\` is not frozen in workspace \`${workspace}\``);
+      return thawed;
+    },
+  });
 
   api.add({
     method: 'get',

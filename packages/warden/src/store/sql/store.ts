@@ -4,6 +4,7 @@
 import type { Backend, Events, Store } from '../types.js';
 import { SqlAgentStore } from './agents.js';
 import { SqlApprovalStore } from './approvals.js';
+import { SqlFreezeStore } from './freezes.js';
 import type { AuditAppender } from './audit.js';
 import { SqlAuditStore } from './audit.js';
 import type { Db, SqlContext } from './context.js';
@@ -55,6 +56,7 @@ export function sqlStore(parts: SqlStoreParts): Store {
     tokens: new SqlTokenStore(ctx),
     reports: new SqlReportStore(ctx),
     secrets: new SqlSecretStore(ctx),
+    freezes: new SqlFreezeStore(ctx),
     events: parts.events,
     stateVersion: (key) => readVersion(parts.db, key),
     close: () => (closed ??= parts.close()),

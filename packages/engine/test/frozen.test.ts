@@ -1,0 +1,143 @@
+// A freeze (the kill switch): every call of a frozen agent — or of any agent
+// of a frozen workspace — is a hard deny that names the freeze, whatever the
+// rules, a remembered approval, the mode, the dial (G32), the managed layer
+// or a call without the sandbox would have made of it. An agent that is not
+// frozen is decided exactly as before.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DecideInput, Freeze } from '../src/index.js';
+import { DEFAULT_TABLE, explainDecision, validateRequest } from '../src/index.js';
+import { managedArb, policyArb, requestArb } from './arbitraries.js';
+import { AT, compiled } from './decide-docs.js';
+
+const POLICY = {
+  version: 1,
+  workspace: 'acme',
+  spaces: { free: { autonomy: 'actFreely' } },
+  rules: [
+    { id: 'allow-make', command: 'make', decision: 'allow' },
+    { id: 'remembered', command: 'npm test', decision: 'allow', expiresAt: '2999-01-01T00:00:00Z' },
+    { id: 'no-publish', command: 'npm publish', decision: 'deny', enforcement: 'soft' },
+  ],
+};
+
+const AGENT_FREEZE: Freeze = {
+  scope: 'agent',
+  by: 'alice',
+  reason: 'runaway loop',
+  since: AT - 60_000,
+};
+const WORKSPACE_FREEZE: Freeze = { scope: 'workspace', by: 'ops', reason: null, since: AT - 1000 };
+
+function inputOf(
+  policyDoc: unknown,
+  requestDoc: unknown,
+  frozen: Freeze | null,
+  extra: Partial<DecideInput> = {},
+): DecideInput {
+  const request = validateRequest(requestDoc);
+  if (!request.ok) throw new Error(`request is invalid: ${JSON.stringify(request.issues)}`);
+  return {
+    policy: compiled(policyDoc),
+    request: request.value,
+    at: AT,
+    approverConnected: true,
+    classifier: DEFAULT_TABLE,
+    frozen,
+    ...extra,
+  };
+}
+
+const call = (command: string, space?: string) => ({
+  workspace: 'acme',
+  agent: 'coder-1',
+  command,
+  ...(space === undefined ? {} : { space }),
+});
+
+describe('a frozen agent', () => {
+  it('is denied a call its rules allow, naming the freeze, who and why', () => {
+    const result = explainDecision(inputOf(POLICY, call('make'), AGENT_FREEZE)).result;
+    expect(result).toMatchObject({
+      decision: 'deny',
+      outcome: 'deny',
+      rule: 'freeze:agent',
+      scope: 'agent:coder-1',
+      enforcement: 'hard',
+      overridable: false,
+    });
+    expect(result.facets.at(-1)).toEqual({
+      facet: 'freeze',
+      decision: 'deny',
+      rule: 'freeze:agent',
+      scope: 'agent:coder-1',
+      because: `frozen by alice at ${new Date(AT - 60_000).toISOString()}: runaway loop`,
+    });
+    expect(result.reason).toContain('agent `coder-1` is frozen by alice');
+    expect(result.reason).toContain('runaway loop');
+    expect(result.reason).toContain('not overridable');
+  });
+
+  it('is not lifted by a remembered approval, actFreely, a soft deny or a missing sandbox', () => {
+    for (const [command, space, extra] of [
+      ['npm test', undefined, {}],
+      ['npm install', 'free', {}],
+      ['npm publish', undefined, {}],
+      ['make', undefined, { unsandboxed: true }],
+    ] as const) {
+      const result = explainDecision(
+        inputOf(POLICY, call(command, space), AGENT_FREEZE, extra),
+      ).result;
+      expect(result.decision, command).toBe('deny');
+      expect(result.rule).toBe('freeze:agent');
+      expect(result.overridable).toBe(false);
+    }
+  });
+
+  it('a workspace freeze stops every agent of the workspace, scoped `workspace`', () => {
+    const result = explainDecision(inputOf(POLICY, call('make'), WORKSPACE_FREEZE)).result;
+    expect(result).toMatchObject({
+      rule: 'freeze:workspace',
+      scope: 'workspace',
+      decision: 'deny',
+    });
+    expect(result.reason).toContain('every agent of the workspace is frozen by ops');
+  });
+
+  it('property: frozen, every call is a hard deny; not frozen, the decision is what it was', () => {
+    fc.assert(
+      fc.property(
+        policyArb,
+        requestArb,
+        fc.option(managedArb, { nil: undefined }),
+        fc.boolean(),
+        fc.constantFrom(AGENT_FREEZE, WORKSPACE_FREEZE),
+        (policy, req, managed, unsandboxed, freeze) => {
+          const extra: Partial<DecideInput> = {
+            unsandboxed,
+            ...(managed === undefined ? {} : { managed: compiled(managed, 'managed') }),
+          };
+          const frozen = explainDecision(inputOf(policy, req, freeze, extra)).result;
+          expect(frozen).toMatchObject({
+            decision: 'deny',
+            outcome: 'deny',
+            enforcement: 'hard',
+            overridable: false,
+            rule: `freeze:${freeze.scope}`,
+          });
+          expect(frozen.facets.at(-1)?.facet).toBe('freeze');
+          const thawed = explainDecision(inputOf(policy, req, null, extra)).result;
+          // No freeze given at all decides as `frozen: null` does.
+          const unfrozen: { -readonly [K in keyof DecideInput]?: DecideInput[K] } = {
+            ...inputOf(policy, req, null, extra),
+          };
+          delete unfrozen.frozen;
+          const before = explainDecision(unfrozen as DecideInput);
+          expect(thawed).toEqual(before.result);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

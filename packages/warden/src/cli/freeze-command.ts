@@ -1,0 +1,193 @@
+// `warden agent freeze|thaw|frozen`: the kill switch. On a server (`--server`
+// or WARDEN_URL, an admin token) or straight into the data folder (or
+// DATABASE_URL's Postgres), where a running server reads it within a second.
+
+import type { FreezeRecord } from '../store/types.js';
+import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
+import type { FreezeView } from '../views/freezes.js';
+import { freezeListView, freezeView, frozenView } from '../views/freezes.js';
+import { Warden } from '../warden.js';
+import { call, connection } from './client.js';
+import type { ConnectOptions } from './client.js';
+import type { AgentFreezeOptions, AgentFrozenOptions, AgentThawOptions } from './commands/agent.js';
+import type { Io } from './io.js';
+import { EXIT, fail, printJson, style, usage } from './io.js';
+import { author } from './policy-apply-command.js';
+
+interface Where extends ConnectOptions {
+  readonly workspace?: string;
+  readonly data?: string;
+}
+
+function useServer(io: Io, options: Where): boolean {
+  return (
+    options.server !== undefined ||
+    (options.data === undefined && io.env.WARDEN_URL !== undefined && io.env.WARDEN_URL !== '')
+  );
+}
+
+/** The agent the command is about, or null with --all; both or neither is a usage error. */
+function target(io: Io, json: boolean, id: string | undefined, all: boolean): string | null {
+  if (id !== undefined && all)
+    return usage(io, json, '--all', 'give an agent id or --all, not both');
+  if (id === undefined && !all)
+    return usage(io, json, 'id', 'name the agent, or give --all for the whole workspace');
+  return id ?? null;
+}
+
+/** Runs `work` on the data folder's store, closing it after. */
+async function local<T>(
+  io: Io,
+  json: boolean,
+  options: Where,
+  work: (warden: Warden, workspace: string) => Promise<T>,
+): Promise<T> {
+  const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
+  let warden: Warden;
+  try {
+    warden = await Warden.open({ ...storeOptions, env: {}, managedPolicyFile: null });
+  } catch (error) {
+    return usage(
+      io,
+      json,
+      storeOptions.databaseUrl === undefined ? '--data' : 'DATABASE_URL',
+      `cannot open the store: ${(error as Error).message}`,
+    );
+  }
+  try {
+    let workspace = options.workspace;
+    if (workspace === undefined) {
+      const known = await warden.store.policies.workspaces();
+      if (known.length !== 1)
+        return usage(
+          io,
+          json,
+          '--workspace',
+          known.length === 0
+            ? 'no workspace has a policy in this store: say which workspace with --workspace'
+            : `say which workspace with --workspace: ${known.map((w) => `\`${w}\``).join(', ')}`,
+        );
+      workspace = known[0] as string;
+    }
+    return await work(warden, workspace);
+  } finally {
+    await warden.close();
+  }
+}
+
+function query(options: Where): string {
+  return options.workspace === undefined
+    ? ''
+    : `?workspace=${encodeURIComponent(options.workspace)}`;
+}
+
+function what(freeze: FreezeView | FreezeRecord): string {
+  return freeze.agent === null
+    ? `every agent of workspace \`${freeze.workspace}\``
+    : `agent \`${freeze.agent}\` in workspace \`${freeze.workspace}\``;
+}
+
+function since(freeze: FreezeView | FreezeRecord): string {
+  return `by ${freeze.by} at ${freeze.frozenAt}${freeze.reason === null ? '' : `: ${freeze.reason}`}`;
+}
+
+export async function runFreeze(
+  io: Io,
+  id: string | undefined,
+  options: AgentFreezeOptions,
+): Promise<number> {
+  const json = options.json === true;
+  const agent = target(io, json, id, options.all === true);
+  const reason = options.reason ?? null;
+  const result = useServer(io, options)
+    ? await call(
+        io,
+        connection(io, options),
+        'PUT',
+        `${agent === null ? '/v1/freeze' : `/v1/agents/${encodeURIComponent(agent)}/freeze`}${query(options)}`,
+        { schema: frozenView, json, body: reason === null ? {} : { reason } },
+      )
+    : await local(io, json, options, (warden, workspace) =>
+        warden.freeze(workspace, agent, author(), reason),
+      );
+  if (json) {
+    printJson(io, result);
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  const prompts = result.denied.length;
+  io.out(
+    `${s.red('frozen')}: ${what(result.freeze)} (${since(result.freeze)})\n` +
+      `  every call is denied until \`warden agent thaw ${agent ?? '--all'}\`` +
+      (prompts === 0
+        ? '\n'
+        : `; ${prompts} waiting prompt${prompts === 1 ? ' was' : 's were'} denied\n`),
+  );
+  return EXIT.ok;
+}
+
+export async function runThaw(
+  io: Io,
+  id: string | undefined,
+  options: AgentThawOptions,
+): Promise<number> {
+  const json = options.json === true;
+  const agent = target(io, json, id, options.all === true);
+  let thawed: FreezeView | FreezeRecord;
+  if (useServer(io, options)) {
+    thawed = await call(
+      io,
+      connection(io, options),
+      'DELETE',
+      `${agent === null ? '/v1/freeze' : `/v1/agents/${encodeURIComponent(agent)}/freeze`}${query(options)}`,
+      { schema: freezeView, json },
+    );
+  } else {
+    const ended = await local(io, json, options, async (warden, workspace) => ({
+      workspace,
+      freeze: await warden.thaw(workspace, agent, author()),
+    }));
+    if (ended.freeze === null)
+      return fail(io, json, [
+        {
+          code: 'invalid_value',
+          path: agent === null ? '--all' : 'id',
+          message:
+            agent === null
+              ? `workspace \`${ended.workspace}\` is not frozen`
+              : `agent \`${agent}\` is not frozen in workspace \`${ended.workspace}\``,
+        },
+      ]);
+    thawed = ended.freeze;
+  }
+  if (json) {
+    printJson(io, thawed);
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  io.out(`${s.green('thawed')}: ${what(thawed)} (it was frozen ${since(thawed)})\n`);
+  return EXIT.ok;
+}
+
+export async function runFrozen(io: Io, options: AgentFrozenOptions): Promise<number> {
+  const json = options.json === true;
+  const freezes: readonly (FreezeView | FreezeRecord)[] = useServer(io, options)
+    ? (
+        await call(io, connection(io, options), 'GET', `/v1/freezes${query(options)}`, {
+          schema: freezeListView,
+          json,
+        })
+      ).freezes
+    : await local(io, json, options, (warden, workspace) => warden.store.freezes.list(workspace));
+  if (json) {
+    printJson(io, { freezes });
+    return EXIT.ok;
+  }
+  if (freezes.length === 0) {
+    io.out('nothing is frozen\n');
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  for (const freeze of freezes) io.out(`${s.red('frozen')}: ${what(freeze)} (${since(freeze)})\n`);
+  return EXIT.ok;
+}
