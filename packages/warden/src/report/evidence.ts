@@ -9,7 +9,14 @@ import type { InstanceAgent } from '../instance/index.js';
 import type { AuditFilter, JsonValue, RunRecord, StoreReader } from '../store/types.js';
 import { DEFAULT_QUOTE_CHARS, codeName } from './quote.js';
 import type { Thresholds } from './thresholds.js';
-import type { AgentEvidence, AgentSummary, CallCount, CallFact, RunFact } from './types.js';
+import type {
+  AgentEvidence,
+  AgentSummary,
+  AllowedFact,
+  CallCount,
+  CallFact,
+  RunFact,
+} from './types.js';
 import type { ReportWindow } from './window.js';
 
 /** How much evidence one agent's part of a report reads at most. */
@@ -31,6 +38,13 @@ export const DEFAULT_LIMITS: ReportLimits = {
 
 const CALL_STATUSES = ['Ok', 'Error', 'Denied', 'NotFound'] as const;
 
+/** A field of a JSON object; undefined for anything else. */
+function fieldOf(value: JsonValue | undefined, key: string): JsonValue | undefined {
+  if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value))
+    return undefined;
+  return (value as { readonly [key: string]: JsonValue })[key];
+}
+
 function callFact(entry: { readonly [key: string]: JsonValue }): CallFact {
   const args = canonicalJson(entry.arguments ?? null);
   return {
@@ -40,7 +54,29 @@ function callFact(entry: { readonly [key: string]: JsonValue }): CallFact {
     at: Date.parse(String(entry.occurredAt)),
     argsHash: createHash('sha256').update(args).digest('hex'),
     args,
+    decisionId: typeof entry.decisionId === 'string' ? entry.decisionId : null,
+    uncovered:
+      entry.decisionId === null && typeof fieldOf(entry.arguments, 'uncovered') === 'string',
   };
+}
+
+/**
+ * The decisions of the window that allowed a call: each decision's last
+ * entry (after an approval, the approver's outcome) is its word.
+ */
+function allowedFacts(entries: readonly { readonly [key: string]: JsonValue }[]): AllowedFact[] {
+  const last = new Map<string, { readonly [key: string]: JsonValue }>();
+  for (const entry of entries) {
+    // A decision's first entry has the decision's id; a later one names it in `decisionId`.
+    const id = typeof entry.decisionId === 'string' ? entry.decisionId : String(entry.id);
+    last.set(id, entry);
+  }
+  const allowed: AllowedFact[] = [];
+  for (const [id, entry] of last) {
+    if (entry.outcome !== 'allow') continue;
+    allowed.push({ id, tool: String(entry.tool ?? ''), at: Date.parse(String(entry.occurredAt)) });
+  }
+  return allowed;
 }
 
 export async function gatherEvidence(
@@ -72,6 +108,18 @@ export async function gatherEvidence(
   if (callsCapped)
     notes.push(
       `agent ${codeName(agent.id)} made more than ${limits.callsPerAgent} calls in the window: error streaks and repeated calls cover only the oldest ${limits.callsPerAgent}`,
+    );
+  const decisions = await store.audit.query({
+    agent: agent.id,
+    ...(agent.workspace === null ? {} : { workspace: agent.workspace }),
+    kinds: ['decision'],
+    ...inWindow,
+    order: 'oldest',
+    limit: limits.callsPerAgent + 1,
+  });
+  if (decisions.length > limits.callsPerAgent)
+    notes.push(
+      `agent ${codeName(agent.id)} had more than ${limits.callsPerAgent} decisions in the window: unreported calls cover only the oldest ${limits.callsPerAgent}`,
     );
   const groups = await store.audit.group({ ...base, ...inWindow }, ['tool', 'status']);
   const counts: CallCount[] = groups.map((g) => ({
@@ -138,6 +186,7 @@ export async function gatherEvidence(
         ...windowRuns.slice(0, limits.runsPerAgent).map(runFact(true)),
         ...history.map(runFact(false)),
       ],
+      allowed: allowedFacts(decisions.slice(0, limits.callsPerAgent)),
       tasks: tasks.slice(0, limits.tasksPerAgent).map((t) => ({
         id: t.id,
         title: t.title,

@@ -1,12 +1,14 @@
 // Findings from the audit log (inspector.md §1: the first source): error
-// streaks, error rates, denial spikes and repeated identical calls. Pure: the
-// evidence and the thresholds come in, drafts go out.
+// streaks, error rates, denial spikes, repeated identical calls, and the gaps
+// between what was decided and what ran — calls no decision allowed, and
+// allowed calls that never said how they ended. Pure: the evidence and the
+// thresholds come in, drafts go out.
 
 import type { DetectContext, Draft } from './draft.js';
 import { chronological, groupBy, isCritical } from './draft.js';
 import { compareText, count, duration, iso, oneDecimal, percent, round2 } from './format.js';
 import { codeName, quoteText } from './quote.js';
-import type { AgentEvidence, CallFact } from './types.js';
+import type { AgentEvidence, AllowedFact, CallFact } from './types.js';
 
 /** The longest run of `Error` calls of one tool, in time order. */
 export function errorStreaks(ctx: DetectContext, agent: AgentEvidence): Draft[] {
@@ -177,4 +179,79 @@ export function repeatedCalls(ctx: DetectContext, agent: AgentEvidence): Draft[]
     });
   }
   return drafts;
+}
+
+/** Per tool, `tool n`, most first: which tools a gap is in. */
+function toolCounts(items: readonly { readonly tool: string }[]): [string, number][] {
+  const by = new Map<string, number>();
+  for (const item of items) by.set(item.tool, (by.get(item.tool) ?? 0) + 1);
+  return [...by.entries()].sort(([a, x], [b, y]) => y - x || compareText(a, b));
+}
+
+/**
+ * Calls reported as run that no decision allowed: a choke point failed open
+ * or was gone round (an adapter bypassed, a hook missing for a while). Each
+ * is a call the policy never saw, so one is already critical.
+ */
+export function uncoveredCalls(ctx: DetectContext, agent: AgentEvidence): Draft[] {
+  const { minCalls } = ctx.thresholds.uncoveredCalls;
+  const found = chronological(agent.calls).filter((c) => c.uncovered);
+  if (found.length < minCalls) return [];
+  const tools = toolCounts(found);
+  const counts: Record<string, number> = { calls: found.length, minCalls };
+  for (const [tool, n] of tools.slice(0, ctx.examples)) counts[`calls:${tool}`] = n;
+  return [
+    {
+      kind: 'uncoveredCalls',
+      agent: agent.agent,
+      critical: true,
+      statement:
+        `agent ${codeName(agent.agent)} reported ${count(found.length)} call${found.length === 1 ? '' : 's'} ` +
+        `that ran with no decision allowing ${found.length === 1 ? 'it' : 'them'} in ${ctx.window.label} ` +
+        `(${tools.map(([tool, n]) => `${codeName(tool)} ${count(n)}`).join(', ')}): ` +
+        'a choke point failed open or was bypassed',
+      counts,
+      auditIds: found.slice(0, ctx.examples).map((c) => c.id),
+    },
+  ];
+}
+
+/**
+ * Calls a decision allowed that never reported how they ended, counting
+ * decisions made more than the grace before the window's end: an adapter
+ * that does not report (a hook installed without its completion events), or
+ * a call that never finished.
+ */
+export function unreportedCalls(ctx: DetectContext, agent: AgentEvidence): Draft[] {
+  const { minCalls, graceMinutes } = ctx.thresholds.unreportedCalls;
+  // Calls read only in part: a report beyond the cap may be there, so nothing is claimed missing.
+  if (agent.callsCapped) return [];
+  const reported = new Set(agent.calls.map((c) => c.decisionId));
+  const cutoff = ctx.window.untilMs - graceMinutes * 60_000;
+  const missing = [...agent.allowed]
+    .sort((a, b) => a.at - b.at || compareText(a.id, b.id))
+    .filter((d: AllowedFact) => d.at <= cutoff && !reported.has(d.id));
+  if (missing.length < minCalls) return [];
+  const tools = toolCounts(missing);
+  const counts: Record<string, number> = {
+    unreported: missing.length,
+    allowed: agent.allowed.length,
+    minCalls,
+    graceMinutes,
+  };
+  for (const [tool, n] of tools.slice(0, ctx.examples)) counts[`unreported:${tool}`] = n;
+  return [
+    {
+      kind: 'unreportedCalls',
+      agent: agent.agent,
+      critical: isCritical(ctx, missing.length, minCalls),
+      statement:
+        `agent ${codeName(agent.agent)} had ${count(missing.length)} allowed call${missing.length === 1 ? '' : 's'} ` +
+        `in ${ctx.window.label} that never reported how ${missing.length === 1 ? 'it' : 'they'} ended ` +
+        `(${tools.map(([tool, n]) => `${codeName(tool)} ${count(n)}`).join(', ')}; ` +
+        `${count(agent.allowed.length)} allowed in all)`,
+      counts,
+      auditIds: missing.slice(0, ctx.examples).map((d) => d.id),
+    },
+  ];
 }

@@ -6,7 +6,14 @@
 import type { DetectContext, Draft } from './draft.js';
 import { compareText, iso } from './format.js';
 import { costOutliers, overdueTasks, tokenOutliers } from './findings-work.js';
-import { denialSpikes, errorRates, errorStreaks, repeatedCalls } from './findings-calls.js';
+import {
+  denialSpikes,
+  errorRates,
+  errorStreaks,
+  repeatedCalls,
+  uncoveredCalls,
+  unreportedCalls,
+} from './findings-calls.js';
 import type { RedactText } from './quote.js';
 import { DEFAULT_QUOTE_CHARS, defaultRedact } from './quote.js';
 import type { Thresholds } from './thresholds.js';
@@ -32,6 +39,8 @@ const DETECTORS: readonly ((ctx: DetectContext, agent: AgentEvidence) => Draft[]
   costOutliers,
   tokenOutliers,
   overdueTasks,
+  uncoveredCalls,
+  unreportedCalls,
 ];
 
 const KIND_ORDER = new Map(FINDING_KINDS.map((kind, i) => [kind, i]));

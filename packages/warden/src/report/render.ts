@@ -15,6 +15,8 @@ const KIND_NAMES: Readonly<Record<FindingKind, string>> = {
   costOutlier: 'cost outlier',
   tokenOutlier: 'token outlier',
   overdueTasks: 'overdue tasks',
+  uncoveredCalls: 'uncovered calls',
+  unreportedCalls: 'unreported calls',
 };
 
 export function reportTitle(report: ReportData): string {
@@ -55,6 +57,8 @@ function thresholdLines(t: Thresholds): string[] {
     `- cost outlier: a run above ${t.costOutlier.factor}× the median of the agent's previous ${t.costOutlier.historyRuns} runs (at least ${t.costOutlier.minHistory} of them), and at least ${t.costOutlier.minCents} cents`,
     `- token outlier: a run above ${t.tokenOutlier.factor}× the median of the agent's previous ${t.tokenOutlier.historyRuns} runs (at least ${t.tokenOutlier.minHistory} of them), and at least ${count(t.tokenOutlier.minTokens)} tokens`,
     `- overdue tasks: at least ${t.overdueTasks.minOverdue} open task(s) due more than ${t.overdueTasks.graceHours} h ago`,
+    `- uncovered calls: at least ${t.uncoveredCalls.minCalls} call(s) reported as run with no decision allowing them (always critical)`,
+    `- unreported calls: at least ${t.unreportedCalls.minCalls} allowed call(s) that never reported how they ended, ${t.unreportedCalls.graceMinutes} min after the decision`,
     `- critical: a measure at least ${t.severity.criticalFactor}× the threshold it crossed`,
   ];
 }

@@ -66,6 +66,18 @@ export const ThresholdsSchema = z
         graceHours: z.number().min(0).default(0),
       })
       .prefault({}),
+    /** `uncoveredCalls`: at least `minCalls` calls reported as run with no decision allowing them (always critical). */
+    uncoveredCalls: z.strictObject({ minCalls: count.default(1) }).prefault({}),
+    /**
+     * `unreportedCalls`: at least `minCalls` calls a decision allowed that never reported how
+     * they ended, counting only decisions more than `graceMinutes` before the window's end.
+     */
+    unreportedCalls: z
+      .strictObject({
+        minCalls: count.default(1),
+        graceMinutes: z.number().min(0).default(10),
+      })
+      .prefault({}),
     /** A finding is `critical` when its measure reaches `criticalFactor` × the threshold it crossed; else `warning`. */
     severity: z
       .strictObject({ criticalFactor: z.number().min(1, 'a factor of at least 1').default(2) })

@@ -13,6 +13,8 @@ export const FINDING_KINDS = [
   'costOutlier',
   'tokenOutlier',
   'overdueTasks',
+  'uncoveredCalls',
+  'unreportedCalls',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
@@ -60,6 +62,22 @@ export interface CallFact {
   readonly argsHash: string;
   /** The arguments' canonical JSON (as stored, redacted when written), for quoting. */
   readonly args: string;
+  /** The decision the call ran under; null when none allowed it. */
+  readonly decisionId: string | null;
+  /**
+   * Reported as run although no decision allowed it (a choke point that
+   * failed open, an adapter bypassed): a completion recorded `uncovered`.
+   * A call that needed no decision (a read, a write inside the worktree) is not.
+   */
+  readonly uncovered: boolean;
+}
+
+/** A decision of the window that allowed a call (its final word, after any approval). */
+export interface AllowedFact {
+  /** The decision's id, which the call's report names. */
+  readonly id: string;
+  readonly tool: string;
+  readonly at: number;
 }
 
 export interface CallCount {
@@ -98,6 +116,8 @@ export interface AgentEvidence {
   readonly deniedBaseline: readonly number[];
   readonly runs: readonly RunFact[];
   readonly tasks: readonly TaskFact[];
+  /** The window's allowing decisions, oldest first (at most as many as calls are read). */
+  readonly allowed: readonly AllowedFact[];
 }
 
 export interface FindingsInput {

@@ -20,6 +20,8 @@ const KIND_WORDS = {
   costOutlier: 'cost outlier',
   tokenOutlier: 'token outlier',
   overdueTasks: 'overdue tasks',
+  uncoveredCalls: 'uncovered calls',
+  unreportedCalls: 'unreported calls',
 };
 
 /** @type {Record<string, string>} */
