@@ -1,4 +1,4 @@
-// `warden policy lint|describe|enumerate|apply`: check a policy before it
+// `warden policy lint|describe|enumerate|test|apply`: check a policy before it
 // bites, and store it. `apply` opens a store, so its module loads when it runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
@@ -39,6 +39,20 @@ function enumerate(policy: CommandUnknownOpts) {
     .option('--json', 'print JSON');
 }
 
+function test(policy: CommandUnknownOpts) {
+  return policy
+    .command('test')
+    .description(
+      'run cases against a policy: each request or command line must decide as its case expects (exit 1 when one does not)',
+    )
+    .argument('<files...>', 'cases files (YAML or JSON): `policy:` names the policy beside them')
+    .option('--policy <file>', 'the policy to test (instead of the one each cases file names)')
+    .option('--managed <file>', 'a managed policy file; wins over WARDEN_MANAGED_POLICY')
+    .option('--at <iso>', 'decide cases without their own `at` at this time (default: now)')
+    .option('--junit <file>', 'also write the results as JUnit XML, for CI')
+    .option('--json', 'print JSON');
+}
+
 function apply(policy: CommandUnknownOpts) {
   return connectOptions(
     policy
@@ -56,12 +70,16 @@ export type LintOptions = OptionsOf<typeof lint>;
 export type DescribeOptions = OptionsOf<typeof describe>;
 export type EnumerateOptions = OptionsOf<typeof enumerate>;
 export type ApplyOptions = OptionsOf<typeof apply>;
+export type PolicyTestOptions = OptionsOf<typeof test>;
 
 export function registerPolicy(program: CommandUnknownOpts, cli: Cli): void {
   const policy = program.command('policy').description('check a policy before it bites');
   lint(policy).action((file, options) => runLint(cli.io, file, options));
   describe(policy).action((file, options) => runDescribe(cli.io, file, options));
   enumerate(policy).action((file, options) => runEnumerate(cli.io, file, options));
+  test(policy).action(async (files, options) =>
+    cli.exit((await import('../policy-test-command.js')).runPolicyTest(cli.io, files, options)),
+  );
   apply(policy).action(async (file, options) =>
     cli.exit(await (await import('../policy-apply-command.js')).runApply(cli.io, file, options)),
   );
