@@ -9,6 +9,7 @@
 import type { AgentView } from '../../dist/views/agents.js';
 import type { ApprovalView, ScopeOfferView, StandingDenyView } from '../../dist/views/approvals.js';
 import type { AuditEntryView, DecisionEntryView } from '../../dist/views/audit.js';
+import type { FreezeListView, FreezeView, FrozenView } from '../../dist/views/freezes.js';
 import type {
   ActionRequestView,
   AdvisoryHitView,
@@ -185,6 +186,15 @@ export type AnswerBody =
 // ---- agents (`/v1/agents`, `/v1/tasks`, `/v1/runs`, `/v1/reports`)
 
 export type Agent = AgentView;
+
+/** A freeze in force (the kill switch): an agent's, or with `agent` null the whole workspace's. */
+export type Freeze = FreezeView;
+
+/** `PUT /v1/agents/:id/freeze` and `PUT /v1/freeze`: the freeze in force and the waiting approvals it denied. */
+export type Frozen = FrozenView;
+
+/** `GET /v1/freezes`. */
+export type FreezeList = FreezeListView;
 
 /** `GET /v1/runs`: one run's receipt. */
 export type Run = RunView;

@@ -1,12 +1,14 @@
-// One agent: who it is (as registered), its audit timeline, its run receipts
-// with a chart over time, its tasks, and the newest supervisor report that
-// mentions it. Each part reads its own route and shows its own failure, so
-// one refused call never blanks the page.
+// One agent: who it is (as registered), whether it or its workspace is frozen
+// (the kill switch, which an admin throws or releases here), its audit
+// timeline, its run receipts with a chart over time, its tasks, and the newest
+// supervisor report that mentions it. Each part reads its own route and shows
+// its own failure, so one refused call never blanks the page.
 
 import { api, query } from '../lib/api.js';
 import { code, h, replace, section } from '../lib/dom.js';
 import { auditSection } from './agents/audit.js';
 import { errorText, failure, loading, resolveWorkspace, workspacePicker } from './agents/common.js';
+import { freezePanel } from './agents/freeze.js';
 import { receiptsSection } from './agents/receipts.js';
 import { reportSection } from './agents/report.js';
 import { tasksSection } from './agents/tasks.js';
@@ -110,6 +112,7 @@ export async function render(main, ctx) {
     heading,
     picker,
     overview(where),
+    section('Kill switch', freezePanel({ ctx, workspace, agent }).el),
     auditSection(where),
     receiptsSection(where),
     tasksSection(where),

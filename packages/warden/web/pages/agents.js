@@ -4,7 +4,9 @@
 // entry; for an agent without settings the tools it used come from the audit
 // log — the workspace's newest entries, and for an agent not among them its
 // own newest entries. Agents seen only in the audit log are listed too,
-// marked so.
+// marked so. A frozen agent carries a badge (`GET /v1/freezes`), and a frozen
+// workspace is said above everything else, with the kill switch of the whole
+// workspace for an admin.
 
 import { api, query } from '../lib/api.js';
 import { code, h, replace, section, time } from '../lib/dom.js';
@@ -16,6 +18,7 @@ import {
   resolveWorkspace,
   workspacePicker,
 } from './agents/common.js';
+import { freezeOf, freezePanel, frozenBadge } from './agents/freeze.js';
 
 /** How many of the workspace's newest audit entries show who is active. */
 const SAMPLE = 500;
@@ -79,24 +82,33 @@ export async function render(main, ctx) {
   }
 
   const body = h('div', null, loading());
-  replace(main, h('h1', null, 'Agents'), picker, section(`Agents of ${workspace}`, body));
+  const kill = freezePanel({ ctx, workspace, agent: null }).el;
+  kill.classList.add('card');
+  replace(main, h('h1', null, 'Agents'), picker, kill, section(`Agents of ${workspace}`, body));
 
   const problems = [];
   /** @type {import('../lib/types.js').Agent[]} */
   let registered = [];
   /** @type {import('../lib/types.js').AuditEntry[]} */
   let sample = [];
-  const [agents, audit] = await Promise.allSettled([
+  /** @type {import('../lib/types.js').Freeze[]} */
+  let freezes = [];
+  const [agents, audit, frozen] = await Promise.allSettled([
     api('GET', `/v1/agents${query({ workspace })}`),
     api('GET', `/v1/audit${query({ workspace, limit: SAMPLE })}`),
+    api('GET', `/v1/freezes${query({ workspace })}`),
   ]);
   if (agents.status === 'fulfilled') registered = agents.value.agents;
   else problems.push(failure('Cannot read the registered agents', agents.reason));
   if (audit.status === 'fulfilled') sample = audit.value.entries;
   else problems.push(failure('Cannot read the audit log', audit.reason));
+  if (frozen.status === 'fulfilled') freezes = frozen.value.freezes;
+  else problems.push(failure('Cannot read which agents are frozen', frozen.reason));
 
   const seen = activity(sample);
-  const ids = [...new Set([...registered.map((a) => a.id), ...seen.keys()])].sort();
+  // A frozen agent is listed even when nothing else names it.
+  const frozenIds = freezes.flatMap((f) => (f.agent === null ? [] : [f.agent]));
+  const ids = [...new Set([...registered.map((a) => a.id), ...seen.keys(), ...frozenIds])].sort();
   // An agent quiet lately: its own newest entries.
   await Promise.all(
     ids
@@ -163,15 +175,17 @@ export async function render(main, ctx) {
           ids.map((id) => {
             const a = byId.get(id);
             const act = seen.get(id);
+            const freeze = freezeOf(freezes, id);
             const assigned = Array.isArray(a?.tools) ? a.tools : null;
             const tools = assigned ?? (act === undefined ? [] : [...act.tools].sort());
             return h(
               'tr',
-              { dataset: { agent: id } },
+              { dataset: { agent: id, frozen: freeze !== null } },
               h(
                 'th',
                 { scope: 'row' },
                 h('a', { href: agentHref(id, workspace) }, id),
+                freeze === null ? null : [' ', frozenBadge(freeze)],
                 a === undefined
                   ? h('span', { class: 'muted ag-small' }, ' not registered')
                   : a.registered === false

@@ -1,0 +1,264 @@
+// The kill switch in the console, in real Chromium against a real `warden
+// serve`: an admin freezes an agent from its page with a reason typed in the
+// page, the agents list marks it frozen, and the agent's next decision is a
+// hard deny naming the freeze; thawing it from the page lets the policy decide
+// again. A refused freeze is shown in the server's words. A whole workspace is
+// frozen and thawed from the agents list, said above everything else. A
+// viewer sees every freeze, with who froze it, when and why, and no button.
+
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { warden } from './helpers.js';
+import {
+  BROWSER_SKIP,
+  BROWSER_TEST_TIMEOUT,
+  launchBrowser,
+  pageErrors,
+  signInAs,
+} from './support/browser.js';
+import type { Served } from './support/processes.js';
+import { agentToken, api, cliToken, dataWithPolicy, serve } from './support/processes.js';
+
+const POLICY = `version: 1
+workspace: acme
+rules:
+  - { id: commits-ok, scope: workspace, action: gitCommit, decision: allow }
+`;
+
+const COMMIT = { tool: 'git_commit', actions: ['gitCommit'] };
+const REASON = 'runaway loop <b>on main</b>';
+
+let server: Served;
+let browser: Browser | undefined;
+let data: string;
+const tokens = { agent: '', other: '', admin: '', viewer: '' };
+const pages: Page[] = [];
+
+/** The rule and outcome of a decision for `token`'s agent, as the server answers it now. */
+async function decided(token: string): Promise<string> {
+  const answer = await api(server.url, token, 'POST', '/v1/decide', COMMIT);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return `${answer.body.outcome as string} ${String(answer.body.rule)}`;
+}
+
+/** The freezes the server holds, as `agent by: reason` lines. */
+async function freezes(): Promise<string[]> {
+  const answer = await api(server.url, tokens.viewer, 'GET', '/v1/freezes?workspace=acme');
+  expect(answer.status).toBe(200);
+  return (answer.body.freezes as { agent: string | null; by: string; reason: string | null }[]).map(
+    (f) => `${f.agent ?? '*'} by ${f.by}: ${f.reason ?? '-'}`,
+  );
+}
+
+beforeAll(async () => {
+  ({ data } = dataWithPolicy(POLICY));
+  for (const id of ['coder-1', 'coder-2']) {
+    const made = warden([
+      'agent',
+      'create',
+      id,
+      '--role',
+      'coder',
+      '--workspace',
+      'acme',
+      '--data',
+      data,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+  }
+  const make = (...args: string[]) => cliToken(['--data', data, ...args]).token;
+  tokens.agent = agentToken(data, 'coder-1', 'acme', 'coder');
+  tokens.other = agentToken(data, 'coder-2', 'acme', 'coder-two');
+  tokens.admin = make('--role', 'admin', '--name', 'alice');
+  tokens.viewer = make('--role', 'viewer', '--name', 'vic');
+  server = await serve(['--data', data]);
+  if (BROWSER_SKIP === null) browser = await launchBrowser();
+}, 90_000);
+
+afterEach(async () => {
+  await Promise.all(pages.splice(0).map((p) => p.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signedIn(token: string, next: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await (browser as Browser).newPage();
+  pages.push(page);
+  const errors = pageErrors(page);
+  await signInAs(page, server.url, token, next);
+  return { page, errors };
+}
+
+/** The agent page's kill switch, once it has read the freezes. */
+async function killSwitch(page: Page): Promise<Locator> {
+  const panel = page.locator('section', {
+    has: page.getByRole('heading', { name: 'Kill switch' }),
+  });
+  await panel.locator('.freeze-state').waitFor({ timeout: 10_000 });
+  return panel;
+}
+
+/** The state the panel shows: `frozen` or `thawed`. */
+function shownState(panel: Locator): Promise<string | null> {
+  return panel.locator('.freeze-state').getAttribute('data-state');
+}
+
+describe.skipIf(BROWSER_SKIP !== null)(
+  'the kill switch in the console, in Chromium',
+  { timeout: BROWSER_TEST_TIMEOUT },
+  () => {
+    it('an admin freezes an agent with a reason: its page and the list say so, and its calls are denied', async () => {
+      expect(await decided(tokens.agent)).toBe('allow commits-ok');
+      const { page, errors } = await signedIn(tokens.admin, '/agents/coder-1?workspace=acme');
+      const panel = await killSwitch(page);
+      expect(await shownState(panel)).toBe('thawed');
+      expect(await panel.innerText()).toContain('not frozen');
+      expect(await panel.locator('.freeze-workspace').innerText()).toContain('is not frozen');
+      await panel.getByLabel('Reason').fill(REASON);
+      await panel.getByRole('button', { name: 'Freeze', exact: true }).click();
+      await expect.poll(() => shownState(panel), { timeout: 10_000 }).toBe('frozen');
+      const state = await panel.locator('.freeze-state').innerText();
+      expect(state).toContain('Every call of this agent is denied');
+      expect(state).toContain('Frozen by alice');
+      expect(await panel.locator('.freeze-reason').innerText()).toBe(REASON);
+      expect(await panel.locator('.freeze-state time').getAttribute('datetime')).toMatch(
+        /^\d{4}-\d\d-\d\dT/,
+      );
+      expect(await panel.getByRole('status').innerText()).toContain(
+        'Frozen: every call of agent coder-1 is denied from now on',
+      );
+      // The reason is text, never markup; the Freeze form gave way to Thaw.
+      expect(await page.locator('.freeze-reason b').count()).toBe(0);
+      expect(await panel.getByRole('button', { name: 'Freeze', exact: true }).count()).toBe(0);
+      expect(await panel.getByRole('button', { name: 'Thaw', exact: true }).isEnabled()).toBe(true);
+      expect(await freezes()).toEqual([`coder-1 by alice: ${REASON}`]);
+
+      // The agent's next call is a hard deny naming the freeze; another agent is not affected.
+      await expect.poll(() => decided(tokens.agent), { timeout: 5000 }).toBe('deny freeze:agent');
+      expect(await decided(tokens.other)).toBe('allow commits-ok');
+
+      // The list marks it, and only it.
+      await page.getByRole('link', { name: '← All agents' }).click();
+      const row = page.locator('tr[data-agent="coder-1"]');
+      await row.waitFor({ timeout: 10_000 });
+      expect(await row.getAttribute('data-frozen')).toBe('true');
+      const badge = row.locator('.freeze-badge');
+      expect(await badge.innerText()).toBe('frozen');
+      expect(await badge.getAttribute('title')).toContain(`Frozen by alice at `);
+      expect(await badge.getAttribute('title')).toContain(REASON);
+      expect(await page.locator('tr[data-agent="coder-2"] .freeze-badge').count()).toBe(0);
+      expect(errors).toEqual([]);
+    });
+
+    it('a viewer sees who froze the agent, when and why, and cannot freeze or thaw', async () => {
+      const { page, errors } = await signedIn(tokens.viewer, '/agents/coder-1?workspace=acme');
+      const panel = await killSwitch(page);
+      expect(await shownState(panel)).toBe('frozen');
+      expect(await panel.locator('.freeze-state').innerText()).toContain('Frozen by alice');
+      expect(await panel.locator('.freeze-reason').innerText()).toBe(REASON);
+      expect(await panel.getByRole('button').count()).toBe(0);
+      expect(await panel.getByLabel('Reason').count()).toBe(0);
+      expect(await panel.locator('.freeze-readonly').innerText()).toBe(
+        'Freezing and thawing take an admin token; a `viewer` token may only see the state.',
+      );
+      await page.goto(`${server.url}/agents?workspace=acme`);
+      const row = page.locator('tr[data-agent="coder-1"]');
+      await row.waitFor({ timeout: 10_000 });
+      expect(await row.locator('.freeze-badge').innerText()).toBe('frozen');
+      const kill = page.locator('.freeze[data-freeze="workspace"] .freeze-state');
+      await kill.waitFor();
+      expect(await kill.getAttribute('data-state')).toBe('thawed');
+      expect(await page.getByRole('button', { name: /Freeze|Thaw/ }).count()).toBe(0);
+      expect(errors).toEqual([]);
+    });
+
+    it('an admin thaws the agent and its calls are allowed again; a refused freeze is shown in words', async () => {
+      const { page, errors } = await signedIn(tokens.admin, '/agents/coder-1?workspace=acme');
+      const panel = await killSwitch(page);
+      expect(await shownState(panel)).toBe('frozen');
+      await panel.getByRole('button', { name: 'Thaw', exact: true }).click();
+      await expect.poll(() => shownState(panel), { timeout: 10_000 }).toBe('thawed');
+      expect(await panel.getByRole('status').innerText()).toBe(
+        'Thawed: the policy decides the calls of agent coder-1 again.',
+      );
+      // The focus stays on the kill switch: on the Freeze button that replaced Thaw.
+      expect(
+        await panel
+          .getByRole('button', { name: 'Freeze', exact: true })
+          .evaluate((b) => b === document.activeElement),
+      ).toBe(true);
+      expect(await freezes()).toEqual([]);
+      await expect.poll(() => decided(tokens.agent), { timeout: 5000 }).toBe('allow commits-ok');
+
+      // Too long a reason: the server refuses it, and the page says why, still thawed.
+      await panel.getByLabel('Reason').fill('x'.repeat(501));
+      await panel.getByRole('button', { name: 'Freeze', exact: true }).click();
+      const alert = panel.getByRole('alert');
+      await alert.waitFor({ timeout: 10_000 });
+      expect(await alert.innerText()).toMatch(/^Cannot freeze: reason: .+/);
+      expect(await alert.innerText()).toContain('500');
+      expect(await shownState(panel)).toBe('thawed');
+      expect(await panel.getByLabel('Reason').inputValue()).toBe('x'.repeat(501));
+      expect(await freezes()).toEqual([]);
+      expect(await decided(tokens.agent)).toBe('allow commits-ok');
+      // The browser's own line about the 400 is the only console error.
+      expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
+    });
+
+    it('an admin freezes the whole workspace from the list, said above everything; thawing it lets every agent act', async () => {
+      const { page, errors } = await signedIn(tokens.admin, '/agents?workspace=acme');
+      const kill = page.locator('.freeze[data-freeze="workspace"]');
+      await kill.locator('.freeze-state').waitFor({ timeout: 10_000 });
+      expect(await kill.locator('.freeze-state').getAttribute('data-state')).toBe('thawed');
+      await kill.getByText('Freeze the whole workspace…').click();
+      await kill.getByLabel('Reason').fill('incident 42');
+      await kill.getByRole('button', { name: 'Freeze workspace' }).click();
+      await expect
+        .poll(() => kill.locator('.freeze-state').getAttribute('data-state'), { timeout: 10_000 })
+        .toBe('frozen');
+      expect(await kill.getAttribute('class')).toContain('freeze-on');
+      const said = await kill.locator('.freeze-state').innerText();
+      expect(said).toContain('Workspace acme is frozen: every call of every agent in it is denied');
+      expect(said).toContain('Frozen by alice');
+      expect(await kill.locator('.freeze-reason').innerText()).toBe('incident 42');
+      // Above the list of agents.
+      const above = await kill.evaluate((el) => {
+        const list = document.querySelector('table.ag-agents');
+        return list !== null && (el.compareDocumentPosition(list) & 4) !== 0;
+      });
+      expect(above).toBe(true);
+      await expect
+        .poll(() => decided(tokens.other), { timeout: 5000 })
+        .toBe('deny freeze:workspace');
+      expect(await decided(tokens.agent)).toBe('deny freeze:workspace');
+
+      // The agent's page says its workspace is frozen, to a viewer too.
+      const viewer = await signedIn(tokens.viewer, '/agents/coder-2?workspace=acme');
+      const panel = await killSwitch(viewer.page);
+      expect(await shownState(panel)).toBe('thawed');
+      expect(await panel.locator('.freeze-state').innerText()).toContain(
+        'Not frozen on its own — but its whole workspace is:',
+      );
+      const ws = panel.locator('.freeze-workspace');
+      expect(await ws.getAttribute('data-state')).toBe('frozen');
+      expect(await ws.innerText()).toContain(
+        'Its whole workspace acme is frozen: this agent’s calls are denied too.',
+      );
+      expect(await ws.locator('.freeze-reason').innerText()).toBe('incident 42');
+
+      await kill.getByRole('button', { name: 'Thaw workspace' }).click();
+      await expect
+        .poll(() => kill.locator('.freeze-state').getAttribute('data-state'), { timeout: 10_000 })
+        .toBe('thawed');
+      expect(await kill.getAttribute('class')).not.toContain('freeze-on');
+      expect(await freezes()).toEqual([]);
+      await expect.poll(() => decided(tokens.other), { timeout: 5000 }).toBe('allow commits-ok');
+      expect(await decided(tokens.agent)).toBe('allow commits-ok');
+      expect(errors).toEqual([]);
+      expect(viewer.errors).toEqual([]);
+    });
+  },
+);
