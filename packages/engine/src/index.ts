@@ -14,6 +14,8 @@ export type {
   Policy,
   PolicyKind,
   Rule,
+  RuleExample,
+  RuleExamples,
   SpaceSettings,
 } from './model/policy.js';
 export { allRules } from './model/policy.js';
@@ -21,6 +23,8 @@ export type { ActionRequest, RequestArgs } from './model/request.js';
 export type { AdvisoryHit, DecisionResult, FacetEntry, ManagedSource } from './model/result.js';
 
 export { validatePolicy } from './document/policy.js';
+export type { ExampleOptions } from './validate/examples.js';
+export { checkExamples } from './validate/examples.js';
 export { checkRequestAgainstPolicy, REQUEST_LIMITS, validateRequest } from './document/request.js';
 
 export type { CompiledPolicy } from './compile/compile.js';

@@ -3,7 +3,7 @@
 // agent needs is reachable from here; the server and the adapters use it too.
 
 import type { Autonomy, ClassifierTable, Issue, Policy } from '@warden/engine';
-import { validatePolicy } from '@warden/engine';
+import { checkExamples, compilePolicy, validatePolicy } from '@warden/engine';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { ApprovalBroker } from './approvals/broker.js';
@@ -267,6 +267,8 @@ export class Warden {
   ): Promise<PolicyWriteResult> {
     const validated = validatePolicy(document, 'workspace');
     if (!validated.ok) return { ok: false, issues: validated.issues };
+    const wrong = checkExamples(compilePolicy(validated.value), { at: this.clock() });
+    if (wrong.length > 0) return { ok: false, issues: wrong };
     const workspace = validated.value.workspace as string;
     const written = await this.store.policies.put(workspace, {
       document: document as JsonValue,
@@ -291,6 +293,8 @@ export class Warden {
   ): Promise<PolicyWriteResult> {
     const validated = validatePolicy(document, 'managed');
     if (!validated.ok) return { ok: false, issues: validated.issues };
+    const wrong = checkExamples(compilePolicy(validated.value), { at: this.clock() });
+    if (wrong.length > 0) return { ok: false, issues: wrong };
     const written = await this.store.policies.putManaged({
       document: document as JsonValue,
       author: by.author,

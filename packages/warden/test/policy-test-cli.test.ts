@@ -176,3 +176,44 @@ describe('the cases runner and JUnit XML', () => {
     expect(xml).not.toContain('\u0001');
   });
 });
+
+describe("a rule's examples are checked whenever the policy is loaded", () => {
+  const WITH_EXAMPLES = `version: 1
+workspace: acme
+rules:
+  - id: no-rm
+    command: rm -rf
+    decision: deny
+    examples:
+      deny: [rm -rf /, sudo rm -rf build, 'bash -c "rm -rf x"']
+      allow: [ls -la]
+`;
+
+  it('lint, apply and the what-if check accept a policy whose examples hold', () => {
+    const dir = tempDir('warden-examples-');
+    const file = join(dir, 'policy.yaml');
+    writeFileSync(file, WITH_EXAMPLES);
+    expect(warden(['policy', 'lint', file]).code).toBe(0);
+    expect(warden(['policy', 'apply', file, '--data', join(dir, 'data')]).code).toBe(0);
+  });
+
+  it('and refuse one whose example the policy decides otherwise, naming the example', () => {
+    const dir = tempDir('warden-examples-');
+    const file = join(dir, 'policy.yaml');
+    writeFileSync(file, WITH_EXAMPLES.replace('allow: [ls -la]', 'allow: [rm notes.txt]'));
+    for (const args of [
+      ['policy', 'lint', file, '--json'],
+      ['policy', 'apply', file, '--data', join(dir, 'data'), '--json'],
+      ['explain', '--policy', file, '--agent', 'a', '--command', 'ls', '--json'],
+    ]) {
+      const ran = warden(args);
+      expect(ran.code, args.join(' ')).toBe(1);
+      expect(JSON.parse(ran.stdout).errors[0]).toMatchObject({
+        path: 'rules[0].examples.allow[0]',
+        message: expect.stringContaining(
+          'lists `rm notes.txt` as allow, but the policy decides prompt',
+        ),
+      });
+    }
+  });
+});

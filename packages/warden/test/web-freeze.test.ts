@@ -188,7 +188,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(
         await panel
           .getByRole('button', { name: 'Freeze', exact: true })
-          .evaluate((b) => b === document.activeElement),
+          .evaluate((b) => b === b.ownerDocument.activeElement),
       ).toBe(true);
       expect(await freezes()).toEqual([]);
       await expect.poll(() => decided(tokens.agent), { timeout: 5000 }).toBe('allow commits-ok');
@@ -226,7 +226,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(await kill.locator('.freeze-reason').innerText()).toBe('incident 42');
       // Above the list of agents.
       const above = await kill.evaluate((el) => {
-        const list = document.querySelector('table.ag-agents');
+        const list = el.ownerDocument.querySelector('table.ag-agents');
         return list !== null && (el.compareDocumentPosition(list) & 4) !== 0;
       });
       expect(above).toBe(true);

@@ -14,6 +14,7 @@ import type {
   Policy,
   PolicyKind,
   Rule,
+  RuleExamples,
   SpaceSettings,
 } from '../model/policy.js';
 import { CONSTRAINT_KEYS, ORIGINS } from '../model/policy.js';
@@ -45,6 +46,15 @@ const whenSchema = z.strictObject({
   maxCents: cap.optional(),
 });
 
+/** A call a rule's examples name: a command line, or a request without its workspace. */
+const exampleSchema = z.union([z.string().min(1), z.record(z.string(), z.unknown())]);
+const exampleList = z.array(exampleSchema).min(1).max(100);
+const examplesSchema = z.strictObject({
+  allow: exampleList.optional(),
+  prompt: exampleList.optional(),
+  deny: exampleList.optional(),
+});
+
 const ruleFields = {
   id: z.string().min(1).optional(),
   action: z.string().optional(),
@@ -55,6 +65,7 @@ const ruleFields = {
   expiresAt: z.string().optional(),
   origin: z.string().optional(),
   note: z.string().optional(),
+  examples: examplesSchema.optional(),
 };
 export const ruleSchema = z.strictObject({ ...ruleFields, scope: z.string().optional() });
 export const presetSchema = z.strictObject(ruleFields);
@@ -403,6 +414,14 @@ function validateRule(
     rule.expiresAtMs = expiresAtMs;
   }
   if (data.note !== undefined) rule.note = data.note;
+  if (data.examples !== undefined) {
+    const examples: { -readonly [K in keyof RuleExamples]: RuleExamples[K] } = {};
+    for (const key of ['allow', 'prompt', 'deny'] as const) {
+      const list = data.examples[key];
+      if (list !== undefined) examples[key] = list;
+    }
+    rule.examples = examples;
+  }
   return rule;
 }
 

@@ -16,9 +16,13 @@ export const RULE_KEYS = [
   'expiresAt',
   'origin',
   'note',
+  'examples',
 ] as const;
 
-const STRING_FIELDS: ReadonlySet<string> = new Set(RULE_KEYS.filter((key) => key !== 'when'));
+/** `when` and `examples` are mappings; a rule with `examples` is left to zod. */
+const STRING_FIELDS: ReadonlySet<string> = new Set(
+  RULE_KEYS.filter((key) => key !== 'when' && key !== 'examples'),
+);
 const LIST_KEYS = new Set(['paths', 'refs', 'hosts', 'commands']);
 const CAP_KEYS = new Set(['maxCount', 'maxCents']);
 

@@ -29,6 +29,15 @@ export const CONSTRAINT_KEYS = [
 ] as const;
 export type ConstraintKey = (typeof CONSTRAINT_KEYS)[number];
 
+/** A call an example names: a command line, or a request without its workspace. */
+export type RuleExample = string | { readonly [key: string]: unknown };
+
+export interface RuleExamples {
+  readonly allow?: readonly RuleExample[];
+  readonly prompt?: readonly RuleExample[];
+  readonly deny?: readonly RuleExample[];
+}
+
 export interface Rule {
   readonly id: string;
   /** Whether the id was generated (E4) rather than written in the document. */
@@ -46,6 +55,11 @@ export interface Rule {
   readonly expiresAtMs?: number;
   readonly origin: Origin;
   readonly note?: string;
+  /**
+   * Calls the policy must decide as listed — a command line, or a request
+   * without its workspace — checked whenever the policy is loaded.
+   */
+  readonly examples?: RuleExamples;
   /** Where the rule stands in its document, e.g. `rules[3]` or `modes.review.preset[0]`. */
   readonly path: string;
 }

@@ -15,6 +15,7 @@ import type {
 } from '@warden/engine';
 import {
   DEFAULT_TABLE,
+  checkExamples,
   compilePolicy,
   extendClassifier,
   validatePolicy,
@@ -69,10 +70,11 @@ export function loadPolicyFile(
   const chosen = kind === 'auto' ? kindOf(parsed.value) : kind;
   const validated = withFile(validatePolicy(parsed.value, chosen), file);
   if (!validated.ok) return validated;
-  return {
-    ok: true,
-    value: { file, policy: validated.value, compiled: compilePolicy(validated.value) },
-  };
+  const compiled = compilePolicy(validated.value);
+  // A rule's examples are checked on every load: a policy that no longer decides them is refused.
+  const wrong = checkExamples(compiled, { at: Date.now() });
+  if (wrong.length > 0) return { ok: false, issues: wrong.map((i) => ({ ...i, file })) };
+  return { ok: true, value: { file, policy: validated.value, compiled } };
 }
 
 /** A document that names no `workspace` is a managed policy, which omits it. */
