@@ -184,11 +184,9 @@ describe("a rule's examples", () => {
         const request = validateRequest(req);
         if (!request.ok) throw new Error(JSON.stringify(request.issues));
         // The example's request, as the check builds it for a workspace-scoped rule.
-        const {
-          workspace: _w,
-          agent: _a,
-          ...example
-        } = request.value as unknown as Record<string, unknown>;
+        const example: Record<string, unknown> = { ...request.value };
+        delete example.workspace;
+        delete example.agent;
         const decided = explainDecision({
           policy: base,
           request: { ...request.value, agent: 'example' },
