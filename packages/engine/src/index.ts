@@ -79,3 +79,21 @@ export {
   lowerAutonomy,
 } from './delegate/guards.js';
 export { closest, didYouMean } from './util/did-you-mean.js';
+export type { Disguise, DisguiseKind, Slot, SlotKey, Target } from './prove/disguises.js';
+export {
+  MAX_DISGUISES,
+  disguises,
+  hostSpellings,
+  pathSpellings,
+  refSpellings,
+} from './prove/disguises.js';
+export type {
+  DisguiseVerdict,
+  Proof,
+  ProveInput,
+  ProvedDisguise,
+  RuleProof,
+  RuleVerdict,
+  SandboxFact,
+} from './prove/prove.js';
+export { provePolicy } from './prove/prove.js';

@@ -1,0 +1,310 @@
+// Provable rules: every deny and prompt rule tried against the disguises of
+// its target that the classifier's own table knows, each decided by the engine.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AT, compiled } from './decide-docs.js';
+import { policyArb } from './arbitraries.js';
+import type { ClassifierTable, RuleProof } from '../src/index.js';
+import {
+  DEFAULT_TABLE,
+  MAX_DISGUISES,
+  disguises,
+  explainDecision,
+  extendClassifier,
+  provePolicy,
+} from '../src/index.js';
+
+const STRICT = { allow: 0, prompt: 1, deny: 2 } as const;
+const NO_SANDBOX = { backend: null };
+
+function prove(
+  rules: readonly unknown[],
+  options: {
+    classifier?: ClassifierTable;
+    knowledge?: ClassifierTable;
+    extra?: Record<string, unknown>;
+  } = {},
+) {
+  return provePolicy({
+    policy: compiled({ version: 1, workspace: 'acme', rules, ...options.extra }),
+    classifier: options.classifier ?? DEFAULT_TABLE,
+    ...(options.knowledge === undefined ? {} : { knowledge: options.knowledge }),
+    at: AT,
+    sandbox: NO_SANDBOX,
+  });
+}
+
+function proofOf(rules: readonly RuleProof[], id: string): RuleProof {
+  const proof = rules.find((r) => r.rule === id);
+  if (proof === undefined) throw new Error(`no proof for ${id}`);
+  return proof;
+}
+
+function extended(config: unknown): ClassifierTable {
+  const table = extendClassifier(DEFAULT_TABLE, config);
+  if (!table.ok) throw new Error(JSON.stringify(table.issues));
+  return table.value;
+}
+
+/** A copy of the default table without the `timeout` wrapper: a planted gap. */
+function withoutTimeout(): ClassifierTable {
+  const wrappers = Object.fromEntries(
+    Object.entries(DEFAULT_TABLE.wrappers).filter(([name]) => name !== 'timeout'),
+  );
+  return { ...DEFAULT_TABLE, wrappers };
+}
+
+describe('warden policy prove: disguises', () => {
+  it('G14c: the disguises of a command come from the table: its wrappers, shells, paths, quoting and options', () => {
+    const list = disguises({ words: ['rm', '-rf', 'build'], slots: [] }, DEFAULT_TABLE);
+    const commands = list.map((d) => d.command);
+    expect(commands[0]).toBe('rm -rf build');
+    for (const expected of [
+      'sudo rm -rf build',
+      'env FOO=bar rm -rf build',
+      'timeout 1 rm -rf build',
+      'nice -5 rm -rf build',
+      "bash -c 'rm -rf build'",
+      "sh -c 'rm -rf build'",
+      'echo | xargs rm -rf build',
+      'echo $(rm -rf build)',
+      'echo `rm -rf build`',
+      'true && rm -rf build',
+      '( rm -rf build )',
+      '/usr/bin/rm -rf build',
+      "'rm' -rf build",
+      'rm -r -f build',
+      'rm --recursive --force build',
+    ])
+      expect(commands).toContain(expected);
+    expect(new Set(commands).size).toBe(commands.length);
+    expect(list.length).toBeLessThanOrEqual(MAX_DISGUISES);
+  });
+
+  it('G14c: a wrapper the table does not have gives no disguise, and the cap holds', () => {
+    const commands = disguises({ words: ['rm', '-rf', 'build'], slots: [] }, withoutTimeout()).map(
+      (d) => d.command,
+    );
+    expect(commands.some((c) => c.startsWith('timeout'))).toBe(false);
+    expect(disguises({ words: ['rm', '-rf'], slots: [] }, DEFAULT_TABLE, 7)).toHaveLength(7);
+  });
+
+  it('E11: a constrained ref, path and host are spelled other ways', () => {
+    const refs = disguises(
+      {
+        words: ['git', 'push', 'origin', 'main'],
+        slots: [{ index: 3, key: 'refs', form: 'plain', value: 'main' }],
+      },
+      DEFAULT_TABLE,
+    ).map((d) => d.command);
+    for (const spelling of ['refs/heads/main', 'HEAD:main', '+main', ':main'])
+      expect(refs).toContain(`git push origin ${spelling}`);
+    const hosts = disguises(
+      {
+        words: ['curl', 'https://evil.com/'],
+        slots: [{ index: 1, key: 'hosts', form: 'url', value: 'evil.com' }],
+      },
+      DEFAULT_TABLE,
+    ).map((d) => d.command);
+    expect(hosts).toContain('curl https://EVIL.COM/');
+    expect(hosts).toContain('curl https://evil.com./');
+    const paths = disguises(
+      {
+        words: ['rm', '/srv/a/x'],
+        slots: [{ index: 1, key: 'paths', form: 'plain', value: '/srv/a/x' }],
+      },
+      DEFAULT_TABLE,
+    ).map((d) => d.command);
+    expect(paths).toContain('rm /srv/a/../a/x');
+    expect(paths).toContain('rm /srv/a/x/');
+  });
+});
+
+describe('warden policy prove: verdicts', () => {
+  it('G14: a deny on `rm -rf` beside a fileDelete deny holds against every disguise', () => {
+    const proof = prove([
+      { id: 'no-rm', command: 'rm -rf', decision: 'deny' },
+      { id: 'no-delete', action: 'fileDelete', decision: 'deny' },
+    ]);
+    const noRm = proofOf(proof.rules, 'no-rm');
+    expect(noRm.verdict).toBe('holds');
+    expect(noRm.findings).toEqual([]);
+    expect(noRm.tried).toBeGreaterThan(100);
+    expect(proofOf(proof.rules, 'no-delete').verdict).toBe('holds');
+    expect(proof.counts.holds).toBe(2);
+  });
+
+  it('G14b: alone, a deny on `rm -rf` is never allowed: only respelled options and substitutions ask instead', () => {
+    const noRm = proofOf(
+      prove([{ id: 'no-rm', command: 'rm -rf', decision: 'deny' }]).rules,
+      'no-rm',
+    );
+    expect(noRm.verdict).toBe('weakened');
+    expect(noRm.findings.length).toBeGreaterThan(0);
+    for (const finding of noRm.findings) {
+      expect(finding.verdict).toBe('weakened');
+      expect(finding.decision).toBe('prompt');
+      expect(['option', 'substitution', 'nested']).toContain(finding.kind);
+      expect(finding.classes).toContain('fileDelete');
+    }
+    expect(noRm.findings.map((f) => f.command)).toContain('rm -r -f');
+  });
+
+  it('G14c: a wrapper taken out of the table leaves its disguises as plain processes: the rule needs the sandbox', () => {
+    const gapped = withoutTimeout();
+    const proof = provePolicy({
+      policy: compiled({
+        version: 1,
+        workspace: 'acme',
+        rules: [{ id: 'no-delete', action: 'fileDelete', decision: 'deny' }],
+      }),
+      classifier: gapped,
+      knowledge: DEFAULT_TABLE,
+      at: AT,
+      sandbox: { backend: 'bwrap+socat' },
+    });
+    const rule = proofOf(proof.rules, 'no-delete');
+    expect(rule.verdict).toBe('sandbox');
+    expect(rule.sandboxCovers).toBe(true);
+    const named = rule.findings.filter((f) => f.verdict === 'sandbox').map((f) => f.command);
+    expect(named).toContain('timeout 1 rm -f notes.txt');
+    for (const command of named) expect(command).toContain('timeout');
+    const again = prove([{ id: 'no-delete', action: 'fileDelete', decision: 'deny' }], {
+      classifier: gapped,
+      knowledge: DEFAULT_TABLE,
+    });
+    expect(proofOf(again.rules, 'no-delete').sandboxCovers).toBe(false);
+  });
+
+  it('G14c: a program the table gives the wrong extractor is a bypass: the disguise is named', () => {
+    const gapped = extended({ programs: { git: 'curl' } });
+    const proof = prove(
+      [{ id: 'protect-main', action: 'gitPush', decision: 'deny', when: { refs: ['main'] } }],
+      {
+        classifier: gapped,
+      },
+    );
+    const rule = proofOf(proof.rules, 'protect-main');
+    expect(rule.verdict).toBe('bypassable');
+    expect(proof.counts.bypassable).toBe(1);
+    const bypass = rule.findings.find((f) => f.command === 'git push origin refs/heads/main');
+    expect(bypass).toMatchObject({
+      verdict: 'bypass',
+      decision: 'allow',
+      how: 'ref `refs/heads/main`',
+    });
+    expect(bypass?.classes).toContain('networkEgress');
+  });
+
+  it('G14c: a fake wrapper whose operand the table misreads hides the command: needs the sandbox, disguise named', () => {
+    // `sudo` redefined to take one operand before the command: `sudo bash -c '…'` runs `-c`.
+    const gapped = extended({ wrappers: { sudo: { kind: 'exec', positionals: 1 } } });
+    const rule = proofOf(
+      prove([{ id: 'no-delete', action: 'fileDelete', decision: 'deny' }], { classifier: gapped })
+        .rules,
+      'no-delete',
+    );
+    expect(rule.verdict).toBe('sandbox');
+    expect(rule.findings.map((f) => f.command)).toContain("sudo bash -c 'rm -f notes.txt'");
+  });
+
+  it('G14c: a prompt rule holds when every disguise at least asks', () => {
+    const proof = prove([{ id: 'ask-push', action: 'gitPush', decision: 'prompt' }]);
+    const rule = proofOf(proof.rules, 'ask-push');
+    expect(rule).toMatchObject({ verdict: 'holds', decision: 'prompt', target: 'class:gitPush' });
+    expect(rule.plain).toBe('git push origin main');
+  });
+
+  it('E11: a gitPush deny on refs [main] holds against every spelling of the ref', () => {
+    const proof = prove([
+      { id: 'push-ok', action: 'gitPush', decision: 'allow' },
+      { id: 'protect-main', action: 'gitPush', decision: 'deny', when: { refs: ['main'] } },
+    ]);
+    const rule = proofOf(proof.rules, 'protect-main');
+    expect(rule.verdict).toBe('holds');
+    expect(proof.rules.map((r) => r.rule)).toEqual(['protect-main']);
+  });
+
+  it('G8: dead rules are reported with the lint finding that kills them; allows only when dead', () => {
+    const proof = prove(
+      [
+        { id: 'push-ok', action: 'gitPush', decision: 'allow' },
+        { id: 'no-push', action: 'gitPush', decision: 'deny' },
+        { id: 'old', action: 'fileDelete', decision: 'deny', expiresAt: '2020-01-01T00:00:00Z' },
+      ],
+      {
+        extra: {
+          modes: {
+            review: { preset: [{ id: 'preset-push', action: 'gitPush', decision: 'prompt' }] },
+          },
+        },
+      },
+    );
+    expect(proofOf(proof.rules, 'push-ok')).toMatchObject({ verdict: 'dead', tried: 0 });
+    expect(proofOf(proof.rules, 'push-ok').lint[0]?.code).toBe('contradictory');
+    expect(proofOf(proof.rules, 'old').lint[0]?.code).toBe('expired');
+    expect(proofOf(proof.rules, 'preset-push')).toMatchObject({
+      verdict: 'dead',
+      scope: 'mode:review',
+    });
+    expect(proofOf(proof.rules, 'no-push').verdict).toBe('holds');
+    expect(proof.counts.dead).toBe(3);
+  });
+
+  it('G7: a rule on processSpawn, or a cap, is not provable from a spelling', () => {
+    const proof = prove([
+      { id: 'no-spawn', action: 'processSpawn', decision: 'prompt' },
+      { id: 'many', action: 'fileDelete', decision: 'prompt', when: { maxCount: 5 } },
+    ]);
+    expect(proofOf(proof.rules, 'no-spawn').verdict).toBe('unproved');
+    expect(proofOf(proof.rules, 'many').verdict).toBe('unproved');
+  });
+
+  it('G3: for random policies every reported disguise decides as reported and verdicts agree', () => {
+    fc.assert(
+      fc.property(policyArb, (doc) => {
+        const policy = compiled(doc);
+        const proof = provePolicy({
+          policy,
+          classifier: DEFAULT_TABLE,
+          at: AT,
+          sandbox: NO_SANDBOX,
+          limit: 40,
+        });
+        for (const rule of proof.rules) {
+          expect(rule.tried).toBeLessThanOrEqual(40);
+          if (rule.verdict === 'holds') expect(rule.findings).toEqual([]);
+          if (rule.verdict === 'dead' || rule.verdict === 'unproved') expect(rule.tried).toBe(0);
+          const verdicts = new Set(rule.findings.map((f) => f.verdict));
+          expect(rule.verdict === 'bypassable').toBe(verdicts.has('bypass'));
+          if (rule.verdict === 'sandbox') expect(verdicts.has('bypass')).toBe(false);
+          expect(rule.sandboxCovers === null).toBe(!verdicts.has('sandbox'));
+          for (const finding of rule.findings) {
+            const scope = rule.scope;
+            const explained = explainDecision({
+              policy,
+              request: {
+                workspace: 'acme',
+                agent: scope.startsWith('agent:') ? scope.slice(6) : 'prove',
+                ...(scope.startsWith('space:') ? { space: scope.slice(6) } : {}),
+                ...(scope.startsWith('mode:') ? { mode: scope.slice(5) } : {}),
+                worktree: '/srv/worktree',
+                command: finding.command,
+              },
+              at: AT,
+              approverConnected: false,
+            });
+            expect(explained.result.rule).toBe(finding.rule);
+            expect(STRICT[finding.decision]).toBeLessThan(STRICT[rule.decision]);
+            if (finding.verdict === 'bypass') expect(finding.decision).toBe('allow');
+            if (finding.verdict === 'weakened') expect(finding.decision).toBe('prompt');
+            if (finding.verdict === 'sandbox')
+              expect(finding.classes.every((c) => c === 'processSpawn')).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
