@@ -1,4 +1,4 @@
-// `warden policy lint|describe|enumerate|test|apply`: check a policy before it
+// `warden policy lint|prove|describe|enumerate|test|apply`: check a policy before it
 // bites, and store it. `apply` opens a store, so its module loads when it runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
@@ -14,6 +14,18 @@ function lint(policy: CommandUnknownOpts) {
       '<file>',
       'the policy (YAML or JSON; a document without `workspace` is a managed policy)',
     )
+    .option('--at <iso>', 'judge expiry at this time (default: now)')
+    .option('--json', 'print JSON');
+}
+
+function prove(policy: CommandUnknownOpts) {
+  return policy
+    .command('prove')
+    .description(
+      'try every deny and prompt rule against the spellings of its command the classifier knows (wrappers, shells, paths, quoting, options, refs, hosts): holds, needs the sandbox, bypassable or dead (exit 1 when one is bypassable)',
+    )
+    .argument('<file>', 'the workspace policy')
+    .option('--classifier <file>', 'extend the command classifier with this configuration')
     .option('--at <iso>', 'judge expiry at this time (default: now)')
     .option('--json', 'print JSON');
 }
@@ -67,6 +79,7 @@ function apply(policy: CommandUnknownOpts) {
 }
 
 export type LintOptions = OptionsOf<typeof lint>;
+export type PolicyProveOptions = OptionsOf<typeof prove>;
 export type DescribeOptions = OptionsOf<typeof describe>;
 export type EnumerateOptions = OptionsOf<typeof enumerate>;
 export type ApplyOptions = OptionsOf<typeof apply>;
@@ -75,6 +88,9 @@ export type PolicyTestOptions = OptionsOf<typeof test>;
 export function registerPolicy(program: CommandUnknownOpts, cli: Cli): void {
   const policy = program.command('policy').description('check a policy before it bites');
   lint(policy).action((file, options) => runLint(cli.io, file, options));
+  prove(policy).action(async (file, options) =>
+    cli.exit((await import('../policy-prove-command.js')).runPolicyProve(cli.io, file, options)),
+  );
   describe(policy).action((file, options) => runDescribe(cli.io, file, options));
   enumerate(policy).action((file, options) => runEnumerate(cli.io, file, options));
   test(policy).action(async (files, options) =>
