@@ -11,6 +11,7 @@ import type { BrokerOptions } from './approvals/broker.js';
 import { Redactor } from './audit/redact.js';
 import { agentCredentials } from './instance/credentials.js';
 import type { Redact } from './audit/records.js';
+import type { ChangeRecord } from './audit/records.js';
 import { changeEntry } from './audit/records.js';
 import { AuditWriter } from './audit/writer.js';
 import { autonomyOf, delegate } from './gate/delegation.js';
@@ -20,10 +21,13 @@ import { Gate } from './gate/gate.js';
 import { GateFault, faultMessage } from './gate/fault.js';
 import type { ManagedFile, PolicySource } from './gate/snapshot.js';
 import { FilePolicySource, StorePolicySource } from './gate/snapshot.js';
+import type { PinCheck, ToolDefinition } from './gateway/pins.js';
+import { changedReason, definitionHash } from './gateway/pins.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from './store/open.js';
 import type {
   FreezeRecord,
   JsonValue,
+  ToolPinRecord,
   PolicyRevision,
   RunRecord,
   RunStep,
@@ -389,10 +393,46 @@ export class Warden {
     return thawed;
   }
 
+  /**
+   * A downstream tool as the gateway lists it: pinned by its definition the
+   * first time, let through while its definition is the pinned one, and
+   * refused once it differs until an admin accepts the new definition. A new
+   * definition is recorded in the audit log the first time it is seen.
+   */
+  async seeTool(
+    workspace: string,
+    tool: string,
+    definition: ToolDefinition,
+    by: string,
+  ): Promise<PinCheck> {
+    const hash = definitionHash(definition);
+    const { pin, newlyPending } = await this.store.toolPins.see(
+      workspace,
+      tool,
+      { hash, definition: definition as unknown as JsonValue, by },
+      this.clock(),
+    );
+    if (newlyPending)
+      await this.recordChange(workspace, 'tool-changed', by, {
+        tool,
+        pinnedHash: pin.hash,
+        newHash: hash,
+      });
+    if (pin.hash === hash) return { ok: true };
+    return { ok: false, reason: changedReason(tool, pin.pinnedAt, hash) };
+  }
+
+  /** An admin accepts a tool's changed definition; null when none waits. */
+  async acceptTool(workspace: string, tool: string, by: string): Promise<ToolPinRecord | null> {
+    const accepted = await this.store.toolPins.accept(workspace, tool, by, this.clock());
+    if (accepted !== null)
+      await this.recordChange(workspace, 'tool-pin-accepted', by, { tool, hash: accepted.hash });
+    return accepted;
+  }
+
   private async recordChange(
     workspace: string | null,
-    change:
-      'policy-revision' | 'managed-revision' | 'rule-revoked' | 'agent-frozen' | 'agent-thawed',
+    change: Exclude<ChangeRecord['change'], 'rules-remembered'>,
     by: string,
     details: { [key: string]: JsonValue },
   ): Promise<void> {

@@ -405,6 +405,7 @@ describe('a host without a sandbox backend (G2)', () => {
     describe: 'test',
     decide: () => Promise.resolve({ allow: true, reason: 'allowed', auditId: null, callId: null }),
     complete: () => Promise.resolve(),
+    pin: () => Promise.resolve({ ok: true }),
     close: () => Promise.resolve(),
   };
 

@@ -317,7 +317,9 @@ export interface ChangeRecord {
     | 'rules-remembered'
     | 'rule-revoked'
     | 'agent-frozen'
-    | 'agent-thawed';
+    | 'agent-thawed'
+    | 'tool-changed'
+    | 'tool-pin-accepted';
   readonly by: string;
   readonly details: { readonly [key: string]: JsonValue };
   readonly occurredAt: string;

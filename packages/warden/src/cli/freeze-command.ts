@@ -3,28 +3,14 @@
 // DATABASE_URL's Postgres), where a running server reads it within a second.
 
 import type { FreezeRecord } from '../store/types.js';
-import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
 import type { FreezeView } from '../views/freezes.js';
 import { freezeListView, freezeView, frozenView } from '../views/freezes.js';
-import { Warden } from '../warden.js';
 import { call, connection } from './client.js';
-import type { ConnectOptions } from './client.js';
 import type { AgentFreezeOptions, AgentFrozenOptions, AgentThawOptions } from './commands/agent.js';
 import type { Io } from './io.js';
 import { EXIT, fail, printJson, style, usage } from './io.js';
+import { local, query, useServer } from './store-or-server.js';
 import { author } from './policy-apply-command.js';
-
-interface Where extends ConnectOptions {
-  readonly workspace?: string;
-  readonly data?: string;
-}
-
-function useServer(io: Io, options: Where): boolean {
-  return (
-    options.server !== undefined ||
-    (options.data === undefined && io.env.WARDEN_URL !== undefined && io.env.WARDEN_URL !== '')
-  );
-}
 
 /** The agent the command is about, or null with --all; both or neither is a usage error. */
 function target(io: Io, json: boolean, id: string | undefined, all: boolean): string | null {
@@ -33,52 +19,6 @@ function target(io: Io, json: boolean, id: string | undefined, all: boolean): st
   if (id === undefined && !all)
     return usage(io, json, 'id', 'name the agent, or give --all for the whole workspace');
   return id ?? null;
-}
-
-/** Runs `work` on the data folder's store, closing it after. */
-async function local<T>(
-  io: Io,
-  json: boolean,
-  options: Where,
-  work: (warden: Warden, workspace: string) => Promise<T>,
-): Promise<T> {
-  const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
-  let warden: Warden;
-  try {
-    warden = await Warden.open({ ...storeOptions, env: {}, managedPolicyFile: null });
-  } catch (error) {
-    return usage(
-      io,
-      json,
-      storeOptions.databaseUrl === undefined ? '--data' : 'DATABASE_URL',
-      `cannot open the store: ${(error as Error).message}`,
-    );
-  }
-  try {
-    let workspace = options.workspace;
-    if (workspace === undefined) {
-      const known = await warden.store.policies.workspaces();
-      if (known.length !== 1)
-        return usage(
-          io,
-          json,
-          '--workspace',
-          known.length === 0
-            ? 'no workspace has a policy in this store: say which workspace with --workspace'
-            : `say which workspace with --workspace: ${known.map((w) => `\`${w}\``).join(', ')}`,
-        );
-      workspace = known[0] as string;
-    }
-    return await work(warden, workspace);
-  } finally {
-    await warden.close();
-  }
-}
-
-function query(options: Where): string {
-  return options.workspace === undefined
-    ? ''
-    : `?workspace=${encodeURIComponent(options.workspace)}`;
 }
 
 function what(freeze: FreezeView | FreezeRecord): string {

@@ -11,6 +11,7 @@ import { registerDecision } from './commands/decision.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerExec } from './commands/exec.js';
 import { registerGateway } from './commands/gateway.js';
+import { registerPins } from './commands/pins.js';
 import { registerHook } from './commands/hook.js';
 import { registerInspector } from './commands/inspector.js';
 import { registerPolicy } from './commands/policy.js';
@@ -34,6 +35,7 @@ const REGISTRATIONS: readonly Registration[] = [
   registerTemplates,
   registerServe,
   registerGateway,
+  registerPins,
   registerToken,
   registerAgent,
   registerInspector,

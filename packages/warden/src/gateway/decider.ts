@@ -18,6 +18,7 @@ import { request as httpsRequest } from 'node:https';
 import type { AuditStatus } from '../store/types.js';
 import { illFormedProblem } from '../well-formed.js';
 import type { GatewayConfig } from './config.js';
+import type { PinCheck, ToolDefinition } from './pins.js';
 
 export interface Ask {
   readonly tool: string;
@@ -56,6 +57,12 @@ export interface Decider {
   decide(ask: Ask, hooks?: DecideHooks): Promise<Verdict>;
   /** Records how a call ended; `verdict` null for a read-only call, which has no decision. */
   complete(verdict: Verdict | null, ending: Ending): Promise<void>;
+  /**
+   * A downstream tool's definition as listed: pinned the first time, refused
+   * (with why) once it differs from the pin until an admin accepts it. Any
+   * failure to check is a refusal (fail-closed).
+   */
+  pin(tool: string, definition: ToolDefinition): Promise<PinCheck>;
   close(): Promise<void>;
 }
 
@@ -140,6 +147,16 @@ export async function standaloneDecider(
         durationMs: ending.durationMs,
         ...(ending.error === undefined ? {} : { error: ending.error }),
       });
+    },
+    async pin(tool, definition) {
+      try {
+        return await warden.seeTool(config.workspace, tool, definition, `gateway:${config.agent}`);
+      } catch (error) {
+        return {
+          ok: false,
+          reason: `cannot check the pinned definition of \`${tool}\` (${error instanceof Error ? error.message : String(error)}): refused, fail-closed`,
+        };
+      }
     },
     close: () => warden.close(),
   };
@@ -401,6 +418,33 @@ export function connectedDecider(
           );
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
+    },
+    async pin(tool, definition) {
+      const refused = (why: string): PinCheck => ({
+        ok: false,
+        reason: `cannot check the pinned definition of \`${tool}\` (${why}): refused, fail-closed`,
+      });
+      let answer: Answered;
+      try {
+        answer = await jsonRequest(
+          at('/v1/tool-pins/check'),
+          'POST',
+          headers,
+          { tool, definition },
+          REQUEST_LIMIT_MS,
+          undefined,
+        );
+      } catch (error) {
+        return refused(`cannot reach the Warden server at ${base}: ${describeFailure(error)}`);
+      }
+      const body = answer.json as { ok?: unknown; reason?: unknown } | null;
+      if (answer.status !== 200 || body === null || typeof body !== 'object')
+        return refused(`the Warden server answered HTTP ${answer.status}${errorsOf(body)}`);
+      if (body.ok === true) return { ok: true };
+      return {
+        ok: false,
+        reason: typeof body.reason === 'string' ? body.reason : `\`${tool}\` is refused`,
+      };
     },
     async complete(verdict, ending) {
       const body = {

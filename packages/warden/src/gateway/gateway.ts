@@ -30,6 +30,7 @@ import type { GatewayConfig, ServerEntry, ToolMapping } from './config.js';
 import { mappingMatcher } from './config.js';
 import type { Decider, Verdict } from './decider.js';
 import { extractArgs } from './extract.js';
+import { toolDefinition } from './pins.js';
 import type { SandboxPlan, ServerProcess } from './sandbox.js';
 import { planSandboxes, serverProcess, violationReporter } from './sandbox.js';
 
@@ -79,6 +80,8 @@ interface Refused {
   readonly server: Downstream;
   readonly status: AuditStatus;
   readonly reason: string;
+  /** Refused because its definition changed since it was pinned: exposed again once accepted. */
+  readonly repin?: { readonly tool: Tool; readonly mapping: ToolMapping };
 }
 
 export class GatewayStartError extends Error {
@@ -318,6 +321,7 @@ export class Gateway {
           );
           continue;
         }
+        if (!(await this.pinned(downstream, name, tool, mapping))) continue;
         this.exposed.set(name, { name, server: downstream, tool, mapping });
       }
     }
@@ -333,6 +337,52 @@ export class Gateway {
       if (![...this.exposed.keys()].some((n) => test(n)))
         this.log(`tools.${pattern}: matches no downstream tool`);
     }
+  }
+
+  /**
+   * Whether a mapped tool's definition is the pinned one (pinned now if it is
+   * new); a changed one is refused, logged and kept to be checked again.
+   */
+  private async pinned(
+    downstream: Downstream,
+    name: string,
+    tool: Tool,
+    mapping: ToolMapping,
+  ): Promise<boolean> {
+    const check = await this.decider.pin(name, toolDefinition(tool));
+    if (check.ok) return true;
+    this.refused.set(name, {
+      server: downstream,
+      status: 'Denied',
+      reason: check.reason,
+      repin: { tool, mapping },
+    });
+    this.log(`tools.${name}: ${check.reason}`);
+    return false;
+  }
+
+  /**
+   * Tools refused for a changed definition are checked again (an admin may
+   * have accepted it since); those accepted are exposed. Whether any was.
+   */
+  private async repin(only?: string): Promise<boolean> {
+    let changed = false;
+    for (const [name, refused] of [...this.refused]) {
+      if (refused.repin === undefined || (only !== undefined && name !== only)) continue;
+      const check = await this.decider.pin(name, toolDefinition(refused.repin.tool));
+      if (!check.ok || this.refused.get(name) !== refused) continue;
+      this.refused.delete(name);
+      this.exposed.set(name, { name, server: refused.server, ...refused.repin });
+      this.log(`tools.${name}: its new definition was accepted; exposed again`);
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** The tools as the agent sees them, after checking again the ones refused for a changed definition. */
+  async listTools(): Promise<Tool[]> {
+    if (await this.repin()) for (const listener of this.toolListeners) listener();
+    return this.tools();
   }
 
   /**
@@ -401,7 +451,7 @@ export class Gateway {
     downstream.client = client;
     downstream.violations = violations;
     downstream.gone = null;
-    this.relist(downstream, tools);
+    await this.relist(downstream, tools);
     return null;
   }
 
@@ -414,7 +464,7 @@ export class Gateway {
   }
 
   /** The tools of a restarted server, exposed again; the ratchet (G5) holds for what is new. */
-  private relist(downstream: Downstream, tools: readonly Tool[]): void {
+  private async relist(downstream: Downstream, tools: readonly Tool[]): Promise<void> {
     const server = downstream.entry.name;
     const before = new Set<string>();
     for (const [name, exposed] of this.exposed)
@@ -426,6 +476,7 @@ export class Gateway {
       if (refused.server === downstream) this.refused.delete(name);
     const seen = new Set<string>();
     const refusedNow: string[] = [];
+    const changedNow: string[] = [];
     for (const tool of tools) {
       const name = `${server}__${tool.name}`;
       if (seen.has(name)) {
@@ -449,6 +500,10 @@ export class Gateway {
         refusedNow.push(name);
         continue;
       }
+      if (!(await this.pinned(downstream, name, tool, mapping))) {
+        changedNow.push(name);
+        continue;
+      }
       this.exposed.set(name, { name, server: downstream, tool, mapping });
     }
     for (const name of before)
@@ -468,6 +523,9 @@ export class Gateway {
       `started \`${server}\` again: ${this.exposedOf(downstream)} tools` +
         (refusedNow.length > 0
           ? `; refused as not mapped (the ratchet): ${refusedNow.map((n) => `\`${n}\``).join(', ')}`
+          : '') +
+        (changedNow.length > 0
+          ? `; refused as changed since pinned: ${changedNow.map((n) => `\`${n}\``).join(', ')}`
           : '') +
         (gone.length > 0 ? `; gone: ${gone.map((n) => `\`${n}\``).join(', ')}` : ''),
     );
@@ -526,6 +584,8 @@ export class Gateway {
     args: Record<string, unknown> | undefined,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
+    if (!this.exposed.has(name) && this.refused.get(name)?.repin !== undefined)
+      if (await this.repin(name)) for (const listener of this.toolListeners) listener();
     const known = this.exposed.get(name);
     if (known === undefined) return this.notExposed(name, args);
     // A server that exited is started again first: its tools may have changed.

@@ -29,7 +29,9 @@ export function mcpServer(
     { name: 'warden-gateway', version },
     { capabilities: { tools: options.listChanged === true ? { listChanged: true } : {} } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: gateway.tools() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: await gateway.listTools(),
+  }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const token = request.params._meta?.progressToken;
     let progress = 0;

@@ -40,6 +40,7 @@ import { spaceRoutes } from './routes/spaces.js';
 import { taskRoutes } from './routes/tasks.js';
 import { templateRoutes } from './routes/templates.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { toolPinRoutes } from './routes/tool-pins.js';
 import { whatIfRoutes } from './routes/what-if.js';
 import { mountWeb } from './web.js';
 
@@ -174,6 +175,7 @@ export function createApp(
     delegateRoutes,
     taskRoutes,
     tokenRoutes,
+    toolPinRoutes,
     reportRoutes,
     inspectorRoutes,
     metaRoutes,

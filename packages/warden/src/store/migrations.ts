@@ -296,6 +296,25 @@ const freezes: Migration = {
   },
 };
 
+/** The gateway's downstream tools pinned by definition: a changed one waits for an admin. */
+const toolPins: Migration = {
+  async up(db: Db) {
+    await db.schema
+      .createTable('tool_pins')
+      .addColumn('workspace', 'text', (c) => c.notNull())
+      .addColumn('tool', 'text', (c) => c.notNull())
+      .addColumn('hash', 'text', (c) => c.notNull())
+      .addColumn('definition', 'text', (c) => c.notNull())
+      .addColumn('pinned_at', 'text', (c) => c.notNull())
+      .addColumn('pinned_by', 'text', (c) => c.notNull())
+      .addColumn('pending_hash', 'text')
+      .addColumn('pending_definition', 'text')
+      .addColumn('pending_at', 'text')
+      .addPrimaryKeyConstraint('tool_pins_pk', ['workspace', 'tool'])
+      .execute();
+  },
+};
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_tokens': tokens,
@@ -303,6 +322,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004_agent_mode': agentMode,
   '0005_instance_secrets': instanceSecrets,
   '0006_freezes': freezes,
+  '0007_tool_pins': toolPins,
 };
 
 const provider: MigrationProvider = {

@@ -59,6 +59,17 @@ export interface Database {
     revoked_at: string | null;
     revoked_by: string | null;
   };
+  tool_pins: {
+    workspace: string;
+    tool: string;
+    hash: string;
+    definition: string;
+    pinned_at: string;
+    pinned_by: string;
+    pending_hash: string | null;
+    pending_definition: string | null;
+    pending_at: string | null;
+  };
   freezes: {
     workspace: string;
     /** '' for the whole workspace. */

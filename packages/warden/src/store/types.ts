@@ -142,6 +142,46 @@ export interface FreezeStore {
   thaw(workspace: string, agent: string | null): Promise<FreezeRecord | null>;
 }
 
+// ─── Tool pins (the gateway's downstream tools, by definition) ─────────────
+
+/**
+ * A downstream tool's definition (name, description, input schema) as the
+ * gateway first mapped it, by hash; a different definition offered later
+ * waits as `pending` until an admin accepts it.
+ */
+export interface ToolPinRecord {
+  readonly workspace: string;
+  /** The exposed name, `<server>__<tool>`. */
+  readonly tool: string;
+  readonly hash: string;
+  readonly definition: JsonValue;
+  readonly pinnedAt: string;
+  readonly pinnedBy: string;
+  readonly pending: {
+    readonly hash: string;
+    readonly definition: JsonValue;
+    readonly seenAt: string;
+  } | null;
+}
+
+export interface ToolPinStore {
+  get(workspace: string, tool: string): Promise<ToolPinRecord | null>;
+  list(workspace: string): Promise<ToolPinRecord[]>;
+  /**
+   * Pins a definition the first time a tool is seen; a tool pinned already
+   * keeps its pin, and a different definition is kept as its `pending` one.
+   * Answers the pin as it is now, and whether the pending definition is new.
+   */
+  see(
+    workspace: string,
+    tool: string,
+    seen: { readonly hash: string; readonly definition: JsonValue; readonly by: string },
+    at: number,
+  ): Promise<{ readonly pin: ToolPinRecord; readonly newlyPending: boolean }>;
+  /** Makes the pending definition the pinned one; null when there is none pending. */
+  accept(workspace: string, tool: string, by: string, at: number): Promise<ToolPinRecord | null>;
+}
+
 // ─── Approvals (G22, G23, G26) ─────────────────────────────────────────────
 
 export type ApprovalKind = 'prompt' | 'override';
@@ -587,6 +627,7 @@ export interface Store {
   readonly reports: ReportStore;
   readonly secrets: SecretStore;
   readonly freezes: FreezeStore;
+  readonly toolPins: ToolPinStore;
   readonly events: Events;
   /** A counter that grows with every change to a workspace's policy, rules or freezes (null: the managed layer's). */
   stateVersion(workspace: string | null): Promise<number>;

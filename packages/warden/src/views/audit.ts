@@ -135,6 +135,8 @@ export const changeEntryView = z.strictObject({
     'rule-revoked',
     'agent-frozen',
     'agent-thawed',
+    'tool-changed',
+    'tool-pin-accepted',
   ]),
   by: z.string(),
   details: z.record(z.string(), z.unknown()),

@@ -5,6 +5,7 @@ import type { Backend, Events, Store } from '../types.js';
 import { SqlAgentStore } from './agents.js';
 import { SqlApprovalStore } from './approvals.js';
 import { SqlFreezeStore } from './freezes.js';
+import { SqlToolPinStore } from './tool-pins.js';
 import type { AuditAppender } from './audit.js';
 import { SqlAuditStore } from './audit.js';
 import type { Db, SqlContext } from './context.js';
@@ -57,6 +58,7 @@ export function sqlStore(parts: SqlStoreParts): Store {
     reports: new SqlReportStore(ctx),
     secrets: new SqlSecretStore(ctx),
     freezes: new SqlFreezeStore(ctx),
+    toolPins: new SqlToolPinStore(ctx),
     events: parts.events,
     stateVersion: (key) => readVersion(parts.db, key),
     close: () => (closed ??= parts.close()),

@@ -1,0 +1,48 @@
+// `warden pins list|accept`: the gateway's downstream tools pinned by their
+// definition, and accepting a changed one; on a server or in the data folder.
+
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { connectOptions } from '../flags.js';
+import type { Cli, OptionsOf } from '../registration.js';
+
+const WORKSPACE = 'the workspace (default: the only one, or the token’s)';
+const DATA = 'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)';
+
+function list(pins: CommandUnknownOpts) {
+  return connectOptions(
+    pins
+      .command('list')
+      .description(
+        'the pinned tools, each by the hash of its definition, and the changed definitions waiting for an admin',
+      )
+      .option('--workspace <id>', WORKSPACE)
+      .option('--data <dir>', DATA),
+  ).option('--json', 'print JSON');
+}
+
+function accept(pins: CommandUnknownOpts) {
+  return connectOptions(
+    pins
+      .command('accept')
+      .description("accept a tool's changed definition: the gateway lets the tool through again")
+      .argument('<tool>', 'the exposed name, `<server>__<tool>`')
+      .option('--workspace <id>', WORKSPACE)
+      .option('--data <dir>', DATA),
+  ).option('--json', 'print JSON');
+}
+
+export type PinsListOptions = OptionsOf<typeof list>;
+export type PinsAcceptOptions = OptionsOf<typeof accept>;
+
+export function registerPins(program: CommandUnknownOpts, cli: Cli): void {
+  const pins = program
+    .command('pins')
+    .description(
+      "the MCP gateway's downstream tools, pinned by their definition: a changed one is refused until accepted",
+    );
+  const load = () => import('../pins-command.js');
+  list(pins).action(async (options) => cli.exit(await (await load()).runPinsList(cli.io, options)));
+  accept(pins).action(async (tool, options) =>
+    cli.exit(await (await load()).runPinsAccept(cli.io, tool, options)),
+  );
+}

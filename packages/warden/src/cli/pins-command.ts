@@ -1,0 +1,92 @@
+// `warden pins list|accept`: the gateway's downstream tools pinned by their
+// definition. On a server (`--server` or WARDEN_URL; `accept` takes an admin
+// token) or in the data folder, where a running gateway sees an acceptance
+// the next time the agent lists or calls its tools.
+
+import type { ToolPinRecord } from '../store/types.js';
+import type { ToolPinView } from '../views/tool-pins.js';
+import { toolPinListView, toolPinView } from '../views/tool-pins.js';
+import { call, connection } from './client.js';
+import type { PinsAcceptOptions, PinsListOptions } from './commands/pins.js';
+import type { Io } from './io.js';
+import { EXIT, fail, printJson, style } from './io.js';
+import { author } from './policy-apply-command.js';
+import { local, query, useServer } from './store-or-server.js';
+
+type Pin = ToolPinView | ToolPinRecord;
+
+function short(hash: string): string {
+  return hash.slice(0, 12);
+}
+
+export async function runPinsList(io: Io, options: PinsListOptions): Promise<number> {
+  const json = options.json === true;
+  const pins: readonly Pin[] = useServer(io, options)
+    ? (
+        await call(io, connection(io, options), 'GET', `/v1/tool-pins${query(options)}`, {
+          schema: toolPinListView,
+          json,
+        })
+      ).pins
+    : await local(io, json, options, (warden, workspace) => warden.store.toolPins.list(workspace));
+  if (json) {
+    printJson(io, { pins });
+    return EXIT.ok;
+  }
+  if (pins.length === 0) {
+    io.out('no tool is pinned yet: the gateway pins each tool the first time it lists it\n');
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  for (const pin of pins) {
+    io.out(
+      `${pin.pending === null ? s.green('pinned') : s.red('changed')}  ${pin.tool}  ${short(pin.hash)} (${pin.pinnedAt}, by ${pin.pinnedBy})\n`,
+    );
+    if (pin.pending !== null)
+      io.out(
+        `  a new definition ${short(pin.pending.hash)} was offered at ${pin.pending.seenAt}; it is refused until \`warden pins accept ${pin.tool}\`\n`,
+      );
+  }
+  return EXIT.ok;
+}
+
+export async function runPinsAccept(
+  io: Io,
+  tool: string,
+  options: PinsAcceptOptions,
+): Promise<number> {
+  const json = options.json === true;
+  let accepted: Pin;
+  if (useServer(io, options)) {
+    accepted = await call(
+      io,
+      connection(io, options),
+      'POST',
+      `/v1/tool-pins/accept${query(options)}`,
+      { schema: toolPinView, json, body: { tool } },
+    );
+  } else {
+    const done = await local(io, json, options, async (warden, workspace) => ({
+      workspace,
+      pin: await warden.acceptTool(workspace, tool, author()),
+    }));
+    if (done.pin === null)
+      return fail(io, json, [
+        {
+          code: 'invalid_value',
+          path: 'tool',
+          message: `no changed definition of \`${tool}\` waits in workspace \`${done.workspace}\``,
+        },
+      ]);
+    accepted = done.pin;
+  }
+  if (json) {
+    printJson(io, accepted);
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  io.out(
+    `${s.green('accepted')}: \`${accepted.tool}\` is pinned to its new definition ${short(accepted.hash)}; the gateway lets it through again\n`,
+  );
+  return EXIT.ok;
+}

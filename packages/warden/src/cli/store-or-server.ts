@@ -1,0 +1,68 @@
+// Where a CLI command that changes or reads server state acts: on a server
+// (`--server` or WARDEN_URL, with a token) or straight in the data folder (or
+// DATABASE_URL's Postgres), where a running server reads the change within
+// a second. The freeze and pin commands share it.
+
+import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
+import { Warden } from '../warden.js';
+import type { ConnectOptions } from './client.js';
+import type { Io } from './io.js';
+import { usage } from './io.js';
+
+export interface Where extends ConnectOptions {
+  readonly workspace?: string;
+  readonly data?: string;
+}
+
+export function useServer(io: Io, options: Where): boolean {
+  return (
+    options.server !== undefined ||
+    (options.data === undefined && io.env.WARDEN_URL !== undefined && io.env.WARDEN_URL !== '')
+  );
+}
+
+/** Runs `work` on the data folder's store, closing it after. */
+export async function local<T>(
+  io: Io,
+  json: boolean,
+  options: Where,
+  work: (warden: Warden, workspace: string) => Promise<T>,
+): Promise<T> {
+  const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
+  let warden: Warden;
+  try {
+    warden = await Warden.open({ ...storeOptions, env: {}, managedPolicyFile: null });
+  } catch (error) {
+    return usage(
+      io,
+      json,
+      storeOptions.databaseUrl === undefined ? '--data' : 'DATABASE_URL',
+      `cannot open the store: ${(error as Error).message}`,
+    );
+  }
+  try {
+    let workspace = options.workspace;
+    if (workspace === undefined) {
+      const known = await warden.store.policies.workspaces();
+      if (known.length !== 1)
+        return usage(
+          io,
+          json,
+          '--workspace',
+          known.length === 0
+            ? 'no workspace has a policy in this store: say which workspace with --workspace'
+            : `say which workspace with --workspace: ${known.map((w) => `\`${w}\``).join(', ')}`,
+        );
+      workspace = known[0] as string;
+    }
+    return await work(warden, workspace);
+  } finally {
+    await warden.close();
+  }
+}
+
+export function query(options: Where): string {
+  return options.workspace === undefined
+    ? ''
+    : `?workspace=${encodeURIComponent(options.workspace)}`;
+}
