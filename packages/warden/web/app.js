@@ -19,6 +19,7 @@ const ROUTES = [
     page: 'permissions',
     title: 'Permissions',
   },
+  { path: '/workspaces/:workspace/tools', page: 'tools', title: 'Pinned tools' },
 ];
 
 /** @param {string} pattern @param {string} path @returns {Record<string, string> | null} */
@@ -53,6 +54,49 @@ export function currentWorkspace() {
   return identity?.workspace ?? window.sessionStorage.getItem('warden.workspace');
 }
 
+/**
+ * The navigation's link to the pinned tools of `ws`, with a badge counting
+ * the tools whose definition changed (read now; a page that reads the pins
+ * tells it again with `warden:tool-pins`).
+ * @param {string} ws @param {string} here
+ */
+function toolsLink(ws, here) {
+  const href = `/workspaces/${encodeURIComponent(ws)}/tools`;
+  const count = h('span', { class: 'nav-count', dataset: { workspace: ws } });
+  if (identity?.permissions?.includes('read') === true)
+    api('GET', `/v1/tool-pins?workspace=${encodeURIComponent(ws)}`).then(
+      (/** @type {import('./lib/types.js').ToolPinList} */ { pins }) => {
+        // A page's own, later reading wins.
+        if (count.dataset.changed === undefined)
+          showChanged(count, pins.filter((p) => p.pending !== null).length);
+      },
+      () => undefined,
+    );
+  return h('a', { href, 'aria-current': here === href ? 'page' : undefined }, 'Tools', count);
+}
+
+/** Fills a navigation badge with the number of changed tools (empty at none). @param {HTMLElement} el @param {number} changed */
+function showChanged(el, changed) {
+  replace(
+    el,
+    changed === 0
+      ? null
+      : [
+          ' ',
+          h(
+            'span',
+            {
+              class: 'badge badge-deny',
+              title: `${changed} pinned ${changed === 1 ? 'tool' : 'tools'} changed: refused until an admin accepts the new definition`,
+            },
+            String(changed),
+            h('span', { class: 'visually-hidden' }, ' changed'),
+          ),
+        ],
+  );
+  el.dataset.changed = String(changed);
+}
+
 function renderNav() {
   const nav = document.getElementById('nav');
   const who = document.getElementById('who');
@@ -74,6 +118,7 @@ function renderNav() {
       : link(`/workspaces/${encodeURIComponent(ws)}/settings/workspace/permissions`, 'Permissions'),
     link('/approvals', 'Approvals'),
     link('/agents', 'Agents'),
+    ws === null ? null : toolsLink(ws, here),
   );
   replace(
     who,
@@ -170,6 +215,13 @@ document.addEventListener('click', (event) => {
   navigate(a.pathname + a.search);
 });
 window.addEventListener('popstate', () => void show());
+// A page that read the pinned tools says how many changed: the badge follows.
+window.addEventListener('warden:tool-pins', (event) => {
+  const detail = /** @type {CustomEvent<{ workspace: string, changed: number }>} */ (event).detail;
+  for (const el of document.querySelectorAll('#nav .nav-count'))
+    if (el instanceof HTMLElement && el.dataset.workspace === detail.workspace)
+      showChanged(el, detail.changed);
+});
 window.addEventListener('warden:signed-out', () => {
   identity = null;
   navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);

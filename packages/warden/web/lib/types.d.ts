@@ -36,6 +36,7 @@ import type { RunView } from '../../dist/views/runs.js';
 import type { SpaceListView } from '../../dist/views/spaces.js';
 import type { TaskView } from '../../dist/views/tasks.js';
 import type { TemplateAppliedView, TemplateInfoView } from '../../dist/views/templates.js';
+import type { ToolPinListView, ToolPinView } from '../../dist/views/tool-pins.js';
 
 // ---- the DOM helper (`lib/dom.js`)
 
@@ -195,6 +196,25 @@ export type Frozen = FrozenView;
 
 /** `GET /v1/freezes`. */
 export type FreezeList = FreezeListView;
+
+// ---- the gateway's pinned tools (`/v1/tool-pins`)
+
+/**
+ * A downstream tool pinned by the hash of its definition, with the changed
+ * definition waiting for an admin (`pending`); `POST /v1/tool-pins/accept`
+ * answers the pin, now of the new definition.
+ */
+export type ToolPin = ToolPinView;
+
+/** `GET /v1/tool-pins`. */
+export type ToolPinList = ToolPinListView;
+
+/** A pinned definition as the console reads it (the API's is free JSON: read defensively). */
+export interface ToolDefinition {
+  readonly name: string | null;
+  readonly description: string | null;
+  readonly inputSchema: unknown;
+}
 
 /** `GET /v1/runs`: one run's receipt. */
 export type Run = RunView;

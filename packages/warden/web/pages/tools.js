@@ -1,0 +1,389 @@
+// The gateway's pinned tools of a workspace (`GET /v1/tool-pins`): each
+// downstream tool by the hash of the definition (name, description, input
+// schema) it had when the gateway first listed it, when and by whom it was
+// pinned. A tool whose definition changed since is marked, and its pinned and
+// new definitions are shown side by side — as text, never as markup: a
+// description is whatever the downstream server wrote. The gateway refuses
+// such a tool until an admin accepts the new definition
+// (`POST /v1/tool-pins/accept`), which a role that may change policies does
+// here; every other role sees the change only. After an acceptance the pins
+// are read again, so the page shows what the server holds; a refusal is shown
+// in the server's words. The shell's navigation counts the changed tools
+// (`warden:tool-pins`).
+
+import { api, query } from '../lib/api.js';
+import { code, h, replace, section, time } from '../lib/dom.js';
+import { errorText, failure, loading } from './agents/common.js';
+
+/** @typedef {import('../lib/types.js').ToolPin} ToolPin @typedef {import('../lib/types.js').ToolDefinition} ToolDefinition */
+
+/** The first 12 hex digits of a hash, with the whole of it on hover. @param {string} hash */
+export function shortHash(hash) {
+  return h('code', { class: 'pin-hash', title: hash }, hash.slice(0, 12));
+}
+
+/** The changed pins among `pins`. @param {readonly ToolPin[]} pins */
+export function changedPins(pins) {
+  return pins.filter((p) => p.pending !== null);
+}
+
+/** Tells the shell how many tools of `workspace` changed. @param {string} workspace @param {number} changed */
+export function announceChanged(workspace, changed) {
+  window.dispatchEvent(new CustomEvent('warden:tool-pins', { detail: { workspace, changed } }));
+}
+
+/** A definition as the console reads it: unknown fields dropped, missing ones null. @param {unknown} value @returns {ToolDefinition} */
+function definitionOf(value) {
+  const o =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? /** @type {Record<string, unknown>} */ (value)
+      : {};
+  return {
+    name: typeof o.name === 'string' ? o.name : null,
+    description: typeof o.description === 'string' ? o.description : null,
+    inputSchema: o.inputSchema === undefined ? null : o.inputSchema,
+  };
+}
+
+/** A value as indented JSON text. @param {unknown} value */
+function formatted(value) {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** The fields of a definition compared, each as the text shown. */
+const FIELDS = /** @type {const} */ ([
+  { key: 'name', label: 'Name', text: (/** @type {ToolDefinition} */ d) => d.name },
+  {
+    key: 'description',
+    label: 'Description',
+    text: (/** @type {ToolDefinition} */ d) => d.description,
+  },
+  {
+    key: 'schema',
+    label: 'Input schema',
+    text: (/** @type {ToolDefinition} */ d) =>
+      d.inputSchema === null ? null : formatted(d.inputSchema),
+  },
+]);
+
+/** One field's text in a `<pre>`, or "none". @param {string | null} text @param {string} field @param {'old' | 'new' | 'pinned'} side */
+function shownText(text, field, side) {
+  return text === null
+    ? h('p', { class: 'muted pin-none', dataset: { field, side } }, 'none')
+    : h('pre', { class: 'pin-text', dataset: { field, side } }, text);
+}
+
+/** The pinned definition of a tool, folded. @param {ToolPin} pin */
+function pinnedDefinition(pin) {
+  const d = definitionOf(pin.definition);
+  return h(
+    'details',
+    { class: 'pin-definition' },
+    h('summary', null, 'Definition'),
+    FIELDS.filter((f) => f.key !== 'name').map((f) => [
+      h('h4', null, f.label),
+      shownText(f.text(d), f.key, 'pinned'),
+    ]),
+  );
+}
+
+/** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
+export async function render(main, ctx) {
+  const workspace = ctx.params.workspace ?? '';
+  const title = h('h1', null, 'Pinned tools');
+  if (!ctx.can('read')) {
+    replace(
+      main,
+      title,
+      h(
+        'p',
+        { class: 'error', role: 'alert' },
+        `${/^[aeiou]/i.test(ctx.identity.role) ? 'An' : 'A'} \`${ctx.identity.role}\` token may not read the pinned tools.`,
+      ),
+    );
+    return;
+  }
+  const mayAccept = ctx.can('policy');
+  const role = ctx.identity.role;
+
+  /**
+   * @type {{
+   *   pins: readonly ToolPin[] | null,
+   *   readError: unknown,
+   *   busy: string | null,
+   *   failed: string | null,
+   *   said: string | null,
+   * }}
+   */
+  const state = { pins: null, readError: null, busy: null, failed: null, said: null };
+  const body = h('div', { class: 'pins' });
+  /** The tool whose row gets the focus after the next render. */
+  let focusTool = /** @type {string | null} */ (null);
+  let left = false;
+
+  /** @param {ToolPin} pin */
+  const changeCard = (pin) => {
+    const pending = /** @type {NonNullable<ToolPin['pending']>} */ (pin.pending);
+    const before = definitionOf(pin.definition);
+    const after = definitionOf(pending.definition);
+    const headingId = `pin-change-${encodeURIComponent(pin.tool)}`;
+    return h(
+      'article',
+      { class: 'pin-change', dataset: { tool: pin.tool }, 'aria-labelledby': headingId },
+      h(
+        'h3',
+        { id: headingId },
+        h('span', { class: 'badge badge-deny' }, 'changed'),
+        ' ',
+        code(pin.tool),
+      ),
+      h(
+        'p',
+        null,
+        'A new definition was offered at ',
+        time(pending.seenAt),
+        '. The gateway refuses this tool until an admin accepts it; until then its agents cannot call it.',
+      ),
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'table',
+          { class: 'pin-diff' },
+          h('caption', { class: 'visually-hidden' }, `Pinned and new definition of ${pin.tool}`),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              h('th', { scope: 'col', class: 'pin-field' }, 'Field'),
+              h('th', { scope: 'col' }, 'Pinned definition ', shortHash(pin.hash)),
+              h('th', { scope: 'col' }, 'New definition ', shortHash(pending.hash)),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            FIELDS.map((f) => {
+              const old = f.text(before);
+              const now = f.text(after);
+              const differs = old !== now;
+              return h(
+                'tr',
+                { dataset: { field: f.key, differs } },
+                h(
+                  'th',
+                  { scope: 'row' },
+                  f.label,
+                  h('br'),
+                  differs
+                    ? h('span', { class: 'badge badge-deny' }, 'changed')
+                    : h('span', { class: 'muted pin-same' }, 'same'),
+                ),
+                h('td', null, shownText(old, f.key, 'old')),
+                h('td', null, shownText(now, f.key, 'new')),
+              );
+            }),
+          ),
+        ),
+      ),
+      mayAccept
+        ? h(
+            'div',
+            { class: 'row pin-actions' },
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'primary',
+                disabled: state.busy !== null,
+                onclick: () => void accept(pin.tool),
+              },
+              state.busy === pin.tool ? 'Accepting…' : 'Accept new definition',
+            ),
+            h(
+              'span',
+              { class: 'muted ag-small' },
+              'The gateway lets the tool through again, with this definition pinned.',
+            ),
+          )
+        : h(
+            'p',
+            { class: 'muted pins-readonly' },
+            `Accepting a changed definition takes an admin token; ${/^[aeiou]/i.test(role) ? 'an' : 'a'} \`${role}\` token may only see it.`,
+          ),
+    );
+  };
+
+  const draw = () => {
+    if (left) return;
+    /** @type {import('../lib/types.js').Child[]} */
+    const shown = [];
+    if (state.failed !== null)
+      shown.push(h('p', { class: 'error pins-error', role: 'alert' }, state.failed));
+    shown.push(h('p', { class: 'pins-said', role: 'status' }, state.said ?? ''));
+    if (state.pins === null) {
+      shown.push(
+        state.readError === null
+          ? loading()
+          : failure('Cannot read the pinned tools', state.readError),
+      );
+      replace(body, shown);
+      return;
+    }
+    const pins = state.pins;
+    const changed = changedPins(pins);
+    if (pins.length === 0) {
+      shown.push(
+        h(
+          'p',
+          { class: 'muted pins-empty' },
+          'No tool is pinned yet: the gateway pins each downstream tool the first time it lists it.',
+        ),
+      );
+      replace(body, shown);
+      return;
+    }
+    shown.push(
+      h(
+        'p',
+        {
+          class: changed.length === 0 ? 'pins-summary' : 'pins-summary freeze-banner',
+          dataset: { changed: changed.length },
+        },
+        `${pins.length} ${pins.length === 1 ? 'tool is' : 'tools are'} pinned; `,
+        changed.length === 0
+          ? 'none changed since.'
+          : h(
+              'strong',
+              null,
+              `${changed.length} changed since — refused until an admin accepts the new definition.`,
+            ),
+      ),
+      h(
+        'div',
+        { class: 'scroll' },
+        h(
+          'table',
+          { class: 'pins-list' },
+          h('caption', { class: 'visually-hidden' }, `Pinned tools of workspace ${workspace}`),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ['Tool', 'State', 'Pinned hash', 'Pinned', 'By'].map((t) =>
+                h('th', { scope: 'col' }, t),
+              ),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            pins.map((pin) => {
+              const isChanged = pin.pending !== null;
+              return h(
+                'tr',
+                { dataset: { tool: pin.tool, state: isChanged ? 'changed' : 'pinned' } },
+                h(
+                  'th',
+                  { scope: 'row', tabindex: '-1', class: 'pin-tool' },
+                  code(pin.tool),
+                  pinnedDefinition(pin),
+                ),
+                h(
+                  'td',
+                  { class: 'pin-state' },
+                  isChanged
+                    ? [
+                        h('span', { class: 'badge badge-deny' }, 'changed'),
+                        h('span', { class: 'muted ag-small' }, ' refused; new definition '),
+                        shortHash(
+                          /** @type {NonNullable<ToolPin['pending']>} */ (pin.pending).hash,
+                        ),
+                      ]
+                    : h('span', { class: 'badge badge-allow' }, 'pinned'),
+                ),
+                h('td', { class: 'pin-current' }, shortHash(pin.hash)),
+                h('td', null, time(pin.pinnedAt)),
+                h('td', { class: 'pin-by' }, pin.pinnedBy),
+              );
+            }),
+          ),
+        ),
+      ),
+    );
+    if (changed.length > 0)
+      shown.push(
+        h('h2', { class: 'pins-changes' }, 'Changed definitions'),
+        changed.map(changeCard),
+      );
+    replace(body, shown);
+    if (focusTool !== null) {
+      const tool = focusTool;
+      focusTool = null;
+      const row = [...body.querySelectorAll('tr[data-tool]')].find(
+        (r) => r instanceof HTMLElement && r.dataset.tool === tool,
+      );
+      const cell = row?.querySelector('th');
+      if (cell instanceof HTMLElement) cell.focus();
+    }
+  };
+
+  const load = async () => {
+    try {
+      /** @type {import('../lib/types.js').ToolPinList} */
+      const { pins } = await api('GET', `/v1/tool-pins${query({ workspace })}`);
+      state.pins = pins;
+      state.readError = null;
+      announceChanged(workspace, changedPins(pins).length);
+    } catch (error) {
+      state.pins = null;
+      state.readError = error;
+    }
+    draw();
+  };
+
+  /** @param {string} tool */
+  const accept = async (tool) => {
+    if (state.busy !== null) return;
+    state.busy = tool;
+    state.failed = null;
+    state.said = null;
+    draw();
+    try {
+      /** @type {ToolPin} */
+      const pin = await api('POST', `/v1/tool-pins/accept${query({ workspace })}`, { tool });
+      state.said = `Accepted: ${tool} is pinned to its new definition ${pin.hash.slice(0, 12)}; the gateway lets it through again.`;
+    } catch (error) {
+      state.failed = `Cannot accept the new definition of ${tool}: ${errorText(error)}`;
+    }
+    state.busy = null;
+    focusTool = tool;
+    await load();
+  };
+
+  replace(
+    main,
+    title,
+    h(
+      'p',
+      { class: 'muted' },
+      'The gateway pins each downstream tool of workspace ',
+      code(workspace),
+      ' by its definition — name, description and input schema — the first time it lists it. A tool whose definition changes since is refused until an admin accepts the new one.',
+    ),
+    section(`Tools of ${workspace}`, body),
+  );
+  draw();
+  void load();
+  return () => {
+    left = true;
+  };
+}
