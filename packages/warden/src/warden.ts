@@ -22,6 +22,8 @@ import { GateFault, faultMessage } from './gate/fault.js';
 import type { ManagedFile, PolicySource } from './gate/snapshot.js';
 import { FilePolicySource, StorePolicySource } from './gate/snapshot.js';
 import type { PinCheck, ToolDefinition } from './gateway/pins.js';
+import type { PastDecision, Suggestion } from './approvals/suggest.js';
+import { suggestRules, suggestedRules } from './approvals/suggest.js';
 import { changedReason, definitionHash } from './gateway/pins.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from './store/open.js';
 import type {
@@ -73,6 +75,9 @@ export type PolicyWriteResult =
   | { readonly ok: false; readonly conflict: { readonly current: number | null } };
 
 export { agentCredentials } from './instance/credentials.js';
+
+/** Approvals and decisions a suggestion is computed from, at most. */
+const SUGGEST_LIMIT = 5000;
 
 export class Warden {
   readonly store: Store;
@@ -327,6 +332,86 @@ export class Warden {
       workspace,
       options.includeRevoked === true ? { includeRevoked: true } : { at: this.clock() },
     );
+  }
+
+  /**
+   * Prompts approved once again and again since `sinceMs`, as suggested
+   * rules with their blast radius over the decisions of that time.
+   */
+  async suggestions(
+    workspace: string,
+    options: { readonly sinceMs: number; readonly min?: number },
+  ): Promise<Suggestion[]> {
+    const [approvals, entries, snapshot] = await Promise.all([
+      this.approvals.list({ workspace, state: 'approved', kind: 'prompt', limit: SUGGEST_LIMIT }),
+      this.store.audit.query({
+        workspace,
+        kinds: ['decision'],
+        sinceMs: options.sinceMs,
+        order: 'oldest',
+        limit: SUGGEST_LIMIT,
+      }),
+      this.source.snapshot(workspace),
+    ]);
+    // A decision's last entry is its word (after an approval, the approver's outcome).
+    const last = new Map<string, (typeof entries)[number]>();
+    for (const entry of entries)
+      last.set(typeof entry.decisionId === 'string' ? entry.decisionId : String(entry.id), entry);
+    const decisions: PastDecision[] = [...last].map(([id, entry]) => ({
+      id,
+      agent: String(entry.agentId ?? ''),
+      tool: typeof entry.tool === 'string' ? entry.tool : null,
+      outcome: String(entry.outcome ?? ''),
+      // The entry records the request without who asked: the entry says that.
+      request:
+        entry.request !== null && typeof entry.request === 'object' && !Array.isArray(entry.request)
+          ? { ...entry.request, workspace, agent: String(entry.agentId ?? '') }
+          : null,
+    }));
+    return suggestRules(
+      approvals.filter((a) => Date.parse(a.createdAt) >= options.sinceMs),
+      snapshot.compiled,
+      decisions,
+      { at: this.clock(), ...(options.min === undefined ? {} : { min: options.min }) },
+    );
+  }
+
+  /**
+   * Writes a suggestion's rules into the workspace's policy as its next
+   * revision; null when no suggestion of that id stands (any more).
+   */
+  async acceptSuggestion(
+    workspace: string,
+    id: string,
+    by: string,
+    options: { readonly sinceMs: number; readonly min?: number },
+  ): Promise<
+    | { readonly ok: true; readonly suggestion: Suggestion; readonly revision: PolicyRevision }
+    | { readonly ok: false; readonly problem: string }
+    | null
+  > {
+    const suggestion = (await this.suggestions(workspace, options)).find((s) => s.id === id);
+    if (suggestion === undefined) return null;
+    const current = await this.store.policies.current(workspace);
+    if (current === null) return { ok: false, problem: `no policy is stored for \`${workspace}\`` };
+    const document = current.document as { rules?: unknown[] };
+    const written = await this.putPolicy(
+      { ...document, rules: [...(document.rules ?? []), ...suggestedRules(suggestion)] },
+      {
+        author: by,
+        message: `accepted suggestion ${id}: ${suggestion.approvals} prompts approved once`,
+        expected: current.revision,
+      },
+    );
+    if (!written.ok)
+      return {
+        ok: false,
+        problem:
+          'conflict' in written
+            ? 'another revision was written meanwhile: look at the suggestions again'
+            : written.issues.map((i) => `${i.path}: ${i.message}`).join('; '),
+      };
+    return { ok: true, suggestion, revision: written.revision };
   }
 
   /** Revokes a remembered rule before it expires (G23). */

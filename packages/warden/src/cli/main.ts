@@ -12,6 +12,7 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerExec } from './commands/exec.js';
 import { registerGateway } from './commands/gateway.js';
 import { registerPins } from './commands/pins.js';
+import { registerRules } from './commands/rules.js';
 import { registerHook } from './commands/hook.js';
 import { registerInspector } from './commands/inspector.js';
 import { registerPolicy } from './commands/policy.js';
@@ -36,6 +37,7 @@ const REGISTRATIONS: readonly Registration[] = [
   registerServe,
   registerGateway,
   registerPins,
+  registerRules,
   registerToken,
   registerAgent,
   registerInspector,

@@ -1,0 +1,135 @@
+// `warden rules suggest|accept`: on a server (`--server` or WARDEN_URL;
+// `accept` takes an admin token) or in the data folder.
+
+import type { Suggestion } from '../approvals/suggest.js';
+import { timeParam } from '../server/context.js';
+import type { SuggestionView } from '../views/rules.js';
+import { acceptedSuggestionView, suggestionListView } from '../views/rules.js';
+import { call, connection } from './client.js';
+import type { RulesAcceptOptions, RulesSuggestOptions } from './commands/rules.js';
+import type { Io } from './io.js';
+import { EXIT, fail, printJson, style, usage } from './io.js';
+import { author } from './policy-apply-command.js';
+import { local, useServer } from './store-or-server.js';
+
+interface Window {
+  readonly since?: string | undefined;
+  readonly min?: string | undefined;
+  readonly workspace?: string | undefined;
+}
+
+function queryOf(options: Window): string {
+  const params = new URLSearchParams();
+  if (options.workspace !== undefined) params.set('workspace', options.workspace);
+  if (options.since !== undefined) params.set('since', options.since);
+  if (options.min !== undefined) params.set('min', options.min);
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function localWindow(io: Io, json: boolean, options: Window) {
+  let sinceMs: number;
+  try {
+    sinceMs = timeParam('since', options.since ?? '7d', io.now()) as number;
+  } catch (error) {
+    return usage(io, json, '--since', (error as Error).message);
+  }
+  if (options.min === undefined) return { sinceMs };
+  const min = Number(options.min);
+  if (!Number.isInteger(min) || min < 1)
+    return usage(io, json, '--min', `\`${options.min}\` is not a whole number of at least 1`);
+  return { sinceMs, min };
+}
+
+function ruleText(rule: { readonly [key: string]: unknown }): string {
+  const what =
+    typeof rule.action === 'string' ? `\`${rule.action}\`` : `\`${String(rule.command)}\``;
+  const when = rule.when === undefined ? '' : ` when ${JSON.stringify(rule.when)}`;
+  return `${String(rule.decision)} ${what}${when}`;
+}
+
+function lines(s: ReturnType<typeof style>, suggestion: Suggestion | SuggestionView): string[] {
+  const { blastRadius: b } = suggestion;
+  return [
+    `${s.bold(suggestion.id)}  ${suggestion.scope}  ${suggestion.approvals} prompts approved once (${suggestion.agents.join(', ')}; ${suggestion.tools.join(', ') || 'no tool named'}), ${suggestion.firstAt} to ${suggestion.lastAt}`,
+    ...suggestion.rules.map((rule) => `  ${ruleText(rule)}`),
+    `  blast radius: ${b.wouldAllow} of ${b.looked} past decisions not allowed then would be allowed` +
+      (b.wereDenied === 0 ? '' : s.red(` (${b.wereDenied} of them were denied)`)),
+    `  accept: warden rules accept ${suggestion.id}`,
+  ];
+}
+
+export async function runRulesSuggest(io: Io, options: RulesSuggestOptions): Promise<number> {
+  const json = options.json === true;
+  const suggestions: readonly (Suggestion | SuggestionView)[] = useServer(io, options)
+    ? (
+        await call(io, connection(io, options), 'GET', `/v1/rules/suggestions${queryOf(options)}`, {
+          schema: suggestionListView,
+          json,
+        })
+      ).suggestions
+    : await local(io, json, options, (warden, workspace) =>
+        warden.suggestions(workspace, localWindow(io, json, options)),
+      );
+  if (json) {
+    printJson(io, { suggestions });
+    return EXIT.ok;
+  }
+  if (suggestions.length === 0) {
+    io.out('no suggestion: no prompt was approved once often enough\n');
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  io.out(`${suggestions.flatMap((suggestion) => [...lines(s, suggestion), '']).join('\n')}`);
+  return EXIT.ok;
+}
+
+export async function runRulesAccept(
+  io: Io,
+  id: string,
+  options: RulesAcceptOptions,
+): Promise<number> {
+  const json = options.json === true;
+  let accepted: { readonly suggestion: Suggestion | SuggestionView; readonly revision: number };
+  if (useServer(io, options)) {
+    accepted = await call(
+      io,
+      connection(io, options),
+      'POST',
+      `/v1/rules/suggestions/${encodeURIComponent(id)}/accept${queryOf(options)}`,
+      { schema: acceptedSuggestionView, json },
+    );
+  } else {
+    const done = await local(io, json, options, async (warden, workspace) => ({
+      workspace,
+      result: await warden.acceptSuggestion(
+        workspace,
+        id,
+        author(),
+        localWindow(io, json, options),
+      ),
+    }));
+    if (done.result === null)
+      return fail(io, json, [
+        {
+          code: 'invalid_value',
+          path: 'id',
+          message: `no suggestion \`${id}\` stands in \`${done.workspace}\``,
+        },
+      ]);
+    if (!done.result.ok) return usage(io, json, 'id', done.result.problem);
+    accepted = { suggestion: done.result.suggestion, revision: done.result.revision.revision };
+  }
+  if (json) {
+    printJson(io, accepted);
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  io.out(
+    `${s.green('accepted')}: ${accepted.suggestion.id} is now in revision ${accepted.revision} of the policy:\n` +
+      accepted.suggestion.rules
+        .map((rule) => `  ${ruleText(rule)} in ${accepted.suggestion.scope}\n`)
+        .join(''),
+  );
+  return EXIT.ok;
+}
