@@ -88,6 +88,8 @@ export class Warden {
   readonly logger: Logger;
   /** The managed layer's file when one pins it (G29); null when the stored managed layer applies. */
   readonly managedFile: ManagedFile | null;
+  /** The classifier decisions use; undefined: the built-in table. */
+  readonly classifier: ClassifierTable | undefined;
   private redactor: Redactor;
   private readonly clock: () => number;
   private readonly ownsStore: boolean;
@@ -112,6 +114,7 @@ export class Warden {
     this.source = parts.source;
     this.redactor = parts.redactor;
     this.clock = parts.clock;
+    this.classifier = parts.options.classifier;
     const redact: Redact = (value, basePath) => this.redactor.redact(value, basePath);
     this.writer = new AuditWriter(parts.store.audit);
     this.approvals = new ApprovalBroker(parts.store, this.writer, redact, {

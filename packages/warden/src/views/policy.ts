@@ -72,3 +72,48 @@ export const policySchemasFollowTheStore: [
   Fits<Omit<PolicyRevision, 'document'>, typeof revisionView>,
   Fits<ReturnType<typeof policyDiff> & { from: number; to: number }, typeof policyDiffView>,
 ] = [true, true, true];
+
+/** Each deny and prompt rule tried against the disguises of its target (`GET /v1/policy/proof`). */
+export const proofView = z.strictObject({
+  sandbox: z.strictObject({ backend: z.string().nullable() }),
+  counts: z.record(z.string(), z.number()),
+  rules: z.array(
+    z.strictObject({
+      rule: z.string(),
+      path: z.string(),
+      scope: z.string(),
+      decision: z.string(),
+      target: z.string(),
+      verdict: z
+        .enum(['holds', 'sandbox', 'weakened', 'bypassable', 'dead', 'unproved'])
+        .describe(
+          '`sandbox`: some disguise is seen only as starting a process; `weakened`: some asks instead of being denied',
+        ),
+      plain: z.string().nullable(),
+      tried: z.number(),
+      findings: z.array(
+        z.strictObject({
+          command: z.string(),
+          kind: z.string(),
+          how: z.string(),
+          decision: z.string(),
+          rule: z.string(),
+          scope: z.string(),
+          classes: z.array(z.string()),
+          unreadable: z.boolean(),
+          verdict: z.string(),
+        }),
+      ),
+      sandboxCovers: z.boolean().nullable(),
+      lint: z.array(
+        z.strictObject({
+          code: z.string(),
+          path: z.string(),
+          rule: z.string(),
+          message: z.string(),
+        }),
+      ),
+      note: z.string().optional(),
+    }),
+  ),
+});

@@ -1,7 +1,8 @@
 // `/v1/policy*`: read the policy, its revisions and their differences; write
 // a new revision (validated whole, G24: never a silent rewrite).
 
-import { validatePolicy } from '@warden/engine';
+import { DEFAULT_TABLE, provePolicy, validatePolicy } from '@warden/engine';
+import { detectHost, sandboxBackend } from '../../honesty/host.js';
 import { z } from 'zod';
 import { policyDiff } from '../../permissions/policy-diff.js';
 import type { PolicyRevision } from '../../store/types.js';
@@ -12,6 +13,7 @@ import { conflict, invalid, notFound, within } from '../errors.js';
 import { workspaceQuery } from './query.js';
 import {
   policyDiffView,
+  proofView,
   revisionDocumentView,
   revisionListView,
   revisionView,
@@ -150,6 +152,28 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
           `no revision \`${from === null ? query.from : (query.to ?? '')}\` of the policy of \`${workspace}\``,
         );
       return { from: from.revision, to: to.revision, ...policyDiff(from.document, to.document) };
+    },
+  });
+
+  api.add({
+    method: 'get',
+    path: '/v1/policy/proof',
+    summary:
+      'Every deny and prompt rule tried against the disguises of its target: holds, needs the sandbox, asks instead of denying, bypassable, dead',
+    permission: 'read',
+    query: workspaceQuery,
+    response: proofView,
+    responses: { 200: 'a proof per rule, and the counts per verdict' },
+    handler: async ({ identity, query }) => {
+      const workspace = await workspaceOf(ctx, identity, query.workspace);
+      const snapshot = await warden.gate.snapshot(workspace);
+      // The host fact is found here and handed to the engine, which never looks.
+      return provePolicy({
+        policy: snapshot.compiled,
+        classifier: warden.classifier ?? DEFAULT_TABLE,
+        at: ctx.clock(),
+        sandbox: { backend: sandboxBackend(detectHost()) },
+      });
     },
   });
 }

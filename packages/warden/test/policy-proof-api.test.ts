@@ -1,0 +1,37 @@
+// `GET /v1/policy/proof`: the console's view of provable rules — every deny
+// and prompt rule of the workspace's policy as decisions read it now, tried
+// against the disguises of its target, with a verdict each (the answer is
+// checked against its declared shape, as every answer in the tests is).
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { openTestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
+
+let h: TestServer;
+afterEach(async () => {
+  await h.cleanup();
+});
+
+describe('GET /v1/policy/proof', () => {
+  it('gives each deny and prompt rule its verdict; a reader may ask, nobody without a token', async () => {
+    h = await openTestServer({
+      version: 1,
+      workspace: 'acme',
+      rules: [
+        { id: 'protect-main', action: 'gitPush', decision: 'deny', when: { refs: ['main'] } },
+        { id: 'no-deletes', action: 'fileDelete', decision: 'deny' },
+        { id: 'no-deletes-again', action: 'fileDelete', decision: 'deny' },
+        { id: 'tests', command: 'npm test', decision: 'allow' },
+      ],
+    });
+    const answer = await h.call('GET', '/v1/policy/proof', h.tokens.viewer);
+    expect(answer.status, answer.text).toBe(200);
+    const rules = answer.body.rules as { rule: string; verdict: string; tried: number }[];
+    expect(rules.map((r) => r.rule)).toEqual(['protect-main', 'no-deletes', 'no-deletes-again']);
+    expect(rules.find((r) => r.rule === 'protect-main')).toMatchObject({ verdict: 'holds' });
+    expect(rules.find((r) => r.rule === 'protect-main')?.tried).toBeGreaterThan(10);
+    expect(rules.find((r) => r.rule === 'no-deletes-again')).toMatchObject({ verdict: 'dead' });
+    expect(answer.body.counts).toMatchObject({ holds: 2, dead: 1, bypassable: 0 });
+    expect((await h.call('GET', '/v1/policy/proof')).status).toBe(401);
+  });
+});
