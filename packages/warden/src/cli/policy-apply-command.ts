@@ -6,15 +6,14 @@
 import { userInfo } from 'node:os';
 import { loadPolicyFile, readInput } from '../policy/load.js';
 import { parseText } from '../policy/source.js';
-import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
 import type { RevisionView } from '../views/policy.js';
 import { revisionView } from '../views/policy.js';
-import { Warden } from '../warden.js';
 import type { PolicyWriteResult } from '../warden.js';
 import { call, connection } from './client.js';
+import { openLocal } from './store-or-server.js';
 import type { ApplyOptions } from './commands/policy.js';
 import type { Io } from './io.js';
-import { EXIT, fail, printJson, style, usage } from './io.js';
+import { EXIT, fail, printJson, style } from './io.js';
 
 /** Who writes a revision from this machine: `cli:<user>`. */
 export function author(): string {
@@ -48,18 +47,7 @@ export async function runApply(io: Io, file: string, options: ApplyOptions): Pro
       body: { document, ...(options.message === undefined ? {} : { message: options.message }) },
     });
   } else {
-    const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
-    let warden: Warden;
-    try {
-      warden = await Warden.open({ ...storeOptions, env: {}, managedPolicyFile: null });
-    } catch (error) {
-      return usage(
-        io,
-        json,
-        storeOptions.databaseUrl === undefined ? '--data' : 'DATABASE_URL',
-        `cannot open the store: ${(error as Error).message}`,
-      );
-    }
+    const warden = await openLocal(io, json, options.data);
     let result: PolicyWriteResult;
     try {
       const by = {

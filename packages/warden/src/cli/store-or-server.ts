@@ -22,16 +22,11 @@ export function useServer(io: Io, options: Where): boolean {
 }
 
 /** Runs `work` on the data folder's store, closing it after. */
-export async function local<T>(
-  io: Io,
-  json: boolean,
-  options: Where,
-  work: (warden: Warden, workspace: string) => Promise<T>,
-): Promise<T> {
-  const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
-  let warden: Warden;
+/** The data folder's Warden (or DATABASE_URL's), or a usage error saying why it cannot open. */
+export async function openLocal(io: Io, json: boolean, data: string | undefined): Promise<Warden> {
+  const storeOptions = storeOptionsFromEnv(io.env, data ?? DEFAULT_DATA);
   try {
-    warden = await Warden.open({ ...storeOptions, env: {}, managedPolicyFile: null });
+    return await Warden.open({ ...storeOptions, env: {}, managedPolicyFile: null });
   } catch (error) {
     return usage(
       io,
@@ -40,6 +35,15 @@ export async function local<T>(
       `cannot open the store: ${(error as Error).message}`,
     );
   }
+}
+
+export async function local<T>(
+  io: Io,
+  json: boolean,
+  options: Where,
+  work: (warden: Warden, workspace: string) => Promise<T>,
+): Promise<T> {
+  const warden = await openLocal(io, json, options.data);
   try {
     let workspace = options.workspace;
     if (workspace === undefined) {
