@@ -10,6 +10,7 @@ import type { AgentView } from '../../dist/views/agents.js';
 import type { ApprovalView, ScopeOfferView, StandingDenyView } from '../../dist/views/approvals.js';
 import type { AuditEntryView, DecisionEntryView } from '../../dist/views/audit.js';
 import type { FreezeListView, FreezeView, FrozenView } from '../../dist/views/freezes.js';
+import type { Shown } from '../../dist/views/fits.js';
 import type {
   ActionRequestView,
   AdvisoryHitView,
@@ -31,7 +32,12 @@ import type {
   RuleEntryView,
   TemplateProposalView,
 } from '../../dist/views/permissions.js';
-import type { RevisionView } from '../../dist/views/policy.js';
+import type { proofView, RevisionView } from '../../dist/views/policy.js';
+import type {
+  acceptedSuggestionView,
+  suggestionListView,
+  SuggestionView,
+} from '../../dist/views/rules.js';
 import type { RunView } from '../../dist/views/runs.js';
 import type { SpaceListView } from '../../dist/views/spaces.js';
 import type { TaskView } from '../../dist/views/tasks.js';
@@ -208,6 +214,26 @@ export type ToolPin = ToolPinView;
 
 /** `GET /v1/tool-pins`. */
 export type ToolPinList = ToolPinListView;
+
+// ---- suggested rules (`/v1/rules/suggestions`) and provable rules (`/v1/policy/proof`)
+
+/**
+ * Prompts approved once again and again, as the rules that would have
+ * answered them, with their blast radius over past decisions.
+ */
+export type Suggestion = SuggestionView;
+
+/** `GET /v1/rules/suggestions`. */
+export type SuggestionList = Shown<typeof suggestionListView>;
+
+/** `POST /v1/rules/suggestions/:id/accept`: the suggestion and the policy revision that holds its rules. */
+export type AcceptedSuggestion = Shown<typeof acceptedSuggestionView>;
+
+/** `GET /v1/policy/proof`: each deny and prompt rule tried against the disguises of its target. */
+export type PolicyProof = Shown<typeof proofView>;
+
+/** One rule's proof: its verdict and the disguises that do not hold. */
+export type RuleProof = PolicyProof['rules'][number];
 
 /** A pinned definition as the console reads it (the API's is free JSON: read defensively). */
 export interface ToolDefinition {

@@ -1,10 +1,15 @@
 // Every rule decisions read, each as its sentence with origin and expiry
 // (G19): the policy document's rules (editable by an admin), the remembered
 // approvals beside it (revocable, G23), and the managed layer (read-only,
-// with where it comes from, G29). Lint warnings say which rules never decide.
+// with where it comes from, G29). Lint warnings say which rules never decide;
+// each deny and prompt rule carries its proof's verdict (read once per page).
+// Below them, the rules suggested by prompts approved once again and again.
 
+import { api, query } from '../../lib/api.js';
 import { code, h, replace, section, time } from '../../lib/dom.js';
 import { openEditor, revoke } from './editor.js';
+import { proofBadge, proofOf } from './proof.js';
+import { suggestionsSection } from './suggestions.js';
 import { alertBox, originTag, rich, scopeName } from './ui.js';
 
 /** Where the managed layer comes from, in words. @param {import('../../lib/types.js').PermissionsMatrix['managed'] | null | undefined} managed */
@@ -32,8 +37,9 @@ function expiry(rule) {
 /**
  * One rule as a list item: sentence, id, origin, enforcement, expiry, and what the role may do to it.
  * @param {import('../../lib/types.js').PermissionsEnv} env @param {import('../../lib/types.js').RuleEntry} rule @param {HTMLElement} box where a failed action says why
+ * @param {import('../../lib/types.js').RuleProof | null} [proof] the rule's proof, shown as a badge when given
  */
-export function ruleItem(env, rule, box) {
+export function ruleItem(env, rule, box, proof = null) {
   const actions = [];
   if (rule.readOnly) {
     actions.push(
@@ -85,6 +91,7 @@ export function ruleItem(env, rule, box) {
       originTag(rule.origin),
       ' ',
       h('span', { class: `tag tag-${rule.enforcement}` }, rule.enforcement),
+      proof === null ? null : [' ', proofBadge(proof)],
       ' · ',
       expiry(rule),
       ' · ',
@@ -98,6 +105,9 @@ export function ruleItem(env, rule, box) {
 export function mountRules(panel, env) {
   const box = alertBox();
   const body = h('div');
+  /** @type {import('../../lib/types.js').PolicyProof | null} the policy's proof: null while it is read or when it could not be */
+  let proof = null;
+  const proofLine = h('p', { class: 'proof-state muted', role: 'status' });
   /** @param {import('../../lib/types.js').PermissionsMatrix | null} data @param {unknown} error */
   const draw = (data, error) => {
     if (data === null) {
@@ -117,7 +127,7 @@ export function mountRules(panel, env) {
         : h(
             'ul',
             { class: 'list rules' },
-            rules.map((r) => ruleItem(env, r, box)),
+            rules.map((r) => ruleItem(env, r, box, proofOf(proof, r))),
           );
     replace(
       body,
@@ -133,6 +143,7 @@ export function mountRules(panel, env) {
             ? 'Each change is saved as a new revision in your name.'
             : `Your role (${env.role}) may read the rules, not change them.`,
         ),
+        proofLine,
         env.canWrite
           ? h(
               'p',
@@ -195,7 +206,26 @@ export function mountRules(panel, env) {
           ),
     );
   };
-  replace(panel, box, body);
+  replace(panel, box, body, suggestionsSection(env));
   draw(env.state.data, env.state.error);
+  api('GET', `/v1/policy/proof${query({ workspace: env.workspace })}`).then(
+    (/** @type {import('../../lib/types.js').PolicyProof} */ answer) => {
+      proof = answer;
+      replace(
+        proofLine,
+        'Each deny and ask rule is tried against disguises of what it stops; its badge says whether it holds.',
+      );
+      proofLine.dataset.proof = 'read';
+      draw(env.state.data, env.state.error);
+    },
+    (error) => {
+      proofLine.className = 'proof-state error';
+      replace(
+        proofLine,
+        `The proof of the rules could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      proofLine.dataset.proof = 'failed';
+    },
+  );
   return env.state.subscribe(draw);
 }
