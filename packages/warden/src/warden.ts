@@ -25,6 +25,7 @@ import type { PinCheck, ToolDefinition } from './gateway/pins.js';
 import type { PastDecision, Suggestion } from './approvals/suggest.js';
 import { suggestRules, suggestedRules } from './approvals/suggest.js';
 import { changedReason, definitionHash } from './gateway/pins.js';
+import { driftedScopes } from './permissions/policy-diff.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from './store/open.js';
 import type {
   FreezeRecord,
@@ -282,6 +283,7 @@ export class Warden {
     const wrong = checkExamples(compilePolicy(validated.value), { at: this.clock() });
     if (wrong.length > 0) return { ok: false, issues: wrong };
     const workspace = validated.value.workspace as string;
+    const previous = await this.store.policies.current(workspace);
     const written = await this.store.policies.put(workspace, {
       document: document as JsonValue,
       author: by.author,
@@ -295,7 +297,34 @@ export class Warden {
       hash: written.revision.hash,
       message: written.revision.message,
     });
+    if (previous !== null) {
+      const drifted = driftedScopes(previous.document, document as JsonValue);
+      if (drifted.size > 0)
+        await this.expireDrifted(
+          workspace,
+          (rule) => drifted.has(rule.scope),
+          `revision ${written.revision.revision} of the policy changed its scope`,
+        );
+    }
     return written;
+  }
+
+  /**
+   * A remembered approval holds only for what it was granted for: the live
+   * remembered rules `drifted` picks are revoked, each recorded with why.
+   */
+  private async expireDrifted(
+    workspace: string,
+    drifted: (rule: StoredRule) => boolean | Promise<boolean>,
+    because: string,
+  ): Promise<void> {
+    const live = await this.store.rules.list(workspace, { at: this.clock() });
+    for (const rule of live) {
+      if (rule.origin !== 'remembered' || !(await drifted(rule))) continue;
+      const revoked = await this.store.rules.revoke(workspace, rule.id, 'warden', this.clock());
+      if (revoked !== null)
+        await this.recordChange(workspace, 'rule-revoked', 'warden', { rule: rule.id, because });
+    }
   }
 
   /** Stores a new revision of the managed layer (ignored while WARDEN_MANAGED_POLICY names a file, G29). */
@@ -500,12 +529,21 @@ export class Warden {
       { hash, definition: definition as unknown as JsonValue, by },
       this.clock(),
     );
-    if (newlyPending)
+    if (newlyPending) {
       await this.recordChange(workspace, 'tool-changed', by, {
         tool,
         pinnedHash: pin.hash,
         newHash: hash,
       });
+      // What was approved for the tool as it was does not hold for the tool as it is now.
+      await this.expireDrifted(
+        workspace,
+        async (rule) =>
+          rule.approvalId !== null &&
+          (await this.store.approvals.get(rule.approvalId))?.tool === tool,
+        `the definition of \`${tool}\` changed`,
+      );
+    }
     if (pin.hash === hash) return { ok: true };
     return { ok: false, reason: changedReason(tool, pin.pinnedAt, hash) };
   }

@@ -59,3 +59,26 @@ export function policyDiff(
     modes: byKey(named(a, 'modes'), named(b, 'modes')),
   };
 }
+
+/**
+ * The scopes whose rules a new revision changed (a rule added, removed or
+ * changed there; a space or mode of that name changed): a remembered
+ * approval in such a scope was granted under rules that no longer stand.
+ */
+export function driftedScopes(from: JsonValue, to: JsonValue): ReadonlySet<string> {
+  const diff = policyDiff(from, to);
+  const scopes = new Set<string>();
+  const scopeOf = (rule: Doc) => (typeof rule.scope === 'string' ? rule.scope : 'workspace');
+  for (const rule of [...diff.rules.added, ...diff.rules.removed]) scopes.add(scopeOf(rule));
+  for (const { before, after } of diff.rules.changed) {
+    scopes.add(scopeOf(before));
+    scopes.add(scopeOf(after));
+  }
+  for (const kind of ['spaces', 'modes'] as const) {
+    const prefix = kind === 'spaces' ? 'space' : 'mode';
+    const { added, removed, changed } = diff[kind];
+    for (const item of [...added, ...removed, ...changed.map((c) => c.after)])
+      scopes.add(`${prefix}:${String(item.name)}`);
+  }
+  return scopes;
+}
