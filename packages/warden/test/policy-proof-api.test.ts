@@ -35,3 +35,29 @@ describe('GET /v1/policy/proof', () => {
     expect((await h.call('GET', '/v1/policy/proof')).status).toBe(401);
   });
 });
+
+describe("the rule editor's preview checks a rule's examples", () => {
+  it('a proposed document whose example the policy decides otherwise is a 422 naming the example', async () => {
+    h = await openTestServer({ version: 1, workspace: 'acme', rules: [] });
+    const rule = {
+      id: 'no-rm',
+      command: 'rm -rf',
+      decision: 'deny',
+      examples: { deny: ['sudo rm -rf build'], allow: ['ls'] },
+    };
+    const ok = await h.call('POST', '/v1/permissions/preview', h.tokens.viewer, {
+      document: { version: 1, workspace: 'acme', rules: [rule] },
+    });
+    expect(ok.status, ok.text).toBe(200);
+    const wrong = await h.call('POST', '/v1/permissions/preview', h.tokens.viewer, {
+      document: {
+        version: 1,
+        workspace: 'acme',
+        rules: [{ ...rule, examples: { allow: ['rm notes.txt'] } }],
+      },
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.text).toContain('rules[0].examples.allow[0]');
+    expect(wrong.text).toContain('lists `rm notes.txt` as allow, but the policy decides prompt');
+  });
+});

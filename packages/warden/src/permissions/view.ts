@@ -5,7 +5,7 @@
 // computed the same way and compared cell by cell with the current one.
 
 import type { Issue, LintWarning, Policy } from '@warden/engine';
-import { compilePolicy, lintPolicy, validatePolicy } from '@warden/engine';
+import { checkExamples, compilePolicy, lintPolicy, validatePolicy } from '@warden/engine';
 import { addStoredRules } from '../gate/snapshot.js';
 import type { PolicySnapshot } from '../gate/snapshot.js';
 import type { AgentRecord, PolicyRevision } from '../store/types.js';
@@ -102,6 +102,9 @@ export async function proposePolicy(
         },
       ],
     };
+  // A rule's examples are checked as the policy would be on saving it: a preview shows the misfits.
+  const wrong = checkExamples(compilePolicy(validated.value), { at });
+  if (wrong.length > 0) return { ok: false, issues: wrong };
   const now = await permissionsView(warden, workspace, at);
   if (now === null) return { ok: false, missing: true };
   const stored = await warden.store.rules.list(workspace, { at: now.at });
