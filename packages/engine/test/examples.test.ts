@@ -219,3 +219,20 @@ describe("a rule's examples", () => {
     );
   });
 });
+
+describe("a policy's examples are bounded", () => {
+  it('more examples than are decided on every load is one issue saying where longer suites go', () => {
+    const rules = Array.from({ length: 11 }, (_, i) => ({
+      id: `r${i}`,
+      command: `tool${i}`,
+      decision: 'deny',
+      examples: { deny: Array.from({ length: 100 }, (_, j) => `tool${i} ${j}`) },
+    }));
+    const issues = check({ version: 1, workspace: 'acme', rules });
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ path: 'rules[0].examples' });
+    expect(issues[0]?.message).toContain('1100 examples; at most 1000');
+    // At the limit, every example is decided.
+    expect(check({ version: 1, workspace: 'acme', rules: rules.slice(0, 10) })).toEqual([]);
+  });
+});

@@ -24,7 +24,12 @@ import { FilePolicySource, StorePolicySource } from './gate/snapshot.js';
 import type { PinCheck, ToolDefinition } from './gateway/pins.js';
 import type { PastDecision, Suggestion } from './approvals/suggest.js';
 import { suggestRules, suggestedRules } from './approvals/suggest.js';
-import { changedReason, definitionHash } from './gateway/pins.js';
+import {
+  MAX_DEFINITION_DEPTH,
+  changedReason,
+  definitionHash,
+  nestedDeeperThan,
+} from './gateway/pins.js';
 import { driftedScopes } from './permissions/policy-diff.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from './store/open.js';
 import type {
@@ -522,6 +527,11 @@ export class Warden {
     definition: ToolDefinition,
     by: string,
   ): Promise<PinCheck> {
+    if (nestedDeeperThan(definition, MAX_DEFINITION_DEPTH))
+      return {
+        ok: false,
+        reason: `the definition of \`${tool}\` nests deeper than ${MAX_DEFINITION_DEPTH} levels: refused, not pinned`,
+      };
     const hash = definitionHash(definition);
     const { pin, newlyPending } = await this.store.toolPins.see(
       workspace,

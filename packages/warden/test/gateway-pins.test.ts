@@ -207,3 +207,40 @@ describe('the pins API', () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe('the pins API against hostile definitions', () => {
+  let h: TestServer;
+  afterEach(async () => {
+    await h.cleanup();
+  });
+
+  it('a definition nested deeper than it can be read, or holding invalid Unicode, is refused, never pinned', async () => {
+    h = await openTestServer({ version: 1, workspace: 'acme', rules: [] });
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const res = await h.app.request('/v1/tool-pins/check', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.tokens.agent}`, 'content-type': 'application/json' },
+      body: `{"tool":"fx__deep","definition":{"name":"deep","description":null,"inputSchema":${deep}}}`,
+    });
+    // Refused as a body, or answered as a refusal: never pinned, never a server fault.
+    expect(res.status).not.toBe(500);
+    if (res.status === 200) expect(await res.json()).toMatchObject({ ok: false });
+    const nested = await h.call('POST', '/v1/tool-pins/check', h.tokens.agent, {
+      tool: 'fx__nested',
+      definition: {
+        name: 'nested',
+        description: null,
+        inputSchema: JSON.parse(`${'{"a":'.repeat(200)}1${'}'.repeat(200)}`),
+      },
+    });
+    expect(nested.body).toMatchObject({ ok: false });
+    expect(String(nested.body.reason)).toContain('nests deeper than 64 levels');
+    const broken = await h.call('POST', '/v1/tool-pins/check', h.tokens.agent, {
+      tool: 'fx__note',
+      definition: { name: 'note', description: 'Writes \udfff a note.', inputSchema: {} },
+    });
+    expect(broken.status).toBe(400);
+    expect(broken.text).toContain('not valid Unicode');
+    expect((await h.call('GET', '/v1/tool-pins', h.tokens.viewer)).body).toEqual({ pins: [] });
+  });
+});

@@ -40,7 +40,7 @@ async function approvedOnce(ctx: CallContext, ref: string): Promise<string> {
   return asked.approvalId as string;
 }
 
-describe('suggested rules from prompts approved once', () => {
+describe('suggested rules from prompts approved once (G23)', () => {
   it('three pushes to feature branches approved once suggest `gitPush` on `feature/**`, with the blast radius', async () => {
     t = await openStaffedWarden(POLICY, { approvals: { pollMs: 20, timeoutMs: 60_000 } });
     const ids = [
@@ -91,7 +91,7 @@ describe('suggested rules from prompts approved once', () => {
     ).toBeNull();
   });
 
-  it('never suggests rules that meet a standing deny', async () => {
+  it('E41: never suggests rules that meet a standing deny', async () => {
     t = await openStaffedWarden(
       {
         version: 1,

@@ -15,6 +15,9 @@ import type { Rule, RuleExample } from '../model/policy.js';
 import { allRules } from '../model/policy.js';
 import { explainDecision } from '../resolve/decide.js';
 
+/** Examples decided on every load, at most: longer suites belong in a cases file. */
+export const MAX_EXAMPLES = 1000;
+
 /** The workspace a managed policy's examples are decided in (a managed policy names none). */
 const EXAMPLE_WORKSPACE = 'example';
 
@@ -45,6 +48,17 @@ export interface ExampleOptions {
 export function checkExamples(compiled: CompiledPolicy, options: ExampleOptions): Issue[] {
   const rules = allRules(compiled.policy).filter((r) => r.examples !== undefined);
   if (rules.length === 0) return [];
+  let count = 0;
+  for (const rule of rules)
+    for (const list of Object.values(rule.examples ?? {})) count += list?.length ?? 0;
+  if (count > MAX_EXAMPLES)
+    return [
+      issue(
+        'invalid_value',
+        `${(rules[0] as Rule).path}.examples`,
+        `the policy's rules list ${count} examples; at most ${MAX_EXAMPLES} are decided on every load: keep longer suites in a cases file (\`warden policy test\`)`,
+      ),
+    ];
   const managed = compiled.policy.kind === 'managed';
   const own = managed
     ? compilePolicy({

@@ -117,9 +117,11 @@ function blastRadius(
         at,
         approverConnected: false,
       }).result.decision;
-    if (decide(with_) !== 'allow' || decide(policy) === 'allow') continue;
+    if (decide(with_) !== 'allow') continue;
+    const now = decide(policy);
+    if (now === 'allow') continue;
     wouldAllow += 1;
-    if (past.outcome === 'deny' && decide(policy) === 'deny') wereDenied += 1;
+    if (past.outcome === 'deny' && now === 'deny') wereDenied += 1;
     if (shown.length < examples)
       shown.push({ decisionId: past.id, agent: past.agent, tool: past.tool, was: past.outcome });
   }

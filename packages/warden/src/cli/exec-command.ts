@@ -22,6 +22,7 @@ import {
   DEFAULT_DENY_READ,
   SandboxUnavailable,
 } from '../sandbox/runtime.js';
+import { postJson as post } from '../hook/post.js';
 import { childEnv } from '../tools/builtin/process.js';
 import type { ExecOptions } from './commands/exec.js';
 import type { Io } from './io.js';
@@ -31,8 +32,6 @@ import { EXIT, usage } from './io.js';
 const TOOL = 'exec';
 /** The shell the command line runs in. */
 const SHELL = 'bash';
-/** A decision is a few KiB; a larger answer is not from a Warden server. */
-const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 /** At most this many refusals are kept for the record. */
 const MAX_VIOLATIONS = 50;
 /** Exit code of a command killed at `--timeout` (as coreutils' `timeout`). */
@@ -91,53 +90,21 @@ async function worktreeOf(dir: string | undefined): Promise<string> {
 
 // ─── Connected: the server decides ──────────────────────────────────────────
 
+/** One JSON POST through the hook's client (`hook/post.ts`): bounded answers, read strictly. */
 async function postJson(
   url: string,
   token: string,
   body: unknown,
 ): Promise<{ status: number; json: unknown }> {
-  const target = new URL(url);
-  const { request } = await (target.protocol === 'https:'
-    ? import('node:https')
-    : import('node:http'));
-  const text = JSON.stringify(body);
-  return new Promise((resolvePost, reject) => {
-    const req = request(
-      target,
-      {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(text),
-          'x-warden-adapter': TOOL,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) {
-            req.destroy();
-            reject(new Error(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`));
-          } else chunks.push(chunk);
-        });
-        res.on('end', () => {
-          let json: unknown = null;
-          try {
-            json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-          } catch {
-            // A body that is not JSON is judged by its status below.
-          }
-          resolvePost({ status: res.statusCode ?? 0, json });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(text);
-  });
+  // No deadline of its own: the server holds a prompt for as long as its approval timeout.
+  const posted = await post(url, token, JSON.stringify(body), new AbortController().signal, TOOL);
+  let json: unknown = null;
+  try {
+    json = JSON.parse(posted.text) as unknown;
+  } catch {
+    // A body that is not JSON is judged by its status below.
+  }
+  return { status: posted.status, json };
 }
 
 function errorsOf(json: unknown): string {

@@ -19,6 +19,26 @@ export function connectOptions<A extends unknown[], O extends OptionValues, G ex
     .option('--token <token>', 'a token for it (default: WARDEN_TOKEN)');
 }
 
+/**
+ * Where a command that reads or changes server state acts (see
+ * `store-or-server.ts`): a server with a token, or the data folder; in which
+ * workspace; and `--json`.
+ */
+export function storeOrServerOptions<
+  A extends unknown[],
+  O extends OptionValues,
+  G extends OptionValues,
+>(command: Command<A, O, G>) {
+  return connectOptions(
+    command
+      .option('--workspace <id>', 'the workspace (default: the only one, or the token’s)')
+      .option(
+        '--data <dir>',
+        'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)',
+      ),
+  ).option('--json', 'print JSON');
+}
+
 /** The two adapter modes (contracts §4): connected to a server, or standalone on a policy file. */
 export function adapterOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   command: Command<A, O, G>,

@@ -22,8 +22,24 @@ export function toolDefinition(tool: {
   return {
     name: tool.name,
     description: tool.description ?? null,
-    inputSchema: JSON.parse(JSON.stringify(tool.inputSchema ?? null)) as JsonValue,
+    // It came as JSON from the server: no copy needed, and none that could overflow on its depth.
+    inputSchema: (tool.inputSchema ?? null) as JsonValue,
   };
+}
+
+/** How deep a definition may nest: a schema deeper than this is no tool anyone can read. */
+export const MAX_DEFINITION_DEPTH = 64;
+
+/** Whether a value nests deeper than `max` (walked without recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 export function definitionHash(definition: ToolDefinition): string {

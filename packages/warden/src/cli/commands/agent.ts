@@ -3,7 +3,7 @@
 // `warden agent freeze|thaw|frozen`: the kill switch, on a server or in the data folder.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { collect, connectOptions } from '../flags.js';
+import { collect, storeOrServerOptions } from '../flags.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
 function create(agent: CommandUnknownOpts) {
@@ -37,7 +37,7 @@ function list(agent: CommandUnknownOpts) {
 }
 
 function freeze(agent: CommandUnknownOpts) {
-  return connectOptions(
+  return storeOrServerOptions(
     agent
       .command('freeze')
       .description(
@@ -45,43 +45,28 @@ function freeze(agent: CommandUnknownOpts) {
       )
       .argument('[id]', 'the agent id (or give --all)')
       .option('--all', 'freeze every agent of the workspace')
-      .option('--reason <text>', 'why: shown to the agent in every deny')
-      .option('--workspace <id>', 'the workspace (default: the only one, or the token’s)')
-      .option(
-        '--data <dir>',
-        'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)',
-      ),
-  ).option('--json', 'print JSON');
+      .option('--reason <text>', 'why: shown to the agent in every deny'),
+  );
 }
 
 function thaw(agent: CommandUnknownOpts) {
-  return connectOptions(
+  return storeOrServerOptions(
     agent
       .command('thaw')
       .description(
         'end a freeze: the agent’s (or, with --all, the workspace’s) calls are decided by the policy again',
       )
       .argument('[id]', 'the agent id (or give --all)')
-      .option('--all', 'thaw the workspace (agents frozen one by one stay frozen)')
-      .option('--workspace <id>', 'the workspace (default: the only one, or the token’s)')
-      .option(
-        '--data <dir>',
-        'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)',
-      ),
-  ).option('--json', 'print JSON');
+      .option('--all', 'thaw the workspace (agents frozen one by one stay frozen)'),
+  );
 }
 
 function frozen(agent: CommandUnknownOpts) {
-  return connectOptions(
+  return storeOrServerOptions(
     agent
       .command('frozen')
-      .description('the freezes in force: who froze which agent or workspace, when and why')
-      .option('--workspace <id>', 'the workspace (default: the only one, or the token’s)')
-      .option(
-        '--data <dir>',
-        'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)',
-      ),
-  ).option('--json', 'print JSON');
+      .description('the freezes in force: who froze which agent or workspace, when and why'),
+  );
 }
 
 export type AgentCreateOptions = OptionsOf<typeof create>;

@@ -2,33 +2,26 @@
 // definition, and accepting a changed one; on a server or in the data folder.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { connectOptions } from '../flags.js';
+import { storeOrServerOptions } from '../flags.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
-const WORKSPACE = 'the workspace (default: the only one, or the token’s)';
-const DATA = 'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)';
-
 function list(pins: CommandUnknownOpts) {
-  return connectOptions(
+  return storeOrServerOptions(
     pins
       .command('list')
       .description(
         'the pinned tools, each by the hash of its definition, and the changed definitions waiting for an admin',
-      )
-      .option('--workspace <id>', WORKSPACE)
-      .option('--data <dir>', DATA),
-  ).option('--json', 'print JSON');
+      ),
+  );
 }
 
 function accept(pins: CommandUnknownOpts) {
-  return connectOptions(
+  return storeOrServerOptions(
     pins
       .command('accept')
       .description("accept a tool's changed definition: the gateway lets the tool through again")
-      .argument('<tool>', 'the exposed name, `<server>__<tool>`')
-      .option('--workspace <id>', WORKSPACE)
-      .option('--data <dir>', DATA),
-  ).option('--json', 'print JSON');
+      .argument('<tool>', 'the exposed name, `<server>__<tool>`'),
+  );
 }
 
 export type PinsListOptions = OptionsOf<typeof list>;

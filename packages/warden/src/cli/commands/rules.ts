@@ -2,39 +2,33 @@
 // suggested rules; accepting one writes it into the policy.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { connectOptions } from '../flags.js';
+import { storeOrServerOptions } from '../flags.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
-const WORKSPACE = 'the workspace (default: the only one, or the token’s)';
-const DATA = 'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)';
 const SINCE = 'how far back to look: `7d` (default), `24h`, or an ISO time';
 const MIN = 'prompts approved once a suggestion needs at least (default 3)';
 
 function suggest(rules: CommandUnknownOpts) {
-  return connectOptions(
+  return storeOrServerOptions(
     rules
       .command('suggest')
       .description(
         'prompts a human approved once again and again, as suggested rules, each with the past decisions it would have allowed',
       )
       .option('--since <span>', SINCE)
-      .option('--min <n>', MIN)
-      .option('--workspace <id>', WORKSPACE)
-      .option('--data <dir>', DATA),
-  ).option('--json', 'print JSON');
+      .option('--min <n>', MIN),
+  );
 }
 
 function accept(rules: CommandUnknownOpts) {
-  return connectOptions(
+  return storeOrServerOptions(
     rules
       .command('accept')
       .description("write a suggestion's rules into the workspace's policy, as its next revision")
       .argument('<id>', 'the suggestion, as `warden rules suggest` names it')
       .option('--since <span>', SINCE)
-      .option('--min <n>', MIN)
-      .option('--workspace <id>', WORKSPACE)
-      .option('--data <dir>', DATA),
-  ).option('--json', 'print JSON');
+      .option('--min <n>', MIN),
+  );
 }
 
 export type RulesSuggestOptions = OptionsOf<typeof suggest>;
