@@ -9,6 +9,7 @@ export type { Issue, IssueCode, PathSegment, Result } from './model/issue.js';
 export { formatPath } from './model/issue.js';
 export type {
   Constraints,
+  ManagedFreeze,
   ModeSettings,
   Origin,
   Policy,
@@ -33,7 +34,7 @@ export { compilePolicy } from './compile/compile.js';
 export type { DecideInput, Explained, FacetOutcome, NetHit } from './resolve/decide.js';
 export { decide, explainDecision } from './resolve/decide.js';
 export type { Freeze } from './resolve/frozen.js';
-export { freezeRule } from './resolve/frozen.js';
+export { freezeRule, managedFreeze } from './resolve/frozen.js';
 export type { AreasInput } from './resolve/areas.js';
 export { staticFolder, writableAreas } from './resolve/areas.js';
 

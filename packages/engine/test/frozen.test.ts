@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DecideInput, Freeze } from '../src/index.js';
-import { DEFAULT_TABLE, explainDecision, validateRequest } from '../src/index.js';
+import { DEFAULT_TABLE, explainDecision, validatePolicy, validateRequest } from '../src/index.js';
 import { managedArb, policyArb, requestArb } from './arbitraries.js';
 import { AT, compiled } from './decide-docs.js';
 
@@ -138,6 +138,127 @@ describe('a frozen agent', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('a freeze the managed policy writes', () => {
+  const MANAGED = {
+    version: 1,
+    freeze: [
+      { workspace: 'acme', agent: 'coder-1', reason: 'incident 42', since: '2026-12-01T08:00:00Z' },
+      { workspace: 'other' },
+    ],
+  };
+
+  it('denies the named agent whatever the workspace allows, and says only the operator lifts it (G28)', () => {
+    const result = explainDecision({
+      ...inputOf(POLICY, call('make'), null),
+      managed: compiled(MANAGED, 'managed'),
+    }).result;
+    expect(result).toMatchObject({
+      decision: 'deny',
+      outcome: 'deny',
+      enforcement: 'hard',
+      overridable: false,
+      rule: 'freeze:agent',
+      scope: 'agent:coder-1',
+    });
+    expect(result.reason).toContain('frozen by the managed policy (`freeze[0]`)');
+    expect(result.reason).toContain('at 2026-12-01T08:00:00.000Z: incident 42');
+    expect(result.reason).toContain('until the installation operator removes it');
+    expect(result.facets.at(-1)).toMatchObject({ facet: 'freeze', rule: 'freeze:agent' });
+  });
+
+  it('wins over an admin’s freeze, which an admin may lift', () => {
+    const result = explainDecision({
+      ...inputOf(POLICY, call('make'), AGENT_FREEZE),
+      managed: compiled(MANAGED, 'managed'),
+    }).result;
+    expect(result.reason).toContain('the managed policy');
+    expect(result.reason).not.toContain('alice');
+  });
+
+  it('freezes a whole workspace, and leaves other workspaces and agents as they were', () => {
+    const managed = compiled(MANAGED, 'managed');
+    const other = explainDecision({
+      ...inputOf({ ...POLICY, workspace: 'other' }, { ...call('make'), workspace: 'other' }, null),
+      managed,
+    }).result;
+    expect(other).toMatchObject({ decision: 'deny', rule: 'freeze:workspace', scope: 'workspace' });
+    expect(other.reason).toContain('every agent of the workspace is frozen by the managed policy');
+    const colleague = explainDecision({
+      ...inputOf(POLICY, { ...call('make'), agent: 'coder-2' }, null),
+      managed,
+    }).result;
+    expect(colleague).toMatchObject({ decision: 'allow' });
+    expect(colleague.facets.some((f) => f.facet === 'freeze')).toBe(false);
+  });
+
+  it('is checked when the managed policy loads: ids, keys, timestamps, and only there', () => {
+    const bad = validatePolicy(
+      {
+        version: 1,
+        freeze: [
+          { workspace: 'a b' },
+          { workspace: 'acme', agent: 'x:y' },
+          { workspace: 'acme', since: '2026-12-01' },
+          { workspace: 'acme', until: 'never' },
+          {},
+        ],
+      },
+      'managed',
+    );
+    expect(bad.ok).toBe(false);
+    const paths = bad.ok ? [] : bad.issues.map((i) => i.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'freeze[0].workspace',
+        'freeze[1].agent',
+        'freeze[2].since',
+        'freeze[3].until',
+        'freeze[4].workspace',
+      ]),
+    );
+    const inWorkspace = validatePolicy({ ...POLICY, freeze: [{ workspace: 'acme' }] }, 'workspace');
+    expect(inWorkspace.ok).toBe(false);
+    expect(inWorkspace.ok ? '' : inWorkspace.issues[0]?.message).toContain(
+      '`freeze` belongs in the managed policy',
+    );
+    const many = validatePolicy(
+      { version: 1, freeze: Array.from({ length: 1001 }, () => ({ workspace: 'acme' })) },
+      'managed',
+    );
+    expect(many.ok ? '' : many.issues[0]?.message).toContain('at most 1000');
+  });
+
+  it('property: a managed freeze of the request’s workspace makes every call a hard deny', () => {
+    fc.assert(
+      fc.property(
+        policyArb,
+        requestArb,
+        managedArb,
+        fc.boolean(),
+        (policy, req, managed, whole) => {
+          const frozen = explainDecision({
+            ...inputOf(policy, req, null),
+            managed: compiled(
+              {
+                ...managed,
+                freeze: [{ workspace: req.workspace, ...(whole ? {} : { agent: req.agent }) }],
+              },
+              'managed',
+            ),
+          }).result;
+          expect(frozen).toMatchObject({
+            decision: 'deny',
+            outcome: 'deny',
+            enforcement: 'hard',
+            rule: whole ? 'freeze:workspace' : 'freeze:agent',
+          });
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

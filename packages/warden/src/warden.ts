@@ -75,6 +75,20 @@ export interface WardenOptions {
   readonly logger?: Logger;
 }
 
+const MANAGED_FROM = {
+  flag: 'the file given with `--managed`',
+  env: 'the file WARDEN_MANAGED_POLICY names',
+  store: 'the stored managed policy',
+} as const;
+
+/** A freeze in force, as listed: an admin's, or one the managed policy writes. */
+export interface ListedFreeze extends Omit<FreezeRecord, 'frozenAt'> {
+  /** null: the managed policy does not say since when. */
+  readonly frozenAt: string | null;
+  /** Written in the managed policy: only the installation operator lifts it. */
+  readonly managed: boolean;
+}
+
 export type PolicyWriteResult =
   | { readonly ok: true; readonly revision: PolicyRevision }
   | { readonly ok: false; readonly issues: readonly Issue[] }
@@ -500,6 +514,39 @@ export class Warden {
       if (answered.ok) denied.push(approval.id);
     }
     return { freeze, denied };
+  }
+
+  /** The freezes in force in a workspace: the managed policy's first, then the admins'. */
+  async freezes(workspace: string): Promise<ListedFreeze[]> {
+    const [snapshot, stored] = await Promise.all([
+      this.source.snapshot(workspace),
+      this.store.freezes.list(workspace),
+    ]);
+    const managed: ListedFreeze[] = (snapshot.managed?.policy.freeze ?? [])
+      .filter((f) => f.workspace === workspace)
+      .map((f) => ({
+        workspace,
+        agent: f.agent ?? null,
+        by: `the managed policy (\`${f.path}\`)`,
+        reason: f.reason ?? null,
+        frozenAt: f.sinceMs === undefined ? null : new Date(f.sinceMs).toISOString(),
+        managed: true,
+      }));
+    return [...managed, ...stored.map((f) => ({ ...f, managed: false }))];
+  }
+
+  /**
+   * Why an admin cannot thaw what the managed policy froze (the agent, or
+   * with `agent` null the workspace), or null when it froze neither.
+   */
+  async managedThawRefusal(workspace: string, agent: string | null): Promise<string | null> {
+    const snapshot = await this.source.snapshot(workspace);
+    const held = (snapshot.managed?.policy.freeze ?? []).find(
+      (f) => f.workspace === workspace && (f.agent ?? null) === agent,
+    );
+    if (held === undefined) return null;
+    const what = agent === null ? `workspace \`${workspace}\`` : `agent \`${agent}\``;
+    return `${what} is frozen by the managed policy (\`${held.path}\` of ${MANAGED_FROM[snapshot.managedSource ?? 'store']}): only the installation operator lifts that freeze, by removing it from the managed policy`;
   }
 
   /** Ends a freeze; null when the agent (or the workspace) was not frozen. */

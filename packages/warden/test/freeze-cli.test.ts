@@ -109,6 +109,60 @@ describe('warden agent freeze|thaw|frozen', () => {
     });
   }, 30_000);
 
+  it('a freeze in the managed policy: listed as the operator’s, denied on the server, no admin thaws it (G28)', async () => {
+    const data = folder();
+    const managedFile = join(data, 'managed.yaml');
+    writeFileSync(
+      managedFile,
+      'version: 1\nfreeze:\n  - workspace: acme\n    agent: coder-1\n    reason: incident 42\n',
+    );
+    const env = { WARDEN_MANAGED_POLICY: managedFile };
+    const admin = dataToken(data, '--role', 'admin', '--name', 'ada');
+    const agent = agentToken(data, 'coder-1');
+    const colleague = agentToken(data, 'coder-2');
+    const server = await serve(['--data', data], env);
+    running.push(server);
+    const frozen = await api(server.url, agent, 'POST', '/v1/decide', COMMIT);
+    expect(frozen.body).toMatchObject({ outcome: 'deny', rule: 'freeze:agent' });
+    expect(frozen.body.reason).toContain('until the installation operator removes it');
+    expect((await api(server.url, colleague, 'POST', '/v1/decide', COMMIT)).body).toMatchObject({
+      outcome: 'allow',
+    });
+
+    const listed = await api(server.url, admin, 'GET', '/v1/freezes');
+    expect(listed.body).toEqual({
+      freezes: [
+        {
+          workspace: 'acme',
+          agent: 'coder-1',
+          by: 'the managed policy (`freeze[0]`)',
+          reason: 'incident 42',
+          frozenAt: null,
+          managed: true,
+        },
+      ],
+    });
+    const thaw = await api(server.url, admin, 'DELETE', '/v1/agents/coder-1/freeze');
+    expect(thaw.status).toBe(409);
+    expect(JSON.stringify(thaw.body)).toContain('only the installation operator lifts that freeze');
+    // An admin's own freeze beside it thaws; the managed one stays.
+    const on = ['--server', server.url, '--token', admin];
+    expect(warden(['agent', 'freeze', 'coder-1', ...on]).code).toBe(0);
+    expect(warden(['agent', 'thaw', 'coder-1', ...on]).code).toBe(0);
+    const again = await api(server.url, agent, 'POST', '/v1/decide', COMMIT);
+    expect(again.body).toMatchObject({ outcome: 'deny', rule: 'freeze:agent' });
+
+    const local = warden(['agent', 'thaw', 'coder-1', '--data', data], { env });
+    expect(local.code).toBe(1);
+    expect(local.stderr + local.stdout).toContain(
+      'agent `coder-1` is frozen by the managed policy (`freeze[0]` of the file WARDEN_MANAGED_POLICY names)',
+    );
+    const shown = warden(['agent', 'frozen', '--data', data], { env });
+    expect(shown.stdout).toContain(
+      'frozen: agent `coder-1` in workspace `acme` (by the managed policy (`freeze[0]`): incident 42; only the installation operator lifts it',
+    );
+  }, 30_000);
+
   it('needs an agent id or --all, not both', () => {
     const data = folder();
     const neither = warden(['agent', 'freeze', '--data', data]);

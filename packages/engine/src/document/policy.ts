@@ -9,6 +9,7 @@ import type { Issue, PathSegment, Result } from '../model/issue.js';
 import { formatPath, issue } from '../model/issue.js';
 import type {
   Constraints,
+  ManagedFreeze,
   ModeSettings,
   Origin,
   Policy,
@@ -29,7 +30,10 @@ import { commandPrefixWords } from './command-text.js';
 import { RULE_KEYS, wellFormedRule } from './rule-shape.js';
 import { describe, fromZod, safeParse } from './zod-issues.js';
 
-const ROOT_KEYS = ['version', 'workspace', 'spaces', 'modes', 'rules'] as const;
+const ROOT_KEYS = ['version', 'workspace', 'spaces', 'modes', 'rules', 'freeze'] as const;
+const FREEZE_KEYS = ['workspace', 'agent', 'reason', 'since'] as const;
+/** Freezes a managed policy may hold. */
+export const MAX_MANAGED_FREEZES = 1000;
 const PRESET_KEYS = RULE_KEYS.filter((key) => key !== 'scope');
 const MODE_KEYS = ['preset', 'commandNet'] as const;
 const SPACE_KEYS = ['autonomy'] as const;
@@ -77,6 +81,13 @@ const rootSchema = z.strictObject({
   spaces: z.record(z.string(), z.unknown()).optional(),
   modes: z.record(z.string(), z.unknown()).optional(),
   rules: z.array(z.unknown()).optional(),
+  freeze: z.array(z.unknown()).optional(),
+});
+const freezeSchema = z.strictObject({
+  workspace: z.string().min(1),
+  agent: z.string().min(1).optional(),
+  reason: z.string().min(1).max(500).optional(),
+  since: z.string().optional(),
 });
 const spaceSchema = z.strictObject({ autonomy: z.string().optional() });
 const modeSchema = z.strictObject({
@@ -90,6 +101,7 @@ function knownFields(path: readonly PathSegment[]): readonly string[] {
   if (head === 'rules')
     return path.length === 2 ? RULE_KEYS : path.length === 3 ? CONSTRAINT_KEYS : [];
   if (head === 'spaces' && path.length === 2) return SPACE_KEYS;
+  if (head === 'freeze' && path.length === 2) return FREEZE_KEYS;
   if (head === 'modes') {
     if (path.length === 2) return MODE_KEYS;
     if (third === 'preset')
@@ -251,12 +263,82 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
     });
   }
 
+  const freeze = kind === 'managed' ? managedFreezes(doc.freeze, issues) : [];
+  if (kind === 'workspace' && 'freeze' in doc)
+    issues.push(
+      issue(
+        'conflict',
+        'freeze',
+        '`freeze` belongs in the managed policy, which the installation operator keeps: an admin of the workspace freezes an agent with `warden agent freeze`',
+      ),
+    );
+
   if (issues.length > 0) return { ok: false, issues: dedupe(issues) };
   const policy: Policy =
     kind === 'workspace'
       ? { kind, version: 1, workspace: doc.workspace as string, spaces, modes, rules }
-      : { kind, version: 1, spaces, modes, rules };
+      : { kind, version: 1, spaces, modes, rules, ...(freeze.length > 0 ? { freeze } : {}) };
   return { ok: true, value: policy };
+}
+
+/** A managed policy's `freeze` list: the workspaces, or agents in them, no call of which is allowed. */
+function managedFreezes(raw: unknown, issues: Issue[]): ManagedFreeze[] {
+  if (!Array.isArray(raw)) return [];
+  if (raw.length > MAX_MANAGED_FREEZES) {
+    issues.push(
+      issue(
+        'invalid_value',
+        'freeze',
+        `${raw.length} freezes: a managed policy holds at most ${MAX_MANAGED_FREEZES}`,
+      ),
+    );
+    return [];
+  }
+  const out: ManagedFreeze[] = [];
+  raw.forEach((entry, index) => {
+    const path = ['freeze', index] as const;
+    const parsed = safeParse(freezeSchema, entry);
+    if (!parsed.success) {
+      issues.push(...fromZod(parsed.error, [...path], knownFields));
+      return;
+    }
+    const { workspace, agent, reason, since } = parsed.data;
+    let bad = false;
+    if (!ID.test(workspace)) {
+      issues.push(
+        issue(
+          'invalid_value',
+          [...path, 'workspace'],
+          `\`${workspace}\` is not a valid workspace id`,
+        ),
+      );
+      bad = true;
+    }
+    if (agent !== undefined && !ID.test(agent)) {
+      issues.push(
+        issue('invalid_value', [...path, 'agent'], `\`${agent}\` is not a valid agent id`),
+      );
+      bad = true;
+    }
+    let sinceMs: number | undefined;
+    if (since !== undefined) {
+      const at = parseTimestamp(since);
+      if (typeof at === 'number') sinceMs = at;
+      else {
+        issues.push(issue('bad_timestamp', [...path, 'since'], at.problem));
+        bad = true;
+      }
+    }
+    if (bad) return;
+    out.push({
+      workspace,
+      ...(agent === undefined ? {} : { agent }),
+      ...(reason === undefined ? {} : { reason }),
+      ...(since === undefined || sinceMs === undefined ? {} : { since, sinceMs }),
+      path: `freeze[${index}]`,
+    });
+  });
+  return out;
 }
 
 function validateRule(

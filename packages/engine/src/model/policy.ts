@@ -75,6 +75,23 @@ export interface SpaceSettings {
 
 export type PolicyKind = 'workspace' | 'managed';
 
+/**
+ * A freeze the installation operator writes into the managed policy: every
+ * call of the workspace (or of one agent in it) is denied while it stands,
+ * and no admin of the workspace can lift it.
+ */
+export interface ManagedFreeze {
+  readonly workspace: string;
+  /** Absent: every agent of the workspace. */
+  readonly agent?: string;
+  readonly reason?: string;
+  /** When it took effect, as written, and as epoch milliseconds. */
+  readonly since?: string;
+  readonly sinceMs?: number;
+  /** Where it stands in the document, e.g. `freeze[0]`. */
+  readonly path: string;
+}
+
 export interface Policy {
   readonly kind: PolicyKind;
   readonly version: 1;
@@ -83,6 +100,8 @@ export interface Policy {
   readonly spaces: Readonly<Record<string, SpaceSettings>>;
   readonly modes: Readonly<Record<string, ModeSettings>>;
   readonly rules: readonly Rule[];
+  /** Only in a managed policy: the workspaces and agents it freezes. */
+  readonly freeze?: readonly ManagedFreeze[];
 }
 
 /** Every rule of a policy, preset rules included, in document order. */

@@ -22,7 +22,7 @@ import type { Facet } from './facets.js';
 import { prepareRequest } from './facets.js';
 import { SANDBOX_FACET, SANDBOX_OFF, sandboxEntry } from './unsandboxed.js';
 import type { Freeze } from './frozen.js';
-import { freezeEntry, freezeReason, freezeRule, freezeScope } from './frozen.js';
+import { freezeEntry, freezeReason, freezeRule, freezeScope, managedFreeze } from './frozen.js';
 
 export interface DecideInput {
   readonly policy: CompiledPolicy;
@@ -52,7 +52,8 @@ export interface DecideInput {
   /**
    * The agent, or its whole workspace, is frozen: every call is a hard deny
    * naming the freeze, whatever the rules, the remembered approvals, the mode
-   * and the dial say (they are still resolved, and shown in `facets`).
+   * and the dial say (they are still resolved, and shown in `facets`). A
+   * freeze the managed policy writes applies without being passed.
    */
   readonly frozen?: Freeze | null;
 }
@@ -357,7 +358,11 @@ export function explainDecision(input: DecideInput): Explained {
     managedSource: input.managedSource ?? null,
     advisories,
   };
-  const frozen = input.frozen ?? null;
+  // The managed policy's freeze first: it is the one no admin of the workspace lifts.
+  const frozen =
+    managedFreeze(input.managed?.policy ?? null, request.workspace, request.agent) ??
+    input.frozen ??
+    null;
   if (frozen !== null) {
     const agent = request.agent;
     const stopped = {

@@ -4,6 +4,7 @@
 // override weighs against it. It is a fact the caller passes in, like the
 // clock; where a freeze is kept and who may lift it is the caller's.
 
+import type { Policy } from '../model/policy.js';
 import type { FacetEntry } from '../model/result.js';
 
 export interface Freeze {
@@ -13,8 +14,38 @@ export interface Freeze {
   readonly by: string;
   /** Their reason, or null. */
   readonly reason: string | null;
-  /** When, in epoch milliseconds. */
-  readonly since: number;
+  /** When, in epoch milliseconds; null when the managed policy does not say. */
+  readonly since: number | null;
+  /** Written in the managed policy: only the installation operator lifts it. */
+  readonly managed?: boolean;
+}
+
+/**
+ * The managed policy's freeze of this agent, else of its whole workspace;
+ * null when it freezes neither.
+ */
+export function managedFreeze(
+  managed: Policy | null,
+  workspace: string,
+  agent: string,
+): Freeze | null {
+  const freezes = managed?.freeze;
+  if (freezes === undefined) return null;
+  let whole: Freeze | null = null;
+  for (const entry of freezes) {
+    if (entry.workspace !== workspace) continue;
+    if (entry.agent !== undefined && entry.agent !== agent) continue;
+    const freeze: Freeze = {
+      scope: entry.agent === undefined ? 'workspace' : 'agent',
+      by: `the managed policy (\`${entry.path}\`)`,
+      reason: entry.reason ?? null,
+      since: entry.sinceMs ?? null,
+      managed: true,
+    };
+    if (entry.agent !== undefined) return freeze;
+    whole ??= freeze;
+  }
+  return whole;
 }
 
 /** The deciding rule's name: `freeze:agent` or `freeze:workspace`. */
@@ -29,7 +60,8 @@ export function freezeScope(freeze: Freeze, agent: string): string {
 
 function because(freeze: Freeze): string {
   const why = freeze.reason === null ? '' : `: ${freeze.reason}`;
-  return `frozen by ${freeze.by} at ${new Date(freeze.since).toISOString()}${why}`;
+  const at = freeze.since === null ? '' : ` at ${new Date(freeze.since).toISOString()}`;
+  return `frozen by ${freeze.by}${at}${why}`;
 }
 
 /** The entry appended to `facets`, as the net's and the dial's are. */
@@ -47,5 +79,5 @@ export function freezeEntry(freeze: Freeze, agent: string): FacetEntry {
 export function freezeReason(freeze: Freeze, agent: string): string {
   const what =
     freeze.scope === 'agent' ? `agent \`${agent}\` is` : 'every agent of the workspace is';
-  return `denied: ${what} ${because(freeze)} (\`${freezeRule(freeze)}\` in ${freezeScope(freeze, agent)}; final, not overridable): every call is denied until an admin thaws it`;
+  return `denied: ${what} ${because(freeze)} (\`${freezeRule(freeze)}\` in ${freezeScope(freeze, agent)}; final, not overridable): every call is denied until ${freeze.managed === true ? 'the installation operator removes it from the managed policy' : 'an admin thaws it'}`;
 }

@@ -3,7 +3,7 @@
 // DATABASE_URL's Postgres), where a running server reads it within a second.
 
 import type { FreezeRecord } from '../store/types.js';
-import type { FreezeView } from '../views/freezes.js';
+import type { FreezeView, ListedFreezeView } from '../views/freezes.js';
 import { freezeListView, freezeView, frozenView } from '../views/freezes.js';
 import { call, connection } from './client.js';
 import type { AgentFreezeOptions, AgentFrozenOptions, AgentThawOptions } from './commands/agent.js';
@@ -21,14 +21,21 @@ function target(io: Io, json: boolean, id: string | undefined, all: boolean): st
   return id ?? null;
 }
 
-function what(freeze: FreezeView | FreezeRecord): string {
+type Shown = FreezeView | FreezeRecord | ListedFreezeView;
+
+function what(freeze: Shown): string {
   return freeze.agent === null
     ? `every agent of workspace \`${freeze.workspace}\``
     : `agent \`${freeze.agent}\` in workspace \`${freeze.workspace}\``;
 }
 
-function since(freeze: FreezeView | FreezeRecord): string {
-  return `by ${freeze.by} at ${freeze.frozenAt}${freeze.reason === null ? '' : `: ${freeze.reason}`}`;
+function since(freeze: Shown): string {
+  const at = freeze.frozenAt === null ? '' : ` at ${freeze.frozenAt}`;
+  const lifts =
+    'managed' in freeze && freeze.managed
+      ? '; only the installation operator lifts it, in the managed policy'
+      : '';
+  return `by ${freeze.by}${at}${freeze.reason === null ? '' : `: ${freeze.reason}`}${lifts}`;
 }
 
 export async function runFreeze(
@@ -83,19 +90,24 @@ export async function runThaw(
       { schema: freezeView, json },
     );
   } else {
-    const ended = await local(io, json, options, async (warden, workspace) => ({
-      workspace,
-      freeze: await warden.thaw(workspace, agent, author()),
-    }));
+    const ended = await local(io, json, options, async (warden, workspace) => {
+      const freeze = await warden.thaw(workspace, agent, author());
+      return {
+        workspace,
+        freeze,
+        refusal: freeze === null ? await warden.managedThawRefusal(workspace, agent) : null,
+      };
+    });
     if (ended.freeze === null)
       return fail(io, json, [
         {
           code: 'invalid_value',
           path: agent === null ? '--all' : 'id',
           message:
-            agent === null
+            ended.refusal ??
+            (agent === null
               ? `workspace \`${ended.workspace}\` is not frozen`
-              : `agent \`${agent}\` is not frozen in workspace \`${ended.workspace}\``,
+              : `agent \`${agent}\` is not frozen in workspace \`${ended.workspace}\``),
         },
       ]);
     thawed = ended.freeze;
@@ -111,14 +123,14 @@ export async function runThaw(
 
 export async function runFrozen(io: Io, options: AgentFrozenOptions): Promise<number> {
   const json = options.json === true;
-  const freezes: readonly (FreezeView | FreezeRecord)[] = useServer(io, options)
+  const freezes: readonly Shown[] = useServer(io, options)
     ? (
         await call(io, connection(io, options), 'GET', `/v1/freezes${query(options)}`, {
           schema: freezeListView,
           json,
         })
       ).freezes
-    : await local(io, json, options, (warden, workspace) => warden.store.freezes.list(workspace));
+    : await local(io, json, options, (warden, workspace) => warden.freezes(workspace));
   if (json) {
     printJson(io, { freezes });
     return EXIT.ok;

@@ -21,12 +21,19 @@ export function useServer(io: Io, options: Where): boolean {
   );
 }
 
-/** Runs `work` on the data folder's store, closing it after. */
-/** The data folder's Warden (or DATABASE_URL's), or a usage error saying why it cannot open. */
+/**
+ * The data folder's Warden (or DATABASE_URL's), or a usage error saying why
+ * it cannot open. Its managed layer is the one a server on the folder reads:
+ * WARDEN_MANAGED_POLICY's file when set, else the stored one.
+ */
 export async function openLocal(io: Io, json: boolean, data: string | undefined): Promise<Warden> {
   const storeOptions = storeOptionsFromEnv(io.env, data ?? DEFAULT_DATA);
+  const managed = io.env.WARDEN_MANAGED_POLICY;
   try {
-    return await Warden.open({ ...storeOptions, env: {}, managedPolicyFile: null });
+    return await Warden.open({
+      ...storeOptions,
+      env: managed === undefined || managed === '' ? {} : { WARDEN_MANAGED_POLICY: managed },
+    });
   } catch (error) {
     return usage(
       io,
@@ -37,6 +44,7 @@ export async function openLocal(io: Io, json: boolean, data: string | undefined)
   }
 }
 
+/** Runs `work` on the data folder's store, closing it after. */
 export async function local<T>(
   io: Io,
   json: boolean,

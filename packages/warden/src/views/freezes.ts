@@ -18,9 +18,20 @@ export const frozenView = z.strictObject({
   denied: z.array(z.string()).describe('the waiting approvals the freeze denied'),
 });
 
-export const freezeListView = z.strictObject({ freezes: z.array(freezeView) });
+/** A freeze as listed: an admin's, or one the managed policy writes, which no admin lifts. */
+export const listedFreezeView = freezeView.extend({
+  frozenAt: z.string().nullable().describe('null: the managed policy does not say since when'),
+  managed: z
+    .boolean()
+    .describe('written in the managed policy: only the installation operator lifts it'),
+});
+
+export const freezeListView = z.strictObject({
+  freezes: z.array(listedFreezeView).describe("the managed policy's first, then the admins'"),
+});
 
 export type FreezeView = Shown<typeof freezeView>;
+export type ListedFreezeView = Shown<typeof listedFreezeView>;
 export type FrozenView = Shown<typeof frozenView>;
 export type FreezeListView = Shown<typeof freezeListView>;
 

@@ -9,7 +9,7 @@
 import type { AgentView } from '../../dist/views/agents.js';
 import type { ApprovalView, ScopeOfferView, StandingDenyView } from '../../dist/views/approvals.js';
 import type { AuditEntryView, DecisionEntryView } from '../../dist/views/audit.js';
-import type { FreezeListView, FreezeView, FrozenView } from '../../dist/views/freezes.js';
+import type { FreezeListView, FrozenView, ListedFreezeView } from '../../dist/views/freezes.js';
 import type { Shown } from '../../dist/views/fits.js';
 import type {
   ActionRequestView,
@@ -195,7 +195,7 @@ export type AnswerBody =
 export type Agent = AgentView;
 
 /** A freeze in force (the kill switch): an agent's, or with `agent` null the whole workspace's. */
-export type Freeze = FreezeView;
+export type Freeze = ListedFreezeView;
 
 /** `PUT /v1/agents/:id/freeze` and `PUT /v1/freeze`: the freeze in force and the waiting approvals it denied. */
 export type Frozen = FrozenView;

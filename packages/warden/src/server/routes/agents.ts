@@ -7,7 +7,7 @@ import { listInstanceAgents } from '../../instance/index.js';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { freezeView, frozenView } from '../../views/freezes.js';
 import type { AgentView } from '../../views/agents.js';
 import { agentListView, agentRecordView } from '../../views/agents.js';
@@ -53,13 +53,20 @@ export function agentRoutes(api: Api, ctx: ServerContext): void {
     permission: 'policy',
     query: z.strictObject({ workspace: z.string().optional() }),
     response: freezeView,
-    responses: { 200: 'the freeze that ended', 404: 'the agent is not frozen' },
+    responses: {
+      200: 'the freeze that ended',
+      404: 'the agent is not frozen',
+      409: 'only the managed policy freezes it',
+    },
     handler: async ({ identity, query, params }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const id = params.id as string;
       const thawed = await warden.thaw(workspace, id, identity.name);
-      if (thawed === null)
+      if (thawed === null) {
+        const refusal = await warden.managedThawRefusal(workspace, id);
+        if (refusal !== null) throw conflict(refusal);
         throw notFound(`agent \`${id}\` is not frozen in workspace \`${workspace}\``);
+      }
       return thawed;
     },
   });

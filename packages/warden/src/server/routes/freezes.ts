@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
-import { notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import { freezeListView, freezeView, frozenView } from '../../views/freezes.js';
 import { freezeBody } from './agents.js';
 
@@ -19,10 +19,12 @@ export function freezeRoutes(api: Api, ctx: ServerContext): void {
     permission: 'read',
     query: z.strictObject({ workspace: z.string().optional() }),
     response: freezeListView,
-    responses: { 200: '`{ freezes }`, of the workspace' },
+    responses: {
+      200: "`{ freezes }`, of the workspace: the managed policy's (`managed: true`) first",
+    },
     handler: async ({ identity, query }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
-      return { freezes: await warden.store.freezes.list(workspace) };
+      return { freezes: await warden.freezes(workspace) };
     },
   });
 
@@ -49,11 +51,19 @@ export function freezeRoutes(api: Api, ctx: ServerContext): void {
     permission: 'policy',
     query: z.strictObject({ workspace: z.string().optional() }),
     response: freezeView,
-    responses: { 200: 'the freeze that ended', 404: 'the workspace is not frozen' },
+    responses: {
+      200: 'the freeze that ended',
+      404: 'the workspace is not frozen',
+      409: 'only the managed policy freezes it',
+    },
     handler: async ({ identity, query }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const thawed = await warden.thaw(workspace, null, identity.name);
-      if (thawed === null) throw notFound(`workspace \`${workspace}\` is not frozen`);
+      if (thawed === null) {
+        const refusal = await warden.managedThawRefusal(workspace, null);
+        if (refusal !== null) throw conflict(refusal);
+        throw notFound(`workspace \`${workspace}\` is not frozen`);
+      }
       return thawed;
     },
   });

@@ -12,7 +12,11 @@ import { errorText, loading } from './common.js';
 
 /** @typedef {import('../../lib/types.js').Freeze} Freeze */
 
-/** The freeze of `agent` among `freezes` (`null`: the workspace's own). @param {readonly Freeze[]} freezes @param {string | null} agent */
+/**
+ * The freeze of `agent` among `freezes` (`null`: the workspace's own); the
+ * managed policy's, listed first, when both froze it.
+ * @param {readonly Freeze[]} freezes @param {string | null} agent
+ */
 export function freezeOf(freezes, agent) {
   return freezes.find((f) => f.agent === agent) ?? null;
 }
@@ -22,17 +26,23 @@ function frozenBy(f) {
   return [
     'Frozen by ',
     h('strong', { class: 'freeze-by' }, f.by),
-    ' at ',
-    time(f.frozenAt),
+    f.frozenAt === null ? '' : [' at ', time(f.frozenAt)],
     f.reason === null
       ? h('span', { class: 'muted' }, ' — no reason given.')
       : [' — reason: ', h('q', { class: 'freeze-reason' }, f.reason)],
+    f.managed
+      ? h(
+          'span',
+          { class: 'freeze-managed' },
+          ' The installation operator set this freeze in the managed policy; only they lift it.',
+        )
+      : '',
   ];
 }
 
 /** A one-line title for a freeze badge. @param {Freeze} f */
 function titleOf(f) {
-  return `Frozen by ${f.by} at ${f.frozenAt}${f.reason === null ? '' : `: ${f.reason}`}`;
+  return `Frozen by ${f.by}${f.frozenAt === null ? '' : ` at ${f.frozenAt}`}${f.reason === null ? '' : `: ${f.reason}`}`;
 }
 
 /** A "frozen" badge for an agent of a list. @param {Freeze} f */
@@ -179,6 +189,14 @@ export function freezePanel({ ctx, workspace, agent, onChange }) {
             'p',
             { class: 'muted freeze-readonly' },
             `Freezing and thawing take an admin token; ${/^[aeiou]/i.test(ctx.identity.role) ? 'an' : 'a'} \`${ctx.identity.role}\` token may only see the state.`,
+          ),
+        );
+      else if (own?.managed === true)
+        shown.push(
+          h(
+            'p',
+            { class: 'muted freeze-readonly' },
+            'No admin can thaw this freeze: it stands until the managed policy no longer holds it.',
           ),
         );
       else if (own === null) {
