@@ -14,6 +14,7 @@ import {
   extendClassifier,
   provePolicy,
 } from '../src/index.js';
+import { render } from '../src/prove/disguises.js';
 
 const STRICT = { allow: 0, prompt: 1, deny: 2 } as const;
 const NO_SANDBOX = { backend: null };
@@ -24,6 +25,7 @@ function prove(
     classifier?: ClassifierTable;
     knowledge?: ClassifierTable;
     extra?: Record<string, unknown>;
+    unreadable?: boolean;
   } = {},
 ) {
   return provePolicy({
@@ -32,6 +34,7 @@ function prove(
     ...(options.knowledge === undefined ? {} : { knowledge: options.knowledge }),
     at: AT,
     sandbox: NO_SANDBOX,
+    ...(options.unreadable === undefined ? {} : { unreadable: options.unreadable }),
   });
 }
 
@@ -45,6 +48,12 @@ function extended(config: unknown): ClassifierTable {
   const table = extendClassifier(DEFAULT_TABLE, config);
   if (!table.ok) throw new Error(JSON.stringify(table.issues));
   return table.value;
+}
+
+/** A copy of a table without one wrapper: a planted gap. */
+function without(table: ClassifierTable, name: string): ClassifierTable {
+  const wrappers = Object.fromEntries(Object.entries(table.wrappers).filter(([n]) => n !== name));
+  return { ...table, wrappers };
 }
 
 /** A copy of the default table without the `timeout` wrapper: a planted gap. */
@@ -305,6 +314,164 @@ describe('warden policy prove: verdicts', () => {
         }
       }),
       { numRuns: 25 },
+    );
+  });
+});
+
+describe('warden policy prove: option spellings and the other wrapper kinds', () => {
+  const commandsOf = (words: string[], table = DEFAULT_TABLE, unreadable = false) =>
+    disguises({ words, slots: [] }, table, MAX_DISGUISES, { unreadable }).map((d) => d.command);
+
+  it("G14c: options are spelled the ways the program's own option table is read, for every program it has one for", () => {
+    const push = commandsOf(['git', 'push', '--force', 'origin', 'main']);
+    expect(push).toContain('git push -f origin main');
+    expect(push).toContain('git push --force -- origin main');
+    expect(push).toContain('git --no-pager push --force origin main');
+    const curl = commandsOf(['curl', '-d', 'x', 'https://example.com/']);
+    for (const spelling of ['-dx', '--data=x', '--data x'])
+      expect(curl).toContain(`curl ${spelling} https://example.com/`);
+    expect(curl).toContain('curl -d x -- https://example.com/');
+    const tar = commandsOf(['tar', '-xzf', 'a.tgz', '-C', '/tmp']);
+    expect(tar).toContain('tar -x -z -f a.tgz -C /tmp');
+    expect(tar).toContain('tar -x -z --file a.tgz -C /tmp');
+    expect(tar).toContain('tar -xzf a.tgz -C/tmp');
+    // `-z` is gzip, not `--zstd`: no long form the table does not pair with it.
+    expect(tar.some((c) => c.includes('--zstd') || c.includes('--xz'))).toBe(false);
+    expect(commandsOf(['ssh', '-p', '22', 'host'])).toContain('ssh -p22 host');
+    expect(commandsOf(['rm', '--recursive', 'build'])).toContain('rm --r build');
+    // npm has no option table in the classifier: its options are not respelled.
+    const npm = disguises({ words: ['npm', 'install', '-g', 'x'], slots: [] }, DEFAULT_TABLE);
+    expect(npm.filter((d) => d.kind === 'option')).toEqual([]);
+  });
+
+  it('G14c: a deny on `git push --force` beside a gitPush prompt is never allowed: respelled options ask', () => {
+    const rule = proofOf(
+      prove([
+        { id: 'no-force', command: 'git push --force', decision: 'deny' },
+        { id: 'ask-push', action: 'gitPush', decision: 'prompt' },
+      ]).rules,
+      'no-force',
+    );
+    expect(rule.verdict).toBe('weakened');
+    for (const finding of rule.findings) expect(finding.decision).toBe('prompt');
+    expect(rule.findings.map((f) => f.command)).toContain('git push -f');
+  });
+
+  it('G14c: `parallel` runs the command: its disguises are generated and a fileDelete deny holds', () => {
+    const commands = commandsOf(['rm', '-f', 'notes.txt']);
+    for (const expected of [
+      'parallel rm -f notes.txt ::: 1',
+      'echo 1 | parallel rm -f notes.txt',
+      "parallel 'rm -f notes.txt' ::: 1",
+    ])
+      expect(commands).toContain(expected);
+    const rule = proofOf(
+      prove([{ id: 'no-delete', action: 'fileDelete', decision: 'deny' }]).rules,
+      'no-delete',
+    );
+    expect(rule.verdict).toBe('holds');
+  });
+
+  it('G14c: `parallel` taken out of the table: its disguises are seen only as processes, named', () => {
+    const rule = proofOf(
+      prove([{ id: 'no-delete', action: 'fileDelete', decision: 'deny' }], {
+        classifier: without(DEFAULT_TABLE, 'parallel'),
+        knowledge: DEFAULT_TABLE,
+      }).rules,
+      'no-delete',
+    );
+    expect(rule.verdict).toBe('sandbox');
+    const named = rule.findings.map((f) => f.command);
+    expect(named).toContain('parallel rm -f notes.txt ::: 1');
+    for (const command of named) expect(command).toContain('parallel');
+  });
+
+  it('G14c: commands fed on standard input (`at`, `batch`, a shell) are tried when asked for, and asked', () => {
+    expect(commandsOf(['rm', '-f', 'notes.txt']).some((c) => c.includes('| at'))).toBe(false);
+    const commands = commandsOf(['rm', '-f', 'notes.txt'], DEFAULT_TABLE, true);
+    for (const expected of [
+      "echo 'rm -f notes.txt' | at",
+      "batch <<< 'rm -f notes.txt'",
+      "at -f /dev/stdin <<< 'rm -f notes.txt'",
+      "echo 'rm -f notes.txt' | ash",
+    ])
+      expect(commands).toContain(expected);
+    const asked = prove([{ id: 'ask-delete', action: 'fileDelete', decision: 'prompt' }], {
+      unreadable: true,
+    });
+    expect(proofOf(asked.rules, 'ask-delete').verdict).toBe('holds');
+    // With a deny on the schedulers as well, what remains only asks: never allowed.
+    const denied = proofOf(
+      prove(
+        [
+          { id: 'no-delete', action: 'fileDelete', decision: 'deny' },
+          { id: 'no-at', command: 'at', decision: 'deny' },
+          { id: 'no-batch', command: 'batch', decision: 'deny' },
+        ],
+        { unreadable: true },
+      ).rules,
+      'no-delete',
+    );
+    expect(denied.verdict).toBe('weakened');
+    for (const finding of denied.findings) {
+      expect(finding).toMatchObject({ verdict: 'weakened', decision: 'prompt', unreadable: true });
+    }
+  });
+
+  it('G14c: `at` taken out of the table: a command fed to it is seen only as processes, named', () => {
+    const rule = proofOf(
+      prove([{ id: 'ask-delete', action: 'fileDelete', decision: 'prompt' }], {
+        classifier: without(DEFAULT_TABLE, 'at'),
+        knowledge: DEFAULT_TABLE,
+        unreadable: true,
+      }).rules,
+      'ask-delete',
+    );
+    expect(rule.verdict).toBe('sandbox');
+    expect(rule.findings.map((f) => f.command)).toContain("echo 'rm -f notes.txt' | at");
+  });
+
+  it('G14c: a `remote` wrapper added to the table is tried: a deny on it holds, without it only processes', () => {
+    const withRsh = extended({ wrappers: { rsh: { kind: 'remote', values: ['-l'] } } });
+    const commands = commandsOf(['rm', '-f', 'notes.txt'], withRsh, true);
+    expect(commands).toContain('rsh localhost rm -f notes.txt');
+    expect(commands).toContain("rsh -l 1 localhost 'rm -f notes.txt'");
+    expect(commandsOf(['rm', '-f', 'notes.txt'], DEFAULT_TABLE, true).join('\n')).not.toMatch(
+      /rsh/,
+    );
+    const rules = [
+      { id: 'no-delete', action: 'fileDelete', decision: 'prompt' },
+      { id: 'no-rsh', command: 'rsh', decision: 'deny' },
+    ];
+    const held = prove(rules, { classifier: withRsh, unreadable: true });
+    expect(proofOf(held.rules, 'no-delete').verdict).toBe('holds');
+    const gapped = proofOf(
+      prove([rules[0]], { classifier: DEFAULT_TABLE, knowledge: withRsh, unreadable: true }).rules,
+      'no-delete',
+    );
+    expect(gapped.verdict).toBe('sandbox');
+    expect(gapped.findings.map((f) => f.command)).toContain('rsh localhost rm -f notes.txt');
+  });
+
+  it('G14c: for arbitrary targets generation stays within the cap and every disguise is a bounded string', () => {
+    const word = fc.string({ maxLength: 12 });
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        (words, unreadable) => {
+          const list = disguises({ words, slots: [] }, DEFAULT_TABLE, MAX_DISGUISES, {
+            unreadable,
+          });
+          expect(list.length).toBeLessThanOrEqual(MAX_DISGUISES);
+          const bound = 20 * render(words).length + 200;
+          for (const d of list) {
+            expect(typeof d.command).toBe('string');
+            expect(d.command.length).toBeLessThanOrEqual(bound);
+          }
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });

@@ -595,3 +595,14 @@ export const FILE_DESCRIPTIONS: Readonly<Record<keyof typeof FILE_EXTRACTORS, st
 };
 
 export type FileExtractorName = keyof typeof FILE_EXTRACTORS;
+
+/** The option table each of these extractors reads its program's options with. */
+export const FILE_OPTIONS: Readonly<Partial<Record<FileExtractorName, OptionSpec>>> = {
+  move: MOVE,
+  shred: SHRED,
+  truncate: TRUNCATE,
+  ln: LN,
+  sed: SED,
+  tar: TAR,
+  zip: ZIP,
+};

@@ -292,3 +292,6 @@ export function glab(words: readonly Word[], _ctx: ExtractContext): Extraction {
     return { effects: [effect('vendorSyncWrite')] };
   return NONE;
 }
+
+/** The option tables the `gh` and `glab` extractors read their global options with. */
+export const GH_OPTIONS: Readonly<{ gh: OptionSpec; glab: OptionSpec }> = { gh: GH, glab: GLAB };

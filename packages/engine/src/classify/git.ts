@@ -833,3 +833,26 @@ const SUBMODULE: OptionSpec = {
   ],
   values: ['-b', '--branch', '--name', '--reference', '--depth', '-j', '--jobs'],
 };
+
+/** The option tables git's extractor reads: its global options, and those of each subcommand it reads. */
+export const GIT_OPTIONS: Readonly<{
+  global: OptionSpec;
+  subcommands: Readonly<Record<string, OptionSpec>>;
+}> = {
+  global: GLOBAL,
+  subcommands: {
+    push: PUSH,
+    'send-pack': SEND_PACK,
+    'http-push': SEND_PACK,
+    clean: CLEAN,
+    rm: RM,
+    clone: REMOTE,
+    fetch: REMOTE,
+    pull: REMOTE,
+    'ls-remote': REMOTE,
+    remote: REMOTE_COMMAND,
+    submodule: SUBMODULE,
+    subtree: SUBTREE,
+    archive: ARCHIVE,
+  },
+};

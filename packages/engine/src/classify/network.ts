@@ -444,3 +444,9 @@ function reaching(
   const item = effect('networkEgress', { hosts });
   return found.open ? openArgs(item) : item;
 }
+
+/** The option tables curl's and wget's extractors read their options with. */
+export const NETWORK_OPTIONS: Readonly<{ curl: OptionSpec; wget: OptionSpec }> = {
+  curl: CURL,
+  wget: WGET,
+};

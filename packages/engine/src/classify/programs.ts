@@ -5,11 +5,11 @@
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext } from './effects.js';
 import { changeDir, deletion, writeEffects } from './effects.js';
-import { gh, glab } from './gh.js';
-import { git } from './git.js';
-import { curl, wget } from './network.js';
-import { FILE_DESCRIPTIONS, FILE_EXTRACTORS } from './files.js';
-import { REMOTE_DESCRIPTIONS, REMOTE_EXTRACTORS } from './remote.js';
+import { GH_OPTIONS, gh, glab } from './gh.js';
+import { GIT_OPTIONS, git } from './git.js';
+import { NETWORK_OPTIONS, curl, wget } from './network.js';
+import { FILE_DESCRIPTIONS, FILE_EXTRACTORS, FILE_OPTIONS } from './files.js';
+import { REMOTE_DESCRIPTIONS, REMOTE_EXTRACTORS, REMOTE_OPTIONS } from './remote.js';
 import { CODE_DESCRIPTIONS, CODE_EXTRACTORS } from './code.js';
 import { operandsAndOptions } from './options.js';
 import type { ExtractorName, OptionSpec } from './table.js';
@@ -166,4 +166,23 @@ export const EXTRACTOR_DESCRIPTIONS: Readonly<Record<ExtractorName, string>> = {
   ...REMOTE_DESCRIPTIONS,
   ...FILE_DESCRIPTIONS,
   ...CODE_DESCRIPTIONS,
+};
+
+/**
+ * The option table each extractor reads its program's options with, where it
+ * has one (git's subcommands are in GIT_OPTIONS). `policy prove` spells a
+ * rule's options the ways these tables say the extractor reads them.
+ */
+export const EXTRACTOR_OPTIONS: Readonly<Partial<Record<ExtractorName, OptionSpec>>> = {
+  git: GIT_OPTIONS.global,
+  rm: RM_OPTIONS,
+  rmdir: RMDIR_OPTIONS,
+  tee: TEE_OPTIONS,
+  copy: COPY_OPTIONS,
+  touch: TOUCH_OPTIONS,
+  cd: CD_OPTIONS,
+  ...NETWORK_OPTIONS,
+  ...GH_OPTIONS,
+  ...REMOTE_OPTIONS,
+  ...FILE_OPTIONS,
 };

@@ -1236,3 +1236,26 @@ export const REMOTE_DESCRIPTIONS: Readonly<Record<keyof typeof REMOTE_EXTRACTORS
 
 export type RemoteExtractorName = keyof typeof REMOTE_EXTRACTORS;
 export { proxyEffects };
+
+/** The option table each of these extractors reads its program's options with. */
+export const REMOTE_OPTIONS: Readonly<Partial<Record<RemoteExtractorName, OptionSpec>>> = {
+  ssh: SSH,
+  scp: SCP,
+  sftp: SFTP,
+  rsync: RSYNC,
+  nc: NC,
+  socat: SOCAT,
+  telnet: TELNET,
+  ping: PING,
+  traceroute: TRACEROUTE,
+  whois: WHOIS,
+  ftp: FTP,
+  mosh: MOSH,
+  lftp: LFTP,
+  dig: DIG,
+  host: HOST,
+  nslookup: NSLOOKUP,
+  aria2c: ARIA2C,
+  httpie: HTTPIE,
+  docker: DOCKER,
+};

@@ -4,7 +4,9 @@
 // hosts a rule constrains. Bounded: at most `limit` disguises, each built by a
 // fixed number of string operations, no recursion.
 
-import type { ClassifierTable, WrapperEntry } from '../classify/table.js';
+import { GIT_OPTIONS } from '../classify/git.js';
+import { EXTRACTOR_OPTIONS } from '../classify/programs.js';
+import type { ClassifierTable, OptionSpec, WrapperEntry } from '../classify/table.js';
 import { singleQuote } from '../shell/render.js';
 
 export type DisguiseKind =
@@ -103,44 +105,212 @@ export function hostSpellings(host: string, form: 'plain' | 'url'): string[] {
   return out;
 }
 
-/** Long forms of short options for programs whose rules often name an option. */
-const LONG_FORMS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
-  rm: { r: ['-R', '--recursive'], R: ['-r', '--recursive'], f: ['--force'], v: ['--verbose'] },
-  git: { f: ['--force'], u: ['--set-upstream'], n: ['--dry-run'], m: ['--message'] },
-  curl: { X: ['--request'], d: ['--data'], o: ['--output'], L: ['--location'] },
-  wget: { O: ['--output-document'], q: ['--quiet'] },
-  npm: { g: ['--global'], D: ['--save-dev'] },
-};
+/** The option tables in effect along a command's words: the program's, and a subcommand's after it. */
+function optionTables(
+  words: readonly string[],
+  table: ClassifierTable,
+): { spec: OptionSpec; from: number; to: number }[] {
+  const extractor = table.programs[basename(words[0] ?? '')];
+  const spec = extractor === undefined ? undefined : EXTRACTOR_OPTIONS[extractor];
+  if (extractor === undefined || spec === undefined) return [];
+  if (extractor !== 'git') return [{ spec, from: 1, to: words.length }];
+  // git: its global options, then the subcommand's own (the first word not an option or its value).
+  const values = new Set(spec.values ?? []);
+  let i = 1;
+  while (i < words.length && (words[i] as string).startsWith('-'))
+    i += values.has(words[i] as string) ? 2 : 1;
+  const sub = GIT_OPTIONS.subcommands[words[i] ?? ''];
+  const out = [{ spec, from: 1, to: i }];
+  if (sub !== undefined) out.push({ spec: sub, from: i + 1, to: words.length });
+  return out;
+}
 
-function optionSpellings(words: readonly string[]): { words: string[]; how: string }[] {
-  const out: { words: string[]; how: string }[] = [];
-  const program = basename(words[0] ?? '');
-  const forms = LONG_FORMS[program] ?? {};
-  for (let i = 1; i < words.length; i++) {
-    const word = words[i] as string;
-    if (!/^-[A-Za-z]+$/.test(word)) continue;
-    const letters = word.slice(1).split('');
-    if (letters.length > 1) {
-      const split = letters.map((l) => `-${l}`);
-      out.push({ words: replaceAt(words, i, split), how: `options \`${split.join(' ')}\`` });
-      const reversed = `-${[...letters].reverse().join('')}`;
-      out.push({ words: replaceAt(words, i, [reversed]), how: `options \`${reversed}\`` });
-      const long = letters.map((l) => forms[l]?.find((f) => f.startsWith('--')) ?? `-${l}`);
-      if (long.some((w) => w.startsWith('--')))
-        out.push({ words: replaceAt(words, i, long), how: `options \`${long.join(' ')}\`` });
-    } else {
-      for (const other of forms[letters[0] as string] ?? [])
-        out.push({ words: replaceAt(words, i, [other]), how: `option \`${other}\`` });
+type Arity = 'flags' | 'values' | 'optionalValues';
+
+function arityOf(spec: OptionSpec, name: string): Arity | null {
+  if (spec.values?.includes(name) === true) return 'values';
+  if (spec.flags?.includes(name) === true) return 'flags';
+  if (spec.optionalValues?.includes(name) === true) return 'optionalValues';
+  return null;
+}
+
+const PAIRS = new WeakMap<OptionSpec, ReadonlyMap<string, string>>();
+
+/**
+ * The long option each short one stands for, as the option tables write
+ * them: a short option followed by its long form starting with the same
+ * letter (`'-f', '--force'`); or, for a short option not followed by a long
+ * one, the one long option of the same kind starting with its letter. None
+ * when the table leaves it open.
+ */
+function pairsOf(spec: OptionSpec): ReadonlyMap<string, string> {
+  let pairs = PAIRS.get(spec);
+  if (pairs !== undefined) return pairs;
+  const found = new Map<string, string>();
+  for (const list of [spec.flags ?? [], spec.values ?? [], spec.optionalValues ?? []]) {
+    const initial = (o: string, short: string) =>
+      o.startsWith('--') && o.charAt(2).toLowerCase() === short.charAt(1).toLowerCase();
+    const adjacent = new Set<string>();
+    list.forEach((short, i) => {
+      const next = list[i + 1];
+      if (!/^-[A-Za-z]$/.test(short) || next === undefined || !next.startsWith('--')) return;
+      adjacent.add(short);
+      if (initial(next, short)) found.set(short, next);
+    });
+    for (const short of list) {
+      if (!/^-[a-z]$/.test(short) || adjacent.has(short)) continue;
+      const longs = list.filter(
+        (o) =>
+          /^--[a-z]+$/.test(o) &&
+          o.charAt(2) === short.charAt(1) &&
+          ![...found.values()].includes(o),
+      );
+      if (longs.length === 1) found.set(short, longs[0] as string);
     }
   }
-  if (program === 'git' && words.length > 1) {
-    for (const global of [['--no-pager'], ['-C', '.'], ['-c', 'color.ui=never']])
+  pairs = found;
+  PAIRS.set(spec, pairs);
+  return pairs;
+}
+
+function longOf(spec: OptionSpec, short: string): string | null {
+  return pairsOf(spec).get(short) ?? null;
+}
+
+function shortOf(spec: OptionSpec, long: string): string | null {
+  const shorts = [...pairsOf(spec)].filter(([, l]) => l === long).map(([short]) => short);
+  return shorts.length === 1 ? (shorts[0] as string) : null;
+}
+
+/** The shortest prefix of a long option the classifier reads as it (GNU getopt's abbreviation). */
+function abbreviationOf(spec: OptionSpec, long: string): string | null {
+  const longs = [...(spec.flags ?? []), ...(spec.values ?? []), ...(spec.optionalValues ?? [])];
+  for (let n = 3; n < long.length; n++) {
+    const prefix = long.slice(0, n);
+    if (longs.every((o) => o === long || !o.startsWith(prefix))) return prefix;
+  }
+  return null;
+}
+
+type Spelling = { words: string[]; how: string };
+
+/** Other spellings of one option word (and its value) that the table says are read the same. */
+function spellingsOf(spec: OptionSpec, words: readonly string[], i: number): Spelling[] {
+  const word = words[i] as string;
+  const next = words[i + 1];
+  const out: Spelling[] = [];
+  const put = (by: readonly string[], count: number, how: string) =>
+    out.push({ words: [...words.slice(0, i), ...by, ...words.slice(i + count)], how });
+  if (word.startsWith('--')) {
+    const eq = word.indexOf('=');
+    const name = eq < 0 ? word : word.slice(0, eq);
+    const attached = eq < 0 ? null : word.slice(eq + 1);
+    const arity = arityOf(spec, name);
+    if (arity === null) return out;
+    const takesNext = arity === 'values' && attached === null && next !== undefined;
+    const value = attached ?? (takesNext ? (next as string) : null);
+    const count = takesNext ? 2 : 1;
+    if (arity === 'values' && value !== null) {
+      if (attached === null) put([`${name}=${value}`], 2, `option \`${name}=…\``);
+      else put([name, attached], 1, `option \`${name} …\``);
+    }
+    const abbreviated = abbreviationOf(spec, name);
+    if (abbreviated !== null)
+      put(
+        [value === null ? abbreviated : `${abbreviated}=${value}`],
+        count,
+        `option \`${abbreviated}\``,
+      );
+    const short = shortOf(spec, name);
+    if (short !== null && (arity !== 'optionalValues' || value === null))
+      put(value === null ? [short] : [short, value], count, `option \`${short}\``);
+    return out;
+  }
+  if (!/^-[A-Za-z0-9]+$/.test(word)) return out;
+  const arity = arityOf(spec, word);
+  if (arity !== null) {
+    const long = longOf(spec, word);
+    if (arity === 'values' && next !== undefined) {
+      put([`${word}${next}`], 2, `option \`${word}…\``);
+      if (long !== null) {
+        put([`${long}=${next}`], 2, `option \`${long}=…\``);
+        put([long, next], 2, `option \`${long} …\``);
+      }
+    } else if (arity === 'flags' && long !== null) put([long], 1, `option \`${long}\``);
+    return out;
+  }
+  // A cluster of short options (`-rf`, `-xzf FILE`): every letter a flag the
+  // table knows, the last one perhaps taking the next word as its value.
+  const letters = word
+    .slice(1)
+    .split('')
+    .map((l) => `-${l}`);
+  const last = letters[letters.length - 1] as string;
+  const valued = arityOf(spec, last) === 'values' && next !== undefined;
+  if (!letters.slice(0, -1).every((l) => arityOf(spec, l) === 'flags')) return out;
+  if (!valued && arityOf(spec, last) !== 'flags') {
+    // `-ovalue`: a short option with its value attached.
+    const head = word.slice(0, 2);
+    if (arityOf(spec, head) === 'values') put([head, word.slice(2)], 1, `option \`${head} …\``);
+    return out;
+  }
+  put(letters, 1, `options \`${letters.join(' ')}\``);
+  if (!valued) {
+    const reversed = `-${word.slice(1).split('').reverse().join('')}`;
+    put([reversed], 1, `options \`${reversed}\``);
+  }
+  const longs = letters.map((l) => longOf(spec, l) ?? l);
+  if (longs.some((w) => w.startsWith('--'))) put(longs, 1, `options \`${longs.join(' ')}\``);
+  return out;
+}
+
+/** Whether an option word takes the next word as its value. */
+function takesNext(spec: OptionSpec, word: string): boolean {
+  if (word.startsWith('--')) return !word.includes('=') && arityOf(spec, word) === 'values';
+  if (arityOf(spec, word) !== null) return arityOf(spec, word) === 'values';
+  return arityOf(spec, `-${word.charAt(word.length - 1)}`) === 'values';
+}
+
+/** At most this many option spellings per target. */
+const MAX_OPTION_SPELLINGS = 40;
+
+/**
+ * The target's options spelled the other ways the program's option table
+ * says its extractor reads them: long and short forms, `--opt=value` and
+ * `--opt value`, `-ovalue`, abbreviated long options, clusters split and
+ * reordered, and `--` before the first operand. A program without an option
+ * table in the classifier gets none.
+ */
+function optionSpellings(words: readonly string[], table: ClassifierTable): Spelling[] {
+  const out: Spelling[] = [];
+  for (const { spec, from, to } of optionTables(words, table)) {
+    let operand = -1;
+    for (let i = from; i < to && out.length < MAX_OPTION_SPELLINGS; i++) {
+      const word = words[i] as string;
+      if (word === '--') break;
+      if (!word.startsWith('-') || word === '-') {
+        if (operand < 0) operand = i;
+        continue;
+      }
+      out.push(...spellingsOf(spec, words, i));
+      if (takesNext(spec, word)) i++;
+    }
+    if (operand >= 0 && operand < to && !words.includes('--'))
       out.push({
-        words: replaceAt(words, 0, [words[0] as string, ...global]),
-        how: `git \`${global.join(' ')}\``,
+        words: replaceAt(words, operand, ['--', words[operand] as string]),
+        how: '`--` before the operands',
       });
   }
-  return out;
+  const global = GIT_OPTIONS.global;
+  if (table.programs[basename(words[0] ?? '')] === 'git' && words.length > 1) {
+    for (const option of [['--no-pager'], ['-C', '.'], ['-c', 'color.ui=never']])
+      if (arityOf(global, option[0] as string) !== null)
+        out.push({
+          words: replaceAt(words, 0, [words[0] as string, ...option]),
+          how: `git \`${option.join(' ')}\``,
+        });
+  }
+  return out.slice(0, MAX_OPTION_SPELLINGS);
 }
 
 function replaceAt(words: readonly string[], index: number, by: readonly string[]): string[] {
@@ -171,18 +341,21 @@ const CONTEXTS: readonly (readonly [DisguiseKind, string, (c: string) => string]
   ['substitution', 'a nested `$(…)`', (c) => `echo $(echo $(${c}))`],
 ];
 
+interface WrapperForm {
+  readonly how: string;
+  readonly build: string;
+  /** The wrapper runs a command its table entry says cannot be read (standard input, another host). */
+  readonly unreadable?: boolean;
+}
+
 /** The ways the table says a wrapper runs a command, each as a function of the command line. */
-function wrapperForms(
-  name: string,
-  entry: WrapperEntry,
-  words: readonly string[],
-): { how: string; build: string }[] {
+function wrapperForms(name: string, entry: WrapperEntry, words: readonly string[]): WrapperForm[] {
   const c = render(words);
   const q = singleQuote(c);
   const filler = (n: number) => Array.from({ length: n }, () => '1').join(' ');
   const before = entry.positionals !== undefined && entry.positionals > 0;
   const pos = before ? `${filler(entry.positionals ?? 0)} ` : '';
-  const out: { how: string; build: string }[] = [];
+  const out: WrapperForm[] = [];
   const skip = new Set([
     ...(entry.lookup ?? []),
     ...(entry.unsupported ?? []),
@@ -253,11 +426,72 @@ function wrapperForms(
     case 'runner':
       out.push({ how: `wrapper \`${name} exec --\``, build: `${name} exec -- ${c}` });
       break;
+    case 'parallel':
+      // GNU parallel joins its command words into a script, run once per argument.
+      out.push({ how: `wrapper \`${name} … :::\``, build: `${name} ${c} ::: 1` });
+      out.push({ how: `wrapper \`${name}\` with input`, build: `echo 1 | ${name} ${c}` });
+      out.push({ how: `wrapper \`${name}\` with a quoted command`, build: `${name} ${q} ::: 1` });
+      if (flag !== undefined)
+        out.push({ how: `wrapper \`${name} ${flag}\``, build: `${name} ${flag} ${c} ::: 1` });
+      break;
+    case 'stdin':
+      // The commands come on standard input: the table says they cannot be read.
+      out.push({
+        how: `\`${name}\` fed on standard input`,
+        build: `echo ${q} | ${name}`,
+        unreadable: true,
+      });
+      out.push({
+        how: `\`${name}\` fed a here-string`,
+        build: `${name} <<< ${q}`,
+        unreadable: true,
+      });
+      for (const file of entry.files ?? [])
+        out.push({
+          how: `\`${name} ${file} /dev/stdin\``,
+          build: `${name} ${file} /dev/stdin <<< ${q}`,
+          unreadable: true,
+        });
+      break;
+    case 'remote':
+      // The command runs on another host: the table says it cannot be read.
+      out.push({
+        how: `wrapper \`${name}\` to a host`,
+        build: `${name} localhost ${c}`,
+        unreadable: true,
+      });
+      out.push({
+        how: `wrapper \`${name}\` to a host, quoted`,
+        build: `${name} localhost ${q}`,
+        unreadable: true,
+      });
+      if (value !== undefined)
+        out.push({
+          how: `wrapper \`${name} ${value} …\` to a host`,
+          build: `${name} ${value} 1 localhost ${q}`,
+          unreadable: true,
+        });
+      break;
     default:
-      // `remote` runs elsewhere, `stdin` and `parallel` take their commands as data: no spelling of this one.
       break;
   }
+  if (entry.kind === 'shell')
+    out.push({
+      how: `shell \`${name}\` fed on standard input`,
+      build: `echo ${q} | ${name}`,
+      unreadable: true,
+    });
   return out;
+}
+
+export interface DisguiseOptions {
+  /**
+   * Also spell the command through the wrappers whose table entries say the
+   * command they run cannot be read (`stdin` and `remote` kinds, a shell fed
+   * on standard input): the engine asks for those by design (E34), so a deny
+   * rule shows only that it asks.
+   */
+  readonly unreadable?: boolean;
 }
 
 /**
@@ -268,6 +502,7 @@ export function disguises(
   target: Target,
   table: ClassifierTable,
   limit: number = MAX_DISGUISES,
+  options: DisguiseOptions = {},
 ): Disguise[] {
   const out: Disguise[] = [];
   const seen = new Set<string>();
@@ -324,18 +559,27 @@ export function disguises(
   add('quoting', 'program with a backslash', `\\${program}${tail}`);
   add('quoting', 'every word quoted', words.map((w) => singleQuote(w)).join(' '));
   add('quoting', 'extra white space', `  ${words.map(shellWord).join('   ')}  `);
-  for (const option of optionSpellings(words)) add('option', option.how, render(option.words));
+  for (const option of optionSpellings(words, table))
+    add('option', option.how, render(option.words));
 
   // The same command inside other command lines.
   for (const [kind, how, build] of CONTEXTS) add(kind, how, build(plain));
 
-  // Every wrapper of the table, as the table says it runs a command.
-  const names = Object.keys(table.wrappers).sort();
-  for (const name of names) {
-    const entry = table.wrappers[name] as WrapperEntry;
-    for (const form of wrapperForms(name, entry, words)) {
-      if (!add(entry.kind === 'shell' ? 'shell' : 'wrapper', form.how, form.build)) return out;
-    }
+  // Every wrapper of the table, as the table says it runs a command: first one
+  // spelling of each, then a few nestings, then the wrappers' other spellings,
+  // so that the cap never leaves a wrapper out.
+  const wrappers = Object.keys(table.wrappers)
+    .sort()
+    .map((name) => {
+      const entry = table.wrappers[name] as WrapperEntry;
+      const forms = wrapperForms(name, entry, words).filter(
+        (form) => options.unreadable === true || form.unreadable !== true,
+      );
+      return { kind: entry.kind === 'shell' ? 'shell' : 'wrapper', entry, forms } as const;
+    });
+  for (const { kind, forms } of wrappers) {
+    const first = forms[0];
+    if (first !== undefined && !add(kind, first.how, first.build)) return out;
   }
 
   // A few nestings: wrappers around shells around substitutions.
@@ -354,7 +598,18 @@ export function disguises(
   if (!program.includes('/'))
     nested.push([['nice'], '`nice` around `/usr/bin/…`', `nice -n 5 /usr/bin/${plain}`]);
   for (const [uses, how, command] of nested) {
-    if (uses.every((name) => table.wrappers[name] !== undefined)) add('nested', how, command);
+    if (uses.every((name) => table.wrappers[name] !== undefined) && !add('nested', how, command))
+      return out;
+  }
+
+  const expanded = new Set<string>();
+  for (const { kind, entry, forms } of wrappers) {
+    // A command fed on standard input is tried once per entry (the POSIX shells share one).
+    const key = JSON.stringify(entry);
+    const again = expanded.has(key);
+    expanded.add(key);
+    for (const form of forms.slice(1))
+      if (!(again && form.unreadable === true) && !add(kind, form.how, form.build)) return out;
   }
   return out;
 }

@@ -94,6 +94,12 @@ export interface ProveInput {
   readonly worktree?: string;
   /** The cap of disguises per rule (default and maximum MAX_DISGUISES). */
   readonly limit?: number;
+  /**
+   * Also try the wrappers whose commands the table says cannot be read
+   * (standard input, another host): asked by design, they show where a deny
+   * only asks (default: not tried).
+   */
+  readonly unreadable?: boolean;
 }
 
 /** Lint codes that mean the rule never decides anything. */
@@ -322,7 +328,7 @@ export function provePolicy(input: ProveInput): Proof {
       continue;
     }
     const findings: ProvedDisguise[] = [];
-    const list = disguises(target, knowledge, limit);
+    const list = disguises(target, knowledge, limit, { unreadable: input.unreadable === true });
     for (const disguise of list) {
       const explained = explainDecision({
         policy: compiled,
