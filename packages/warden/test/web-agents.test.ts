@@ -6,18 +6,11 @@
 // (I11). Text an agent wrote is shown as text, never as markup; a failed
 // call is shown where it failed, and the rest of the page still works.
 
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { warden } from './helpers.js';
-import {
-  BROWSER_SKIP,
-  BROWSER_TEST_TIMEOUT,
-  launchBrowser,
-  pageErrors,
-  signInAs,
-} from './support/browser.js';
-import type { Served } from './support/processes.js';
-import { agentToken, api, cliToken, dataWithPolicy, serve } from './support/processes.js';
+import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT } from './support/browser.js';
+import { useConsole } from './support/console-fixture.js';
+import { api } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -34,11 +27,20 @@ const RUNS = [
   { tokensIn: 800, tokensOut: 200, costCents: 4 },
 ];
 
-let server: Served;
-let browser: Browser | undefined;
-let data: string;
-const tokens = { agent: '', admin: '', viewer: '' };
-const pages: Page[] = [];
+const web = useConsole({
+  policy: POLICY,
+  agents: [
+    ['sup', '--role', 'supervisor', '--workspace', 'acme'],
+    ['coder-1', '--role', 'coder', '--workspace', 'acme', '--tool', 'web_fetch'],
+  ],
+  tokens: {
+    agent: { agent: 'coder-1', name: 'coder' },
+    admin: { role: 'admin', name: 'alice' },
+    viewer: { role: 'viewer', name: 'vic' },
+  },
+  seed: seedAgents,
+});
+const { tokens, signedIn } = web;
 
 async function ok(
   token: string,
@@ -46,26 +48,13 @@ async function ok(
   path: string,
   body?: unknown,
 ): Promise<Record<string, unknown>> {
-  const answer = await api(server.url, token, method, path, body);
+  const answer = await api(web.url, token, method, path, body);
   expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
   return answer.body;
 }
 
-beforeAll(async () => {
-  ({ data } = dataWithPolicy(POLICY));
-  for (const args of [
-    ['sup', '--role', 'supervisor', '--workspace', 'acme'],
-    ['coder-1', '--role', 'coder', '--workspace', 'acme', '--tool', 'web_fetch'],
-  ]) {
-    const made = warden(['agent', 'create', ...args, '--data', data]);
-    expect(made.code, made.stderr).toBe(0);
-  }
-  const make = (...args: string[]) => cliToken(['--data', data, ...args]).token;
-  tokens.agent = agentToken(data, 'coder-1', 'acme', 'coder');
-  tokens.admin = make('--role', 'admin', '--name', 'alice');
-  tokens.viewer = make('--role', 'viewer', '--name', 'vic');
-  server = await serve(['--data', data]);
-
+/** The seed, before the browser starts: what the pages show of agent coder-1. */
+async function seedAgents(): Promise<void> {
   await ok(tokens.admin, 'PUT', '/v1/agents/coder-1?workspace=acme', {
     name: 'Coder One',
     role: 'coder',
@@ -126,26 +115,8 @@ beforeAll(async () => {
     await ok(tokens.agent, 'POST', `/v1/runs/${started.id as string}/finish`, { status: 'done' });
   }
   // The supervisor's report, stored for the human.
-  const report = warden(['report', '--supervisor', 'sup', '--data', data, '--store']);
+  const report = warden(['report', '--supervisor', 'sup', '--data', web.data, '--store']);
   expect(report.code, report.stderr).toBe(0);
-  if (BROWSER_SKIP === null) browser = await launchBrowser();
-}, 90_000);
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((p) => p.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(token: string, next: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await (browser as Browser).newPage();
-  pages.push(page);
-  const errors = pageErrors(page);
-  await signInAs(page, server.url, token, next);
-  return { page, errors };
 }
 
 describe.skipIf(BROWSER_SKIP !== null)(
@@ -284,7 +255,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
           body: JSON.stringify({ errors: [{ path: '', message: 'the store is not answering' }] }),
         }),
       );
-      await page.goto(`${server.url}/agents/coder-1`);
+      await page.goto(`${web.url}/agents/coder-1`);
       const receipts = page.locator('section', {
         has: page.getByRole('heading', { name: 'Run receipts' }),
       });

@@ -7,27 +7,13 @@
 // overrider overrides a soft deny only with a reason (G26). The agent's
 // arguments are foreign data: shown as text, never as markup.
 
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { warden } from './helpers.js';
-import {
-  BROWSER_SKIP,
-  BROWSER_TEST_TIMEOUT,
-  launchBrowser,
-  pageErrors,
-  signInAs,
-} from './support/browser.js';
-import type { Served, Spawned } from './support/processes.js';
-import {
-  agentToken,
-  api,
-  approverWatching,
-  dataToken,
-  dataWithPolicy,
-  killAll,
-  presence as presenceOn,
-  serve,
-} from './support/processes.js';
+import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT } from './support/browser.js';
+import type { SignedIn } from './support/console-fixture.js';
+import { useConsole } from './support/console-fixture.js';
+import { api, approverWatching, presence as presenceOn } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -50,49 +36,30 @@ rules:
 
 const MARKUP = '<img src=x onerror=alert(1)>';
 
-let server: Served;
-let data: string;
-let browser: Browser | undefined;
-const tokens = { agent: '', approver: '', overrider: '', viewer: '', admin: '', revoked: '' };
-const pages: Page[] = [];
-const spawned: Spawned[] = [];
-
-beforeAll(async () => {
-  ({ data } = dataWithPolicy(POLICY));
-  const make = (...args: string[]) => dataToken(data, ...args);
-  tokens.agent = agentToken(data, 'coder-1', 'acme', 'coder');
-  tokens.approver = make('--role', 'approver', '--name', 'bob');
-  tokens.overrider = make('--role', 'overrider', '--name', 'olga');
-  tokens.viewer = make('--role', 'viewer', '--name', 'vic');
-  tokens.admin = make('--role', 'admin', '--name', 'alice');
-  tokens.revoked = make('--role', 'approver', '--name', 'bea');
-  server = await serve(['--data', data]);
-  if (BROWSER_SKIP === null) browser = await launchBrowser();
-}, 60_000);
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((p) => p.close()));
-  await killAll(spawned);
+const web = useConsole({
+  policy: POLICY,
+  tokens: {
+    agent: { agent: 'coder-1', name: 'coder' },
+    approver: { role: 'approver', name: 'bob' },
+    overrider: { role: 'overrider', name: 'olga' },
+    viewer: { role: 'viewer', name: 'vic' },
+    admin: { role: 'admin', name: 'alice' },
+    revoked: { role: 'approver', name: 'bea' },
+  },
+  setupTimeout: 60_000,
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { tokens } = web;
 
 function decide(body: Record<string, unknown>, query = '') {
-  return api(server.url, tokens.agent, 'POST', `/v1/decide${query}`, body);
+  return api(web.url, tokens.agent, 'POST', `/v1/decide${query}`, body);
 }
 
 /** A signed-in inbox of `token`, with its console errors collected. */
-async function inbox(token: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await (browser as Browser).newPage();
-  pages.push(page);
-  const errors = pageErrors(page);
-  await signInAs(page, server.url, token, '/approvals');
-  await page.waitForURL('**/approvals');
-  await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
-  return { page, errors };
+async function inbox(token: string): Promise<SignedIn> {
+  const signed = await web.signedIn(token, '/approvals');
+  await signed.page.waitForURL('**/approvals');
+  await signed.page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
+  return signed;
 }
 
 async function connected(page: Page, name: string): Promise<void> {
@@ -108,7 +75,7 @@ function pendingCard(page: Page, text: string): Locator {
 
 /** Whether a prompt now waits for an approver (G22): a probe that is denied again at once. */
 function presence(expected: boolean): Promise<void> {
-  return presenceOn(server.url, tokens, expected, {
+  return presenceOn(web.url, tokens, expected, {
     ref: 'probe/x',
     timeoutMs: 10_000,
     pollMs: 200,
@@ -178,7 +145,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(await pendingCard(page, 'git_push').count()).toBe(0);
 
       // A real rule (G23): in the scope picked, generalised one level, with its expiry.
-      const rules = await api(server.url, tokens.admin, 'GET', '/v1/rules?workspace=acme');
+      const rules = await api(web.url, tokens.admin, 'GET', '/v1/rules?workspace=acme');
       const remembered = (rules.body.rules as Record<string, unknown>[]).filter(
         (r) => r.origin === 'remembered',
       );
@@ -197,13 +164,13 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(next.body).toMatchObject({ decision: 'allow', outcome: 'allow' });
       // … until it is revoked.
       const revoked = await api(
-        server.url,
+        web.url,
         tokens.admin,
         'DELETE',
         `/v1/rules/${encodeURIComponent(rule.id)}?workspace=acme`,
       );
       expect(revoked.status).toBe(200);
-      const after = await api(server.url, tokens.admin, 'GET', '/v1/rules?workspace=acme');
+      const after = await api(web.url, tokens.admin, 'GET', '/v1/rules?workspace=acme');
       expect(
         (after.body.rules as { origin: string }[]).filter((r) => r.origin === 'remembered'),
       ).toHaveLength(0);
@@ -244,7 +211,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       const id = asked.body.approvalId as string;
       const card = page.locator(`#inbox-pending > li[data-id="${id}"]`);
       await card.waitFor({ timeout: 10_000 });
-      const byAlice = await api(server.url, tokens.admin, 'POST', `/v1/approvals/${id}/answer`, {
+      const byAlice = await api(web.url, tokens.admin, 'POST', `/v1/approvals/${id}/answer`, {
         kind: 'once',
       });
       expect(byAlice.status).toBe(200);
@@ -260,7 +227,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
 
     it('a viewer sees the waiting prompts without any answer, and the API refuses its answer', async () => {
       // Someone else is the connected approver, so the prompt waits.
-      await approverWatching(server.url, tokens.approver, spawned);
+      await approverWatching(web.url, tokens.approver, web.spawned);
       const asked = await decide(
         {
           tool: 'git_push',
@@ -280,12 +247,12 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(await card.locator('input, textarea').count()).toBe(0);
       expect(await card.innerText()).toContain('Your role (viewer) may not answer prompts');
       expect(await page.locator('img').count()).toBe(0);
-      const refused = await api(server.url, tokens.viewer, 'POST', `/v1/approvals/${id}/answer`, {
+      const refused = await api(web.url, tokens.viewer, 'POST', `/v1/approvals/${id}/answer`, {
         kind: 'once',
       });
       expect(refused.status).toBe(403);
       // Answered elsewhere, the viewer's page shows who did.
-      await api(server.url, tokens.admin, 'POST', `/v1/approvals/${id}/answer`, {
+      await api(web.url, tokens.admin, 'POST', `/v1/approvals/${id}/answer`, {
         kind: 'deny',
         reason: 'cleanup',
       });
@@ -371,7 +338,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       const { page, errors } = await inbox(tokens.revoked);
       await connected(page, 'bea');
       await presence(true);
-      expect(warden(['token', 'revoke', 'bea', '--data', data]).code).toBe(0);
+      expect(warden(['token', 'revoke', 'bea', '--data', web.data]).code).toBe(0);
       const alert = page.locator('#inbox-problem');
       await expect
         .poll(() => alert.innerText(), { timeout: 10_000 })

@@ -6,18 +6,11 @@
 // frozen and thawed from the agents list, said above everything else. A
 // viewer sees every freeze, with who froze it, when and why, and no button.
 
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { warden } from './helpers.js';
-import {
-  BROWSER_SKIP,
-  BROWSER_TEST_TIMEOUT,
-  launchBrowser,
-  pageErrors,
-  signInAs,
-} from './support/browser.js';
-import type { Served } from './support/processes.js';
-import { agentToken, api, cliToken, dataWithPolicy, serve } from './support/processes.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT } from './support/browser.js';
+import { useConsole } from './support/console-fixture.js';
+import { api } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -28,68 +21,32 @@ rules:
 const COMMIT = { tool: 'git_commit', actions: ['gitCommit'] };
 const REASON = 'runaway loop <b>on main</b>';
 
-let server: Served;
-let browser: Browser | undefined;
-let data: string;
-const tokens = { agent: '', other: '', admin: '', viewer: '' };
-const pages: Page[] = [];
+const web = useConsole({
+  policy: POLICY,
+  agents: ['coder-1', 'coder-2'].map((id) => [id, '--role', 'coder', '--workspace', 'acme']),
+  tokens: {
+    agent: { agent: 'coder-1', name: 'coder' },
+    other: { agent: 'coder-2', name: 'coder-two' },
+    admin: { role: 'admin', name: 'alice' },
+    viewer: { role: 'viewer', name: 'vic' },
+  },
+});
+const { tokens, signedIn } = web;
 
 /** The rule and outcome of a decision for `token`'s agent, as the server answers it now. */
 async function decided(token: string): Promise<string> {
-  const answer = await api(server.url, token, 'POST', '/v1/decide', COMMIT);
+  const answer = await api(web.url, token, 'POST', '/v1/decide', COMMIT);
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return `${answer.body.outcome as string} ${String(answer.body.rule)}`;
 }
 
 /** The freezes the server holds, as `agent by: reason` lines. */
 async function freezes(): Promise<string[]> {
-  const answer = await api(server.url, tokens.viewer, 'GET', '/v1/freezes?workspace=acme');
+  const answer = await api(web.url, tokens.viewer, 'GET', '/v1/freezes?workspace=acme');
   expect(answer.status).toBe(200);
   return (answer.body.freezes as { agent: string | null; by: string; reason: string | null }[]).map(
     (f) => `${f.agent ?? '*'} by ${f.by}: ${f.reason ?? '-'}`,
   );
-}
-
-beforeAll(async () => {
-  ({ data } = dataWithPolicy(POLICY));
-  for (const id of ['coder-1', 'coder-2']) {
-    const made = warden([
-      'agent',
-      'create',
-      id,
-      '--role',
-      'coder',
-      '--workspace',
-      'acme',
-      '--data',
-      data,
-    ]);
-    expect(made.code, made.stderr).toBe(0);
-  }
-  const make = (...args: string[]) => cliToken(['--data', data, ...args]).token;
-  tokens.agent = agentToken(data, 'coder-1', 'acme', 'coder');
-  tokens.other = agentToken(data, 'coder-2', 'acme', 'coder-two');
-  tokens.admin = make('--role', 'admin', '--name', 'alice');
-  tokens.viewer = make('--role', 'viewer', '--name', 'vic');
-  server = await serve(['--data', data]);
-  if (BROWSER_SKIP === null) browser = await launchBrowser();
-}, 90_000);
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((p) => p.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(token: string, next: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await (browser as Browser).newPage();
-  pages.push(page);
-  const errors = pageErrors(page);
-  await signInAs(page, server.url, token, next);
-  return { page, errors };
 }
 
 /** The agent page's kill switch, once it has read the freezes. */
@@ -164,7 +121,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(await panel.locator('.freeze-readonly').innerText()).toBe(
         'Freezing and thawing take an admin token; a `viewer` token may only see the state.',
       );
-      await page.goto(`${server.url}/agents?workspace=acme`);
+      await page.goto(`${web.url}/agents?workspace=acme`);
       const row = page.locator('tr[data-agent="coder-1"]');
       await row.waitFor({ timeout: 10_000 });
       expect(await row.locator('.freeze-badge').innerText()).toBe('frozen');

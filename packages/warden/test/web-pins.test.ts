@@ -8,18 +8,11 @@
 // agrees, and the gateway lets it through. A stale acceptance is refused in
 // the server's words.
 
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { warden } from './helpers.js';
-import {
-  BROWSER_SKIP,
-  BROWSER_TEST_TIMEOUT,
-  launchBrowser,
-  pageErrors,
-  signInAs,
-} from './support/browser.js';
-import type { Served } from './support/processes.js';
-import { agentToken, api, cliToken, dataWithPolicy, serve } from './support/processes.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT } from './support/browser.js';
+import { useConsole } from './support/console-fixture.js';
+import { api } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -66,11 +59,16 @@ type Pin = {
   pending: null | { hash: string; definition: { description: string } };
 };
 
-let server: Served;
-let browser: Browser | undefined;
-let data: string;
-const tokens = { gateway: '', admin: '', viewer: '' };
-const pages: Page[] = [];
+const web = useConsole({
+  policy: POLICY,
+  agents: [['gateway-1', '--role', 'coder', '--workspace', 'acme']],
+  tokens: {
+    gateway: { agent: 'gateway-1' },
+    admin: { role: 'admin', name: 'alice' },
+    viewer: { role: 'viewer', name: 'vic' },
+  },
+});
+const { tokens, signedIn } = web;
 /** The hashes the server gave: the pinned and the new definition of `web__fetch`. */
 const hashes = { read: '', fetch: '', fetchNew: '' };
 
@@ -79,63 +77,16 @@ async function check(tool: {
   tool: string;
   definition: unknown;
 }): Promise<Record<string, unknown>> {
-  const answer = await api(server.url, tokens.gateway, 'POST', '/v1/tool-pins/check', tool);
+  const answer = await api(web.url, tokens.gateway, 'POST', '/v1/tool-pins/check', tool);
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body;
 }
 
 /** The pins the server holds. */
 async function pins(): Promise<Pin[]> {
-  const answer = await api(server.url, tokens.viewer, 'GET', '/v1/tool-pins?workspace=acme');
+  const answer = await api(web.url, tokens.viewer, 'GET', '/v1/tool-pins?workspace=acme');
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.pins as Pin[];
-}
-
-beforeAll(async () => {
-  ({ data } = dataWithPolicy(POLICY));
-  const made = warden([
-    'agent',
-    'create',
-    'gateway-1',
-    '--role',
-    'coder',
-    '--workspace',
-    'acme',
-    '--data',
-    data,
-  ]);
-  expect(made.code, made.stderr).toBe(0);
-  const make = (...args: string[]) => cliToken(['--data', data, ...args]).token;
-  tokens.gateway = agentToken(data, 'gateway-1', 'acme');
-  tokens.admin = make('--role', 'admin', '--name', 'alice');
-  tokens.viewer = make('--role', 'viewer', '--name', 'vic');
-  server = await serve(['--data', data]);
-  if (BROWSER_SKIP === null) browser = await launchBrowser();
-}, 90_000);
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((p) => p.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(
-  token: string,
-  next: string,
-): Promise<{ page: Page; errors: string[]; dialogs: string[] }> {
-  const page = await (browser as Browser).newPage();
-  pages.push(page);
-  const errors = pageErrors(page);
-  const dialogs: string[] = [];
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  await signInAs(page, server.url, token, next);
-  return { page, errors, dialogs };
 }
 
 /** The row of `tool` in the list, once the page has read the pins. */

@@ -10,26 +10,12 @@
 // cannot be read the rules still show, with a line saying so; a rule that
 // does not hold lists its disguises, each command as text.
 
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BROWSER_SKIP,
-  BROWSER_TEST_TIMEOUT,
-  launchBrowser,
-  pageErrors,
-  signInAs,
-} from './support/browser.js';
-import type { Served, Spawned } from './support/processes.js';
-import {
-  agentToken,
-  api,
-  approverWatching,
-  dataToken,
-  dataWithPolicy,
-  killAll,
-  presence,
-  serve,
-} from './support/processes.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT, pageErrors, signInAs } from './support/browser.js';
+import type { SignedIn } from './support/console-fixture.js';
+import { useConsole } from './support/console-fixture.js';
+import { api, approverWatching, killAll, presence } from './support/processes.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -54,52 +40,45 @@ type Suggestion = {
   blastRadius: { wouldAllow: number; wereDenied: number; looked: number };
 };
 
-let server: Served;
-let browser: Browser | undefined;
-let data: string;
-const tokens = { agent: '', approver: '', admin: '', viewer: '' };
-const pages: Page[] = [];
-const spawned: Spawned[] = [];
+const web = useConsole({
+  policy: POLICY,
+  tokens: {
+    agent: { agent: 'coder-1', name: 'coder' },
+    approver: { role: 'approver', name: 'bob' },
+    admin: { role: 'admin', name: 'alice' },
+    viewer: { role: 'viewer', name: 'vic' },
+  },
+  seed: suggestOnce,
+});
+const { tokens } = web;
 /** The suggestion for agent coder-1, as the server lists it before it is accepted. */
 let suggestion: Suggestion;
 
 /** The agent's push to `ref`, decided now without waiting: `allow`, `ask` or `deny`. */
 async function decided(ref: string): Promise<Record<string, unknown>> {
-  const answer = await api(server.url, tokens.agent, 'POST', '/v1/decide?wait=0', push(ref));
+  const answer = await api(web.url, tokens.agent, 'POST', '/v1/decide?wait=0', push(ref));
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body;
 }
 
 /** The suggestion for agent coder-1 as the server lists it now. */
 async function listed(): Promise<Suggestion> {
-  const answer = await api(
-    server.url,
-    tokens.viewer,
-    'GET',
-    '/v1/rules/suggestions?workspace=acme',
-  );
+  const answer = await api(web.url, tokens.viewer, 'GET', '/v1/rules/suggestions?workspace=acme');
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   const found = (answer.body.suggestions as Suggestion[]).find((s) => s.scope === 'agent:coder-1');
   expect(found).toBeDefined();
   return found as Suggestion;
 }
 
-beforeAll(async () => {
-  ({ data } = dataWithPolicy(POLICY));
-  const make = (...args: string[]) => dataToken(data, ...args);
-  tokens.agent = agentToken(data, 'coder-1', 'acme', 'coder');
-  tokens.approver = make('--role', 'approver', '--name', 'bob');
-  tokens.admin = make('--role', 'admin', '--name', 'alice');
-  tokens.viewer = make('--role', 'viewer', '--name', 'vic');
-  server = await serve(['--data', data]);
-
+/** The seed, before the browser starts: a suggested rule for agent coder-1, not accepted yet. */
+async function suggestOnce(): Promise<void> {
   // Three pushes to feature branches, each approved once by a connected approver.
-  await approverWatching(server.url, tokens.approver, spawned);
+  await approverWatching(web.url, tokens.approver, web.spawned);
   for (const ref of ['feature/a', 'feature/b', 'feature/c']) {
     const asked = await decided(ref);
     expect(asked.outcome).toBe('ask');
     const answered = await api(
-      server.url,
+      web.url,
       tokens.approver,
       'POST',
       `/v1/approvals/${asked.approvalId as string}/answer`,
@@ -108,35 +87,21 @@ beforeAll(async () => {
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
   }
   // Nobody watching: the next push is not allowed — the suggested rule would allow it.
-  await killAll(spawned);
-  await presence(server.url, { agent: tokens.agent, admin: tokens.admin }, false, {
+  await killAll(web.spawned);
+  await presence(web.url, { agent: tokens.agent, admin: tokens.admin }, false, {
     timeoutMs: 10_000,
   });
   expect((await decided('feature/d')).outcome).toBe('deny');
 
   suggestion = await listed();
   expect(suggestion).toMatchObject({ approvals: 3, blastRadius: { wouldAllow: 1 } });
+}
 
-  if (BROWSER_SKIP === null) browser = await launchBrowser();
-}, 90_000);
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((p) => p.close()));
-  await killAll(spawned);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(token: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await (browser as Browser).newPage();
-  pages.push(page);
-  const errors = pageErrors(page);
-  await signInAs(page, server.url, token, PAGE);
-  await page.getByRole('heading', { name: /^Permissions/, level: 1 }).waitFor();
-  return { page, errors };
+/** A page signed in with `token` at the permissions page, once it shows. */
+async function signedIn(token: string): Promise<SignedIn> {
+  const signed = await web.signedIn(token, PAGE);
+  await signed.page.getByRole('heading', { name: /^Permissions/, level: 1 }).waitFor();
+  return signed;
 }
 
 /** The suggestion for agent coder-1 in the rules tab's "Suggested rules", once it has read them. */
@@ -205,8 +170,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
     });
 
     it('when the proof cannot be read the rules still show, and a line says so', async () => {
-      const page = await (browser as Browser).newPage();
-      pages.push(page);
+      const page = await web.newPage();
       await page.route(
         (url) => url.pathname === '/v1/policy/proof',
         (route) =>
@@ -216,7 +180,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
             body: JSON.stringify({ errors: [{ message: 'the proof broke' }] }),
           }),
       );
-      await signInAs(page, server.url, tokens.viewer, `${PAGE}#rules`);
+      await signInAs(page, web.url, tokens.viewer, `${PAGE}#rules`);
       const line = page.locator('#panel-rules .proof-state[data-proof="failed"]');
       await line.waitFor({ timeout: 10_000 });
       expect(await line.innerText()).toBe(
@@ -227,8 +191,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
     });
 
     it('a rule that does not hold lists its disguises beneath its badge, each command as text', async () => {
-      const page = await (browser as Browser).newPage();
-      pages.push(page);
+      const page = await web.newPage();
       const errors = pageErrors(page);
       const command = 'git push origin <b>HEAD</b>:main';
       await page.route(
@@ -257,7 +220,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
           await route.fulfill({ response: real, json: proof });
         },
       );
-      await signInAs(page, server.url, tokens.viewer, `${PAGE}#rules`);
+      await signInAs(page, web.url, tokens.viewer, `${PAGE}#rules`);
       const item = ruleItem(page, 'protect-main');
       const badge = item.locator('.proof');
       await badge.waitFor({ timeout: 10_000 });
@@ -282,7 +245,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(await item.innerText()).toContain('that takes an admin token (your role: viewer)');
       // The API refuses the viewer anyway.
       const refused = await api(
-        server.url,
+        web.url,
         tokens.viewer,
         'POST',
         `/v1/rules/suggestions/${suggestion.id}/accept?workspace=acme`,
@@ -318,7 +281,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect((await decided('main')).outcome).toBe('deny');
       // Accepted, it stands no more: a second acceptance is refused in the server's words.
       const again = await api(
-        server.url,
+        web.url,
         tokens.admin,
         'POST',
         `/v1/rules/suggestions/${suggestion.id}/accept?workspace=acme`,
