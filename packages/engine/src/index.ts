@@ -53,6 +53,8 @@ export { sha256Hex } from './util/hash.js';
 export { describeRule } from './explain/sentences.js';
 export type { ClassPermission, Enumeration, EnumerateInput, RuleRef } from './explain/enumerate.js';
 export { enumerate } from './explain/enumerate.js';
+export type { OutrightDenial, OutrightInput } from './explain/outright.js';
+export { outrightDenials } from './explain/outright.js';
 export type { LintWarning, WarningCode } from './validate/lint.js';
 export { lintPolicy } from './validate/lint.js';
 export { extendClassifier } from './classify/config.js';

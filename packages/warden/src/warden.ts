@@ -2,8 +2,8 @@
 // policy, and gate an agent's tools. Everything an operator or a TypeScript
 // agent needs is reachable from here; the server and the adapters use it too.
 
-import type { Autonomy, ClassifierTable, Issue, Policy } from '@warden/engine';
-import { checkExamples, compilePolicy, validatePolicy } from '@warden/engine';
+import type { Autonomy, ClassifierTable, Issue, OutrightDenial, Policy } from '@warden/engine';
+import { checkExamples, compilePolicy, outrightDenials, validatePolicy } from '@warden/engine';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { ApprovalBroker } from './approvals/broker.js';
@@ -20,7 +20,7 @@ import type { CallContext } from './gate/gate.js';
 import { Gate } from './gate/gate.js';
 import { GateFault, faultMessage } from './gate/fault.js';
 import type { ManagedFile, PolicySource } from './gate/snapshot.js';
-import { FilePolicySource, StorePolicySource } from './gate/snapshot.js';
+import { FilePolicySource, StorePolicySource, freezeOf } from './gate/snapshot.js';
 import type { PinCheck, ToolDefinition } from './gateway/pins.js';
 import type { PastDecision, Suggestion } from './approvals/suggest.js';
 import { suggestRules, suggestedRules } from './approvals/suggest.js';
@@ -514,6 +514,27 @@ export class Warden {
       if (answered.ok) denied.push(approval.id);
     }
     return { freeze, denied };
+  }
+
+  /**
+   * The classes whose every call is a hard deny for this agent where it acts
+   * now, with why: a frozen agent is denied them all. Nothing is recorded:
+   * it decides no call.
+   */
+  async outrightDenials(
+    workspace: string,
+    agent: string,
+    placement: { readonly space?: string; readonly mode?: string } = {},
+  ): Promise<OutrightDenial[]> {
+    const snapshot = await this.source.snapshot(workspace);
+    return outrightDenials({
+      policy: snapshot.compiled,
+      managed: snapshot.managed,
+      agent,
+      ...placement,
+      at: this.clock(),
+      frozen: freezeOf(snapshot, agent),
+    });
   }
 
   /** The freezes in force in a workspace: the managed policy's first, then the admins'. */

@@ -406,6 +406,7 @@ describe('a host without a sandbox backend (G2)', () => {
     decide: () => Promise.resolve({ allow: true, reason: 'allowed', auditId: null, callId: null }),
     complete: () => Promise.resolve(),
     pin: () => Promise.resolve({ ok: true }),
+    outright: () => Promise.resolve(new Set<string>()),
     close: () => Promise.resolve(),
   };
 

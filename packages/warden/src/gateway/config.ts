@@ -72,6 +72,8 @@ export const gatewaySchema = z.strictObject({
       error: `one of ${SANDBOX_MODES.map((m) => `\`${m}\``).join(', ')}`,
     })
     .optional(),
+  /** Leave out of `tools/list` the tools the policy denies outright for this agent. */
+  hideDenied: z.boolean('`true` or `false`').optional(),
 });
 
 /** What one stdio server may do under the sandbox; both lists are empty unless its entry names some. */
@@ -109,6 +111,11 @@ export interface GatewayConfig {
   readonly sandbox?: SandboxMode;
   /** Extra `Host` names accepted over `--http` (DNS-rebinding protection lets only loopback names in). */
   readonly allowHosts: readonly HostName[];
+  /**
+   * Leave out of `tools/list` the tools acting in a class every call of which
+   * the policy denies for this agent, so the model never plans with them.
+   */
+  readonly hideDenied?: boolean;
   readonly servers: readonly ServerEntry[];
   /** In the order of the file: the first key that matches a name (exact before glob) maps it. */
   readonly tools: readonly { readonly pattern: string; readonly mapping: ToolMapping }[];
@@ -372,6 +379,7 @@ export function validateGatewayConfig(raw: unknown): ConfigLoad {
       ...(data.mode === undefined ? {} : { mode: data.mode }),
       ...(data.worktree === undefined ? {} : { worktree: data.worktree }),
       ...(data.sandbox === undefined ? {} : { sandbox: data.sandbox }),
+      ...(data.hideDenied === true ? { hideDenied: true } : {}),
       allowHosts,
       servers,
       tools,

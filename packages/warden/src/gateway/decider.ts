@@ -63,6 +63,11 @@ export interface Decider {
    * failure to check is a refusal (fail-closed).
    */
   pin(tool: string, definition: ToolDefinition): Promise<PinCheck>;
+  /**
+   * The action classes every call of which is a hard deny for this agent now;
+   * rejects when Warden cannot say. Decides and records nothing.
+   */
+  outright(): Promise<ReadonlySet<string>>;
   close(): Promise<void>;
 }
 
@@ -157,6 +162,14 @@ export async function standaloneDecider(
           reason: `cannot check the pinned definition of \`${tool}\` (${error instanceof Error ? error.message : String(error)}): refused, fail-closed`,
         };
       }
+    },
+    async outright() {
+      const placement = {
+        ...(config.space === undefined ? {} : { space: config.space }),
+        ...(config.mode === undefined ? {} : { mode: config.mode }),
+      };
+      const denied = await warden.outrightDenials(config.workspace, config.agent, placement);
+      return new Set(denied.map((d) => d.class));
     },
     close: () => warden.close(),
   };
@@ -472,6 +485,28 @@ export function connectedDecider(
       } catch (error) {
         log(`cannot report \`${ending.tool}\` to the Warden server: ${describeFailure(error)}`);
       }
+    },
+    async outright() {
+      const answer = await jsonRequest(
+        at('/v1/permissions/outright'),
+        'GET',
+        headers,
+        undefined,
+        REQUEST_LIMIT_MS,
+        undefined,
+      );
+      const body = answer.json as { classes?: unknown } | null;
+      if (answer.status !== 200 || body === null || !Array.isArray(body.classes))
+        throw new Error(`the Warden server answered HTTP ${answer.status}${errorsOf(body)}`);
+      return new Set(
+        body.classes.flatMap((c: unknown) =>
+          typeof c === 'object' &&
+          c !== null &&
+          typeof (c as { class?: unknown }).class === 'string'
+            ? [(c as { class: string }).class]
+            : [],
+        ),
+      );
     },
     close: () => Promise.resolve(),
   };

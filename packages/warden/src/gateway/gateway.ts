@@ -212,6 +212,8 @@ export class Gateway {
   private readonly closedClients = new WeakSet<Client>();
   private closing = false;
   private plans: ReadonlyMap<string, SandboxPlan> = new Map();
+  /** The tools `tools/list` left out last, to log when that changes. */
+  private hiddenKey = '';
 
   private constructor(
     private readonly config: GatewayConfig,
@@ -382,7 +384,36 @@ export class Gateway {
   /** The tools as the agent sees them, after checking again the ones refused for a changed definition. */
   async listTools(): Promise<Tool[]> {
     if (await this.repin()) for (const listener of this.toolListeners) listener();
-    return this.tools();
+    const tools = this.tools();
+    if (this.config.hideDenied !== true) return tools;
+    let denied: ReadonlySet<string>;
+    try {
+      denied = await this.decider.outright();
+    } catch (error) {
+      // Hiding only spares the model a plan: every call is still decided.
+      this.log(
+        `cannot tell which tools the policy denies outright (${describeError(error)}): all are listed, and each call is decided as usual`,
+      );
+      return tools;
+    }
+    const hidden: string[] = [];
+    const shown = tools.filter((tool) => {
+      const mapping = this.exposed.get(tool.name)?.mapping;
+      if (mapping === undefined || mapping.readOnly === true) return true;
+      if (!mapping.actions.some((action) => denied.has(action))) return true;
+      hidden.push(tool.name);
+      return false;
+    });
+    const key = hidden.join('\n');
+    if (key !== this.hiddenKey) {
+      this.hiddenKey = key;
+      this.log(
+        hidden.length === 0
+          ? 'no tool is hidden: the policy denies none outright for this agent'
+          : `hidden from tools/list, as the policy denies every call of them for this agent: ${hidden.map((n) => `\`${n}\``).join(', ')}`,
+      );
+    }
+    return shown;
   }
 
   /**

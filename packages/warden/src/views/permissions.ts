@@ -119,6 +119,25 @@ const cellBriefView = matrixCellView
   .pick({ decision: true, effective: true, rule: true, decidedIn: true })
   .nullable();
 
+export const outrightView = z.strictObject({
+  agent: z.string(),
+  space: z.string().nullable(),
+  mode: z.string().nullable(),
+  classes: z
+    .array(
+      z.strictObject({
+        class: z.enum(ACTION_CLASSES),
+        rule: z.string(),
+        scope: z.string(),
+        reason: z.string(),
+      }),
+    )
+    .describe(
+      'the classes every call of which is a hard deny for this agent, whatever its arguments',
+    ),
+});
+export type OutrightView = Shown<typeof outrightView>;
+
 export const cellChangeView = z.strictObject({
   class: actionClassSchema,
   scope: z.string(),

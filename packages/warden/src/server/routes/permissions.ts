@@ -11,13 +11,14 @@ import { permissionsView, proposePolicy } from '../../permissions/view.js';
 import { TEMPLATES, applyTemplate } from '../../templates/index.js';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
-import { timeParam, timeWindow, workspaceOf } from '../context.js';
+import { agentCall, timeParam, timeWindow, workspaceOf } from '../context.js';
 import { asIssues, invalid, notFound, within } from '../errors.js';
 import { limit } from './query.js';
 import { templateArgs, templateArgsOf } from './templates.js';
 import { shownDecisionEntry } from '../../views/audit.js';
 import {
   advisoriesView,
+  outrightView,
   permissionsAuditView,
   permissionsMatrixView,
   proposalView,
@@ -56,6 +57,31 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
     if ('missing' in proposed) throw noPolicy(workspace);
     throw invalid(within('document', proposed.issues));
   };
+
+  api.add({
+    method: 'get',
+    path: '/v1/permissions/outright',
+    summary:
+      'For the calling agent, where it acts now: the action classes every call of which is a hard deny, whatever its arguments (nothing is recorded)',
+    permission: 'decide',
+    response: outrightView,
+    responses: {
+      200: '`{ agent, space, mode, classes }`: a gateway leaves tools acting only in these classes out of `tools/list`',
+    },
+    handler: async ({ identity }) => {
+      const call = await agentCall(ctx, identity);
+      const placement = {
+        ...(call.space === undefined ? {} : { space: call.space }),
+        ...(call.mode === undefined ? {} : { mode: call.mode }),
+      };
+      return {
+        agent: call.agent,
+        space: call.space ?? null,
+        mode: call.mode ?? null,
+        classes: await warden.outrightDenials(call.workspace, call.agent, placement),
+      };
+    },
+  });
 
   api.add({
     method: 'get',
