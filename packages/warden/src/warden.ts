@@ -30,6 +30,7 @@ import {
   definitionHash,
   nestedDeeperThan,
 } from './gateway/pins.js';
+import { computeMatrix, matrixChanges, matrixColumns } from './permissions/matrix.js';
 import { driftedScopes } from './permissions/policy-diff.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from './store/open.js';
 import type {
@@ -419,11 +420,24 @@ export class Warden {
           ? { ...entry.request, workspace, agent: String(entry.agentId ?? '') }
           : null,
     }));
+    const at = this.clock();
+    const known = await this.store.agents.list(workspace);
     return suggestRules(
       approvals.filter((a) => Date.parse(a.createdAt) >= options.sinceMs),
       snapshot.compiled,
       decisions,
-      { at: this.clock(), ...(options.min === undefined ? {} : { min: options.min }) },
+      {
+        at,
+        ...(options.min === undefined ? {} : { min: options.min }),
+        // The same columns on both sides: the rules' scope may be a column only they name.
+        cells: (withRules) => {
+          const columns = matrixColumns(withRules, snapshot.managed, known);
+          return matrixChanges(
+            computeMatrix(snapshot.compiled, snapshot.managed, columns, at),
+            computeMatrix(withRules, snapshot.managed, columns, at),
+          );
+        },
+      },
     );
   }
 

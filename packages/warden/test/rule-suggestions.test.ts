@@ -9,7 +9,10 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallContext } from '../src/gate/gate.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { warden } from './helpers.js';
+import { tempDir } from './support/backends.js';
 import { openTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
 import { openStaffedWarden } from './support/warden.js';
@@ -30,7 +33,12 @@ const push = (ref: string) => ({
 });
 
 let t: StaffedWarden;
-afterEach(() => t.cleanup());
+afterEach(async () => {
+  // Each Warden once: tests that open none leave nothing to close.
+  const opened = t as StaffedWarden | undefined;
+  t = undefined as never;
+  await opened?.cleanup();
+});
 
 async function approvedOnce(ctx: CallContext, ref: string): Promise<string> {
   const asked = await t.warden.gate.decide(ctx, push(ref), { wait: false });
@@ -64,6 +72,8 @@ describe('suggested rules from prompts approved once (G23)', () => {
       blastRadius: { wouldAllow: 1, wereDenied: 0 },
     });
     expect(agentScope?.approvalIds).toEqual(ids);
+    // A rule with a condition decides only the calls it matches: no cell of the matrix changes.
+    expect(agentScope?.blastRadius.cells).toEqual([]);
     expect(agentScope?.blastRadius.examples[0]).toMatchObject({
       decisionId: unwatched.auditId,
       was: 'deny',
@@ -89,6 +99,42 @@ describe('suggested rules from prompts approved once (G23)', () => {
     expect(
       await t.warden.acceptSuggestion('acme', 'sug-000000000000', 'ada', { sinceMs: since }),
     ).toBeNull();
+  });
+
+  it('a rule without a condition names the matrix cells it changes in its blast radius', async () => {
+    t = await openStaffedWarden(
+      { version: 1, workspace: 'acme', rules: [] },
+      { approvals: { pollMs: 20, timeoutMs: 60_000 } },
+    );
+    const pr = { tool: 'pr_create', actions: ['prCreate'], arguments: {} };
+    for (let i = 0; i < 3; i++) {
+      const asked = await t.warden.gate.decide(CODER, pr, { wait: false });
+      expect(asked.outcome).toBe('ask');
+      expect((await t.alice.answer(asked.approvalId ?? '', { kind: 'once' })).ok).toBe(true);
+    }
+    const suggestions = await t.warden.suggestions('acme', { sinceMs: Date.now() - 60_000 });
+    const agentScope = suggestions.find((s) => s.scope === 'agent:coder-1');
+    expect(agentScope?.rules).toEqual([
+      { scope: 'agent:coder-1', action: 'prCreate', decision: 'allow' },
+    ]);
+    expect(agentScope?.blastRadius.cells).toEqual([
+      {
+        class: 'prCreate',
+        scope: 'agent:coder-1',
+        before: {
+          decision: 'prompt',
+          effective: 'prompt',
+          rule: 'default:prCreate',
+          decidedIn: 'default',
+        },
+        after: {
+          decision: 'allow',
+          effective: 'allow',
+          rule: `${agentScope?.id}-1`,
+          decidedIn: 'agent:coder-1',
+        },
+      },
+    ]);
   });
 
   it('E41: never suggests rules that meet a standing deny', async () => {
@@ -184,5 +230,27 @@ describe('suggestions through the API and the CLI', () => {
     expect((await h.call('GET', '/v1/rules/suggestions?since=soon', h.tokens.viewer)).status).toBe(
       400,
     );
+  });
+});
+
+describe('the CLI on a data folder without the policy', () => {
+  it('says which workspace holds no policy, as an error of its flag, never as a crash', () => {
+    const data = tempDir();
+    const folder = join(data, 'policy.yaml');
+    writeFileSync(folder, 'version: 1\nworkspace: acme\nrules: []\n');
+    expect(warden(['policy', 'apply', folder, '--data', data]).code).toBe(0);
+    for (const args of [
+      ['rules', 'suggest'],
+      ['agent', 'frozen'],
+    ]) {
+      const ran = warden([...args, '--data', data, '--workspace', 'nope']);
+      expect(ran.code, args.join(' ')).toBe(1);
+      expect(ran.stderr).toContain('error: --workspace: no policy is stored for workspace `nope`');
+      expect(ran.stderr).not.toContain('internal error');
+      const json = warden([...args, '--data', data, '--workspace', 'nope', '--json']);
+      expect(JSON.parse(json.stdout)).toEqual({
+        errors: [{ path: '--workspace', message: 'no policy is stored for workspace `nope`' }],
+      });
+    }
   });
 });

@@ -37,7 +37,7 @@ type Suggestion = {
   id: string;
   scope: string;
   approvals: number;
-  blastRadius: { wouldAllow: number; wereDenied: number; looked: number };
+  blastRadius: { wouldAllow: number; wereDenied: number; looked: number; cells: unknown[] };
 };
 
 const web = useConsole({
@@ -130,6 +130,12 @@ async function showsTheSuggestion(item: Locator): Promise<void> {
     `would allow ${wouldAllow} of ${looked} past decision${looked === 1 ? '' : 's'} not allowed then`,
   );
   expect(await item.locator('.blast-denied').count()).toBe(wereDenied > 0 ? 1 : 0);
+  const cells = suggestion.blastRadius.cells.length;
+  expect(await item.locator('.blast-cells').innerText()).toContain(
+    cells === 0
+      ? 'No cell of the permissions matrix changes'
+      : `Matrix cells it changes (${cells})`,
+  );
   if (wereDenied > 0) {
     expect(await item.locator('.blast-denied').innerText()).toContain(`${wereDenied} of them`);
     expect(

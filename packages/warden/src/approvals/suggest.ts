@@ -18,6 +18,7 @@ import {
   validateRequest,
   withRules,
 } from '@warden/engine';
+import type { CellChange } from '../permissions/matrix.js';
 import type { ApprovalRecord, JsonValue } from '../store/types.js';
 
 export interface PastDecision {
@@ -51,6 +52,8 @@ export interface Suggestion {
     readonly wereDenied: number;
     /** How many past decisions were looked at. */
     readonly looked: number;
+    /** The cells of the permissions matrix the rules change (what a class gets in a scope). */
+    readonly cells: readonly CellChange[];
     readonly examples: readonly {
       readonly decisionId: string;
       readonly agent: string;
@@ -66,6 +69,8 @@ export interface SuggestOptions {
   readonly at: number;
   /** Example ids per suggestion (default 5). */
   readonly examples?: number;
+  /** The matrix cells the policy with the suggested rules changes; none when not given. */
+  readonly cells?: (withRules: CompiledPolicy) => readonly CellChange[];
 }
 
 interface Group {
@@ -98,9 +103,10 @@ function blastRadius(
   policy: CompiledPolicy,
   with_: CompiledPolicy,
   decisions: readonly PastDecision[],
-  at: number,
-  examples: number,
+  options: SuggestOptions,
 ): Suggestion['blastRadius'] {
+  const { at } = options;
+  const examples = options.examples ?? 5;
   let wouldAllow = 0;
   let wereDenied = 0;
   let looked = 0;
@@ -125,7 +131,13 @@ function blastRadius(
     if (shown.length < examples)
       shown.push({ decisionId: past.id, agent: past.agent, tool: past.tool, was: past.outcome });
   }
-  return { wouldAllow, wereDenied, looked, examples: shown };
+  return {
+    wouldAllow,
+    wereDenied,
+    looked,
+    cells: options.cells?.(with_) ?? [],
+    examples: shown,
+  };
 }
 
 /**
@@ -186,14 +198,7 @@ export function suggestRules(
       tools: [...new Set(sorted.map((a) => a.tool ?? ''))].filter((t) => t !== '').sort(),
       firstAt: (sorted[0] as ApprovalRecord).createdAt,
       lastAt: (sorted[sorted.length - 1] as ApprovalRecord).createdAt,
-      blastRadius: blastRadius(
-        approved,
-        policy,
-        compilePolicy(added.policy),
-        decisions,
-        options.at,
-        options.examples ?? 5,
-      ),
+      blastRadius: blastRadius(approved, policy, compilePolicy(added.policy), decisions, options),
     });
   }
   return suggestions.sort(

@@ -3,8 +3,8 @@
 
 import type { Suggestion } from '../approvals/suggest.js';
 import { timeParam } from '../server/context.js';
-import type { SuggestionView } from '../views/rules.js';
-import { acceptedSuggestionView, suggestionListView } from '../views/rules.js';
+import type { SuggestionView } from '../views/suggestions.js';
+import { acceptedSuggestionView, suggestionListView } from '../views/suggestions.js';
 import { call, connection } from './client.js';
 import type { RulesAcceptOptions, RulesSuggestOptions } from './commands/rules.js';
 import type { Io } from './io.js';
@@ -48,6 +48,18 @@ function ruleText(rule: { readonly [key: string]: unknown }): string {
   return `${String(rule.decision)} ${what}${when}`;
 }
 
+/** Cells listed per suggestion; --json has them all. */
+const MAX_CELLS_SHOWN = 8;
+
+type Cell = Suggestion['blastRadius']['cells'][number];
+
+/** `gitPush in agent:coder-1: ask by default:gitPush → allow by sug-…-1`. */
+function cellText(cell: Cell): string {
+  const word = (c: Cell['before']) =>
+    c === null ? 'no column' : `${c.effective === 'prompt' ? 'ask' : c.effective} by ${c.rule}`;
+  return `${cell.class} in ${cell.scope}: ${word(cell.before)} → ${word(cell.after)}`;
+}
+
 function lines(s: ReturnType<typeof style>, suggestion: Suggestion | SuggestionView): string[] {
   const { blastRadius: b } = suggestion;
   return [
@@ -55,6 +67,13 @@ function lines(s: ReturnType<typeof style>, suggestion: Suggestion | SuggestionV
     ...suggestion.rules.map((rule) => `  ${ruleText(rule)}`),
     `  blast radius: ${b.wouldAllow} of ${b.looked} past decisions not allowed then would be allowed` +
       (b.wereDenied === 0 ? '' : s.red(` (${b.wereDenied} of them were denied)`)),
+    b.cells.length === 0
+      ? '  matrix: no cell changes (the rules decide only the calls their conditions match)'
+      : `  matrix: ${b.cells.length} cell${b.cells.length === 1 ? ' changes' : 's change'}`,
+    ...b.cells.slice(0, MAX_CELLS_SHOWN).map((c) => `    ${cellText(c)}`),
+    ...(b.cells.length > MAX_CELLS_SHOWN
+      ? [`    … and ${b.cells.length - MAX_CELLS_SHOWN} more (--json lists them all)`]
+      : []),
     `  accept: warden rules accept ${suggestion.id}`,
   ];
 }

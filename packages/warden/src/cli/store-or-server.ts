@@ -7,7 +7,8 @@ import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
 import { Warden } from '../warden.js';
 import type { ConnectOptions } from './client.js';
 import type { Io } from './io.js';
-import { usage } from './io.js';
+import { fail, usage } from './io.js';
+import { GateFault } from '../gate/fault.js';
 
 export interface Where extends ConnectOptions {
   readonly workspace?: string;
@@ -44,6 +45,13 @@ export async function openLocal(io: Io, json: boolean, data: string | undefined)
   }
 }
 
+/** The flag or setting a fault of the data folder's Warden is about. */
+const FAULT_PATH: Partial<Record<GateFault['code'], string>> = {
+  'policy-missing': '--workspace',
+  'policy-invalid': '--workspace',
+  'managed-invalid': 'WARDEN_MANAGED_POLICY',
+};
+
 /** Runs `work` on the data folder's store, closing it after. */
 export async function local<T>(
   io: Io,
@@ -67,7 +75,19 @@ export async function local<T>(
         );
       workspace = known[0] as string;
     }
-    return await work(warden, workspace);
+    try {
+      return await work(warden, workspace);
+    } catch (error) {
+      // The store is down, or holds no policy for the workspace: said as such, never as a crash.
+      if (!(error instanceof GateFault)) throw error;
+      return fail(io, json, [
+        {
+          code: 'invalid_value',
+          path: FAULT_PATH[error.code] ?? '--data',
+          message: error.message,
+        },
+      ]);
+    }
   } finally {
     await warden.close();
   }

@@ -37,7 +37,7 @@ import type {
   acceptedSuggestionView,
   suggestionListView,
   SuggestionView,
-} from '../../dist/views/rules.js';
+} from '../../dist/views/suggestions.js';
 import type { RunView } from '../../dist/views/runs.js';
 import type { SpaceListView } from '../../dist/views/spaces.js';
 import type { TaskView } from '../../dist/views/tasks.js';

@@ -9,12 +9,8 @@ import { timeParam, workspaceOf } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { z } from 'zod';
 import { workspaceQuery } from './query.js';
-import {
-  acceptedSuggestionView,
-  ruleListView,
-  storedRuleView,
-  suggestionListView,
-} from '../../views/rules.js';
+import { ruleListView, storedRuleView } from '../../views/rules.js';
+import { acceptedSuggestionView, suggestionListView } from '../../views/suggestions.js';
 
 const suggestQuery = z.strictObject({
   workspace: z.string().optional(),

@@ -58,7 +58,7 @@ const CONSTRAINTS = [
 const ID = /^[^\s:]+$/;
 
 /** A short line for one changed cell of the matrix. @param {import('../../lib/types.js').CellChange} change */
-function changeLine(change) {
+export function changeLine(change) {
   /** @param {import('../../lib/types.js').CellBrief | null} c */
   const word = (c) =>
     c === null

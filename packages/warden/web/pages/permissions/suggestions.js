@@ -1,12 +1,13 @@
 // Suggested rules: prompts a human approved "once" again and again, as the
 // rules that would have answered them (the scope's own offers), each with
 // its blast radius — how many past decisions, not allowed then, the rules
-// would allow. An admin accepts one into the policy as its next revision;
+// would allow, and the cells of the permissions matrix they change. An admin accepts one into the policy as its next revision;
 // other roles read them and are told that accepting takes an admin token.
 
 import { api, query } from '../../lib/api.js';
 import { code, h, replace, section, time } from '../../lib/dom.js';
 import { ruleText } from '../approvals/format.js';
+import { changeLine } from './editor.js';
 import { alertBox, clear, fail, scopeName } from './ui.js';
 
 /** How far back the suggestions look, and the fewest approvals one needs (the server's defaults). */
@@ -48,6 +49,18 @@ function blastView(blast) {
         : null,
       '.',
     ),
+    blast.cells.length === 0
+      ? h(
+          'p',
+          { class: 'muted blast-cells' },
+          'No cell of the permissions matrix changes: the rules decide only the calls their conditions match.',
+        )
+      : h(
+          'details',
+          { class: 'blast-cells' },
+          h('summary', null, `Matrix cells it changes (${blast.cells.length})`),
+          h('ul', { class: 'list changes' }, blast.cells.map(changeLine)),
+        ),
     blast.examples.length === 0
       ? null
       : h(
