@@ -165,6 +165,41 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
     });
 
+    it('a freeze the managed policy writes is shown with who set it, and offers no Thaw (G28)', async () => {
+      const managed = (document: unknown) =>
+        api(web.url, tokens.admin, 'PUT', '/v1/managed', { document });
+      const set = await managed({
+        version: 1,
+        freeze: [{ workspace: 'acme', agent: 'coder-2', reason: 'incident 7' }],
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      try {
+        await expect.poll(() => decided(tokens.other), { timeout: 5000 }).toBe('deny freeze:agent');
+        const { page, errors } = await signedIn(tokens.admin, '/agents/coder-2?workspace=acme');
+        const panel = await killSwitch(page);
+        expect(await shownState(panel)).toBe('frozen');
+        const said = await panel.locator('.freeze-state').innerText();
+        expect(said).toContain('Frozen by the managed policy (`freeze[0]`)');
+        expect(said).toContain('only they lift it');
+        expect(await panel.locator('.freeze-reason').innerText()).toBe('incident 7');
+        expect(await panel.getByRole('button', { name: 'Thaw' }).count()).toBe(0);
+        expect(await panel.locator('.freeze-readonly').innerText()).toContain(
+          'No admin can thaw this freeze',
+        );
+        const thaw = await api(
+          web.url,
+          tokens.admin,
+          'DELETE',
+          '/v1/agents/coder-2/freeze?workspace=acme',
+        );
+        expect(thaw.status).toBe(409);
+        expect(errors).toEqual([]);
+      } finally {
+        expect((await managed({ version: 1 })).status).toBe(200);
+      }
+      await expect.poll(() => decided(tokens.other), { timeout: 5000 }).toBe('allow commits-ok');
+    });
+
     it('an admin freezes the whole workspace from the list, said above everything; thawing it lets every agent act', async () => {
       const { page, errors } = await signedIn(tokens.admin, '/agents?workspace=acme');
       const kill = page.locator('.freeze[data-freeze="workspace"]');
