@@ -10,6 +10,7 @@ import { ApprovalBroker } from './approvals/broker.js';
 import type { BrokerOptions } from './approvals/broker.js';
 import { Redactor } from './audit/redact.js';
 import { agentCredentials } from './instance/credentials.js';
+import { listInstanceAgents } from './instance/agents.js';
 import type { Redact } from './audit/records.js';
 import type { ChangeRecord } from './audit/records.js';
 import { changeEntry } from './audit/records.js';
@@ -81,6 +82,14 @@ const MANAGED_FROM = {
   env: 'the file WARDEN_MANAGED_POLICY names',
   store: 'the stored managed policy',
 } as const;
+
+/** An agent the permissions matrix gives a column. */
+export interface KnownAgent {
+  readonly id: string;
+  readonly name: string | null;
+  /** The space it is registered in; null for none (or an agent known only from its folder). */
+  readonly space: string | null;
+}
 
 /** A freeze in force, as listed: an admin's, or one the managed policy writes. */
 export interface ListedFreeze extends Omit<FreezeRecord, 'frozenAt'> {
@@ -421,7 +430,7 @@ export class Warden {
           : null,
     }));
     const at = this.clock();
-    const known = await this.store.agents.list(workspace);
+    const known = await this.knownAgents(workspace);
     return suggestRules(
       approvals.filter((a) => Date.parse(a.createdAt) >= options.sinceMs),
       snapshot.compiled,
@@ -549,6 +558,24 @@ export class Warden {
       at: this.clock(),
       frozen: freezeOf(snapshot, agent),
     });
+  }
+
+  /**
+   * The agents of a workspace that the permissions matrix gives a column:
+   * the registered ones, and those of the data folder (`warden agent create`)
+   * whose settings name the workspace or none, sorted by id.
+   */
+  async knownAgents(workspace: string): Promise<KnownAgent[]> {
+    const [registered, onDisk] = await Promise.all([
+      this.store.agents.list(workspace),
+      listInstanceAgents(this.data),
+    ]);
+    const byId = new Map<string, KnownAgent>();
+    for (const a of onDisk)
+      if (a.workspace === null || a.workspace === workspace)
+        byId.set(a.id, { id: a.id, name: a.settings?.name ?? null, space: null });
+    for (const a of registered) byId.set(a.id, { id: a.id, name: a.name, space: a.space });
+    return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
   }
 
   /** The freezes in force in a workspace: the managed policy's first, then the admins'. */

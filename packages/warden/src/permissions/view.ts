@@ -8,8 +8,8 @@ import type { Issue, LintWarning, Policy } from '@warden/engine';
 import { checkExamples, compilePolicy, lintPolicy, validatePolicy } from '@warden/engine';
 import { addStoredRules } from '../gate/snapshot.js';
 import type { PolicySnapshot } from '../gate/snapshot.js';
-import type { AgentRecord, PolicyRevision } from '../store/types.js';
-import type { Warden } from '../warden.js';
+import type { PolicyRevision } from '../store/types.js';
+import type { KnownAgent, Warden } from '../warden.js';
 import type { CellChange, Matrix, MatrixColumn, RuleEntry } from './matrix.js';
 import {
   computeMatrix,
@@ -26,7 +26,7 @@ export interface PermissionsView {
   readonly snapshot: PolicySnapshot;
   /** The stored revision the snapshot was built from. */
   readonly revision: PolicyRevision;
-  readonly known: readonly AgentRecord[];
+  readonly known: readonly KnownAgent[];
   readonly columns: readonly MatrixColumn[];
   readonly matrix: Matrix;
   readonly rules: readonly RuleEntry[];
@@ -69,7 +69,7 @@ export async function permissionsView(
   const now = await current(warden, workspace);
   if (now === null) return null;
   const { snapshot, revision, document } = now;
-  const known = await warden.store.agents.list(workspace);
+  const known = await warden.knownAgents(workspace);
   const columns = matrixColumns(snapshot.compiled, snapshot.managed, known);
   const matrix = computeMatrix(snapshot.compiled, snapshot.managed, columns, at);
   const rules = ruleEntries(snapshot.compiled, snapshot.managed, documentPathsOf(document), at);
