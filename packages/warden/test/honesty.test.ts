@@ -59,6 +59,9 @@ const checks = (
     };
   });
 
+/** A specification id such as `G5`, `G14b` or `E17b`: users read sentences, never these. */
+const SPEC_ID = /\b[GEIA][0-9]{1,2}[a-c]?\b/;
+
 function rowOf(adapters: readonly AdapterRow[], id: string): AdapterRow {
   const found = adapters.find((a) => a.adapter === id);
   if (found === undefined) throw new Error(`no row \`${id}\``);
@@ -97,10 +100,24 @@ describe('the honesty matrix (G37)', () => {
         expect([true, false, 'partial'], `${a.adapter}.${column}`).toContain(cell.value);
         expect(cell.note.trim().length, `${a.adapter}.${column}`).toBeGreaterThan(20);
         expect(cell.note, `${a.adapter}.${column}`).not.toMatch(/\n/);
+        // Users read sentences, never the specification's ids.
+        expect(cell.note, `${a.adapter}.${column}`).not.toMatch(SPEC_ID);
       }
       expect(a.title.length).toBeGreaterThan(0);
       expect(a.basis.length).toBeGreaterThan(0);
     }
+    for (const h of hosts) {
+      expect(honestyMatrix(h).host.statement).not.toMatch(SPEC_ID);
+      expect(honestyMatrix(h, { probes: checks('ok') }).host.statement).not.toMatch(SPEC_ID);
+    }
+  });
+
+  it('says that the gateway trims its tool list by policy only with `hideDenied: true`', () => {
+    const gw = row('mcp-gateway').cells.filtersToolSurface;
+    expect(gw.value).toBe(true);
+    expect(gw.note).toContain('trimmed by policy only with `hideDenied: true`');
+    expect(gw.note).toContain('without it a tool whose every call is denied is still listed');
+    expect(gw.note).not.toContain('not trimmed by policy');
   });
 
   it('lets no adapter claim to see native tools except the runtimes’ hooks', () => {

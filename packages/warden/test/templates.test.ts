@@ -90,6 +90,8 @@ describe('the template library', () => {
       expect(template.name).toMatch(/^[a-z]+(-[a-z]+)*$/);
       expect(template.title.length).toBeGreaterThan(0);
       expect(template.description.length).toBeGreaterThan(100);
+      // Users read sentences, never the specification's ids.
+      expect(template.description).not.toMatch(/\b[GEIA][0-9]{1,2}[a-c]?\b/);
       for (const param of template.params) {
         expect(param.description.length).toBeGreaterThan(0);
         expect(['string', 'list']).toContain(param.kind);

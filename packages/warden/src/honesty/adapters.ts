@@ -68,11 +68,11 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
     cells: {
       filtersToolSurface: {
         value: true,
-        note: "the agent is offered exactly the tools registered in Warden's registry (`tools.list()`), and the ratchet (G5) keeps out a mutating tool that declares no class; the list is not trimmed by policy, so a tool whose every call is denied is still listed",
+        note: "the agent is offered exactly the tools registered in Warden's registry (`tools.list()`), and the ratchet keeps out a mutating tool that declares no class; the list is not trimmed by policy, so a tool whose every call is denied is still listed",
       },
       interceptsToolCalls: {
         value: true,
-        note: 'every `tools.call` passes the registry and every call that names a class or a command is decided by the gate before it runs; reads and writes inside the worktree are recorded without a decision by design (G5), and `run_command` is decided on its command line, not on what the started process does afterwards',
+        note: 'every `tools.call` passes the registry and every call that names a class or a command is decided by the gate before it runs; reads and writes inside the worktree are recorded without a decision by design, and `run_command` is decided on its command line, not on what the started process does afterwards',
       },
       observesCompletion: {
         value: true,
@@ -107,7 +107,7 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       },
       interceptsToolCalls: {
         value: 'partial',
-        note: 'every call to a tool the agent wrapped passes the gate before it runs (reads are recorded without a decision, G5); a tool it did not wrap, or calls directly, runs unseen',
+        note: 'every call to a tool the agent wrapped passes the gate before it runs (reads are recorded without a decision); a tool it did not wrap, or calls directly, runs unseen',
       },
       observesCompletion: {
         value: 'partial',
@@ -165,11 +165,11 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
     cells: {
       filtersToolSurface: {
         value: true,
-        note: "the agent's `tools/list` is answered by Warden with the downstream tools as `<server>__<tool>`, and the gateway does not start while a downstream tool has neither a mapping nor `readOnly: true` in its configuration (G5); the list is not trimmed by policy, and MCP servers the agent connects to directly, past the gateway, are not Warden's to filter",
+        note: "the agent's `tools/list` is answered by Warden with the downstream tools as `<server>__<tool>`, and the gateway does not start while a downstream tool has neither a mapping nor `readOnly: true` in its configuration; the list is trimmed by policy only with `hideDenied: true`, which leaves out each tool mapped to a class the policy denies outright for the agent (or none, when Warden cannot tell which), so without it a tool whose every call is denied is still listed; MCP servers the agent connects to directly, past the gateway, are not Warden's to filter",
       },
       interceptsToolCalls: {
         value: true,
-        note: 'every `tools/call` to a tool mapped to action classes is decided by the gate before it is forwarded downstream; a tool the configuration marks `readOnly: true` is forwarded and recorded without a decision (G5), so that mark is trusted as written; a call that does not go through the gateway is not seen',
+        note: 'every `tools/call` to a tool mapped to action classes is decided by the gate before it is forwarded downstream; a tool the configuration marks `readOnly: true` is forwarded and recorded without a decision, so that mark is trusted as written; a call that does not go through the gateway is not seen',
       },
       observesCompletion: {
         value: true,
@@ -241,7 +241,7 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       },
       interceptsToolCalls: {
         value: 'partial',
-        note: `every native tool call passes the hook before it runs, also under \`--dangerously-skip-permissions\` (seen with ${CLAUDE_CODE}): \`Bash\`, writes outside the worktree, \`WebFetch\`/\`WebSearch\` are decided by the gate, an unmapped \`mcp__*\` or unknown tool is denied, reads and writes inside the worktree pass ungated (G14c); only a deny is reliable across versions (an allow may not be honoured alike by every version), and a hook that crashes, times out or prints bad JSON lets the call through, so Warden's hook turns every failure into a deny`,
+        note: `every native tool call passes the hook before it runs, also under \`--dangerously-skip-permissions\` (seen with ${CLAUDE_CODE}): \`Bash\`, writes outside the worktree, \`WebFetch\`/\`WebSearch\` are decided by the gate, an unmapped \`mcp__*\` or unknown tool is denied, reads and writes inside the worktree pass ungated; only a deny is reliable across versions (an allow may not be honoured alike by every version), and a hook that crashes, times out or prints bad JSON lets the call through, so Warden's hook turns every failure into a deny`,
       },
       observesCompletion: {
         value: true,

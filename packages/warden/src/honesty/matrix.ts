@@ -109,9 +109,9 @@ function checksClause(host: HostFacts, probes: readonly ProbeResult[] | undefine
  */
 export function hostStatement(host: HostFacts, probes?: readonly ProbeResult[]): string {
   if (sandboxBackend(host) === null) {
-    return `this host offers no sandbox backend (${missingBackend(host)}): the guard rules are the outermost enforcement layer here, and ${allowDefaultsPhrase()} assume a sandbox floor that is missing (G2, G7)`;
+    return `this host offers no sandbox backend (${missingBackend(host)}): the guard rules are the outermost enforcement layer here, and ${allowDefaultsPhrase()} assume a sandbox floor that is missing`;
   }
-  return `this host offers a sandbox backend (${presentBackend(host)}): ${UNDER_BACKEND} run under it${checksClause(host, probes)}; ${OUTSIDE_BACKEND} run outside it, so for those the guard rules are the outermost layer Warden enforces, and ${allowDefaultsPhrase()} lack the sandbox floor they assume there unless the agent runtime sandboxes its own tools, which Warden does not check (G2, G7)`;
+  return `this host offers a sandbox backend (${presentBackend(host)}): ${UNDER_BACKEND} run under it${checksClause(host, probes)}; ${OUTSIDE_BACKEND} run outside it, so for those the guard rules are the outermost layer Warden enforces, and ${allowDefaultsPhrase()} lack the sandbox floor they assume there unless the agent runtime sandboxes its own tools, which Warden does not check`;
 }
 
 /**

@@ -88,7 +88,7 @@ async function warningsFor(
   const warnings = [...supervisorWarnings(agent)];
   if (agent.role !== 'supervisor')
     warnings.push(
-      `agent \`${agent.id}\` inspects the others but its role is ${agent.role === null ? 'not set' : `\`${agent.role}\``}: give it \`"role": "supervisor"\` so that Warden checks its tools (I7)`,
+      `agent \`${agent.id}\` inspects the others but its role is ${agent.role === null ? 'not set' : `\`${agent.role}\``}: give it \`"role": "supervisor"\` so that Warden checks its tools`,
     );
   if (settings.observableAgents.includes(agent.id))
     warnings.push(

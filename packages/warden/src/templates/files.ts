@@ -32,14 +32,14 @@ export const NEVER_DELETE_OUTSIDE_WORKTREE: TemplateDefinition = {
     'Denies deleting anything outside the given worktree folders: an absolute path ' +
     '(`rm /etc/passwd`, a tool deleting `/home/u/.ssh`), and a relative path that climbs out ' +
     '(`../x`), which is placed with the `worktree` of the request and judged as the absolute path it ' +
-    'names, or, when the request names no worktree, denied outright (E10). Deletions inside a ' +
+    'names, or, when the request names no worktree, denied outright. Deletions inside a ' +
     'worktree, and the worktree root itself, are left to the other rules (the built-in default ' +
     'prompts). The worktree folders are a parameter because a request that names its worktree ' +
-    'also meets absolute patterns with the paths inside it (E36): a bare `/**` would deny every ' +
+    'also meets absolute patterns with the paths inside it: a bare `/**` would deny every ' +
     'deletion. With a glob such as `/srv/agents/*`, a path that climbs into a sibling worktree ' +
     '(`../other/x`) counts as inside; name each worktree exactly to prevent that. A deletion ' +
     'whose paths are not known (a tool that does not report them, `rm -rf ~`, `rm *.log`) is ' +
-    'escalated to a prompt (G18), which `actFreely` does not pre-approve (E17b). It governs the ' +
+    'escalated to a prompt, which `actFreely` does not pre-approve. It governs the ' +
     '`fileDelete` class, which tools declare and the classifier reads from `rm`, `unlink`, ' +
     '`mv` (its sources), `shred`, `find … -delete`, `git clean`, `tar --remove-files`, ' +
     '`zip -m` and `rsync --delete`; inline code (`python -c`) cannot be read and asks a human, ' +
@@ -96,17 +96,17 @@ export const READS_ALWAYS_ALLOWED: TemplateDefinition = {
   title: 'Reads always allowed',
   description:
     'Tools that only read (the built-in `read_file` and `list_files`) declare no action class ' +
-    'and are never gated (G5): they need no rule. This template is for reading through a shell: ' +
+    'and are never gated: they need no rule. This template is for reading through a shell: ' +
     `it allows the command facets of common read-only commands (${READ_COMMANDS.map((c) => `\`${c}\``).join(', ')}, ` +
     'and any given), so a stricter command rule in the same scope, such as a prompt on `git`, ' +
-    'does not prompt for them: the longer prefix wins (G13). It lifts no class: the classes a ' +
-    'command reveals still resolve on their own (G15), so `find . -delete` still meets the ' +
+    'does not prompt for them: the longer prefix wins. It lifts no class: the classes a ' +
+    'command reveals still resolve on their own, so `find . -delete` still meets the ' +
     '`fileDelete` rules, `cat a > /etc/x` the `fileWriteOutsideWorktree` rules, `find … -exec` ' +
     'is judged as the command it runs, and a `processSpawn` rule (a mode that prompts for every ' +
     'process) still applies. An allow covers only the bare program name or a standard system ' +
-    'path, never a look-alike binary (`./cat`), and never an unparseable command (G14b); a rule ' +
-    'in a narrower scope decides first (G8). Command rules shape behaviour, they are not a ' +
-    'boundary (G14): some of these programs have options that write files or run other programs ' +
+    'path, never a look-alike binary (`./cat`), and never an unparseable command; a rule ' +
+    'in a narrower scope decides first. Command rules shape behaviour, they are not a ' +
+    'boundary: some of these programs have options that write files or run other programs ' +
     '(`rg --pre`, `find -fprint`, `git diff --output`), and the allow covers those spellings too.',
   params: [
     {

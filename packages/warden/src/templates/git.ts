@@ -9,11 +9,11 @@ export const NEVER_PUSH_WITHOUT_ASKING: TemplateDefinition = {
   description:
     'Every push to a git remote waits for a human: a tool that declares `gitPush`, and any shell ' +
     'command the classifier reads as a push (`cd api && git push origin main` included), resolves ' +
-    'to `prompt`, and with no approver connected the prompt is denied (fail-closed, G22). The ' +
+    'to `prompt`, and with no approver connected the prompt is denied (fail-closed). The ' +
     'built-in default already prompts for pushes; this rule pins that in its scope, so a mode ' +
-    'preset that allows pushes no longer does (G8). It does not hold against a narrower scope: an ' +
-    'allow for an agent or a space decides before a workspace rule (E19). In a space whose autonomy ' +
-    'is `actFreely` the dial pre-approves every prompt, this one included (G32): to stop pushes ' +
+    'preset that allows pushes no longer does. It does not hold against a narrower scope: an ' +
+    'allow for an agent or a space decides before a workspace rule. In a space whose autonomy ' +
+    'is `actFreely` the dial pre-approves every prompt, this one included: to stop pushes ' +
     'there, deny them (`protect-main`) or pin the rule in the managed layer. `soft` does not apply ' +
     '(the rule prompts, it does not deny); `advisory` only reports the pushes it would have held.',
   params: [],
@@ -28,13 +28,13 @@ export const PROTECT_MAIN: TemplateDefinition = {
   title: 'Protect main',
   description:
     'Denies pushing to `main` and `master`, and to any further branches given: written either way ' +
-    '(`main` and `refs/heads/main` are the same ref, E11), as the destination of a refspec ' +
+    '(`main` and `refs/heads/main` are the same ref), as the destination of a refspec ' +
     '(`feature:main`), and as a deletion (`:main`). Pushes to other branches are left to the ' +
     'other rules (the built-in default prompts). A push whose target the tool does not report or ' +
     'the classifier cannot read (`git push`, `git push origin HEAD`, `--all`) is escalated to a ' +
-    'prompt (G18), which `actFreely` does not pre-approve (E17b). It covers branch pushes only: ' +
+    'prompt, which `actFreely` does not pre-approve. It covers branch pushes only: ' +
     'tags (`refs/tags/main`) and merging a pull request into main (`prPublish`) are other ' +
-    'actions, and an allow in a narrower scope decides before this rule (E19): to pin it against ' +
+    'actions, and an allow in a narrower scope decides before this rule: to pin it against ' +
     'every scope, put it in the managed layer.',
   params: [
     {

@@ -10,18 +10,18 @@ export const EGRESS_ALLOWLIST: TemplateDefinition = {
   description:
     'Allows network access only to the listed hosts and denies the rest: the allow is ' +
     'constrained, so it is more specific than the unconstrained deny beside it and wins without ' +
-    'any ordering (G11). A request is allowed only if every host it names is listed (G16). ' +
+    'any ordering. A request is allowed only if every host it names is listed. ' +
     '`*.internal` matches any subdomain of `internal` but not `internal` itself, and never an IP ' +
-    'address (E30): list addresses literally; `!` excludes a host from the list. Hosts compare ' +
-    'case-insensitively, without port or trailing dot, and URLs are reduced to their host (E12). ' +
+    'address: list addresses literally; `!` excludes a host from the list. Hosts compare ' +
+    'case-insensitively, without port or trailing dot, and URLs are reduced to their host. ' +
     'A request whose hosts are not known (`git fetch origin`, a tool that does not report them) ' +
-    'is denied, because the unconstrained deny applies as written (E8). It governs the ' +
+    'is denied, because the unconstrained deny applies as written. It governs the ' +
     '`networkEgress` class: what tools declare and what the classifier reads (`curl`, `wget`, ' +
     '`git clone|fetch`, `ssh`, `scp`, `rsync`, `nc`, `socat`, `dig` and the other network ' +
     'programs, proxies given by option or variable). A program that reaches the network ' +
     'otherwise (a script, a package manager) is not stopped by it; the OS sandbox is the ' +
     'boundary there. With `advisory` ' +
-    'the deny only reports; the allow is always hard (E4).',
+    'the deny only reports; the allow is always hard.',
   params: [
     {
       name: 'hosts',
@@ -55,7 +55,7 @@ export const NO_PACKAGE_INSTALLS: TemplateDefinition = {
     '`pipx run`). Installs the classifier does not know are only `processSpawn` and pass it: a bare `yarn`, ' +
     '`make install`, a downloaded script piped into a shell; `warden classifier` lists what it ' +
     'reads, and the OS sandbox and an egress allowlist are the boundary for the rest. An allow in ' +
-    'a narrower scope decides before this rule (E19).',
+    'a narrower scope decides before this rule.',
   params: [],
   rules: () => [{ action: 'packageInstall', decision: 'deny' }],
 };
