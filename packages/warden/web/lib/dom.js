@@ -70,6 +70,18 @@ export function code(text) {
   return h('code', null, String(text));
 }
 
+/**
+ * Text as the server writes it, with `back-quoted` parts shown as code: a
+ * list of text nodes and `<code>` elements, never parsed as markup.
+ * @param {unknown} text
+ */
+export function rich(text) {
+  return String(text ?? '')
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? code(part) : part))
+    .filter((part) => part !== '');
+}
+
 /** A decision as a coloured badge: allow, prompt (ask), deny. @param {string | null | undefined} decision */
 export function badge(decision) {
   const d = decision ?? 'none';

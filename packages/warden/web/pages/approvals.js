@@ -4,18 +4,33 @@
 // when it closes, prompts are denied at once. Each pending approval is a card
 // with the answers the role may give; `settled` events move a card to "just
 // settled" with who answered. A viewer sees the pending prompts (polled from
-// `GET /v1/approvals`), without any answer, and is no approver.
+// `GET /v1/approvals`), without any answer, and is no approver. The prompt
+// that times out soonest is on top; the tab's title counts the waiting ones,
+// and a notification the person turns on says so when one arrives while the
+// tab is hidden (`approvals/notify.js`).
 
 import { ApiError, api, query } from '../lib/api.js';
 import { h, replace, section, toast } from '../lib/dom.js';
 import { listen } from '../lib/sse.js';
 import { approvalCard } from './approvals/card.js';
-import { answerText } from './approvals/format.js';
+import { actionText, answerText } from './approvals/format.js';
+import { inboxTitle, notifier } from './approvals/notify.js';
 
 const POLL_MS = 3000;
-/** A card whose time ran out is closed this long after, unless its end arrived. */
+/** A card that timed out is closed this long after, unless its end arrived. */
 const GRACE_MS = 2000;
 const SETTLED_KEPT = 20;
+
+/**
+ * The order of the waiting prompts: the one that times out soonest first, then
+ * the one asked first. Negative when `a` goes before `b`.
+ * @param {import('../lib/types.js').ApprovalView} a @param {import('../lib/types.js').ApprovalView} b
+ */
+function soonerFirst(a, b) {
+  const left = Date.parse(a.expiresAt) - Date.parse(b.expiresAt);
+  if (left !== 0 && !Number.isNaN(left)) return left;
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
+}
 
 /** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
 export function render(main, ctx) {
@@ -66,9 +81,13 @@ export function render(main, ctx) {
   /** Approvals answered from this page (their `settled` event is "you", not "someone"). */
   const mine = new Set();
 
+  const notices = notifier();
+
+  /** Shows what is empty, and counts the waiting prompts in the tab's title. */
   const refreshEmpty = () => {
     empty.hidden = pendingList.childElementCount > 0;
     settledEmpty.hidden = settledList.childElementCount > 0;
+    if (!stop.signal.aborted) document.title = inboxTitle(pendingList.childElementCount);
   };
 
   /** @param {string} kind @param {string} text */
@@ -139,15 +158,20 @@ export function render(main, ctx) {
     };
     cards.set(view.id, card);
     card.tick(Date.now());
-    // Oldest first: the one that runs out first is on top.
-    const later = [...pendingList.children].find(
-      (li) => (cards.get(li.getAttribute('data-id') ?? '')?.view.createdAt ?? '') > view.createdAt,
-    );
+    // Least time left first: the one that times out soonest is on top.
+    const later = [...pendingList.children].find((li) => {
+      const other = cards.get(li.getAttribute('data-id') ?? '')?.view;
+      return other !== undefined && soonerFirst(view, other) < 0;
+    });
     pendingList.insertBefore(card.el, later ?? null);
     refreshEmpty();
+    notices.arrived(
+      pendingList.childElementCount,
+      `${view.agent} · ${view.tool ?? (actionText(view) || view.kind)}`,
+    );
   };
 
-  /** Closes a card whose approval can no longer be answered, saying its time ran out. @param {string} id */
+  /** Closes a card whose approval can no longer be answered, saying it timed out. @param {string} id */
   const expire = (id) => {
     const card = cards.get(id);
     if (card === undefined || card.done) return;
@@ -277,6 +301,7 @@ export function render(main, ctx) {
     main,
     h('h1', null, 'Approvals'),
     state,
+    notices.el,
     problem,
     section('Waiting for an answer', pendingList, empty),
     section('Just settled', settledList, settledEmpty),

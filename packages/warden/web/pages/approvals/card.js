@@ -5,8 +5,15 @@
 // approval's offer), deny with an optional reason; for a soft deny, override
 // with a required reason. A role that may not answer sees no buttons.
 
-import { code, h, replace, time } from '../../lib/dom.js';
-import { actionText, argumentsText, ruleText, scopeLabel, settledText } from './format.js';
+import { code, h, replace, rich, time } from '../../lib/dom.js';
+import {
+  actionText,
+  argumentsText,
+  ruleText,
+  scopeLabel,
+  settledText,
+  timedOutText,
+} from './format.js';
 
 /**
  * @typedef {import('../../lib/types.js').ApprovalView} ApprovalView
@@ -39,18 +46,6 @@ function requestArgs(view) {
     `${key.slice(0, 1).toUpperCase()}${key.slice(1)}`,
     Array.isArray(value) ? value.map(String).join(', ') : String(value),
   ]);
-}
-
-/**
- * Text as the server writes it, with `back-quoted` parts shown as code: text
- * nodes and `<code>` elements, never parsed as markup.
- * @param {unknown} text
- */
-function rich(text) {
-  return String(text ?? '')
-    .split('`')
-    .map((part, i) => (i % 2 === 1 ? code(part) : part))
-    .filter((part) => part !== '');
 }
 
 /**
@@ -124,7 +119,7 @@ function facetList(view) {
         ' — rule ',
         code(f.rule ?? '?'),
         ` in ${f.scope ?? 'default'}`,
-        f.because === undefined ? null : h('span', { class: 'muted' }, ` · ${f.because}`),
+        f.because === undefined ? null : h('span', { class: 'muted' }, ' · ', rich(f.because)),
       ),
     ),
   );
@@ -502,7 +497,7 @@ export function approvalCard(view, options) {
           'asked ',
           time(view.createdAt),
           ' · ',
-          soft ? 'may be overridden until ' : 'answer by ',
+          'times out ',
           time(view.expiresAt),
           ' ',
           countdown,
@@ -516,7 +511,10 @@ export function approvalCard(view, options) {
         ['Space', view.request?.space],
         ['Mode', view.request?.mode],
         ...requestArgs(view),
-        [soft ? 'Denied because' : 'Because', view.decision?.reason],
+        [
+          soft ? 'Denied because' : 'Because',
+          view.decision?.reason ? rich(view.decision.reason) : null,
+        ],
       ]),
       h('h4', null, soft ? 'Denied by' : 'Asks about'),
       facetList(view) ??
@@ -554,13 +552,7 @@ export function approvalCard(view, options) {
     if (state.end.kind === 'settled') {
       el.classList.toggle('ap-done-allow', state.end.settled.state === 'approved');
       replace(outcome, settledText(state.end.settled, state.end.mine));
-    } else
-      replace(
-        outcome,
-        soft
-          ? 'The override window closed: the call stays denied.'
-          : 'No answer in time: the prompt is denied (an unanswered question is never a yes).',
-      );
+    } else replace(outcome, timedOutText(soft));
   };
 
   return {
@@ -570,7 +562,7 @@ export function approvalCard(view, options) {
     /** Updates the time left; true once the time is up. @param {number} now */
     tick(now) {
       const left = Date.parse(view.expiresAt) - now;
-      state.left = left > 0 ? `(${inWords(left)} left)` : '(time is up)';
+      state.left = left > 0 ? `(${inWords(left)} left)` : '(timed out)';
       showCountdown();
       return left <= 0;
     },

@@ -55,13 +55,31 @@ function ownAnswerText(answer) {
 }
 
 /**
+ * What a card says when its time ran out, in the one wording the inbox uses
+ * for it ("times out", "timed out"): a prompt is denied, a soft deny stays denied.
+ * @param {boolean} soft @param {string | null} [why] the server's words (`no answer within 60 s`)
+ */
+export function timedOutText(soft, why = null) {
+  const what = why ?? (soft ? 'no override in time' : 'no answer in time');
+  return soft
+    ? `Timed out: ${what}, so the call stays denied.`
+    : `Timed out: ${what}, so the prompt is denied (an unanswered question is never a yes).`;
+}
+
+/**
  * How a settled approval ended, as the person looking at it reads it:
- * `You approved once.`, `Answered by bob: denied (not today).`, `Ended without an answer: …`
+ * `You approved once.`, `Answered by bob: denied (not today).`, `Timed out: …`, `Ended without an answer: …`
  * @param {any} view @param {boolean} mine
  */
 export function settledText(view, mine) {
   const a = view.answer;
   if (a === null || a === undefined) {
+    // Ended at or after its time: it timed out (any other end comes before it).
+    const timedOut =
+      view.state === 'expired' &&
+      typeof view.answeredAt === 'string' &&
+      Date.parse(view.answeredAt) >= Date.parse(view.expiresAt);
+    if (timedOut) return timedOutText(view.kind === 'override', view.closedReason ?? null);
     const what = view.state === 'cancelled' ? 'Cancelled' : 'Ended without an answer';
     return `${what}${view.closedReason ? `: ${view.closedReason}` : ''}. The agent was denied.`;
   }
