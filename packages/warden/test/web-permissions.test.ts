@@ -436,7 +436,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       await page.locator('#tab-rules').click();
       const rules = page.locator('#panel-rules');
       expect(await rules.locator('.managed-source').innerText()).toBe(
-        `the file ${managedFile}, pinned by the server’s configuration (WARDEN_MANAGED_POLICY or managedPolicy): no admin surface can change it (G29)`,
+        `the file ${managedFile}, pinned by the server’s configuration (WARDEN_MANAGED_POLICY or managedPolicy): no admin surface can change it`,
       );
       const listed = rules.locator('li[data-rule="pinned-secrets"][data-layer="managed"]');
       expect(await listed.locator('.sentence').innerText()).toBe(

@@ -113,8 +113,11 @@ function enumerationOf(
   }
 }
 
+/** Natural order: `space-2` before `space-10`. */
+const NATURAL = new Intl.Collator('en', { numeric: true });
+
 function sorted(values: Iterable<string>): string[] {
-  return [...new Set(values)].sort((a, b) => a.localeCompare(b));
+  return [...new Set(values)].sort(NATURAL.compare);
 }
 
 /** The ids a scope string names, by kind, over every rule of the given policies. */
@@ -168,7 +171,7 @@ export function matrixColumns(
       autonomyMeaning: AUTONOMY_MEANING[effective] as string,
     });
   }
-  for (const id of Object.keys(policy.modes).sort((a, b) => a.localeCompare(b)))
+  for (const id of Object.keys(policy.modes).sort(NATURAL.compare))
     columns.push({
       scope: `mode:${id}`,
       kind: 'mode',

@@ -1,7 +1,8 @@
 // `/v1/policy*`: read the policy, its revisions and their differences; write
 // a new revision (validated whole, G24: never a silent rewrite).
 
-import { DEFAULT_TABLE, provePolicy, validatePolicy } from '@warden/engine';
+import { DEFAULT_TABLE, validatePolicy } from '@warden/engine';
+import { ProofCache } from '../../policy/proofs.js';
 import { detectHost, sandboxBackend } from '../../honesty/host.js';
 import { z } from 'zod';
 import { policyDiff } from '../../permissions/policy-diff.js';
@@ -33,6 +34,8 @@ export async function currentRevision(
 
 export function policyRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
+  // Proved off the decisions' thread, once per policy (and minute).
+  const proofs = new ProofCache();
   const current = (workspace: string) => currentRevision(ctx, workspace);
 
   api.add({
@@ -168,8 +171,8 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const snapshot = await warden.gate.snapshot(workspace);
       // The host fact is found here and handed to the engine, which never looks.
-      return provePolicy({
-        policy: snapshot.compiled,
+      return proofs.prove(`${workspace}\u0000${snapshot.hash}`, {
+        policy: snapshot.compiled.policy,
         classifier: warden.classifier ?? DEFAULT_TABLE,
         at: ctx.clock(),
         sandbox: { backend: sandboxBackend(detectHost()) },

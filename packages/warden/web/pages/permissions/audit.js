@@ -391,7 +391,7 @@ export function mountAudit(panel, env) {
       h(
         'p',
         { class: 'muted' },
-        'Advisory rules never change a decision; the audit log records what they would have decided (G25). Run one advisory for a week, read this, then make it hard.',
+        'Advisory rules never change a decision; the audit log records what they would have decided. Run one advisory for a week, read this, then make it hard.',
       ),
       h(
         'form',

@@ -24,15 +24,15 @@ import {
 /** @type {[string, string, string][]} */
 const DECISIONS = [
   ['allow', 'Allow', 'the call goes ahead'],
-  ['prompt', 'Ask a human', 'a connected approver decides; with none connected it is denied (G22)'],
+  ['prompt', 'Ask a human', 'a connected approver decides; with none connected it is denied'],
   ['deny', 'Deny', 'the call is refused'],
 ];
 
 /** @type {[string, string][]} */
 const ENFORCEMENTS = [
   ['hard', 'Hard — nothing overrides it'],
-  ['soft', 'Soft — a deny an overrider may lift, with a reason (G26)'],
-  ['advisory', 'Advisory — never enforced; the audit log records what it would have done (G25)'],
+  ['soft', 'Soft — a deny an overrider may lift, with a reason'],
+  ['advisory', 'Advisory — never enforced; the audit log records what it would have done'],
 ];
 
 /** @type {['paths' | 'refs' | 'hosts' | 'commands', string, string][]} */
@@ -366,7 +366,7 @@ export function openEditor(env, options = {}) {
       placeholder: 'git push',
       oninput: writes('command'),
     }),
-    'Matches at a word boundary: `git push` covers `git push origin main`, not `git pushx` (G13).',
+    'Matches at a word boundary: `git push` covers `git push origin main`, not `git pushx`.',
   );
 
   // Decision and enforcement.
@@ -448,8 +448,8 @@ export function openEditor(env, options = {}) {
     replace(
       constraintHelp,
       form.decision === 'allow'
-        ? 'An allow applies only when the request lies entirely within every value given here (G16); a cap holds at or under it (G17).'
-        : 'A deny or ask applies when the request touches any value given here (G16); a cap applies when the request exceeds it (G17). A request that does not say a value it would need here asks a human (G18).',
+        ? 'An allow applies only when the request lies entirely within every value given here; a cap holds at or under it.'
+        : 'A deny or ask applies when the request touches any value given here; a cap applies when the request exceeds it. A request that does not say a value it would need here asks a human.',
     );
   };
 
@@ -578,7 +578,7 @@ export function openEditor(env, options = {}) {
         field(
           'Scope',
           scopeSelect,
-          'Where the rule lives: narrowest first, space > agent > workspace > mode preset (G8).',
+          'Where the rule lives: narrowest first, space > agent > workspace > mode preset.',
         ),
         otherField,
         h(
@@ -617,7 +617,7 @@ export function openEditor(env, options = {}) {
             value: form.expires === '' ? undefined : form.expires,
             oninput: writes('expires'),
           }),
-          'After this the rule no longer exists for decisions (G12).',
+          'After this the rule no longer exists for decisions.',
         ),
         field(
           'Rule id',

@@ -2,7 +2,10 @@
 // across — the workspace, each agent, each space, each mode preset — and in
 // each cell what a request of that class gets there, computed by the server
 // with the engine decisions use. A cell opens what decides it, its
-// exceptions and the rules written there, with the controls the role has.
+// exceptions and the rules written there, with the controls the role has,
+// beside the matrix. At a team's size the scope headers and the class column
+// stay in place while the table scrolls, and the columns can be narrowed to
+// one kind of scope or to names that hold some text.
 
 import { badge, code, h, replace } from '../../lib/dom.js';
 import { openEditor } from './editor.js';
@@ -52,10 +55,59 @@ function cellLabel(row, cell) {
   return parts.join(' ');
 }
 
+/** @type {[string, string][]} */
+const KINDS = [
+  ['all', 'All scopes'],
+  ['workspace', 'The workspace'],
+  ['agent', 'Agents'],
+  ['space', 'Spaces'],
+  ['mode', 'Modes'],
+];
+
 /** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
 export function mountMatrix(panel, env) {
   const box = alertBox();
-  const body = h('div');
+  const body = h('div', { class: 'matrix-main' });
+  /** Which columns show: a kind of scope, and text their name holds. */
+  const filter = { kind: 'all', name: '' };
+  const kindId = uid('matrix-kind');
+  const nameId = uid('matrix-name');
+  const shownCount = h('span', { class: 'muted matrix-count', role: 'status' });
+  const redraw = () => draw(env.state.data, env.state.error);
+  const toolbar = h(
+    'div',
+    { class: 'row matrix-filter' },
+    h('label', { for: kindId }, 'Show'),
+    h(
+      'select',
+      {
+        id: kindId,
+        onchange: (/** @type {Event} */ event) => {
+          filter.kind = /** @type {HTMLSelectElement} */ (event.currentTarget).value;
+          redraw();
+        },
+      },
+      KINDS.map(([value, label]) => h('option', { value }, label)),
+    ),
+    h('label', { for: nameId }, 'Named'),
+    h('input', {
+      id: nameId,
+      type: 'search',
+      autocomplete: 'off',
+      placeholder: 'e.g. coder',
+      oninput: (/** @type {Event} */ event) => {
+        filter.name = /** @type {HTMLInputElement} */ (event.currentTarget).value
+          .trim()
+          .toLowerCase();
+        redraw();
+      },
+    }),
+    shownCount,
+  );
+  /** @param {import('../../lib/types.js').MatrixColumn} column */
+  const shows = (column) =>
+    (filter.kind === 'all' || column.kind === filter.kind) &&
+    (filter.name === '' || (column.id ?? env.workspace).toLowerCase().includes(filter.name));
   const detailTitle = uid('cell-title');
   const detailId = uid('cell-detail');
   const detail = h('section', {
@@ -64,13 +116,19 @@ export function mountMatrix(panel, env) {
     'aria-labelledby': detailTitle,
     hidden: true,
   });
+  const layout = h('div', { class: 'matrix-layout' }, body, detail);
+  /** @param {boolean} open */
+  const setOpen = (open) => {
+    detail.hidden = !open;
+    layout.classList.toggle('with-detail', open);
+  };
   /** @type {{ cls: string, scope: string } | null} */
   let selected = null;
 
   /** @param {import('../../lib/types.js').PermissionsMatrix} data @param {boolean} focus */
   const showDetail = (data, focus) => {
     if (selected === null) {
-      detail.hidden = true;
+      setOpen(false);
       return;
     }
     const { cls, scope } = selected;
@@ -78,7 +136,7 @@ export function mountMatrix(panel, env) {
     const cell = row?.cells.find((c) => c.scope === scope);
     if (row === undefined || cell === undefined) {
       selected = null;
-      detail.hidden = true;
+      setOpen(false);
       return;
     }
     const column = data.columns.find((c) => c.scope === scope);
@@ -182,19 +240,35 @@ export function mountMatrix(panel, env) {
               'button',
               {
                 type: 'button',
-                onclick: () => {
-                  selected = null;
-                  detail.hidden = true;
-                  draw(env.state.data, env.state.error);
-                },
+                onclick: close,
               },
               'Close',
             ),
           )
-        : h('p', { class: 'muted' }, `Your role (${env.role}) may read the policy, not change it.`),
+        : [
+            h(
+              'p',
+              { class: 'muted' },
+              `Your role (${env.role}) may read the policy, not change it.`,
+            ),
+            h('p', { class: 'row' }, h('button', { type: 'button', onclick: close }, 'Close')),
+          ],
     );
-    detail.hidden = false;
+    setOpen(true);
     if (focus) detail.querySelector('h2')?.focus();
+  };
+
+  /** Closes the cell's explanation; the focus goes back to the cell it explained. */
+  const close = () => {
+    const was = selected;
+    selected = null;
+    redraw();
+    if (was !== null)
+      /** @type {HTMLElement | null} */ (
+        body.querySelector(
+          `button.cell[data-class="${CSS.escape(was.cls)}"][data-scope="${CSS.escape(was.scope)}"]`,
+        )
+      )?.focus();
   };
 
   /** @param {import('../../lib/types.js').PermissionsMatrix | null} data @param {unknown} error */
@@ -204,9 +278,17 @@ export function mountMatrix(panel, env) {
         body,
         h('p', { class: 'muted' }, error === null ? 'Loading…' : 'The matrix could not be read.'),
       );
-      detail.hidden = true;
+      setOpen(false);
       return;
     }
+    const columns = data.columns.filter(shows);
+    const shown = new Set(columns.map((c) => c.scope));
+    replace(
+      shownCount,
+      columns.length === data.columns.length
+        ? `${data.columns.length} scopes`
+        : `${columns.length} of ${data.columns.length} scopes`,
+    );
     const table = h(
       'table',
       { class: 'matrix' },
@@ -221,8 +303,8 @@ export function mountMatrix(panel, env) {
         h(
           'tr',
           null,
-          h('th', { scope: 'col' }, 'Action class'),
-          data.columns.map((column) =>
+          h('th', { scope: 'col', class: 'corner' }, 'Action class'),
+          columns.map((column) =>
             h(
               'th',
               { scope: 'col', title: column.label, dataset: { scope: column.scope } },
@@ -241,58 +323,65 @@ export function mountMatrix(panel, env) {
             'tr',
             null,
             h('th', { scope: 'row' }, code(row.class), h('span', { class: 'covers' }, row.covers)),
-            row.cells.map((cell) => {
-              const isSelected = selected?.cls === row.class && selected?.scope === cell.scope;
-              return h(
-                'td',
-                null,
-                h(
-                  'button',
-                  {
-                    type: 'button',
-                    class: [
-                      'cell',
-                      `cell-${cell.effective}`,
-                      cell.inherited ? 'cell-inherited' : 'cell-here',
-                      cell.managed ? 'cell-managed' : '',
-                      isSelected ? 'cell-selected' : '',
-                    ]
-                      .filter((c) => c !== '')
-                      .join(' '),
-                    'aria-label': cellLabel(row, cell),
-                    'aria-expanded': isSelected ? 'true' : 'false',
-                    'aria-controls': detailId,
-                    dataset: { class: row.class, scope: cell.scope, effective: cell.effective },
-                    onclick: () => {
-                      selected = { cls: row.class, scope: cell.scope };
-                      draw(env.state.data, env.state.error);
-                      showDetail(data, true);
+            row.cells
+              .filter((cell) => shown.has(cell.scope))
+              .map((cell) => {
+                const isSelected = selected?.cls === row.class && selected?.scope === cell.scope;
+                return h(
+                  'td',
+                  null,
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      class: [
+                        'cell',
+                        `cell-${cell.effective}`,
+                        cell.inherited ? 'cell-inherited' : 'cell-here',
+                        cell.managed ? 'cell-managed' : '',
+                        isSelected ? 'cell-selected' : '',
+                      ]
+                        .filter((c) => c !== '')
+                        .join(' '),
+                      'aria-label': cellLabel(row, cell),
+                      'aria-expanded': isSelected ? 'true' : 'false',
+                      'aria-controls': detailId,
+                      dataset: { class: row.class, scope: cell.scope, effective: cell.effective },
+                      onclick: () => {
+                        selected = { cls: row.class, scope: cell.scope };
+                        draw(env.state.data, env.state.error);
+                        showDetail(data, true);
+                      },
                     },
-                  },
-                  badge(cell.effective),
-                  h('span', { class: 'cell-by' }, cellBy(cell)),
-                  cell.decision === cell.effective
-                    ? null
-                    : h(
-                        'span',
-                        { class: 'cell-note' },
-                        `${cell.decision === 'prompt' ? 'ask' : cell.decision} before dial`,
-                      ),
-                  cell.exceptions.length === 0
-                    ? null
-                    : h('span', { class: 'cell-note' }, `+${cell.exceptions.length} when…`),
-                  cell.managed ? h('span', { class: 'cell-note' }, 'managed') : null,
-                  advisoryHere(data, cell)
-                    ? h('span', { class: 'cell-note' }, 'advisory rule')
-                    : null,
-                ),
-              );
-            }),
+                    badge(cell.effective),
+                    h('span', { class: 'cell-by' }, cellBy(cell)),
+                    cell.decision === cell.effective
+                      ? null
+                      : h(
+                          'span',
+                          { class: 'cell-note' },
+                          `${cell.decision === 'prompt' ? 'ask' : cell.decision} before dial`,
+                        ),
+                    cell.exceptions.length === 0
+                      ? null
+                      : h('span', { class: 'cell-note' }, `+${cell.exceptions.length} when…`),
+                    cell.managed ? h('span', { class: 'cell-note' }, 'managed') : null,
+                    advisoryHere(data, cell)
+                      ? h('span', { class: 'cell-note' }, 'advisory rule')
+                      : null,
+                  ),
+                );
+              }),
           ),
         ),
       ),
     );
-    replace(body, h('div', { class: 'scroll' }, table));
+    replace(
+      body,
+      columns.length === 0
+        ? h('p', { class: 'muted' }, 'No scope matches the filter.')
+        : h('div', { class: 'scroll matrix-scroll' }, table),
+    );
     showDetail(data, false);
   };
 
@@ -311,8 +400,8 @@ export function mountMatrix(panel, env) {
       env.canWrite ? ', and to write a rule there.' : '.',
     ),
     box,
-    body,
-    detail,
+    toolbar,
+    layout,
   );
   draw(env.state.data, env.state.error);
   return env.state.subscribe(draw);

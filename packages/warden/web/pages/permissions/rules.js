@@ -3,22 +3,27 @@
 // approvals beside it (revocable, G23), and the managed layer (read-only,
 // with where it comes from, G29). Lint warnings say which rules never decide;
 // each deny and prompt rule carries its proof's verdict (read once per page).
-// Below them, the rules suggested by prompts approved once again and again.
+// A search and filters (scope, class, decision, origin, expiry) narrow every
+// list at once; a rule's lint warnings stand beside it. Below them, the
+// rules suggested by prompts approved once again and again.
 
 import { api, query } from '../../lib/api.js';
 import { code, h, replace, section, time } from '../../lib/dom.js';
 import { openEditor, revoke } from './editor.js';
 import { proofBadge, proofOf } from './proof.js';
 import { suggestionsSection } from './suggestions.js';
-import { alertBox, originTag, rich, scopeName } from './ui.js';
+import { alertBox, originTag, rich, scopeName, uid } from './ui.js';
+
+/** Natural order: `space-2` before `space-10`. */
+const NATURAL = new Intl.Collator('en', { numeric: true });
 
 /** Where the managed layer comes from, in words. @param {import('../../lib/types.js').PermissionsMatrix['managed'] | null | undefined} managed */
 export function managedSourceText(managed) {
   if (managed === null || managed === undefined || !managed.loaded) return 'no managed layer';
   if (managed.source === 'env')
-    return `the file ${managed.file ?? ''}, pinned by WARDEN_MANAGED_POLICY: no admin surface can change it (G29)`;
+    return `the file ${managed.file ?? ''}, pinned by WARDEN_MANAGED_POLICY: no admin surface can change it`;
   if (managed.source === 'flag')
-    return `the file ${managed.file ?? ''}, pinned by the server’s configuration (WARDEN_MANAGED_POLICY or managedPolicy): no admin surface can change it (G29)`;
+    return `the file ${managed.file ?? ''}, pinned by the server’s configuration (WARDEN_MANAGED_POLICY or managedPolicy): no admin surface can change it`;
   if (managed.source === 'store') return 'the managed layer stored on the server (PUT /v1/managed)';
   return String(managed.source);
 }
@@ -38,8 +43,9 @@ function expiry(rule) {
  * One rule as a list item: sentence, id, origin, enforcement, expiry, and what the role may do to it.
  * @param {import('../../lib/types.js').PermissionsEnv} env @param {import('../../lib/types.js').RuleEntry} rule @param {HTMLElement} box where a failed action says why
  * @param {import('../../lib/types.js').RuleProof | null} [proof] the rule's proof, shown as a badge when given
+ * @param {readonly import('../../lib/types.js').LintWarning[]} [warnings] what lint says about it, shown beneath it
  */
-export function ruleItem(env, rule, box, proof = null) {
+export function ruleItem(env, rule, box, proof = null, warnings = []) {
   const actions = [];
   if (rule.readOnly) {
     actions.push(
@@ -98,13 +104,131 @@ export function ruleItem(env, rule, box, proof = null) {
       h('span', { class: 'muted' }, scopeName(rule.scope)),
       actions.length === 0 ? null : [' ', ...actions],
     ),
+    warnings.slice(0, WARNINGS_SHOWN).map(warningLine),
+    warnings.length <= WARNINGS_SHOWN
+      ? null
+      : h(
+          'details',
+          { class: 'rule-warnings-more' },
+          h('summary', null, `${warnings.length - WARNINGS_SHOWN} more warnings`),
+          warnings.slice(WARNINGS_SHOWN).map(warningLine),
+        ),
   );
+}
+
+/** Warnings shown beside a rule before the rest fold away. */
+const WARNINGS_SHOWN = 2;
+
+/** One lint warning beside its rule. @param {import('../../lib/types.js').LintWarning} w */
+function warningLine(w) {
+  return h(
+    'p',
+    { class: 'rule-warning', dataset: { code: w.code } },
+    h('span', { class: 'tag tag-warning' }, 'warning'),
+    ' ',
+    rich(w.message),
+  );
+}
+
+/**
+ * @typedef {{ text: string, scope: string, action: string, decision: string, origin: string, expiry: string }} RuleFilter
+ */
+
+/** @type {[keyof RuleFilter, string, [string, string][]][]} */
+const FIXED_CHOICES = [
+  [
+    'decision',
+    'Decision',
+    [
+      ['', 'any decision'],
+      ['allow', 'allow'],
+      ['prompt', 'ask'],
+      ['deny', 'deny'],
+    ],
+  ],
+  [
+    'origin',
+    'Origin',
+    [
+      ['', 'any origin'],
+      ['user', 'user'],
+      ['template', 'template'],
+      ['remembered', 'remembered'],
+      ['managed', 'managed'],
+    ],
+  ],
+  [
+    'expiry',
+    'Expiry',
+    [
+      ['', 'any expiry'],
+      ['none', 'no expiry'],
+      ['expires', 'expires later'],
+      ['expired', 'expired'],
+    ],
+  ],
+];
+
+/** Whether a rule passes the filter. @param {import('../../lib/types.js').RuleEntry} r @param {RuleFilter} f */
+function passes(r, f) {
+  if (f.scope !== '' && r.scope !== f.scope) return false;
+  if (f.action !== '' && (r.action ?? 'command') !== f.action) return false;
+  if (f.decision !== '' && r.decision !== f.decision) return false;
+  if (f.origin !== '' && r.origin !== f.origin) return false;
+  if (f.expiry === 'none' && r.expiresAt !== null) return false;
+  if (f.expiry === 'expires' && (r.expiresAt === null || r.expired)) return false;
+  if (f.expiry === 'expired' && !r.expired) return false;
+  if (f.text === '') return true;
+  const hay = `${r.id} ${r.sentence} ${r.scope} ${r.action ?? ''} ${r.command ?? ''}`.toLowerCase();
+  return hay.includes(f.text);
 }
 
 /** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
 export function mountRules(panel, env) {
   const box = alertBox();
   const body = h('div');
+  /** @type {RuleFilter} */
+  const filter = { text: '', scope: '', action: '', decision: '', origin: '', expiry: '' };
+  const redraw = () => draw(env.state.data, env.state.error);
+  const count = h('span', { class: 'muted rule-count', role: 'status' });
+  /** A labelled select of the filter's `key`. @param {keyof RuleFilter} key @param {string} label @param {[string, string][]} choices */
+  const select = (key, label, choices) => {
+    const id = uid(`rules-${key}`);
+    const el = h(
+      'select',
+      {
+        id,
+        dataset: { filter: key },
+        onchange: (/** @type {Event} */ event) => {
+          filter[key] = /** @type {HTMLSelectElement} */ (event.currentTarget).value;
+          redraw();
+        },
+      },
+      choices.map(([value, text]) => h('option', { value, selected: filter[key] === value }, text)),
+    );
+    return h('span', { class: 'filter-field' }, h('label', { for: id }, label), ' ', el);
+  };
+  const searchId = uid('rules-search');
+  const search = h('input', {
+    id: searchId,
+    type: 'search',
+    autocomplete: 'off',
+    placeholder: 'id, words of the sentence, scope',
+    oninput: (/** @type {Event} */ event) => {
+      filter.text = /** @type {HTMLInputElement} */ (event.currentTarget).value
+        .trim()
+        .toLowerCase();
+      redraw();
+    },
+  });
+  const selects = h('span', { class: 'rule-selects' });
+  const toolbar = h(
+    'div',
+    { class: 'row rule-filter', role: 'search' },
+    h('span', { class: 'filter-field' }, h('label', { for: searchId }, 'Search'), ' ', search),
+    selects,
+    count,
+  );
   /** @type {import('../../lib/types.js').PolicyProof | null} the policy's proof: null while it is read or when it could not be */
   let proof = null;
   const proofLine = h('p', { class: 'proof-state muted', role: 'status' });
@@ -117,17 +241,52 @@ export function mountRules(panel, env) {
       );
       return;
     }
-    const doc = data.rules.filter((r) => r.layer === 'workspace' && r.path !== null);
-    const remembered = data.rules.filter((r) => r.layer === 'workspace' && r.path === null);
-    const managed = data.rules.filter((r) => r.layer === 'managed');
+    const scopes = [...new Set(data.rules.map((r) => r.scope))].sort(NATURAL.compare);
+    const actions = [...new Set(data.rules.map((r) => r.action ?? 'command'))].sort();
+    replace(
+      selects,
+      select('scope', 'Scope', [
+        ['', 'any scope'],
+        ...scopes.map((sc) => /** @type {[string, string]} */ ([sc, scopeName(sc)])),
+      ]),
+      select('action', 'Class', [
+        ['', 'any class'],
+        ...actions.map(
+          (a) => /** @type {[string, string]} */ ([a, a === 'command' ? 'a command rule' : a]),
+        ),
+      ]),
+      FIXED_CHOICES.map(([key, label, choices]) => select(key, label, choices)),
+    );
+    const passing = data.rules.filter((r) => passes(r, filter));
+    replace(
+      count,
+      passing.length === data.rules.length
+        ? `${data.rules.length} rules`
+        : `${passing.length} of ${data.rules.length} rules match`,
+    );
+    /** @type {Map<string, import('../../lib/types.js').LintWarning[]>} */
+    const warningsOf = new Map();
+    for (const w of data.warnings) warningsOf.set(w.rule, [...(warningsOf.get(w.rule) ?? []), w]);
+    const doc = passing.filter((r) => r.layer === 'workspace' && r.path !== null);
+    const remembered = passing.filter((r) => r.layer === 'workspace' && r.path === null);
+    const managed = passing.filter((r) => r.layer === 'managed');
+    const filtered = passing.length !== data.rules.length;
     /** @param {import('../../lib/types.js').RuleEntry[]} rules @param {string} empty */
     const list = (rules, empty) =>
       rules.length === 0
-        ? h('p', { class: 'muted' }, empty)
+        ? h('p', { class: 'muted' }, filtered ? 'No rule here matches the filter.' : empty)
         : h(
             'ul',
             { class: 'list rules' },
-            rules.map((r) => ruleItem(env, r, box, proofOf(proof, r))),
+            rules.map((r) =>
+              ruleItem(
+                env,
+                r,
+                box,
+                proofOf(proof, r),
+                r.layer === 'workspace' ? (warningsOf.get(r.id) ?? []) : [],
+              ),
+            ),
           );
     replace(
       body,
@@ -162,7 +321,7 @@ export function mountRules(panel, env) {
         h(
           'p',
           { class: 'muted' },
-          'Rules an approver wrote by answering "approve for N hours" (G23): bound to what they saw, gone when they expire',
+          'Rules an approver wrote by answering "approve for N hours": bound to what they saw, gone when they expire',
           env.canWrite ? ', revocable before that.' : '.',
         ),
         list(remembered, 'No remembered approval is in force.'),
@@ -179,7 +338,7 @@ export function mountRules(panel, env) {
         h(
           'p',
           { class: 'muted' },
-          'The managed layer is resolved on its own and merged strictest: it can only tighten, never loosen (G28).',
+          'The managed layer is resolved on its own and merged strictest: it can only tighten, never loosen.',
         ),
         list(managed, 'No managed rule.'),
       ),
@@ -206,7 +365,7 @@ export function mountRules(panel, env) {
           ),
     );
   };
-  replace(panel, box, body, suggestionsSection(env));
+  replace(panel, box, toolbar, body, suggestionsSection(env));
   draw(env.state.data, env.state.error);
   api('GET', `/v1/policy/proof${query({ workspace: env.workspace })}`).then(
     (/** @type {import('../../lib/types.js').PolicyProof} */ answer) => {

@@ -31,7 +31,7 @@ export function mountTemplates(panel, env) {
         ['', 'as the template says (hard)'],
         ['hard', 'hard'],
         ['soft', 'soft (deny rules only)'],
-        ['advisory', 'advisory (report only, G25)'],
+        ['advisory', 'advisory (report only)'],
       ],
       '',
       { name: 'enforcement' },

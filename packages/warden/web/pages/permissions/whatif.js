@@ -78,7 +78,7 @@ export function decisionView(result) {
         result.outcome,
       ),
       result.outcome === 'deny' && result.decision === 'prompt'
-        ? h('span', { class: 'muted' }, ' (no approver is connected: a prompt is denied, G22)')
+        ? h('span', { class: 'muted' }, ' (no approver is connected: a prompt is denied)')
         : null,
     ),
     h('p', { class: 'reason' }, rich(result.reason)),
@@ -116,10 +116,10 @@ export function decisionView(result) {
       h('dt', null, 'Managed layer'),
       h('dd', null, result.managedSource ?? 'none'),
     ),
-    facetTable(result.facets, 'Each facet, resolved on its own through the scope chain (G21)'),
+    facetTable(result.facets, 'Each facet, resolved on its own through the scope chain'),
     result.managed === null || result.managed.length === 0
       ? null
-      : facetTable(result.managed, 'The managed layer’s own results (G28)'),
+      : facetTable(result.managed, 'The managed layer’s own results'),
     result.advisories.length === 0
       ? null
       : h(
@@ -398,7 +398,7 @@ export function mountWhatIf(panel, env) {
         field('Space', space),
         field('Mode', mode),
         field('Tool name', tool),
-        field('Approver', approver, 'A prompt with no connected approver is denied (G22).'),
+        field('Approver', approver, 'A prompt with no connected approver is denied.'),
       ),
       h(
         'fieldset',
@@ -408,12 +408,12 @@ export function mountWhatIf(panel, env) {
         field(
           'Command line',
           command,
-          'Parsed as shell and classified (G14b, G14c): `git push origin main` is gitPush to ref main.',
+          'Parsed as shell and classified: `git push origin main` is gitPush to ref main.',
         ),
         h(
           'details',
           { open: true },
-          h('summary', null, 'Arguments the tool reports (absent: it does not say, G18)'),
+          h('summary', null, 'Arguments the tool reports (absent: it does not say)'),
           field('Paths (one per line)', paths),
           field('Git refs (one per line)', refs),
           field('Hosts (one per line)', hosts),
@@ -430,7 +430,7 @@ export function mountWhatIf(panel, env) {
     h(
       'p',
       { class: 'muted' },
-      'The answer comes from the same engine and the same policy decisions read now (G3): it is what this agent would get.',
+      'The answer comes from the same engine and the same policy decisions read now: it is what this agent would get.',
     ),
     formEl,
     box,

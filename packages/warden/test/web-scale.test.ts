@@ -1,0 +1,185 @@
+// The permissions screen at a team's size, in Chromium against a real
+// `warden serve`: a generated policy of 500 rules over 20 agents, 10 spaces
+// and 2 modes (G20). The scope headers and the class column stay in place
+// while the matrix scrolls; scopes filter by kind and name and sort
+// naturally; a cell's explanation opens beside the matrix; rules are found by
+// search and filters, with lint warnings beside the rule they are about.
+// How long the first paint and a cell's explanation take is printed, not
+// asserted: speed is measured, never a pass condition.
+
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT } from './support/browser.js';
+import { useConsole } from './support/console-fixture.js';
+
+const CLASSES = [
+  'fileDelete',
+  'gitPush',
+  'prCreate',
+  'prPublish',
+  'vendorSyncWrite',
+  'fileWriteOutsideWorktree',
+  'gitCommit',
+  'networkEgress',
+  'secretAccess',
+  'packageInstall',
+  'processSpawn',
+  'workspaceMutation',
+  'enclosureControl',
+];
+const DECISIONS = ['allow', 'prompt', 'deny'];
+
+/** 500 rules: every agent, space and mode named, conditions and expiries mixed in, one rule repeated. */
+function bigPolicy(): string {
+  const scopes = [
+    'workspace',
+    ...Array.from({ length: 20 }, (_, i) => `agent:coder-${i + 1}`),
+    ...Array.from({ length: 10 }, (_, i) => `space:space-${i + 1}`),
+  ];
+  const lines = ['version: 1', 'workspace: acme', 'spaces:'];
+  for (let i = 1; i <= 10; i++) lines.push(`  space-${i}: {}`);
+  lines.push(
+    'modes:',
+    '  review:',
+    '    preset:',
+    '      - { id: review-push, action: gitPush, decision: deny }',
+    '  ship:',
+    '    preset:',
+    '      - { id: ship-push, action: gitPush, decision: allow }',
+    'rules:',
+  );
+  for (let i = 1; i <= 497; i++) {
+    const scope = scopes[i % scopes.length] as string;
+    const action = CLASSES[(i * 7) % CLASSES.length] as string;
+    const decision = DECISIONS[i % 3] as string;
+    const when = i % 4 === 0 && decision !== 'allow' ? `, when: { paths: ["dir-${i}/**"] }` : '';
+    const expires = i % 9 === 0 ? ', expiresAt: "2999-01-01T00:00:00Z"' : '';
+    lines.push(
+      `  - { id: r-${i}, scope: "${scope}", action: ${action}, decision: ${decision}${when}${expires} }`,
+    );
+  }
+  lines.push(
+    '  - { id: twin-a, scope: "agent:coder-7", action: secretAccess, decision: deny, when: { paths: [".env"] } }',
+    '  - { id: twin-b, scope: "agent:coder-7", action: secretAccess, decision: deny, when: { paths: [".env"] } }',
+    '  - { id: needle, scope: "agent:coder-13", action: prCreate, decision: prompt, note: "haystack" }',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+const PAGE = '/workspaces/acme/settings/workspace/permissions';
+
+const web = useConsole({
+  policy: bigPolicy(),
+  tokens: { admin: { role: 'admin', name: 'ada' } },
+});
+
+async function open(): Promise<{ page: Page; errors: string[]; firstPaintMs: number }> {
+  const started = Date.now();
+  const { page, errors } = await web.signedIn(web.tokens.admin, PAGE);
+  await page.locator('table.matrix').waitFor({ timeout: 30_000 });
+  return { page, errors, firstPaintMs: Date.now() - started };
+}
+
+describe.skipIf(BROWSER_SKIP !== null)(
+  'the permissions screen at 500 rules, 20 agents, 10 spaces and 2 modes',
+  { timeout: BROWSER_TEST_TIMEOUT * 2 },
+  () => {
+    it('the matrix keeps its headers and class column in view while it scrolls, and explains a cell beside it', async () => {
+      const { page, errors, firstPaintMs } = await open();
+      const heads = page.locator('table.matrix thead th[data-scope]');
+      expect(await heads.count()).toBe(1 + 20 + 10 + 2);
+      // Natural order: space-2 before space-10, coder-2 before coder-10.
+      const scopes = await heads.evaluateAll((ths) =>
+        ths.map((th) => th.getAttribute('data-scope')),
+      );
+      expect(scopes.indexOf('space:space-2')).toBeLessThan(scopes.indexOf('space:space-10'));
+      expect(scopes.indexOf('agent:coder-2')).toBeLessThan(scopes.indexOf('agent:coder-10'));
+
+      // Scroll the matrix to its far corner: the header row and the class column stay visible.
+      const scroller = page.locator('.matrix-scroll');
+      await scroller.evaluate((el) => {
+        el.scrollTop = el.scrollHeight;
+        el.scrollLeft = el.scrollWidth;
+      });
+      const box = await scroller.boundingBox();
+      const lastHead = await page
+        .locator('table.matrix thead th[data-scope="mode:ship"]')
+        .boundingBox();
+      const lastRow = await page
+        .locator('table.matrix tbody tr')
+        .last()
+        .locator('th')
+        .boundingBox();
+      if (box === null || lastHead === null || lastRow === null) throw new Error('not laid out');
+      expect(lastHead.y).toBeGreaterThanOrEqual(box.y - 1);
+      expect(lastHead.y).toBeLessThan(box.y + 5);
+      expect(lastRow.x).toBeGreaterThanOrEqual(box.x - 1);
+      expect(lastRow.x).toBeLessThan(box.x + 5);
+
+      // A cell's explanation opens beside the matrix, in view, without scrolling the page.
+      const started = Date.now();
+      await page
+        .locator('button.cell[data-class="secretAccess"][data-scope="agent:coder-7"]')
+        .click();
+      const detail = page.locator('.cell-detail');
+      await detail.locator('h2').waitFor();
+      const explainMs = Date.now() - started;
+      const side = await detail.boundingBox();
+      const matrix = await scroller.boundingBox();
+      if (side === null || matrix === null) throw new Error('not laid out');
+      expect(side.x).toBeGreaterThanOrEqual(matrix.x + matrix.width - 1);
+      expect(side.y).toBeLessThan(720);
+      expect(await detail.innerText()).toContain('secretAccess in Agent coder-7');
+      await detail.getByRole('button', { name: 'Close' }).click();
+      expect(await detail.isHidden()).toBe(true);
+
+      // Filter by kind and by name.
+      await page.getByLabel('Show').selectOption('space');
+      expect(await heads.count()).toBe(10);
+      await page.getByLabel('Named').fill('space-1');
+      const named = await heads.evaluateAll((ths) =>
+        ths.map((th) => th.getAttribute('data-scope')),
+      );
+      expect(named).toEqual(['space:space-1', 'space:space-10']);
+      expect(await page.locator('.matrix-count').innerText()).toBe('2 of 33 scopes');
+      await page.getByLabel('Named').fill('nothing-like-this');
+      expect(await page.getByText('No scope matches the filter.').count()).toBe(1);
+      expect(errors).toEqual([]);
+      console.log(
+        `the permissions screen at 500 rules: first paint ${firstPaintMs} ms after sign-in, a cell's explanation ${explainMs} ms`,
+      );
+    });
+
+    it('rules are found by search and filters, and a lint warning stands beside its rule', async () => {
+      const { page, errors } = await open();
+      await page.locator('#tab-rules').click();
+      const rules = page.locator('#panel-rules li.rule');
+      await rules.first().waitFor();
+      expect(await page.locator('.rule-count').innerText()).toBe('502 rules');
+      await page.getByLabel('Search').fill('haystack');
+      expect(await page.locator('.rule-count').innerText()).toBe('1 of 502 rules match');
+      expect(await rules.evaluateAll((li) => li.map((l) => l.getAttribute('data-rule')))).toEqual([
+        'needle',
+      ]);
+      await page.getByLabel('Search').fill('');
+      await page.locator('select[data-filter="scope"]').selectOption('agent:coder-7');
+      await page.locator('select[data-filter="action"]').selectOption('secretAccess');
+      await page.locator('select[data-filter="decision"]').selectOption('deny');
+      const ids = await rules.evaluateAll((li) => li.map((l) => l.getAttribute('data-rule')));
+      expect(ids).toContain('twin-b');
+      expect(ids.every((id) => id !== null)).toBe(true);
+      const twin = page.locator('#panel-rules li.rule[data-rule="twin-b"]');
+      expect(await twin.locator('.rule-warning[data-code="duplicate"]').innerText()).toContain(
+        'repeats twin-a',
+      );
+      // Many warnings about one rule: the first two stand beside it, the rest one click away.
+      expect(await twin.locator('p.rule-warning:visible').count()).toBe(2);
+      expect(await twin.locator('.rule-warnings-more summary').innerText()).toMatch(
+        /^\d+ more warnings$/,
+      );
+      await page.locator('select[data-filter="expiry"]').selectOption('expired');
+      expect(await page.getByText('No rule here matches the filter.').count()).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+    });
+  },
+);
