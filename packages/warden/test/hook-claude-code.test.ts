@@ -336,7 +336,7 @@ describe('--gateway-config: MCP servers Claude Code talks to directly, mapped as
     );
     expect(hook(direct(), recorded('mcp-github-create-issue.json', worktree)).answer).toEqual(
       deny(
-        `Warden: \`mcp__github__create_issue\` has no mapping in the gateway configuration \`${gatewayConfig}\`: map \`github__create_issue\` under \`tools\` there, with \`actions\` (and \`args\`) if it changes anything or \`readOnly: true\` if it only reads (the ratchet, G5)`,
+        `Warden: \`mcp__github__create_issue\` has no mapping in the gateway configuration \`${gatewayConfig}\`: map \`github__create_issue\` under \`tools\` there, with \`actions\` (and \`args\`) if it changes anything or \`readOnly: true\` if it only reads (the ratchet)`,
       ),
     );
     expect(hook(direct(), recorded('mcp-tool.json', worktree)).answer).toEqual(

@@ -526,7 +526,7 @@ export class Gateway {
         this.refused.set(name, {
           server: downstream,
           status: 'Denied',
-          reason: `\`${name}\` appeared when \`${server}\` started again and has no mapping, so it is refused (the ratchet, G5): give \`tools.${name}\` \`actions\` (with \`args\`) or mark it \`readOnly: true\`, then restart the gateway${unmappedHint(tool)}`,
+          reason: `\`${name}\` appeared when \`${server}\` started again and has no mapping, so it is refused (the ratchet): give \`tools.${name}\` \`actions\` (with \`args\`) or mark it \`readOnly: true\`, then restart the gateway${unmappedHint(tool)}`,
         });
         refusedNow.push(name);
         continue;

@@ -136,7 +136,7 @@ export async function planMappedMcp(call: McpCall, base: GateAsk, file: string):
   if (mapping === null)
     return {
       kind: 'refuse',
-      reason: `\`${tool}\` has no mapping in the gateway configuration \`${file}\`: map \`${exposed}\` under \`tools\` there, with \`actions\` (and \`args\`) if it changes anything or \`readOnly: true\` if it only reads (the ratchet, G5)`,
+      reason: `\`${tool}\` has no mapping in the gateway configuration \`${file}\`: map \`${exposed}\` under \`tools\` there, with \`actions\` (and \`args\`) if it changes anything or \`readOnly: true\` if it only reads (the ratchet)`,
     };
   if (mapping.readOnly === true)
     return {

@@ -45,7 +45,7 @@ const mergeSchema = z.strictObject({
     .string()
     .regex(BRANCH, 'a branch name')
     .optional()
-    .describe('the branch it merges into, when known; without it a rule on refs asks (E26)'),
+    .describe('the branch it merges into, when known; without it a rule on refs asks'),
 });
 export type PrMergeArgs = z.infer<typeof mergeSchema>;
 
