@@ -500,7 +500,12 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(await item.locator('.sentence').innerText()).toBe(plain(remembered?.sentence));
       expect(await item.innerText()).toContain('remembered');
       expect(await item.innerText()).toContain('until ');
+      // Revoking asks first; keeping it changes nothing.
       await item.getByRole('button', { name: `Revoke remembered rule ${ruleId}` }).click();
+      await item.getByRole('button', { name: 'Keep it' }).click();
+      await item.getByRole('button', { name: `Revoke remembered rule ${ruleId}` }).click();
+      expect(await item.locator('.revoke-question').innerText()).toContain('Revoke it?');
+      await item.getByRole('button', { name: `Yes, revoke remembered rule ${ruleId}` }).click();
       await expect.poll(() => item.count()).toBe(0);
       await page.locator('#panel-rules').getByText('No remembered approval is in force.').waitFor();
       const after = await api(server.url, tokens.viewer, 'GET', '/v1/rules?workspace=acme');

@@ -524,11 +524,7 @@ export function approvalCard(view, options) {
           `rule ${view.decision?.rule ?? '?'} in ${view.decision?.scope ?? '?'}`,
         ),
       soft
-        ? h(
-            'p',
-            { class: 'muted' },
-            'A soft deny: an overrider may override it with a reason (G26).',
-          )
+        ? h('p', { class: 'muted' }, 'A soft deny: an overrider may override it with a reason.')
         : null,
       h('h4', { id: `${argsId}-h` }, 'Arguments'),
       args === null

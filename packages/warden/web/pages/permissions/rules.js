@@ -57,18 +57,44 @@ export function ruleItem(env, rule, box, proof = null, warnings = []) {
       ),
     );
   } else if (env.canWrite && rule.revocable) {
-    actions.push(
-      h(
+    // Revoking takes a second click: the agents lose the approval at once.
+    const slot = h('span', { class: 'revoke' });
+    const ask = () => {
+      const yes = h(
+        'button',
+        {
+          type: 'button',
+          class: 'danger',
+          'aria-label': `Yes, revoke remembered rule ${rule.id}`,
+          onclick: () => void revoke(env, rule, box),
+        },
+        'Yes, revoke',
+      );
+      replace(
+        slot,
+        h('span', { class: 'revoke-question' }, 'Revoke it? Calls it answers are asked again. '),
+        yes,
+        ' ',
+        h('button', { type: 'button', onclick: offer }, 'Keep it'),
+      );
+      yes.focus();
+    };
+    const offer = () => {
+      const button = h(
         'button',
         {
           type: 'button',
           class: 'danger',
           'aria-label': `Revoke remembered rule ${rule.id}`,
-          onclick: () => revoke(env, rule, box),
+          onclick: ask,
         },
         'Revoke',
-      ),
-    );
+      );
+      replace(slot, button);
+      return button;
+    };
+    offer();
+    actions.push(slot);
   } else if (env.canWrite && rule.path !== null) {
     actions.push(
       h(

@@ -2,7 +2,10 @@
 // labels and help, error boxes that say what failed in the server's words,
 // scope names in plain words, lists typed one per line.
 
-import { h, replace } from '../../lib/dom.js';
+import { h, replace, rich } from '../../lib/dom.js';
+
+/** Text as the server writes it, with `back-quoted` parts as code (one helper for every page). */
+export { rich };
 
 let counter = 0;
 
@@ -92,18 +95,6 @@ export function decisionWords(d) {
 /** An origin as a small label. @param {string} origin */
 export function originTag(origin) {
   return h('span', { class: `tag tag-${origin}` }, origin);
-}
-
-/**
- * Text as the server writes it, with `back-quoted` parts shown as code: a
- * list of text nodes and `<code>` elements, never parsed as markup.
- * @param {unknown} text
- */
-export function rich(text) {
-  return String(text ?? '')
-    .split('`')
-    .map((part, i) => (i % 2 === 1 ? h('code', null, part) : part))
-    .filter((part) => part !== '');
 }
 
 /** A `datetime-local` value for an ISO time, in the browser's zone. @param {string} iso */
