@@ -242,7 +242,7 @@ describe('`warden serve` closes slow and idle clients and caps connections', () 
   it('a client that never finishes its headers is disconnected after the headers timeout', async () => {
     const { running } = await serve(quick);
     const { socket, closed } = socketTo(running.url);
-    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    socket.write(`GET /healthz HTTP/1.1\r\nHost: ${new URL(running.url).host}\r\n`);
     const after = await within(closed, 5000);
     expect(after).not.toBe('open');
     expect(after as number).toBeGreaterThanOrEqual(400);
@@ -254,7 +254,7 @@ describe('`warden serve` closes slow and idle clients and caps connections', () 
     const viewer = await tokenFor(running, 'viewer');
     const { socket, closed } = socketTo(running.url);
     socket.write(
-      `POST /v1/what-if HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nAuthorization: Bearer ${viewer}\r\n\r\n`,
+      `POST /v1/what-if HTTP/1.1\r\nHost: ${new URL(running.url).host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nAuthorization: Bearer ${viewer}\r\n\r\n`,
     );
     const drip = setInterval(() => socket.write(' '), 100);
     try {
@@ -271,7 +271,9 @@ describe('`warden serve` closes slow and idle clients and caps connections', () 
     const { socket, closed } = socketTo(running.url);
     let answer = '';
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
+    socket.write(
+      `GET /healthz HTTP/1.1\r\nHost: ${new URL(running.url).host}\r\nConnection: keep-alive\r\n\r\n`,
+    );
     const after = await within(closed, 4000);
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
     expect(after).not.toBe('open');

@@ -1,13 +1,15 @@
 // `warden token create|list|revoke`: identities for humans and for agents'
 // adapters (contracts §8). Writes to the store directly (the data folder, or
 // the Postgres of DATABASE_URL), so the first admin token needs no server.
-// A token is shown once; only its hash is kept.
+// A token is shown once; only its hash is kept. A token may expire
+// (`--expires`); the server refuses it from then on.
 
 import { userInfo } from 'node:os';
-import { createToken } from '../server/auth.js';
+import { createToken, parseExpiry } from '../server/auth.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
 import type { Store, TokenRecord } from '../store/types.js';
 import type { TokenCreateOptions, TokenListOptions, TokenRevokeOptions } from './commands/token.js';
+import type { InputIssue } from '../policy/load.js';
 import type { Io } from './io.js';
 import { EXIT, fail, printJson, style, usage } from './io.js';
 
@@ -49,6 +51,14 @@ function binding(record: TokenRecord): string {
   return parts.length === 0 ? 'every workspace' : parts.join(', ');
 }
 
+/** `  expires …`, or `  expired …` once that time has passed; empty for a token that never expires. */
+function expiry(record: TokenRecord, now: number, red: (text: string) => string): string {
+  if (record.expiresAt === null) return '';
+  return Date.parse(record.expiresAt) <= now
+    ? red(`  expired ${record.expiresAt}`)
+    : `  expires ${record.expiresAt}`;
+}
+
 /** Where an agent token acts when it binds no space or mode (contracts §8); empty for other tokens. */
 function placement(record: TokenRecord): string {
   if (record.role !== 'agent') return '';
@@ -63,7 +73,7 @@ function placement(record: TokenRecord): string {
 
 export async function runTokenCreate(io: Io, options: TokenCreateOptions): Promise<number> {
   const json = options.json === true;
-  const missing = [
+  const missing: InputIssue[] = [
     ...(options.role === undefined
       ? [
           {
@@ -83,6 +93,12 @@ export async function runTokenCreate(io: Io, options: TokenCreateOptions): Promi
         ]
       : []),
   ];
+  let expiresAt: number | undefined;
+  if (options.expires !== undefined) {
+    const at = parseExpiry(options.expires, io.now());
+    if (typeof at === 'number') expiresAt = at;
+    else missing.push({ code: 'bad_timestamp' as const, path: '--expires', message: at.problem });
+  }
   if (missing.length > 0) return fail(io, json, missing);
   let by = 'cli';
   try {
@@ -98,6 +114,7 @@ export async function runTokenCreate(io: Io, options: TokenCreateOptions): Promi
       ...(options.agent === undefined ? {} : { agent: options.agent }),
       ...(options.space === undefined ? {} : { space: options.space }),
       ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(expiresAt === undefined ? {} : { expiresAt }),
       by,
       at: io.now(),
     });
@@ -114,6 +131,7 @@ export async function runTokenCreate(io: Io, options: TokenCreateOptions): Promi
     const s = style(io.color);
     io.err(
       `${s.bold(`token for ${made.record.name}`)} (${made.record.role}; ${binding(made.record)}), id ${made.record.id}\n` +
+        (made.record.expiresAt === null ? '' : `it expires at ${made.record.expiresAt}\n`) +
         placement(made.record) +
         'it is shown once and kept nowhere: store it now. Use it as `Authorization: Bearer <token>` or `WARDEN_TOKEN`\n',
     );
@@ -135,9 +153,10 @@ export async function runTokenList(io: Io, options: TokenListOptions): Promise<n
       return EXIT.ok;
     }
     const s = style(io.color);
+    const now = io.now();
     for (const t of tokens)
       io.out(
-        `${t.id}  ${s.bold(t.name)}  ${t.role}  ${binding(t)}  created ${t.createdAt} by ${t.createdBy}${t.revokedAt === null ? '' : s.red(`  revoked ${t.revokedAt}`)}\n`,
+        `${t.id}  ${s.bold(t.name)}  ${t.role}  ${binding(t)}  created ${t.createdAt} by ${t.createdBy}${expiry(t, now, s.red)}${t.revokedAt === null ? '' : s.red(`  revoked ${t.revokedAt}`)}\n`,
       );
     return EXIT.ok;
   });

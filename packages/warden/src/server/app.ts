@@ -9,7 +9,7 @@ import { GateFault, unrecordedDenial } from '../gate/fault.js';
 import { Api } from './api.js';
 import type { Env } from './api.js';
 import type { Identity } from './auth.js';
-import { tokenHash } from './auth.js';
+import { expiredAt, tokenHash } from './auth.js';
 import type { ServerContext } from './context.js';
 import {
   ApiError,
@@ -82,6 +82,16 @@ export function createApp(
   });
   app.notFound((c) => answer(c, notFound(`no route \`${c.req.method} ${c.req.path}\``)));
 
+  // No API answer is kept by a cache or read as another type than it says, errors and 404s
+  // included; the console's files bring their own headers (web.ts) and keep them.
+  app.use('*', async (c, next) => {
+    await next();
+    const headers = c.res.headers;
+    headers.set('x-content-type-options', 'nosniff');
+    if (c.req.path === '/v1' || c.req.path.startsWith('/v1/') || !headers.has('cache-control'))
+      headers.set('cache-control', 'no-store');
+  });
+
   // One line per request at debug level; a failed one (5xx) at error level whatever the level.
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -152,6 +162,12 @@ export function createApp(
     }
     if (known.identity === null)
       throw unauthorized('authorization', 'the token is not known or was revoked');
+    const expired = expiredAt(known.identity, now);
+    if (expired !== null)
+      throw unauthorized(
+        'authorization',
+        `the token \`${known.identity.name}\` expired at ${expired}: an admin makes a new one (\`warden token create\` or \`POST /v1/tokens\`)`,
+      );
     c.set('identity', known.identity);
     return next();
   });

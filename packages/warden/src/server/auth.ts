@@ -4,6 +4,7 @@
 // taken from the request body (I1).
 
 import { createHash, randomBytes } from 'node:crypto';
+import { parseTimestamp } from '@warden/engine';
 import type { ApproverRole, Role, TokenRecord, TokenStore } from '../store/types.js';
 import { ROLES } from '../store/types.js';
 import { newId } from '../ids.js';
@@ -74,8 +75,53 @@ export interface TokenRequest {
   readonly agent?: string;
   readonly space?: string;
   readonly mode?: string;
+  /** When the token stops being accepted (epoch ms); none: it does not expire. */
+  readonly expiresAt?: number;
   readonly by: string;
   readonly at: number;
+}
+
+const SPAN_UNITS: Readonly<Record<string, number>> = {
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/** The longest a token may be made to last: ten years. */
+const LONGEST_MS = 3650 * 86_400_000;
+
+/**
+ * When a token given `text` expires (epoch ms), from `now`: a span (`90m`,
+ * `24h`, `30d`, `2w`) or an ISO 8601 time with a zone; or what is wrong with it.
+ */
+export function parseExpiry(text: string, now: number): number | { problem: string } {
+  const span = /^(\d{1,7})\s*([mhdw])$/.exec(text.trim());
+  let at: number;
+  if (span !== null) {
+    const amount = Number(span[1]);
+    if (amount === 0)
+      return { problem: `\`${text}\` is no time at all: give e.g. \`24h\` or \`30d\`` };
+    at = now + amount * (SPAN_UNITS[span[2] as string] as number);
+  } else if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
+    const parsed = parseTimestamp(text.trim());
+    if (typeof parsed !== 'number') return parsed;
+    at = parsed;
+  } else
+    return {
+      problem: `\`${text}\` is neither a span like \`24h\`, \`30d\` (m, h, d or w) nor a time with a zone like \`2026-12-01T08:00:00Z\``,
+    };
+  if (at <= now)
+    return { problem: `\`${text}\` is not in the future (now is ${new Date(now).toISOString()})` };
+  if (at - now > LONGEST_MS)
+    return { problem: `\`${text}\` is more than ten years away: a token lasts at most 3650d` };
+  return at;
+}
+
+/** When `identity` expired, if it has by `now`; null while it is valid or when it never expires. */
+export function expiredAt(identity: Identity, now: number): string | null {
+  if (identity.expiresAt === null) return null;
+  return Date.parse(identity.expiresAt) <= now ? identity.expiresAt : null;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._@:-]{0,99}$/;
@@ -147,6 +193,7 @@ export async function createToken(
     createdAt: new Date(request.at).toISOString(),
     createdBy: request.by,
     revokedAt: null,
+    expiresAt: request.expiresAt === undefined ? null : new Date(request.expiresAt).toISOString(),
   };
   await store.add(record, tokenHash(token));
   return { ok: true, token, record };

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { readSettingsFile } from '../policy/load.js';
 import type { Problem } from '../policy/problems.js';
 import { lowercased } from '../policy/problems.js';
+import { hostNameProblem } from '../gateway/hosts.js';
 import { ReportsSettingsSchema } from '../report/settings.js';
 import { DEFAULT_DATA } from '../store/open.js';
 
@@ -64,6 +65,18 @@ export const configSchema = z.strictObject({
     .max(65535, 'a port is 0 to 65535 (0 picks a free one)')
     .default(DEFAULT_PORT),
   data: z.string().min(1).default(DEFAULT_DATA),
+  allowHosts: z
+    .array(
+      z.string().superRefine((name, check) => {
+        const problem = hostNameProblem(name);
+        if (problem !== null) check.addIssue({ code: 'custom', message: problem });
+      }),
+      'a list of host names',
+    )
+    .default([])
+    .describe(
+      '`Host` names accepted besides the loopback names and the address listened on (a reverse proxy, a LAN name); default: WARDEN_ALLOW_HOSTS',
+    ),
   databaseUrl: z.string().min(1).optional().describe('Postgres; default: DATABASE_URL'),
   databaseSchema: z.string().min(1).optional().describe('default: WARDEN_DB_SCHEMA, else public'),
   managedPolicy: z
@@ -115,6 +128,8 @@ export interface ConfigFlags {
   readonly data?: string;
   readonly port?: string;
   readonly host?: string;
+  /** `--allow-host`, repeatable: replaces the environment's and the file's list. */
+  readonly allowHost?: readonly string[];
 }
 
 export type ConfigResult =
@@ -143,6 +158,22 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): ConfigRe
     ['logLevel', env.WARDEN_LOG_LEVEL],
   ];
   for (const [key, value] of fromEnv) if (value !== undefined && value !== '') merged[key] = value;
+  // Names from the environment and from flags are checked where they come from, to say so.
+  const hostList = (where: string, names: readonly string[]): string[] =>
+    names.filter((name) => {
+      const problem = hostNameProblem(name);
+      if (problem !== null) problems.push({ path: where, message: problem });
+      return problem === null;
+    });
+  if (env.WARDEN_ALLOW_HOSTS !== undefined && env.WARDEN_ALLOW_HOSTS.trim() !== '')
+    merged.allowHosts = hostList(
+      'WARDEN_ALLOW_HOSTS',
+      env.WARDEN_ALLOW_HOSTS.split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    );
+  if (flags.allowHost !== undefined && flags.allowHost.length > 0)
+    merged.allowHosts = hostList('--allow-host', flags.allowHost);
   if (flags.data !== undefined) merged.data = flags.data;
   if (flags.host !== undefined) merged.host = flags.host;
   if (flags.port !== undefined) {

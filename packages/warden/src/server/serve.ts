@@ -1,12 +1,13 @@
 // `warden serve`: the control plane. Opens the store (SQLite in the data
 // folder, or Postgres), listens — closing clients that are slow to send a
-// request or idle between requests, and holding a capped number of
-// connections — prints a one-screen banner, and on SIGINT or SIGTERM stops
-// taking requests, lets the ones in flight finish, flushes the audit log and
-// closes the store.
+// request or idle between requests, holding a capped number of connections,
+// and refusing a request whose `Host` does not name it (hosts.ts) — prints
+// a one-screen banner, and on SIGINT or SIGTERM stops taking requests, lets
+// the ones in flight finish, flushes the audit log and closes the store.
 
 import { realpathSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
+import type { RequestListener, Server, ServerOptions as HttpServerOptions } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -19,9 +20,12 @@ import { detectHost, honestyMatrix } from '../honesty/index.js';
 import { newId } from '../ids.js';
 import { startReportScheduler } from '../report/scheduler.js';
 import type { ReportScheduler } from '../report/scheduler.js';
+import { parseHostName } from '../gateway/hosts.js';
 import { createApp } from './app.js';
+import { expiredAt } from './auth.js';
 import type { ServerState } from './app.js';
 import type { ServerConfig } from './config.js';
+import { guardHosts, serverHosts } from './hosts.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -56,6 +60,7 @@ export async function startServer(
   const logger =
     options.logger ?? pino({ name: 'warden', level: config.logLevel }, pino.destination(2));
   const clock = options.clock ?? Date.now;
+  const allowed = config.allowHosts.flatMap((name) => parseHostName(name) ?? []);
   const warden = await Warden.open({
     data: config.data,
     ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
@@ -70,6 +75,8 @@ export async function startServer(
     },
   });
   const state: ServerState = { shuttingDown: false };
+  // The accepted `Host` names carry the bound port, known once listening (port 0 picks one).
+  let hosts = serverHosts(config.host, config.port, allowed);
   const { app } = createApp(
     {
       warden,
@@ -92,6 +99,11 @@ export async function startServer(
         fetch: app.fetch,
         hostname: config.host,
         port: config.port,
+        createServer: ((options: HttpServerOptions, listener: RequestListener) =>
+          createHttpServer(
+            options,
+            guardHosts(() => hosts, listener),
+          )) as typeof createHttpServer,
         serverOptions: {
           headersTimeout: http.headersTimeoutSeconds * 1000,
           requestTimeout: http.requestTimeoutSeconds * 1000,
@@ -124,6 +136,7 @@ export async function startServer(
     );
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  if (port !== config.port) hosts = serverHosts(config.host, port, allowed);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   let stopping: Promise<void> | null = null;
@@ -195,7 +208,8 @@ export async function bannerFacts(
   );
   const tokens: Record<string, number> = {};
   for (const t of await warden.store.tokens.list())
-    if (t.revokedAt === null) tokens[t.role] = (tokens[t.role] ?? 0) + 1;
+    if (t.revokedAt === null && expiredAt(t, Date.now()) === null)
+      tokens[t.role] = (tokens[t.role] ?? 0) + 1;
   return {
     version,
     url: running.url,

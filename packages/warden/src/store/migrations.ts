@@ -315,6 +315,13 @@ const toolPins: Migration = {
   },
 };
 
+/** A token may expire: after `expires_at` (ISO 8601, UTC) it is refused; null never expires. */
+const tokenExpiry: Migration = {
+  async up(db: Db) {
+    await db.schema.alterTable('api_tokens').addColumn('expires_at', 'text').execute();
+  },
+};
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_tokens': tokens,
@@ -323,6 +330,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005_instance_secrets': instanceSecrets,
   '0006_freezes': freezes,
   '0007_tool_pins': toolPins,
+  '0008_token_expiry': tokenExpiry,
 };
 
 const provider: MigrationProvider = {

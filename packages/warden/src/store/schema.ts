@@ -41,6 +41,7 @@ export interface Database {
     created_at: string;
     created_by: string;
     revoked_at: string | null;
+    expires_at: string | null;
   };
   state_versions: { key: string; version: number };
   policy_revisions: RevisionRow;

@@ -523,11 +523,16 @@ export interface TokenRecord {
   readonly createdAt: string;
   readonly createdBy: string;
   readonly revokedAt: string | null;
+  /** When the token stops being accepted (ISO 8601, UTC); null when it does not expire. */
+  readonly expiresAt: string | null;
 }
 
 export interface TokenStore {
   add(token: Omit<TokenRecord, 'revokedAt'>, hash: string): Promise<void>;
-  /** The live token with this hash; null when there is none or it was revoked. */
+  /**
+   * The token with this hash that was not revoked; null when there is none.
+   * An expired one is still found: the server refuses it and says when it expired.
+   */
   byHash(hash: string): Promise<TokenRecord | null>;
   list(): Promise<TokenRecord[]>;
   revoke(id: string, at: number): Promise<TokenRecord | null>;

@@ -18,6 +18,10 @@ export const tokenView = z.strictObject({
   createdAt: z.string(),
   createdBy: z.string(),
   revokedAt: z.string().nullable(),
+  expiresAt: z
+    .string()
+    .nullable()
+    .describe('when the token stops being accepted (ISO 8601, UTC); null: it does not expire'),
 });
 
 /** `GET /v1/tokens`. */
@@ -46,6 +50,7 @@ export function showToken(record: TokenRecord): TokenView {
     createdAt: record.createdAt,
     createdBy: record.createdBy,
     revokedAt: record.revokedAt,
+    expiresAt: record.expiresAt,
   };
 }
 

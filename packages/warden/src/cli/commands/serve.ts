@@ -1,6 +1,7 @@
 // `warden serve`: the server's flags and help; the server itself loads when it runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { collect } from '../flags.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
 function serve(program: CommandUnknownOpts) {
@@ -12,6 +13,11 @@ function serve(program: CommandUnknownOpts) {
     .option('--data <dir>', 'the data folder (default `.warden`)')
     .option('--port <n>', 'the port (default 8787; 0 picks a free one)')
     .option('--host <host>', 'the address to listen on (default 127.0.0.1)')
+    .option(
+      '--allow-host <name>',
+      'also accept this `Host` name (a reverse proxy, a LAN name), repeatable; only loopback names and the address listened on pass otherwise (default: WARDEN_ALLOW_HOSTS, comma-separated)',
+      collect,
+    )
     .option('--config <file>', 'a configuration file (YAML or JSON); env and flags override it')
     .option('--json', 'print the banner as one JSON line');
 }

@@ -23,7 +23,11 @@ function create(token: CommandUnknownOpts) {
       .option('--workspace <id>', 'bind it to one workspace (required for `agent`)')
       .option('--agent <id>', 'the agent an `agent` token is')
       .option('--space <id>', 'bind an `agent` token to a space')
-      .option('--mode <name>', 'bind an `agent` token to a mode'),
+      .option('--mode <name>', 'bind an `agent` token to a mode')
+      .option(
+        '--expires <when>',
+        'refuse it after a span (`90m`, `24h`, `30d`, `2w`) or at a time with a zone (`2026-12-01T08:00:00Z`); default: never',
+      ),
   );
 }
 
@@ -31,7 +35,7 @@ function list(token: CommandUnknownOpts) {
   return storeOptions(
     token
       .command('list')
-      .description('the tokens: names, roles and bindings, never the secrets')
+      .description('the tokens: names, roles, bindings and expiry, never the secrets')
       .option('--all', 'include revoked tokens'),
   );
 }

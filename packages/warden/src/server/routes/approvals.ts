@@ -8,7 +8,7 @@ import type { AnswerResult } from '../../approvals/broker.js';
 import type { Api } from '../api.js';
 import { EVENT_STREAM } from '../api.js';
 import type { Identity } from '../auth.js';
-import { approverRoles, roleToken, tokenHash } from '../auth.js';
+import { approverRoles, expiredAt, roleToken, tokenHash } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { ApiError, forbidden, notFound } from '../errors.js';
@@ -124,8 +124,12 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
           warden.store.tokens
             .byHash(hash)
             .then(async (still) => {
-              if (still !== null) return;
-              await send('revoked', { message: 'the token was revoked' });
+              const expired = still === null ? null : expiredAt(still, ctx.clock());
+              if (still !== null && expired === null) return;
+              await send('revoked', {
+                message:
+                  expired === null ? 'the token was revoked' : `the token expired at ${expired}`,
+              });
               end();
             })
             .catch(() => undefined);

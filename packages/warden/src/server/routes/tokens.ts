@@ -1,5 +1,5 @@
 // Tokens over HTTP, for admins: list them (never their secrets), make one
-// (its secret is answered once), revoke one. A workspace-bound admin manages
+// (its secret is answered once, and it may expire), revoke one. A workspace-bound admin manages
 // the tokens of its workspace only. The first admin token comes from the CLI
 // (`warden token create`), which writes to the store directly.
 
@@ -9,9 +9,9 @@ import type { TokenRecord } from '../../store/types.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
 import type { Identity } from '../auth.js';
-import { createToken } from '../auth.js';
+import { createToken, parseExpiry } from '../auth.js';
 import type { ServerContext } from '../context.js';
-import { forbidden, invalid, notFound } from '../errors.js';
+import { badRequest, forbidden, invalid, notFound } from '../errors.js';
 import { madeTokenView, showToken, tokenListView, tokenView } from '../../views/tokens.js';
 
 function visible(identity: Identity, record: TokenRecord): boolean {
@@ -48,10 +48,43 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
       agent: z.string().optional(),
       space: z.string().optional(),
       mode: z.string().optional(),
+      expiresAt: z
+        .string()
+        .optional()
+        .describe('when the token stops being accepted: an ISO 8601 time with a zone'),
+      expires: z
+        .string()
+        .optional()
+        .describe(
+          'the same as a span from now (`90m`, `24h`, `30d`, `2w`) or a time with a zone; give one of the two',
+        ),
     }),
     response: madeTokenView,
-    responses: { 201: '`{ token, record }`', 403: 'another workspace', 422: 'not a valid token' },
+    responses: {
+      201: '`{ token, record }`',
+      400: 'not a valid expiry',
+      403: 'another workspace',
+      422: 'not a valid token',
+    },
     handler: async ({ identity, body }) => {
+      const now = ctx.clock();
+      let expiresAt: number | undefined;
+      if (body.expiresAt !== undefined && body.expires !== undefined)
+        throw badRequest('expires', 'give `expiresAt` or `expires`, not both');
+      if (body.expiresAt !== undefined) {
+        const at = /^\d{4}-/.test(body.expiresAt)
+          ? parseExpiry(body.expiresAt, now)
+          : {
+              problem: `\`${body.expiresAt}\` is not a time with a zone like \`2026-12-01T08:00:00Z\` (\`expires\` takes a span like \`30d\`)`,
+            };
+        if (typeof at !== 'number') throw badRequest('expiresAt', at.problem);
+        expiresAt = at;
+      }
+      if (body.expires !== undefined) {
+        const at = parseExpiry(body.expires, now);
+        if (typeof at !== 'number') throw badRequest('expires', at.problem);
+        expiresAt = at;
+      }
       if (identity.workspace !== null) {
         if (body.workspace !== undefined && body.workspace !== identity.workspace)
           throw forbidden(
@@ -66,8 +99,9 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
         ...(body.agent === undefined ? {} : { agent: body.agent }),
         ...(body.space === undefined ? {} : { space: body.space }),
         ...(body.mode === undefined ? {} : { mode: body.mode }),
+        ...(expiresAt === undefined ? {} : { expiresAt }),
         by: identity.name,
-        at: ctx.clock(),
+        at: now,
       });
       if (!made.ok)
         throw invalid(
@@ -78,7 +112,12 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
           })),
         );
       ctx.logger.info(
-        { token: made.record.id, role: made.record.role, by: identity.name },
+        {
+          token: made.record.id,
+          role: made.record.role,
+          by: identity.name,
+          expiresAt: made.record.expiresAt,
+        },
         'token created',
       );
       return new Reply(201, { token: made.token, record: showToken(made.record) });

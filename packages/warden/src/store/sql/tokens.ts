@@ -18,6 +18,7 @@ function fromRow(row: Database['api_tokens']): TokenRecord {
     createdAt: row.created_at,
     createdBy: row.created_by,
     revokedAt: row.revoked_at,
+    expiresAt: row.expires_at,
   };
 }
 
@@ -40,6 +41,7 @@ export class SqlTokenStore implements TokenStore {
           created_at: token.createdAt,
           created_by: token.createdBy,
           revoked_at: null,
+          expires_at: token.expiresAt,
         })
         .execute(),
     );
