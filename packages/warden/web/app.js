@@ -2,9 +2,11 @@
 // path shows. Pages are modules under `pages/`, each exporting
 // `render(main, ctx)`; `ctx` holds the identity (`/v1/me`: role, bindings and
 // the permissions the role grants) and the route's parameters. A page may
-// return a function that is called when the page is left.
+// return a function that is called when the page is left. A token that stops
+// working (revoked, expired) does not take the page away: a banner says why
+// and signs in again over it, so an unsaved edit is kept.
 
-import { api, signOut, token } from './lib/api.js';
+import { api, signIn, signOut, token } from './lib/api.js';
 import { h, replace } from './lib/dom.js';
 
 /** Paths → page modules; `:name` parts become `ctx.params.name`. */
@@ -155,8 +157,10 @@ async function show() {
     );
     return;
   }
+  // The page asked for, with its query, is where signing in leads back to.
+  const here = `${path}${window.location.search}`;
   if (!route.open && token() === null) {
-    window.history.replaceState({}, '', `/sign-in?next=${encodeURIComponent(path)}`);
+    window.history.replaceState({}, '', `/sign-in?next=${encodeURIComponent(here)}`);
     route = ROUTES[0];
   }
   if (!route.open && identity === null) {
@@ -164,7 +168,7 @@ async function show() {
       identity = await api('GET', '/v1/me');
     } catch {
       signOut();
-      window.history.replaceState({}, '', `/sign-in?next=${encodeURIComponent(path)}`);
+      window.history.replaceState({}, '', `/sign-in?next=${encodeURIComponent(here)}`);
       route = ROUTES[0];
     }
   }
@@ -186,7 +190,13 @@ async function show() {
       can: (permission) => identity?.permissions?.some((p) => p === permission) === true,
       workspace: currentWorkspace,
       signedIn: async () => {
-        identity = await api('GET', '/v1/me');
+        const me = /** @type {import('./lib/types.js').Identity} */ (await api('GET', '/v1/me'));
+        identity = me;
+        return me;
+      },
+      signedOut: async () => {
+        signOut();
+        identity = null;
       },
     };
     const done = await mod.render(main, ctx);
@@ -222,9 +232,98 @@ window.addEventListener('warden:tool-pins', (event) => {
     if (el instanceof HTMLElement && el.dataset.workspace === detail.workspace)
       showChanged(el, detail.changed);
 });
-window.addEventListener('warden:signed-out', () => {
+/**
+ * The token stopped working while a page was open: the page stays, with
+ * whatever was typed in it, and a banner above it says why and signs in
+ * again in place. Signed in with another role, the page is shown anew for it;
+ * with the same role it stays, and is told (`warden:session-restored`) to read
+ * what it shows again.
+ * @param {string} reason the server's words
+ */
+function sessionEnded(reason) {
+  // Asked once: the calls that fail after the first find the banner there.
+  if (document.getElementById('session-ended') !== null) return;
+  const was = identity;
   identity = null;
-  navigate(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);
+  renderNav();
+  let banner = document.getElementById('session-ended');
+  if (banner === null) {
+    banner = h('section', {
+      id: 'session-ended',
+      class: 'session-ended',
+      role: 'alertdialog',
+      'aria-labelledby': 'session-ended-title',
+    });
+    document.getElementById('main')?.before(banner);
+  }
+  const error = h('p', { class: 'error', role: 'alert' });
+  const input = h('input', {
+    id: 'session-token',
+    type: 'password',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    required: true,
+    placeholder: 'wdn_…',
+  });
+  const el = banner;
+  replace(
+    el,
+    h('h2', { id: 'session-ended-title' }, 'Sign in again to go on'),
+    h(
+      'p',
+      null,
+      'The server no longer accepts the token of this tab',
+      reason === '' ? '' : ` (${reason})`,
+      ': it was revoked or it expired. What you were editing stays on this page; sign in again, then save it.',
+    ),
+    h(
+      'form',
+      {
+        class: 'row',
+        onsubmit: async (/** @type {SubmitEvent} */ event) => {
+          event.preventDefault();
+          replace(error);
+          signIn(input.value.trim());
+          try {
+            const me = /** @type {import('./lib/types.js').Identity} */ (
+              await api('GET', '/v1/me')
+            );
+            if (me.role === 'agent') {
+              signOut();
+              replace(
+                error,
+                'An agent’s token cannot sign in to the console: use a token made for you.',
+              );
+              return;
+            }
+            identity = me;
+          } catch (e) {
+            signOut();
+            replace(error, e instanceof Error ? e.message : String(e));
+            return;
+          }
+          el.remove();
+          renderNav();
+          // The same role sees the same page: it stays, edits and all, and reads again.
+          if (was === null || was.role !== identity.role || was.workspace !== identity.workspace)
+            void show();
+          else window.dispatchEvent(new CustomEvent('warden:session-restored'));
+        },
+      },
+      h('label', { for: 'session-token' }, 'API token'),
+      input,
+      h('button', { type: 'submit', class: 'primary' }, 'Sign in'),
+    ),
+    error,
+  );
+  input.focus();
+}
+
+window.addEventListener('warden:signed-out', (event) => {
+  const detail = /** @type {CustomEvent<{ reason?: string }>} */ (event).detail;
+  // The sign-in page itself shows its own errors.
+  if (window.location.pathname === '/sign-in') return;
+  sessionEnded(detail?.reason ?? '');
 });
 
 void show();

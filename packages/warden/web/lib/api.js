@@ -35,7 +35,7 @@ export class ApiError extends Error {
 /**
  * Calls the API: `api('GET', '/v1/me')`, `api('POST', '/v1/what-if', body)`.
  * Resolves with the JSON body of a 2xx answer; rejects with an `ApiError`.
- * A 401 signs the tab out and shows the sign-in page.
+ * A 401 signs the tab out and asks to sign in again, over the page as it is.
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
@@ -62,11 +62,16 @@ export async function api(method, path, body) {
   } catch {
     parsed = null;
   }
+  const error = response.ok ? null : new ApiError(response.status, parsed?.errors ?? []);
+  // The token stopped working (revoked, expired): the page stays as it is, with
+  // whatever was being edited, and asks to sign in again.
   if (response.status === 401 && path !== '/v1/me') {
     signOut();
-    window.dispatchEvent(new CustomEvent('warden:signed-out'));
+    window.dispatchEvent(
+      new CustomEvent('warden:signed-out', { detail: { reason: error?.message ?? '' } }),
+    );
   }
-  if (!response.ok) throw new ApiError(response.status, parsed?.errors ?? []);
+  if (error !== null) throw error;
   return parsed;
 }
 

@@ -80,7 +80,10 @@ export interface PageContext {
   navigate(path: string): void;
   can(permission: string): boolean;
   workspace(): string | null;
-  signedIn(): Promise<void>;
+  /** Reads who the signed-in token is, and keeps it. */
+  signedIn(): Promise<Identity>;
+  /** Forgets the token and who it was. */
+  signedOut(): Promise<void>;
 }
 
 /** `GET /v1/workspaces`. */

@@ -295,5 +295,11 @@ export function freezePanel({ ctx, workspace, agent, onChange }) {
 
   render();
   void load();
+  // Signed in again after the token stopped working: read the state again (what was typed stays).
+  const restored = () => {
+    if (el.isConnected) void load();
+    else window.removeEventListener('warden:session-restored', restored);
+  };
+  window.addEventListener('warden:session-restored', restored);
   return { el, load };
 }
