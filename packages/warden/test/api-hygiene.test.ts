@@ -471,6 +471,42 @@ describe('a token may expire', () => {
     });
   });
 
+  it('ends an approver channel held with a token once it expires, saying when', async () => {
+    let now = Date.now();
+    const { call, app, tokens } = await inProcess(() => now);
+    const made = await call('POST', '/v1/tokens', tokens.admin, {
+      role: 'approver',
+      name: 'shift',
+      expires: '8h',
+    });
+    expect(made.status, made.text).toBe(201);
+    const res = await app.request('/v1/approvals/stream', {
+      headers: { authorization: `Bearer ${made.body.token as string}` },
+    });
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const until = async (needle: string): Promise<void> => {
+      const deadline = Date.now() + 5000;
+      while (!text.includes(needle)) {
+        if (Date.now() > deadline) throw new Error(`no \`${needle}\` in ${text}`);
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+    };
+    try {
+      await until('event: ready');
+      now += 8 * 3_600_000;
+      await until('event: revoked');
+      await until('the token expired at ');
+      expect(text).toContain(`the token expired at ${(made.body.record as J).expiresAt as string}`);
+    } finally {
+      await reader.cancel();
+    }
+  });
+
   it('refuses an expiry that is not one with a 400 naming the field, and makes no token', async () => {
     const { call, tokens } = await inProcess(() => T0);
     for (const [body, path, says] of [
