@@ -1,7 +1,8 @@
 // `npm run screenshots`: the README's pictures of the web console, taken in
 // Debian's Chromium from a real `warden serve` on a scratch data folder with
 // the example policy, an agent waiting on a prompt, and an admin signed in.
-// Writes docs/img/permissions.png and docs/img/inbox.png.
+// Writes docs/img/permissions.png, docs/img/inbox.png and, at a phone's
+// width (390 px), docs/img/inbox-phone.png.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -102,6 +103,20 @@ async function main(): Promise<void> {
       .catch(() => undefined);
     await page.locator('#inbox-pending > li').first().waitFor({ timeout: 15_000 });
     await page.screenshot({ path: join(OUT, 'inbox.png'), fullPage: false });
+
+    // The same prompt on a phone: the tab is signed in on its own.
+    const phone = await browser.newPage({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    await phone.goto(`${url}/sign-in?next=%2Fapprovals`);
+    await phone.getByLabel('API token').fill(admin);
+    await phone.getByRole('button', { name: 'Sign in' }).click();
+    await phone.locator('#inbox-pending > li').first().waitFor({ timeout: 15_000 });
+    await phone.screenshot({ path: join(OUT, 'inbox-phone.png'), fullPage: false });
+    await phone.close();
     await page.close();
     void asking;
   } finally {
@@ -109,7 +124,9 @@ async function main(): Promise<void> {
     server.kill('SIGTERM');
     rmSync(data, { recursive: true, force: true });
   }
-  console.log(`wrote ${join(OUT, 'permissions.png')} and ${join(OUT, 'inbox.png')}`);
+  console.log(
+    `wrote ${join(OUT, 'permissions.png')}, ${join(OUT, 'inbox.png')} and ${join(OUT, 'inbox-phone.png')}`,
+  );
 }
 
 await main();

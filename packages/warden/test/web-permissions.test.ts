@@ -556,6 +556,13 @@ describe.skipIf(BROWSER_SKIP !== null)(
     it('templates: the preview lists the rules a template adds, as sentences, and the cells it changes; apply writes them', async () => {
       const { page, errors } = await open(tokens.admin, 'templates');
       const card = page.locator('#panel-templates section[data-template="no-package-installs"]');
+      // The description leads with one sentence; the fine print folds away.
+      expect(await card.locator('.template-lead').innerText()).toBe(
+        'Denies installing packages (every action of the packageInstall class).',
+      );
+      expect(await card.locator('.template-more summary').innerText()).toBe(
+        'What it holds, and what it does not',
+      );
       await card.getByLabel('Scope').selectOption('agent:coder-1');
       const before = (await current()).revision;
       await card.getByRole('button', { name: 'Preview' }).click();

@@ -173,8 +173,11 @@ async function show() {
     }
   }
   const params = match(route.path, window.location.pathname) ?? {};
-  if (params.workspace !== undefined)
-    window.sessionStorage.setItem('warden.workspace', params.workspace);
+  // The workspace a page is about — in its path or its `?workspace=` — is the one the header names.
+  const shownWorkspace =
+    params.workspace ?? new URLSearchParams(window.location.search).get('workspace');
+  if (shownWorkspace !== undefined && shownWorkspace !== null && shownWorkspace !== '')
+    window.sessionStorage.setItem('warden.workspace', shownWorkspace);
   renderNav();
   document.title = `${route.title} · Warden`;
   replace(main, h('p', { class: 'muted' }, 'Loading…'));

@@ -29,7 +29,7 @@ export const NEVER_DELETE_OUTSIDE_WORKTREE: TemplateDefinition = {
   name: 'never-delete-outside-worktree',
   title: 'Never delete outside the worktree',
   description:
-    'Denies deleting anything outside the given worktree folders: an absolute path ' +
+    'Denies deleting anything outside the given worktree folders. That is an absolute path ' +
     '(`rm /etc/passwd`, a tool deleting `/home/u/.ssh`), and a relative path that climbs out ' +
     '(`../x`), which is placed with the `worktree` of the request and judged as the absolute path it ' +
     'names, or, when the request names no worktree, denied outright. Deletions inside a ' +
@@ -95,7 +95,7 @@ export const READS_ALWAYS_ALLOWED: TemplateDefinition = {
   name: 'reads-always-allowed',
   title: 'Reads always allowed',
   description:
-    'Tools that only read (the built-in `read_file` and `list_files`) declare no action class ' +
+    'Allows the common read-only shell commands. Tools that only read (the built-in `read_file` and `list_files`) declare no action class ' +
     'and are never gated: they need no rule. This template is for reading through a shell: ' +
     `it allows the command facets of common read-only commands (${READ_COMMANDS.map((c) => `\`${c}\``).join(', ')}, ` +
     'and any given), so a stricter command rule in the same scope, such as a prompt on `git`, ' +

@@ -7,7 +7,7 @@ export const NEVER_PUSH_WITHOUT_ASKING: TemplateDefinition = {
   name: 'never-push-without-asking',
   title: 'Never push without asking',
   description:
-    'Every push to a git remote waits for a human: a tool that declares `gitPush`, and any shell ' +
+    'Every push to a git remote waits for a human. A tool that declares `gitPush`, and any shell ' +
     'command the classifier reads as a push (`cd api && git push origin main` included), resolves ' +
     'to `prompt`, and with no approver connected the prompt is denied (fail-closed). The ' +
     'built-in default already prompts for pushes; this rule pins that in its scope, so a mode ' +
@@ -27,7 +27,7 @@ export const PROTECT_MAIN: TemplateDefinition = {
   name: 'protect-main',
   title: 'Protect main',
   description:
-    'Denies pushing to `main` and `master`, and to any further branches given: written either way ' +
+    'Denies pushing to `main` and `master`, and to any further branches given. It holds written either way ' +
     '(`main` and `refs/heads/main` are the same ref), as the destination of a refspec ' +
     '(`feature:main`), and as a deletion (`:main`). Pushes to other branches are left to the ' +
     'other rules (the built-in default prompts). A push whose target the tool does not report or ' +

@@ -8,7 +8,7 @@ export const EGRESS_ALLOWLIST: TemplateDefinition = {
   name: 'egress-allowlist',
   title: 'Lock down egress to an allowlist',
   description:
-    'Allows network access only to the listed hosts and denies the rest: the allow is ' +
+    'Allows network access only to the listed hosts and denies the rest. The allow is ' +
     'constrained, so it is more specific than the unconstrained deny beside it and wins without ' +
     'any ordering. A request is allowed only if every host it names is listed. ' +
     '`*.internal` matches any subdomain of `internal` but not `internal` itself, and never an IP ' +
@@ -47,7 +47,7 @@ export const NO_PACKAGE_INSTALLS: TemplateDefinition = {
   name: 'no-package-installs',
   title: 'No package installs',
   description:
-    'Denies every action of the `packageInstall` class: a tool that declares it, and the ' +
+    'Denies installing packages (every action of the `packageInstall` class). That is a tool that declares it, and the ' +
     'installs the command classifier recognises (`npm install|ci|add` and their spellings, ' +
     '`pnpm`, `yarn` and `bun` `install|add`, `pip`, `uv`, `pipx`, `poetry add`, `gem`, ' +
     '`cargo install|add`, `go install|get`, `brew`, `apt-get` and `apt install`, and the runners ' +

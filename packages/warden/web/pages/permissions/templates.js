@@ -7,6 +7,37 @@ import { code, h, replace, toast } from '../../lib/dom.js';
 import { previewView } from './editor.js';
 import { alertBox, clear, fail, field, lines, rich, scopeName, select, uid } from './ui.js';
 
+/**
+ * A template's description: its first sentence leads; the rest — the fine
+ * print of what it does and does not hold against — is one click away.
+ * @param {string} text
+ */
+function described(text) {
+  // The first sentence ends at a full stop outside a code span, before white space.
+  let inCode = false;
+  let end = -1;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '`') inCode = !inCode;
+    else if (c === '.' && !inCode && (i + 1 === text.length || /\s/.test(text[i + 1] ?? ''))) {
+      end = i + 1;
+      break;
+    }
+  }
+  const lead = end < 0 ? text : text.slice(0, end);
+  const rest = end < 0 ? '' : text.slice(end).trim();
+  return [
+    h('p', { class: 'template-lead' }, rich(lead)),
+    rest === ''
+      ? null
+      : h(
+          'details',
+          { class: 'template-more' },
+          h('summary', null, 'What it holds, and what it does not'),
+          h('p', null, rich(rest)),
+        ),
+  ];
+}
 /** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
 export function mountTemplates(panel, env) {
   const box = alertBox();
@@ -162,7 +193,7 @@ export function mountTemplates(panel, env) {
         ' ',
         h('span', { class: 'muted' }, code(template.name)),
       ),
-      h('p', null, rich(template.description)),
+      ...described(template.description),
       form,
       result,
     );
