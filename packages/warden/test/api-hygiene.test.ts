@@ -19,7 +19,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createToken } from '../src/server/auth.js';
 import { loadConfig } from '../src/server/config.js';
 import { serverHosts } from '../src/server/hosts.js';
-import { startServer } from '../src/server/serve.js';
+import { bannerFacts, renderBanner, startServer } from '../src/server/serve.js';
 import type { RunningServer } from '../src/server/serve.js';
 import { openPostgres } from '../src/store/postgres.js';
 import { openSqlite } from '../src/store/sqlite.js';
@@ -291,6 +291,16 @@ describe('`warden serve` answers only requests whose Host names it', () => {
         200,
       );
     expect((await rawRequest(port, `warden.example:${port}`)).status).toBe(403);
+    // The banner says which names pass.
+    expect(running.hosts()).toContain(`0.0.0.0:${port}`);
+    const loaded = loadConfig({ host: '0.0.0.0' }, {});
+    if (!loaded.ok) throw new Error('the configuration is not valid');
+    const banner = renderBanner(
+      await bannerFacts(running, loaded.config, '0.0.0-test'),
+      loaded.config,
+    );
+    expect(banner).toContain(`  hosts       localhost:${port}, 127.0.0.1:${port}, [::1]:${port}`);
+    expect(banner).toContain('other names with `--allow-host NAME`');
   });
 
   it('any Host value is either accepted, when it is allowed, or refused with a 4xx, never a 5xx', async () => {

@@ -33,6 +33,8 @@ export interface RunningServer {
   readonly warden: Warden;
   /** The scheduled supervisor reports (I11); null when `reports.schedule` is not set. */
   readonly reports: ReportScheduler | null;
+  /** The `Host` names requests may carry now (hosts.ts). */
+  hosts(): readonly string[];
   /** Stops as SIGTERM does: in-flight requests finish, the audit log is flushed. */
   stop(): Promise<void>;
 }
@@ -161,7 +163,7 @@ export async function startServer(
       await warden.close();
       logger.info('stopped: the audit log is flushed');
     })());
-  return { url, port, warden, reports, stop };
+  return { url, port, warden, reports, hosts: () => hosts.accepted(), stop };
 }
 
 export interface BannerFacts {
@@ -173,6 +175,8 @@ export interface BannerFacts {
   readonly workspaces: readonly { readonly workspace: string; readonly revision: number | null }[];
   readonly tokens: Readonly<Record<string, number>>;
   readonly approvalTimeoutSeconds: number;
+  /** The `Host` names a request may carry; any other is refused (DNS-rebinding protection). */
+  readonly hosts: readonly string[];
   /** The host's sandbox backend (G2): `null` where there is none and the guard rules are the outermost layer. */
   readonly sandbox: { readonly backend: string | null };
   /** The scheduled supervisor reports (I11): the cron pattern and the next run, or null when off. */
@@ -219,6 +223,7 @@ export async function bannerFacts(
     workspaces,
     tokens,
     approvalTimeoutSeconds: config.approvalTimeoutSeconds,
+    hosts: running.hosts(),
     sandbox: { backend: honestyMatrix(detectHost(), { version }).host.backend },
     reports:
       running.reports === null || config.reports.schedule === undefined
@@ -247,6 +252,7 @@ export function renderBanner(facts: BannerFacts, config: ServerConfig): string {
     `  managed     ${managed}`,
     `  workspaces  ${facts.workspaces.length === 0 ? 'none yet: `warden policy apply FILE`' : facts.workspaces.map((w) => `${w.workspace} (revision ${w.revision ?? '?'})`).join(', ')}`,
     `  tokens      ${roles.length === 0 ? 'none yet: `warden token create --role admin --name <you>`' : roles.map(([r, n]) => `${n} ${r}`).join(', ')}`,
+    `  hosts       ${facts.hosts.slice(0, 6).join(', ')}${facts.hosts.length > 6 ? ` and ${facts.hosts.length - 6} more` : ''}; other names with \`--allow-host NAME\``,
     `  approvals   a prompt waits ${facts.approvalTimeoutSeconds} s for a connected approver, else it is denied`,
     `  sandbox     ${
       facts.sandbox.backend === null
