@@ -123,6 +123,16 @@ describe.skipIf(BROWSER_SKIP !== null)(
       );
       await change.waitFor();
       expect(await change.innerText()).toContain('deny by filedelete-space-payments');
+      // The preview is in view in the dialog, and the dialog's buttons with it: no scrolling.
+      const shown = await dialog.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const inView = (sel: string) => {
+          const r = el.querySelector(sel)?.getBoundingClientRect();
+          return r !== undefined && r.top >= box.top - 1 && r.top < box.bottom;
+        };
+        return { preview: inView('.preview'), save: inView('.actions .primary') };
+      });
+      expect(shown).toEqual({ preview: true, save: true });
       expect(await dialog.locator('.preview .sentence').innerText()).toBe(
         'Reads as: In space payments, deleting a file (fileDelete) is denied.',
       );
@@ -694,7 +704,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       await page.close();
     });
 
-    it('every failed call is an alert in the page, never a blank page: an unknown workspace, an agent token', async () => {
+    it('every failed call is an alert in the page, never a blank page: an unknown workspace; an agent token is refused at sign-in', async () => {
       const page = await (browser as Browser).newPage();
       const errors = pageErrors(page);
       await signInAs(
@@ -719,9 +729,14 @@ describe.skipIf(BROWSER_SKIP !== null)(
 
       const agentPage = await (browser as Browser).newPage();
       const agentErrors = pageErrors(agentPage);
-      await signInAs(agentPage, server.url, tokens.agent, PAGE);
-      const refused = agentPage.locator('.permissions > p[role="alert"]');
-      await refused.getByText('an `agent` token may not', { exact: false }).waitFor();
+      // An agent's token does not get in: the sign-in page says why, in a sentence.
+      await agentPage.goto(`${server.url}/sign-in?next=${encodeURIComponent(PAGE)}`);
+      await agentPage.getByLabel('API token').fill(tokens.agent);
+      await agentPage.getByRole('button', { name: 'Sign in' }).click();
+      await agentPage
+        .locator('#sign-in-error')
+        .getByText('agents act through the API, and the console is for people', { exact: false })
+        .waitFor();
       await agentPage.close();
       expect(scriptErrors([...errors, ...agentErrors])).toEqual([]);
     });

@@ -150,6 +150,16 @@ async function show() {
   const path = window.location.pathname;
   let route = ROUTES.find((r) => match(r.path, path) !== null);
   if (route === undefined) {
+    // The console's own not-found page, with the header as on every page.
+    if (identity === null && token() !== null) {
+      try {
+        identity = await api('GET', '/v1/me');
+      } catch {
+        identity = null;
+      }
+    }
+    renderNav();
+    document.title = 'Not found · Warden';
     replace(
       main,
       h('h1', null, 'Not found'),

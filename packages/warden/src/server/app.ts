@@ -42,7 +42,7 @@ import { templateRoutes } from './routes/templates.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { toolPinRoutes } from './routes/tool-pins.js';
 import { whatIfRoutes } from './routes/what-if.js';
-import { mountWeb } from './web.js';
+import { asksForPage, mountWeb } from './web.js';
 
 export interface ServerState {
   /** Set when the server stops taking requests: readiness answers 503. */
@@ -80,7 +80,13 @@ export function createApp(
       return c.json(unrecordedDenial(new GateFault('store', fault.message)), 503);
     return answer(c, fault);
   });
-  app.notFound((c) => answer(c, notFound(`no route \`${c.req.method} ${c.req.path}\``)));
+  // Set below, once the console is mounted: a browser asking for a page nobody routes gets the console's not-found page.
+  let pageNotFound: (() => Response) | null = null;
+  app.notFound((c) =>
+    pageNotFound !== null && asksForPage(c.req.method, c.req.path, c.req.header('accept'))
+      ? pageNotFound()
+      : answer(c, notFound(`no route \`${c.req.method} ${c.req.path}\``)),
+  );
 
   // No API answer is kept by a cache or read as another type than it says, errors and 404s
   // included; the console's files bring their own headers (web.ts) and keep them.
@@ -198,6 +204,6 @@ export function createApp(
   ])
     routes(api, ctx);
   api.mount(app);
-  mountWeb(app);
+  pageNotFound = mountWeb(app);
   return { app, api };
 }

@@ -62,31 +62,52 @@ function readWebFiles(root: string): Map<string, WebFile> {
   return files;
 }
 
-/** The console's pages: every one is `index.html`, routed in the browser. */
+/**
+ * The console's pages: every one is `index.html`, routed in the browser
+ * (app.js's routes, one for one). Any other page a browser asks for is the
+ * console's not-found page, answered 404.
+ */
 export const CONSOLE_PAGES = [
   '/',
   '/sign-in',
   '/approvals',
   '/agents',
-  '/agents/*',
-  '/workspaces/*',
+  '/agents/:agent',
+  '/workspaces/:workspace/settings/workspace/permissions',
+  '/workspaces/:workspace/tools',
 ] as const;
 
 /** Every path the console answers (its files and its pages): none of them is part of the API. */
 export const CONSOLE_PATHS: readonly string[] = ['/ui/*', ...CONSOLE_PAGES];
 
-/** Mounts the console on `app`: `/ui/*` for its files and its pages; false when `web/` is missing. */
-export function mountWeb(app: Hono<Env>, root: string = WEB_ROOT): boolean {
+/** Whether a request is a browser asking for a page (not the API, not a file of the console). */
+export function asksForPage(method: string, path: string, accept: string | undefined): boolean {
+  return (
+    (method === 'GET' || method === 'HEAD') &&
+    path !== '/v1' &&
+    !path.startsWith('/v1/') &&
+    !path.startsWith('/ui/') &&
+    (accept ?? '').includes('text/html')
+  );
+}
+
+/**
+ * Mounts the console on `app`: `/ui/*` for its files and its pages. Answers
+ * what a page nobody routes gets (the console, 404: its router says not
+ * found); null when `web/` is missing.
+ */
+export function mountWeb(app: Hono<Env>, root: string = WEB_ROOT): (() => Response) | null {
   let files: Map<string, WebFile>;
   try {
     files = readWebFiles(root);
   } catch {
-    return false;
+    return null;
   }
   const index = files.get('index.html');
-  if (index === undefined) return false;
-  const send = (file: WebFile, cache: string) =>
+  if (index === undefined) return null;
+  const send = (file: WebFile, cache: string, status = 200) =>
     new Response(new Uint8Array(file.body), {
+      status,
       headers: { 'content-type': file.type, 'cache-control': cache, ...SECURITY_HEADERS },
     });
   app.get('/ui/*', (c) => {
@@ -95,5 +116,5 @@ export function mountWeb(app: Hono<Env>, root: string = WEB_ROOT): boolean {
     return send(file, 'no-cache');
   });
   for (const page of CONSOLE_PAGES) app.get(page, () => send(index, 'no-cache'));
-  return true;
+  return () => send(index, 'no-cache', 404);
 }

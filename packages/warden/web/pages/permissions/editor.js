@@ -512,6 +512,8 @@ export function openEditor(env, options = {}) {
         document,
       });
       replace(result, previewView(answer, id));
+      // The preview comes into view in the dialog: nobody has to scroll to find it.
+      result.scrollIntoView({ block: 'start' });
     } catch (error) {
       replace(result);
       fail(errors, 'Cannot preview', error);
@@ -648,6 +650,7 @@ export function openEditor(env, options = {}) {
       ),
     ),
     errors,
+    result,
     h(
       'div',
       { class: 'row actions' },
@@ -656,7 +659,6 @@ export function openEditor(env, options = {}) {
       entry === null || entry.path === null ? null : removeButton(entry),
       h('button', { type: 'button', onclick: () => close() }, 'Cancel'),
     ),
-    result,
   );
   showScope();
   showKind();
