@@ -248,7 +248,14 @@ export async function runWatch(io: Io, options: WatchOptions): Promise<number> {
         current.abort.abort();
       }
     } else if (event === 'revoked') {
-      io.err('error: the token was revoked: this terminal is no longer an approver\n');
+      // The server says why: revoked, or expired at a time.
+      const why =
+        data !== null &&
+        typeof data === 'object' &&
+        typeof (data as { message?: unknown }).message === 'string'
+          ? (data as { message: string }).message
+          : 'the token was revoked';
+      io.err(`error: ${why}: this terminal is no longer an approver\n`);
       failure = EXIT.usage;
       stop.abort();
     }
