@@ -7,26 +7,13 @@
 // How long the first paint and a cell's explanation take is printed, not
 // asserted: speed is measured, never a pass condition.
 
+import { ACTION_CLASSES } from '@warden/engine';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT } from './support/browser.js';
 import { useConsole } from './support/console-fixture.js';
 
-const CLASSES = [
-  'fileDelete',
-  'gitPush',
-  'prCreate',
-  'prPublish',
-  'vendorSyncWrite',
-  'fileWriteOutsideWorktree',
-  'gitCommit',
-  'networkEgress',
-  'secretAccess',
-  'packageInstall',
-  'processSpawn',
-  'workspaceMutation',
-  'enclosureControl',
-];
+const CLASSES = ACTION_CLASSES;
 const DECISIONS = ['allow', 'prompt', 'deny'];
 
 /** 500 rules: every agent, space and mode named, conditions and expiries mixed in, one rule repeated. */
