@@ -143,6 +143,10 @@ describe.skipIf(BROWSER_SKIP !== null)(
       const rules = page.locator('#panel-rules li.rule');
       await rules.first().waitFor();
       expect(await page.locator('.rule-count').innerText()).toBe('502 rules');
+      // A long list shows its first hundred; the rest on request.
+      expect(await rules.count()).toBe(100);
+      await page.getByRole('button', { name: /^Show all 502 \(402 more\)$/ }).click();
+      expect(await rules.count()).toBe(502);
       await page.getByLabel('Search').fill('haystack');
       expect(await page.locator('.rule-count').innerText()).toBe('1 of 502 rules match');
       expect(await rules.evaluateAll((li) => li.map((l) => l.getAttribute('data-rule')))).toEqual([

@@ -14,6 +14,9 @@ import { proofBadge, proofOf } from './proof.js';
 import { suggestionsSection } from './suggestions.js';
 import { alertBox, originTag, rich, scopeName, uid } from './ui.js';
 
+/** Rules a list shows before "Show all": a long policy stays quick to draw. */
+const SHOWN_AT_FIRST = 100;
+
 /** Natural order: `space-2` before `space-10`. */
 const NATURAL = new Intl.Collator('en', { numeric: true });
 
@@ -215,6 +218,8 @@ export function mountRules(panel, env) {
   const body = h('div');
   /** @type {RuleFilter} */
   const filter = { text: '', scope: '', action: '', decision: '', origin: '', expiry: '' };
+  /** The lists shown in full (`doc`, `remembered`, `managed`). */
+  const expanded = new Set();
   const redraw = () => draw(env.state.data, env.state.error);
   const count = h('span', { class: 'muted rule-count', role: 'status' });
   /** A labelled select of the filter's `key`. @param {keyof RuleFilter} key @param {string} label @param {[string, string][]} choices */
@@ -298,22 +303,42 @@ export function mountRules(panel, env) {
     const managed = passing.filter((r) => r.layer === 'managed');
     const filtered = passing.length !== data.rules.length;
     /** @param {import('../../lib/types.js').RuleEntry[]} rules @param {string} empty */
-    const list = (rules, empty) =>
-      rules.length === 0
-        ? h('p', { class: 'muted' }, filtered ? 'No rule here matches the filter.' : empty)
-        : h(
-            'ul',
-            { class: 'list rules' },
-            rules.map((r) =>
-              ruleItem(
-                env,
-                r,
-                box,
-                proofOf(proof, r),
-                r.layer === 'workspace' ? (warningsOf.get(r.id) ?? []) : [],
+    /** @param {import('../../lib/types.js').RuleEntry[]} rules @param {string} empty @param {string} key */
+    const list = (rules, empty, key) => {
+      if (rules.length === 0)
+        return h('p', { class: 'muted' }, filtered ? 'No rule here matches the filter.' : empty);
+      // A long list shows its first rules; the rest on request (or narrowed by the filters).
+      const limit = expanded.has(key) ? rules.length : SHOWN_AT_FIRST;
+      const item = (/** @type {import('../../lib/types.js').RuleEntry} */ r) =>
+        ruleItem(
+          env,
+          r,
+          box,
+          proofOf(proof, r),
+          r.layer === 'workspace' ? (warningsOf.get(r.id) ?? []) : [],
+        );
+      return [
+        h('ul', { class: 'list rules' }, rules.slice(0, limit).map(item)),
+        rules.length <= limit
+          ? null
+          : h(
+              'p',
+              { class: 'more-rules' },
+              h(
+                'button',
+                {
+                  type: 'button',
+                  onclick: () => {
+                    expanded.add(key);
+                    redraw();
+                  },
+                },
+                `Show all ${rules.length} (${rules.length - limit} more)`,
               ),
+              h('span', { class: 'muted' }, ' — or narrow them with the search and filters above.'),
             ),
-          );
+      ];
+    };
     replace(
       body,
       section(
@@ -340,7 +365,7 @@ export function mountRules(panel, env) {
               ),
             )
           : null,
-        list(doc, 'The policy has no rules of its own: the built-in defaults decide.'),
+        list(doc, 'The policy has no rules of its own: the built-in defaults decide.', 'doc'),
       ),
       section(
         'Remembered approvals',
@@ -350,7 +375,7 @@ export function mountRules(panel, env) {
           'Rules an approver wrote by answering "approve for N hours": bound to what they saw, gone when they expire',
           env.canWrite ? ', revocable before that.' : '.',
         ),
-        list(remembered, 'No remembered approval is in force.'),
+        list(remembered, 'No remembered approval is in force.', 'remembered'),
       ),
       section(
         'Managed rules (read-only)',
@@ -366,28 +391,52 @@ export function mountRules(panel, env) {
           { class: 'muted' },
           'The managed layer is resolved on its own and merged strictest: it can only tighten, never loosen.',
         ),
-        list(managed, 'No managed rule.'),
+        list(managed, 'No managed rule.', 'managed'),
       ),
       data.warnings.length === 0 && data.skipped.length === 0
         ? null
         : section(
             'Warnings',
             h(
+              'p',
+              { class: 'muted' },
+              `${data.warnings.length} in all; each also stands beside its rule above.`,
+            ),
+            h(
               'ul',
               { class: 'list' },
-              data.warnings.map((w) =>
-                h(
-                  'li',
-                  null,
-                  code(w.rule),
-                  ' ',
-                  rich(w.message),
-                  ' ',
-                  h('span', { class: 'muted' }, `(${w.code})`),
-                ),
-              ),
               data.skipped.map((s) => h('li', null, 'Left out: ', rich(s))),
+              data.warnings
+                .slice(0, expanded.has('warnings') ? data.warnings.length : SHOWN_AT_FIRST)
+                .map((w) =>
+                  h(
+                    'li',
+                    null,
+                    code(w.rule),
+                    ' ',
+                    rich(w.message),
+                    ' ',
+                    h('span', { class: 'muted' }, `(${w.code})`),
+                  ),
+                ),
             ),
+            data.warnings.length <= SHOWN_AT_FIRST || expanded.has('warnings')
+              ? null
+              : h(
+                  'p',
+                  { class: 'more-rules' },
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      onclick: () => {
+                        expanded.add('warnings');
+                        redraw();
+                      },
+                    },
+                    `Show all ${data.warnings.length} warnings`,
+                  ),
+                ),
           ),
     );
   };
