@@ -37,13 +37,13 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
-interface WebFile {
+export interface WebFile {
   readonly type: string;
   readonly body: Buffer;
 }
 
 /** `web/` read into memory: `/ui/<relative path>` → the file. */
-function readWebFiles(root: string): Map<string, WebFile> {
+export function readWebFiles(root: string): Map<string, WebFile> {
   const files = new Map<string, WebFile>();
   const walk = (dir: string, prefix: string): void => {
     for (const name of readdirSync(dir).sort()) {
@@ -64,18 +64,81 @@ function readWebFiles(root: string): Map<string, WebFile> {
 
 /**
  * The console's pages: every one is `index.html`, routed in the browser
- * (app.js's routes, one for one). Any other page a browser asks for is the
- * console's not-found page, answered 404.
+ * (app.js's routes, one for one), with the page module it shows. Any other
+ * page a browser asks for is the console's not-found page, answered 404.
  */
-export const CONSOLE_PAGES = [
-  '/',
-  '/sign-in',
-  '/approvals',
-  '/agents',
-  '/agents/:agent',
-  '/workspaces/:workspace/settings/workspace/permissions',
-  '/workspaces/:workspace/tools',
+export const CONSOLE_ROUTES = [
+  { path: '/', page: 'home' },
+  { path: '/sign-in', page: 'sign-in' },
+  { path: '/approvals', page: 'approvals' },
+  { path: '/agents', page: 'agents' },
+  { path: '/agents/:agent', page: 'agent' },
+  { path: '/workspaces/:workspace/settings/workspace/permissions', page: 'permissions' },
+  { path: '/workspaces/:workspace/tools', page: 'tools' },
 ] as const;
+
+export const CONSOLE_PAGES: readonly string[] = CONSOLE_ROUTES.map((r) => r.path);
+
+/** A module's static imports (`import … from './x.js'`, `export … from`), as paths of `web/`. */
+function importsOf(path: string, body: string): string[] {
+  const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
+  const out: string[] = [];
+  for (const match of body.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'(\.{1,2}\/[^']+)'/gms)) {
+    const parts = `${dir}${match[1] as string}`.split('/');
+    const resolved: string[] = [];
+    for (const part of parts) {
+      if (part === '.' || part === '') continue;
+      if (part === '..') resolved.pop();
+      else resolved.push(part);
+    }
+    out.push(resolved.join('/'));
+  }
+  return out;
+}
+
+/**
+ * Every module a page's module loads before it can draw, in `web/`: named in
+ * its page's HTML as `modulepreload`, the browser fetches them at once
+ * instead of discovering them one level of imports at a time.
+ */
+export function moduleClosure(files: ReadonlyMap<string, WebFile>, entry: string): string[] {
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const path = queue.shift() as string;
+    if (seen.has(path)) continue;
+    const file = files.get(path);
+    if (file === undefined) continue;
+    seen.add(path);
+    queue.push(...importsOf(path, file.body.toString('utf8')));
+  }
+  return [...seen].sort();
+}
+
+/**
+ * `index.html` with the modules of `page` to preload before its first
+ * script, and every page's modules as data (`#page-modules`, JSON, never
+ * run) for the browser's router to preload when it changes the page.
+ */
+function pageHtml(
+  index: WebFile,
+  files: ReadonlyMap<string, WebFile>,
+  page: string,
+  modules: string,
+): WebFile {
+  const links = moduleClosure(files, `pages/${page}.js`)
+    .map((path) => `    <link rel="modulepreload" href="/ui/${path}" />\n`)
+    .join('');
+  const data = `    <script type="application/json" id="page-modules">${modules}</script>\n`;
+  const html = index.body.toString('utf8');
+  const at = html.indexOf('    <script type="module"');
+  return at < 0
+    ? index
+    : {
+        type: index.type,
+        body: Buffer.from(`${html.slice(0, at)}${links}${data}${html.slice(at)}`),
+      };
+}
 
 /** Every path the console answers (its files and its pages): none of them is part of the API. */
 export const CONSOLE_PATHS: readonly string[] = ['/ui/*', ...CONSOLE_PAGES];
@@ -115,6 +178,15 @@ export function mountWeb(app: Hono<Env>, root: string = WEB_ROOT): (() => Respon
     if (file === undefined) throw notFound(`no file \`${c.req.path}\``);
     return send(file, 'no-cache');
   });
-  for (const page of CONSOLE_PAGES) app.get(page, () => send(index, 'no-cache'));
+  // Module paths hold no `<`: the JSON cannot end its element early.
+  const modules = JSON.stringify(
+    Object.fromEntries(
+      CONSOLE_ROUTES.map((r) => [r.page, moduleClosure(files, `pages/${r.page}.js`)]),
+    ),
+  ).replaceAll('<', '\\u003c');
+  for (const route of CONSOLE_ROUTES) {
+    const html = pageHtml(index, files, route.page, modules);
+    app.get(route.path, () => send(html, 'no-cache'));
+  }
   return () => send(index, 'no-cache', 404);
 }
