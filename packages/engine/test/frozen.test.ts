@@ -225,6 +225,20 @@ describe('a freeze the managed policy writes', () => {
     expect(inWorkspace.ok ? '' : inWorkspace.issues[0]?.message).toContain(
       '`freeze` belongs in the managed policy',
     );
+    // Giant or nested input is named, never half-read.
+    const giant = validatePolicy(
+      {
+        version: 1,
+        freeze: [
+          { workspace: 'acme', reason: 'x'.repeat(501) },
+          { workspace: { nested: { deeper: ['acme'] } } },
+        ],
+      },
+      'managed',
+    );
+    expect(giant.ok ? [] : giant.issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining(['freeze[0].reason', 'freeze[1].workspace']),
+    );
     const many = validatePolicy(
       { version: 1, freeze: Array.from({ length: 1001 }, () => ({ workspace: 'acme' })) },
       'managed',

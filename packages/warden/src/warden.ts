@@ -3,7 +3,13 @@
 // agent needs is reachable from here; the server and the adapters use it too.
 
 import type { Autonomy, ClassifierTable, Issue, OutrightDenial, Policy } from '@warden/engine';
-import { checkExamples, compilePolicy, outrightDenials, validatePolicy } from '@warden/engine';
+import {
+  checkExamples,
+  compilePolicy,
+  managedFreezes,
+  outrightDenials,
+  validatePolicy,
+} from '@warden/engine';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { ApprovalBroker } from './approvals/broker.js';
@@ -584,16 +590,16 @@ export class Warden {
       this.source.snapshot(workspace),
       this.store.freezes.list(workspace),
     ]);
-    const managed: ListedFreeze[] = (snapshot.managed?.policy.freeze ?? [])
-      .filter((f) => f.workspace === workspace)
-      .map((f) => ({
+    const managed: ListedFreeze[] = managedFreezes(snapshot.managed?.policy ?? null, workspace).map(
+      ({ agent, freeze }) => ({
         workspace,
-        agent: f.agent ?? null,
-        by: `the managed policy (\`${f.path}\`)`,
-        reason: f.reason ?? null,
-        frozenAt: f.sinceMs === undefined ? null : new Date(f.sinceMs).toISOString(),
+        agent,
+        by: freeze.by,
+        reason: freeze.reason,
+        frozenAt: freeze.since === null ? null : new Date(freeze.since).toISOString(),
         managed: true,
-      }));
+      }),
+    );
     return [...managed, ...stored.map((f) => ({ ...f, managed: false }))];
   }
 
@@ -603,8 +609,8 @@ export class Warden {
    */
   async managedThawRefusal(workspace: string, agent: string | null): Promise<string | null> {
     const snapshot = await this.source.snapshot(workspace);
-    const held = (snapshot.managed?.policy.freeze ?? []).find(
-      (f) => f.workspace === workspace && (f.agent ?? null) === agent,
+    const held = managedFreezes(snapshot.managed?.policy ?? null, workspace).find(
+      (f) => f.agent === agent,
     );
     if (held === undefined) return null;
     const what = agent === null ? `workspace \`${workspace}\`` : `agent \`${agent}\``;

@@ -20,6 +20,30 @@ export interface Freeze {
   readonly managed?: boolean;
 }
 
+/** A freeze the managed policy writes, with the agent it names (null: the whole workspace). */
+export interface ManagedFreezeOf {
+  readonly agent: string | null;
+  readonly path: string;
+  readonly freeze: Freeze;
+}
+
+/** Every freeze the managed policy writes for a workspace, in document order. */
+export function managedFreezes(managed: Policy | null, workspace: string): ManagedFreezeOf[] {
+  return (managed?.freeze ?? [])
+    .filter((entry) => entry.workspace === workspace)
+    .map((entry) => ({
+      agent: entry.agent ?? null,
+      path: entry.path,
+      freeze: {
+        scope: entry.agent === undefined ? 'workspace' : 'agent',
+        by: `the managed policy (\`${entry.path}\`)`,
+        reason: entry.reason ?? null,
+        since: entry.sinceMs ?? null,
+        managed: true,
+      },
+    }));
+}
+
 /**
  * The managed policy's freeze of this agent, else of its whole workspace;
  * null when it freezes neither.
@@ -29,23 +53,13 @@ export function managedFreeze(
   workspace: string,
   agent: string,
 ): Freeze | null {
-  const freezes = managed?.freeze;
-  if (freezes === undefined) return null;
-  let whole: Freeze | null = null;
-  for (const entry of freezes) {
-    if (entry.workspace !== workspace) continue;
-    if (entry.agent !== undefined && entry.agent !== agent) continue;
-    const freeze: Freeze = {
-      scope: entry.agent === undefined ? 'workspace' : 'agent',
-      by: `the managed policy (\`${entry.path}\`)`,
-      reason: entry.reason ?? null,
-      since: entry.sinceMs ?? null,
-      managed: true,
-    };
-    if (entry.agent !== undefined) return freeze;
-    whole ??= freeze;
-  }
-  return whole;
+  if (managed?.freeze === undefined) return null;
+  const freezes = managedFreezes(managed, workspace);
+  return (
+    freezes.find((f) => f.agent === agent)?.freeze ??
+    freezes.find((f) => f.agent === null)?.freeze ??
+    null
+  );
 }
 
 /** The deciding rule's name: `freeze:agent` or `freeze:workspace`. */
