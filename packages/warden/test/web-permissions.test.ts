@@ -515,6 +515,12 @@ describe.skipIf(BROWSER_SKIP !== null)(
       await item.getByRole('button', { name: 'Keep it' }).click();
       await item.getByRole('button', { name: `Revoke remembered rule ${ruleId}` }).click();
       expect(await item.locator('.revoke-question').innerText()).toContain('Revoke it?');
+      // The list drawn again (a search, the proof arriving) keeps the question open.
+      const search = page.locator('#panel-rules input[type="search"]');
+      await search.fill(ruleId);
+      await search.fill('');
+      await page.locator('#panel-rules .proof-state[data-proof]').waitFor({ state: 'attached' });
+      expect(await item.locator('.revoke-question').innerText()).toContain('Revoke it?');
       await item.getByRole('button', { name: `Yes, revoke remembered rule ${ruleId}` }).click();
       await expect.poll(() => item.count()).toBe(0);
       await page.locator('#panel-rules').getByText('No remembered approval is in force.').waitFor();

@@ -47,8 +47,9 @@ function expiry(rule) {
  * @param {import('../../lib/types.js').PermissionsEnv} env @param {import('../../lib/types.js').RuleEntry} rule @param {HTMLElement} box where a failed action says why
  * @param {import('../../lib/types.js').RuleProof | null} [proof] the rule's proof, shown as a badge when given
  * @param {readonly import('../../lib/types.js').LintWarning[]} [warnings] what lint says about it, shown beneath it
+ * @param {Set<string> | null} [asking] ids whose revoke question is open: it stays open when the list is drawn again
  */
-export function ruleItem(env, rule, box, proof = null, warnings = []) {
+export function ruleItem(env, rule, box, proof = null, warnings = [], asking = null) {
   const actions = [];
   if (rule.readOnly) {
     actions.push(
@@ -62,7 +63,8 @@ export function ruleItem(env, rule, box, proof = null, warnings = []) {
   } else if (env.canWrite && rule.revocable) {
     // Revoking takes a second click: the agents lose the approval at once.
     const slot = h('span', { class: 'revoke' });
-    const ask = () => {
+    const ask = (focus = true) => {
+      asking?.add(rule.id);
       const yes = h(
         'button',
         {
@@ -80,23 +82,25 @@ export function ruleItem(env, rule, box, proof = null, warnings = []) {
         ' ',
         h('button', { type: 'button', onclick: offer }, 'Keep it'),
       );
-      yes.focus();
+      if (focus) yes.focus();
     };
     const offer = () => {
+      asking?.delete(rule.id);
       const button = h(
         'button',
         {
           type: 'button',
           class: 'danger',
           'aria-label': `Revoke remembered rule ${rule.id}`,
-          onclick: ask,
+          onclick: () => ask(),
         },
         'Revoke',
       );
       replace(slot, button);
       return button;
     };
-    offer();
+    if (asking?.has(rule.id) === true) ask(false);
+    else offer();
     actions.push(slot);
   } else if (env.canWrite && rule.path !== null) {
     actions.push(
@@ -220,6 +224,8 @@ export function mountRules(panel, env) {
   const filter = { text: '', scope: '', action: '', decision: '', origin: '', expiry: '' };
   /** The lists shown in full (`doc`, `remembered`, `managed`). */
   const expanded = new Set();
+  /** Remembered rules whose "Revoke it?" is open: a redraw (the proof arriving, a change) keeps it open. */
+  const asking = new Set();
   const redraw = () => draw(env.state.data, env.state.error);
   const count = h('span', { class: 'muted rule-count', role: 'status' });
   /** A labelled select of the filter's `key`. @param {keyof RuleFilter} key @param {string} label @param {[string, string][]} choices */
@@ -302,7 +308,6 @@ export function mountRules(panel, env) {
     const remembered = passing.filter((r) => r.layer === 'workspace' && r.path === null);
     const managed = passing.filter((r) => r.layer === 'managed');
     const filtered = passing.length !== data.rules.length;
-    /** @param {import('../../lib/types.js').RuleEntry[]} rules @param {string} empty */
     /** @param {import('../../lib/types.js').RuleEntry[]} rules @param {string} empty @param {string} key */
     const list = (rules, empty, key) => {
       if (rules.length === 0)
@@ -316,6 +321,7 @@ export function mountRules(panel, env) {
           box,
           proofOf(proof, r),
           r.layer === 'workspace' ? (warningsOf.get(r.id) ?? []) : [],
+          asking,
         );
       return [
         h('ul', { class: 'list rules' }, rules.slice(0, limit).map(item)),
