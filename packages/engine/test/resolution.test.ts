@@ -150,6 +150,37 @@ describe('policy checks', () => {
     if (policy.ok) expect(lintPolicy(policy.value, AT)).toEqual([]);
   });
 
+  it('warns once per shadowed rule, naming where it never decides (G8)', () => {
+    const agents = Array.from({ length: 12 }, (_, i) => `bot-${i}`);
+    const policy = validatePolicy(
+      {
+        ...base,
+        rules: [
+          { id: 'ws-delete', action: 'fileDelete', decision: 'deny' },
+          { id: 'ws-push', action: 'gitPush', decision: 'deny' },
+          { id: 'one-push', scope: 'agent:bot-0', action: 'gitPush', decision: 'allow' },
+          ...agents.map((a) => ({
+            id: `${a}-delete`,
+            scope: `agent:${a}`,
+            action: 'fileDelete',
+            decision: 'allow',
+          })),
+        ],
+      },
+      'workspace',
+    );
+    expect(policy.ok).toBe(true);
+    if (!policy.ok) return;
+    const shadowed = lintPolicy(policy.value, AT).filter((w) => w.code === 'shadowed');
+    expect(shadowed.map((w) => w.rule)).toEqual(['ws-delete', 'ws-push']);
+    expect(shadowed[0]?.message).toBe(
+      'rule `ws-delete` (rules[0]) never decides in 12 scopes: broader rules there decide `fileDelete` first — `bot-0-delete` (rules[3]) in agent:bot-0, `bot-1-delete` (rules[4]) in agent:bot-1, `bot-2-delete` (rules[5]) in agent:bot-2 and 9 more',
+    );
+    expect(shadowed[1]?.message).toBe(
+      'rule `ws-push` (rules[1]) never decides in agent:bot-0: the broader rule `one-push` (rules[2]) there decides `gitPush` first',
+    );
+  });
+
   it('reports a duplicate id even when one of the rules has another problem (E29)', () => {
     const result = validatePolicy(
       {

@@ -139,20 +139,40 @@ export function lintPolicy(policy: Policy, at: number): LintWarning[] {
         : rule.scope.startsWith('agent:')
           ? ['space:']
           : [];
-    for (const other of unconstrained) {
-      if (
-        other === rule ||
-        !narrower.some((p) => other.scope.startsWith(p)) ||
-        !covers(other, rule)
-      )
-        continue;
-      warnings.push({
-        code: 'shadowed',
-        path: rule.path,
-        rule: rule.id,
-        message: `rule ${label(rule)} never decides in ${other.scope}: the broader rule ${label(other)} there decides ${subject(rule)} first`,
-      });
-    }
+    const first = unconstrained.filter(
+      (other) =>
+        other !== rule && narrower.some((p) => other.scope.startsWith(p)) && covers(other, rule),
+    );
+    if (first.length > 0) warnings.push(shadowed(rule, first));
   }
   return warnings;
+}
+
+/** How many of the scopes that shadow a rule its warning names; the rest are counted. */
+const NAMED_SCOPES = 3;
+
+/**
+ * One warning per shadowed rule, however many narrower scopes decide first: a policy of
+ * 500 rules over 30 scopes would otherwise warn thousands of times about the same thing.
+ */
+function shadowed(rule: Rule, first: readonly Rule[]): LintWarning {
+  const [only] = first;
+  if (first.length === 1 && only !== undefined) {
+    return {
+      code: 'shadowed',
+      path: rule.path,
+      rule: rule.id,
+      message: `rule ${label(rule)} never decides in ${only.scope}: the broader rule ${label(only)} there decides ${subject(rule)} first`,
+    };
+  }
+  const scopes = [...new Set(first.map((r) => r.scope))];
+  const where = scopes.length === 1 ? (scopes[0] ?? '') : `${scopes.length} scopes`;
+  const named = first.slice(0, NAMED_SCOPES).map((r) => `${label(r)} in ${r.scope}`);
+  const more = first.length - named.length;
+  return {
+    code: 'shadowed',
+    path: rule.path,
+    rule: rule.id,
+    message: `rule ${label(rule)} never decides in ${where}: broader rules there decide ${subject(rule)} first — ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+  };
 }
