@@ -111,6 +111,23 @@ describe.skipIf(BROWSER_SKIP !== null)(
       }
     });
 
+    it('while the token is typed, the page signing in leads to loads its modules', async () => {
+      const page = await web.newPage();
+      const next = '/workspaces/acme/tools';
+      await page.goto(`${web.url}/sign-in?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('API token').waitFor();
+      const preloaded = page.locator('link[rel="modulepreload"][href="/ui/pages/tools.js"]');
+      expect(await preloaded.count()).toBe(1);
+      // Only a page of the console is preloaded; anything else asks for nothing.
+      const other = await web.newPage();
+      await other.goto(`${web.url}/sign-in?next=${encodeURIComponent('/no/such/page')}`);
+      await other.getByLabel('API token').waitFor();
+      const links = await other
+        .locator('link[rel="modulepreload"]')
+        .evaluateAll((ls) => ls.map((l) => l.getAttribute('href')));
+      expect(links.some((href) => href === '/ui/pages/tools.js')).toBe(false);
+    });
+
     it('the workspace the header names follows the page', async () => {
       const { page } = await web.signedIn(web.tokens.admin, '/agents?workspace=acme');
       await expect.poll(() => page.locator('#who').innerText()).toContain('· acme');

@@ -167,6 +167,17 @@ function renderNav() {
   );
 }
 
+/** The route of a path given as text (`?next=`); undefined when it names none. @param {string | null} path */
+function routeOf(path) {
+  if (path === null) return undefined;
+  try {
+    const { pathname } = new URL(path, window.location.origin);
+    return ROUTES.find((r) => match(r.path, pathname) !== null);
+  } catch {
+    return undefined;
+  }
+}
+
 async function show() {
   leave();
   leave = () => undefined;
@@ -217,6 +228,11 @@ async function show() {
   document.title = `${route.title} · Warden`;
   replace(main, h('p', { class: 'muted' }, 'Loading…'));
   preloadModules(route.page);
+  // While the token is typed, the page signing in leads to loads its modules.
+  if (route.open) {
+    const then = routeOf(new URLSearchParams(window.location.search).get('next'));
+    if (then !== undefined) preloadModules(then.page);
+  }
   try {
     const mod = await import(`./pages/${route.page}.js`);
     /** @type {import('./lib/types.js').PageContext} */

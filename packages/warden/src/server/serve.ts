@@ -26,6 +26,7 @@ import { expiredAt } from './auth.js';
 import type { ServerState } from './app.js';
 import type { ServerConfig } from './config.js';
 import { guardHosts, serverHosts } from './hosts.js';
+import { permissionsView } from '../permissions/view.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -52,6 +53,27 @@ function realFolder(path: string): string {
     return realpathSync(resolve(path));
   } catch {
     return resolve(path);
+  }
+}
+
+/** How long after listening the server warms its policies up; a server stopped sooner does none of it. */
+const WARM_UP_AFTER_MS = 1000;
+/** How many workspaces are warmed up: the code paths are warm after the first, the rest is their data. */
+const WARM_UP_WORKSPACES = 5;
+
+/**
+ * Compiles the first workspaces' policies and builds their permissions view once, in the
+ * background: the first decision and the first console visit then answer as fast as later ones
+ * (a 500-rule matrix's first answer takes about five times as long as the next). Nothing is
+ * recorded; a failure is only logged, and the request that needs the policy sees it again.
+ */
+async function warmUp(warden: Warden, clock: () => number, logger: Logger): Promise<void> {
+  try {
+    const workspaces = (await warden.store.policies.workspaces()).slice(0, WARM_UP_WORKSPACES);
+    for (const workspace of workspaces) await permissionsView(warden, workspace, clock());
+    logger.debug({ workspaces }, 'policies warmed up');
+  } catch (error) {
+    logger.debug({ err: error }, 'warming the policies up failed; requests compile them');
   }
 }
 
@@ -136,6 +158,9 @@ export async function startServer(
       },
       'supervisor reports scheduled',
     );
+  // The first console visit and the first decision after a start should not pay for compiling.
+  const warming = setTimeout(() => void warmUp(warden, clock, logger), WARM_UP_AFTER_MS);
+  warming.unref();
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   if (port !== config.port) hosts = serverHosts(config.host, port, allowed);
@@ -145,6 +170,7 @@ export async function startServer(
   const stop = () =>
     (stopping ??= (async () => {
       state.shuttingDown = true;
+      clearTimeout(warming);
       logger.info('shutting down: finishing requests in flight');
       const closed = new Promise<void>((done) => server.close(() => done()));
       server.closeIdleConnections();

@@ -143,7 +143,11 @@ export function ruleItem(env, rule, box, proof = null, warnings = [], asking = n
       : h(
           'details',
           { class: 'rule-warnings-more' },
-          h('summary', null, `${warnings.length - WARNINGS_SHOWN} more warnings`),
+          h(
+            'summary',
+            null,
+            `${warnings.length - WARNINGS_SHOWN} more ${warnings.length - WARNINGS_SHOWN === 1 ? 'warning' : 'warnings'}`,
+          ),
           warnings.slice(WARNINGS_SHOWN).map(warningLine),
         ),
   );
