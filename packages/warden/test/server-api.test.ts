@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Env } from '../src/server/api.js';
 import { createAgent } from '../src/instance/index.js';
 import { CONSOLE_PATHS } from '../src/server/web.js';
+import { createToken } from '../src/server/auth.js';
 import { makeToken, openTestServer } from './support/server.js';
 import { auditLog, eventually } from './support/warden.js';
 import type { TestWarden } from './support/warden.js';
@@ -1103,6 +1104,25 @@ describe('HTTP API: the surface itself (contracts §3, §8)', () => {
     expect(health).toMatchObject({ status: 200, body: { ok: true } });
     const ready = await h.call('GET', '/readyz');
     expect(ready).toMatchObject({ status: 200, body: { ok: true, storage: 'sqlite' } });
+  });
+
+  it('GET /v1/me says when the token expires, null when it does not', async () => {
+    expect((await h.call('GET', '/v1/me', h.tokens.viewer)).body).toMatchObject({
+      expiresAt: null,
+    });
+    const until = Date.now() + 86_400_000;
+    const made = await createToken(h.t.warden.store.tokens, {
+      role: 'viewer',
+      name: 'for-a-day',
+      expiresAt: until,
+      by: 'test',
+      at: Date.now(),
+    });
+    if (!made.ok) throw new Error(JSON.stringify(made.problems));
+    expect((await h.call('GET', '/v1/me', made.token)).body).toMatchObject({
+      name: 'for-a-day',
+      expiresAt: new Date(until).toISOString(),
+    });
   });
 
   it('contracts §8: a missing, malformed, unknown or revoked token gets 401 with the error shape', async () => {

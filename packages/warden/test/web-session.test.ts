@@ -22,6 +22,7 @@ const web = useConsole({
   tokens: {
     leaving: { role: 'admin', name: 'lea' },
     admin: { role: 'admin', name: 'ada' },
+    daily: { role: 'viewer', name: 'dee', expires: '24h' },
     agent: { agent: 'coder-1' },
   },
 });
@@ -126,6 +127,18 @@ describe.skipIf(BROWSER_SKIP !== null)(
         .locator('link[rel="modulepreload"]')
         .evaluateAll((ls) => ls.map((l) => l.getAttribute('href')));
       expect(links.some((href) => href === '/ui/pages/tools.js')).toBe(false);
+    });
+
+    it('a token that expires says when, beside who is signed in; one that does not says nothing', async () => {
+      const { page } = await web.signedIn(web.tokens.daily, '/agents');
+      const expiry = page.locator('#who .token-expiry');
+      expect(await expiry.innerText()).toContain('token until');
+      const until = Date.parse(
+        ((await expiry.getAttribute('title')) ?? '').replace('This token stops working at ', ''),
+      );
+      expect(Math.abs(until - (Date.now() + 86_400_000))).toBeLessThan(10 * 60_000);
+      const admin = await web.signedIn(web.tokens.admin, '/agents');
+      expect(await admin.page.locator('#who .token-expiry').count()).toBe(0);
     });
 
     it('the workspace the header names follows the page', async () => {

@@ -150,6 +150,17 @@ function renderNav() {
   replace(
     who,
     h('span', null, identity.name, ' · ', h('span', { class: 'role' }, identity.role)),
+    // A token that expires says when, before it does.
+    identity.expiresAt === null || identity.expiresAt === undefined
+      ? null
+      : h(
+          'span',
+          {
+            class: 'muted token-expiry',
+            title: `This token stops working at ${identity.expiresAt}`,
+          },
+          ` · token until ${new Date(identity.expiresAt).toLocaleString()}`,
+        ),
     ws === null ? null : h('span', { class: 'muted' }, ` · ${ws}`),
     h(
       'button',

@@ -51,6 +51,10 @@ export const identityView = z.strictObject({
 /** `GET /v1/me`: who the token is. */
 export const meView = identityView.extend({
   permissions: z.array(z.enum(PERMISSIONS)).describe("the permissions the token's role grants"),
+  expiresAt: z
+    .string()
+    .nullable()
+    .describe('when the token stops being accepted (ISO 8601); null: it does not expire'),
   placement: placementView.optional().describe('for an `agent` token bound to a workspace'),
 });
 

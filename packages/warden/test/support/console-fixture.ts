@@ -18,10 +18,11 @@ import { agentToken, dataToken, dataWithPolicy, killAll, serve } from './process
 /**
  * A token the suite needs, made with `warden token create --data`: a human's
  * token of `role` named `name`, or an `agent` token for `agent` in
- * `workspace` (default `acme`), named after the agent unless told.
+ * `workspace` (default `acme`), named after the agent unless told; a human's
+ * token may be given an expiry (`--expires`).
  */
 export type ConsoleToken =
-  | { readonly role: string; readonly name: string }
+  | { readonly role: string; readonly name: string; readonly expires?: string }
   | { readonly agent: string; readonly name?: string; readonly workspace?: string };
 
 export interface ConsoleOptions<K extends string> {
@@ -121,7 +122,14 @@ export function useConsole<K extends string>(options: ConsoleOptions<K>): Consol
       tokens[key] =
         'agent' in spec
           ? agentToken(folder, spec.agent, spec.workspace, spec.name)
-          : dataToken(folder, '--role', spec.role, '--name', spec.name);
+          : dataToken(
+              folder,
+              '--role',
+              spec.role,
+              '--name',
+              spec.name,
+              ...(spec.expires === undefined ? [] : ['--expires', spec.expires]),
+            );
     server = await serve(['--data', folder]);
     await options.seed?.(web);
     if (BROWSER_SKIP === null) browser = await launchBrowser();

@@ -42,7 +42,7 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'get',
     path: '/v1/me',
-    summary: 'Who the token is: its name, role and bindings',
+    summary: 'Who the token is: its name, role, bindings and expiry',
     permission: 'any',
     response: meView,
     responses: {
@@ -57,6 +57,7 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
       space: identity.space,
       mode: identity.mode,
       permissions: PERMISSIONS.filter((p) => can(identity, p)),
+      expiresAt: identity.expiresAt,
       ...(identity.role === 'agent' && identity.workspace !== null && identity.agent !== null
         ? { placement: await placementOf(ctx, identity.workspace, identity.agent, identity) }
         : {}),
