@@ -33,10 +33,18 @@ export type Loaded<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly issues: readonly InputIssue[] };
 
+/** Decodes a file's bytes, refusing any that are not UTF-8 rather than reading them as U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export function readInput(file: string, stdin: () => string): Loaded<string> {
   try {
-    return { ok: true, value: file === '-' ? stdin() : readFileSync(file, 'utf8') };
+    return { ok: true, value: file === '-' ? stdin() : UTF8.decode(readFileSync(file)) };
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_ENCODING_INVALID_ENCODED_DATA')
+      return {
+        ok: false,
+        issues: [{ code: 'syntax', path: '', message: `\`${file}\` is not UTF-8 text`, file }],
+      };
     const code = (error as NodeJS.ErrnoException).code;
     const message =
       code === 'ENOENT'

@@ -1,8 +1,11 @@
 // Policy and request text (YAML or JSON) to plain values. YAML is read with the
 // 1.2 core schema, so timestamps stay strings and a missing zone is seen (E4).
+// A value holding text that is not Unicode (a `"\ud800"` escape) is refused,
+// as every JSON body the server reads is.
 
 import { LineCounter, parseDocument } from 'yaml';
 import type { Issue, Result } from '@warden/engine';
+import { illFormedPath } from '../well-formed.js';
 
 export function parseText(text: string): Result<unknown> {
   const lines = new LineCounter();
@@ -43,6 +46,19 @@ export function parseText(text: string): Result<unknown> {
   if (value === null || value === undefined) {
     return { ok: false, issues: [{ code: 'syntax', path: '', message: 'the document is empty' }] };
   }
+  const broken = illFormedPath(value);
+  if (broken !== null)
+    return {
+      ok: false,
+      issues: [
+        {
+          code: 'syntax',
+          path: broken,
+          message:
+            'holds a lone surrogate (an escape like `\\ud800` on its own), which is not Unicode text',
+        },
+      ],
+    };
   return { ok: true, value };
 }
 
