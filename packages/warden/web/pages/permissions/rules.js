@@ -231,6 +231,24 @@ export function mountRules(panel, env) {
   /** Remembered rules whose "Revoke it?" is open: a redraw (the proof arriving, a change) keeps it open. */
   const asking = new Set();
   const redraw = () => draw(env.state.data, env.state.error);
+  /** The button that shows the rest of the list `key`. @param {string} key @param {string} label @param {...import('../../lib/types.js').Child} after */
+  const showAll = (key, label, ...after) =>
+    h(
+      'p',
+      { class: 'more-rules' },
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () => {
+            expanded.add(key);
+            redraw();
+          },
+        },
+        label,
+      ),
+      ...after,
+    );
   const count = h('span', { class: 'muted rule-count', role: 'status' });
   /** A labelled select of the filter's `key`. @param {keyof RuleFilter} key @param {string} label @param {[string, string][]} choices */
   const select = (key, label, choices) => {
@@ -331,20 +349,9 @@ export function mountRules(panel, env) {
         h('ul', { class: 'list rules' }, rules.slice(0, limit).map(item)),
         rules.length <= limit
           ? null
-          : h(
-              'p',
-              { class: 'more-rules' },
-              h(
-                'button',
-                {
-                  type: 'button',
-                  onclick: () => {
-                    expanded.add(key);
-                    redraw();
-                  },
-                },
-                `Show all ${rules.length} (${rules.length - limit} more)`,
-              ),
+          : showAll(
+              key,
+              `Show all ${rules.length} (${rules.length - limit} more)`,
               h('span', { class: 'muted' }, ' — or narrow them with the search and filters above.'),
             ),
       ];
@@ -432,21 +439,7 @@ export function mountRules(panel, env) {
             ),
             data.warnings.length <= SHOWN_AT_FIRST || expanded.has('warnings')
               ? null
-              : h(
-                  'p',
-                  { class: 'more-rules' },
-                  h(
-                    'button',
-                    {
-                      type: 'button',
-                      onclick: () => {
-                        expanded.add('warnings');
-                        redraw();
-                      },
-                    },
-                    `Show all ${data.warnings.length} warnings`,
-                  ),
-                ),
+              : showAll('warnings', `Show all ${data.warnings.length} warnings`),
           ),
     );
   };
