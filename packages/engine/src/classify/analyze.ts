@@ -21,7 +21,7 @@ import { DOUBTS, ShellLimitError, ShellSyntaxError } from '../shell/scanner.js';
 import type { Effect, ExtractContext } from './effects.js';
 import { blurArgs, effect, openArgs, wordPath, writeEffects } from './effects.js';
 import { prefixEffects } from './prefixes.js';
-import type { ProgramResult, ReadingContext } from './program.js';
+import type { ProgramResult, ReadingContext, Wrappers } from './program.js';
 import { assignmentHazard, commandWords, extractProgram, resolveProgram } from './program.js';
 import type { ClassifierTable } from './table.js';
 
@@ -32,6 +32,8 @@ export interface CommandUnit {
   readonly words: CommandWords;
   readonly effects: readonly Effect[];
   readonly inner: boolean;
+  /** The wrappers it runs under, outermost first: restrictive rules read them too. */
+  readonly wrappers: readonly CommandWords[];
 }
 
 /** A simple command (or the whole line) that could not be read with confidence. */
@@ -43,6 +45,8 @@ export interface RawUnit {
   readonly effects: readonly Effect[];
   readonly inner: boolean;
   readonly reason: string;
+  /** The wrappers read with confidence around it, outermost first. */
+  readonly wrappers: readonly CommandWords[];
 }
 
 /** Effects that belong to no simple command: a compound command's redirections. */
@@ -66,10 +70,12 @@ interface Flow {
   readonly blur: boolean;
   /** Text replaced at run time (`xargs -I X`, `find -exec … {}`). */
   readonly placeholder: string | null;
+  /** The wrappers around the script being walked (`sudo bash -c '…'`), outermost first. */
+  readonly wrappers: readonly CommandWords[];
 }
 
-const TOP: Flow = { inner: false, blur: false, placeholder: null };
-const INNER: Flow = { inner: true, blur: false, placeholder: null };
+const TOP: Flow = { inner: false, blur: false, placeholder: null, wrappers: [] };
+const INNER: Flow = { inner: true, blur: false, placeholder: null, wrappers: [] };
 // eslint-disable-next-line no-control-regex -- control characters are what this looks for
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
@@ -411,7 +417,12 @@ class Walker implements ReadingContext {
             raw,
             leadingWords(resolved.text),
             resolved.cwd,
-            { ...flow, blur: resolved.blur, placeholder: resolved.placeholder },
+            {
+              ...flow,
+              blur: resolved.blur,
+              placeholder: resolved.placeholder,
+              wrappers: this.outer(flow, resolved.wrappers, assigned),
+            },
             `its script cannot be read: ${error.message}`,
           );
           return cwd;
@@ -420,6 +431,7 @@ class Walker implements ReadingContext {
           ...flow,
           blur: resolved.blur,
           placeholder: resolved.placeholder,
+          wrappers: this.outer(flow, resolved.wrappers, assigned),
         });
         this.effectsUnit(redirectEffects);
         return cwd;
@@ -442,6 +454,7 @@ class Walker implements ReadingContext {
             resolved.assigned,
             flow.inner,
             flow.blur,
+            this.outer(flow, resolved.wrappers, resolved.assigned),
           );
           return cwd;
         }
@@ -452,7 +465,12 @@ class Walker implements ReadingContext {
             joinWords(command),
             [],
             resolved.cwd,
-            { ...flow, blur: true, placeholder: '{}' },
+            {
+              ...flow,
+              blur: true,
+              placeholder: '{}',
+              wrappers: this.outer(flow, [...resolved.wrappers, resolved.words], resolved.assigned),
+            },
             [...resolved.assigned],
           );
         }
@@ -471,6 +489,7 @@ class Walker implements ReadingContext {
           resolved.assigned,
           flow.inner,
           resolved.blur,
+          this.outer(flow, resolved.wrappers, resolved.assigned),
         );
         return this.cwdAfter(resolved, outcome.cwd, cwd);
       }
@@ -489,12 +508,24 @@ class Walker implements ReadingContext {
     return moved === undefined ? cwd : moved;
   }
 
+  /** The flow's wrappers and those just unwrapped, as rules read them. */
+  private outer(
+    flow: Flow,
+    wrappers: Wrappers,
+    assigned: ReadonlySet<string> | readonly string[],
+  ): readonly CommandWords[] {
+    if (wrappers.length === 0) return flow.wrappers;
+    const names = assigned instanceof Set ? assigned : new Set(assigned);
+    return [...flow.wrappers, ...wrappers.map((words) => commandWords(this, words, names))];
+  }
+
   private commandUnit(
     words: readonly Word[],
     extracted: readonly Effect[],
     assigned: ReadonlySet<string>,
     inner: boolean,
     blur: boolean,
+    wrappers: readonly CommandWords[],
   ): void {
     const read = commandWords(this, words, assigned);
     const effects: Effect[] = [
@@ -512,6 +543,7 @@ class Walker implements ReadingContext {
       words: read,
       effects: final,
       inner,
+      wrappers,
     });
   }
 
@@ -527,6 +559,7 @@ class Walker implements ReadingContext {
   ): void {
     let effects: Effect[] = [];
     let leadingWords: CommandWords | null = null;
+    let wrappers = flow.wrappers;
     if (leading[0]?.literal === true) {
       const resolved = resolveProgram(
         this,
@@ -537,6 +570,7 @@ class Walker implements ReadingContext {
         assigned,
         assignments,
       );
+      wrappers = this.outer(flow, resolved.wrappers, assigned);
       if (resolved.kind === 'program') {
         leadingWords = commandWords(this, resolved.words, resolved.assigned);
         // What an extractor reports beside an unparseable part is certain (E42): keep it, blurred.
@@ -556,6 +590,7 @@ class Walker implements ReadingContext {
       effects,
       inner: flow.inner,
       reason,
+      wrappers,
     });
   }
 

@@ -39,7 +39,12 @@ export interface ProgramResult {
   readonly hazard: string | null;
   /** The program is a function the command line defines. */
   readonly callsFunction: boolean;
+  /** The words at each wrapper it was found under, outermost first (`sudo -u x rm y`, …). */
+  readonly wrappers: Wrappers;
 }
+
+/** The words of each wrapper a command runs under, outermost first: restrictive rules read them too. */
+export type Wrappers = readonly (readonly Word[])[];
 
 export type Resolved =
   | ProgramResult
@@ -49,6 +54,8 @@ export type Resolved =
       readonly cwd: string | null;
       readonly blur: boolean;
       readonly placeholder: string | null;
+      /** The shell that runs the script among them (`bash -c …`). */
+      readonly wrappers: Wrappers;
     }
   | {
       readonly kind: 'find';
@@ -59,12 +66,16 @@ export type Resolved =
       readonly writes: readonly Word[];
       readonly cwd: string | null;
       readonly assigned: ReadonlySet<string>;
+      /** The wrappers around `find` itself. */
+      readonly wrappers: Wrappers;
     }
   | {
       readonly kind: 'raw';
       readonly reason: string;
       /** A script that runs with text filled in at run time: still classified, without a facet. */
       readonly script?: string;
+      /** The wrappers read with confidence before the command could not be. */
+      readonly wrappers: Wrappers;
     };
 
 const IN_SHELL_WRAPPERS = new Set(['builtin', 'command']);
@@ -225,6 +236,7 @@ export function resolveProgram(
   assignments: readonly Word[] = [],
 ): Resolved {
   let current = words;
+  const stages: (readonly Word[])[] = [];
   let currentCwd = cwd;
   let blurred = blur;
   let replaced = placeholder;
@@ -243,14 +255,15 @@ export function resolveProgram(
   assignments.forEach(assign);
   for (let depth = 0; depth < 32; depth++) {
     const program = current[0];
-    if (program === undefined) return { kind: 'raw', reason: 'no command' };
-    if (!program.literal) return { kind: 'raw', reason: 'the command name is computed' };
+    if (program === undefined) return { kind: 'raw', reason: 'no command', wrappers: stages };
+    if (!program.literal)
+      return { kind: 'raw', reason: 'the command name is computed', wrappers: stages };
     if (replaced !== null && program.value.includes(replaced)) {
-      return { kind: 'raw', reason: 'the command name is filled in at run time' };
+      return { kind: 'raw', reason: 'the command name is filled in at run time', wrappers: stages };
     }
     const base = programInfo(program.value, ctx.table.systemPaths).basename;
     const problem = hazard(ctx.table, base, current);
-    if (problem !== null) return { kind: 'raw', reason: problem };
+    if (problem !== null) return { kind: 'raw', reason: problem, wrappers: stages };
     const asProgram = (callsFunction: boolean): ProgramResult => ({
       kind: 'program',
       words: current,
@@ -262,6 +275,7 @@ export function resolveProgram(
       placeholder: replaced,
       hazard: assignmentProblem,
       callsFunction,
+      wrappers: stages,
     });
     if (inShell && functionsVisible && ctx.functions.has(program.value)) return asProgram(true);
     const entry = Object.hasOwn(ctx.table.wrappers, base) ? ctx.table.wrappers[base] : undefined;
@@ -270,16 +284,21 @@ export function resolveProgram(
     switch (result.kind) {
       case 'plain':
         if (result.bare && blurred)
-          return { kind: 'raw', reason: `the command \`${base}\` runs comes from its input` };
+          return {
+            kind: 'raw',
+            reason: `the command \`${base}\` runs comes from its input`,
+            wrappers: [...stages, current],
+          };
         return asProgram(false);
       case 'unparseable':
-        return { kind: 'raw', reason: result.reason };
+        return { kind: 'raw', reason: result.reason, wrappers: [...stages, current] };
       case 'script':
         if (replaced !== null && result.text.includes(replaced)) {
           return {
             kind: 'raw',
             reason: 'the script is filled in at run time',
             script: result.text,
+            wrappers: [...stages, current],
           };
         }
         return {
@@ -288,6 +307,7 @@ export function resolveProgram(
           cwd: currentCwd,
           blur: blurred || result.blur === true,
           placeholder: replaced,
+          wrappers: [...stages, current],
         };
       case 'find':
         return {
@@ -299,8 +319,10 @@ export function resolveProgram(
           writes: result.writes,
           cwd: currentCwd,
           assigned: names,
+          wrappers: stages,
         };
       case 'inner':
+        stages.push(current);
         current = result.words;
         if (result.cwd !== undefined) currentCwd = result.cwd;
         blurred ||= result.blur;
@@ -312,7 +334,7 @@ export function resolveProgram(
         break;
     }
   }
-  return { kind: 'raw', reason: 'too many wrappers' };
+  return { kind: 'raw', reason: 'too many wrappers', wrappers: stages };
 }
 
 export interface Extracted {

@@ -50,10 +50,13 @@ export function because(
   }
   const rule = resolution.rule;
   if (rule === null) return undefined;
+  const words = rule.rule.commandWords?.join(' ') ?? rule.rule.command;
   const prefix =
     rule.rule.command === undefined
       ? ''
-      : `command starts with \`${rule.rule.commandWords?.join(' ') ?? rule.rule.command}\``;
+      : resolution.underWrapper === true
+        ? `it runs under \`${words ?? ''}\``
+        : `command starts with \`${words ?? ''}\``;
   if (resolution.via === 'escalation') {
     if (resolution.byTokens) {
       return `\`${rule.rule.commandWords?.join(' ') ?? ''}\` may run inside a command that cannot be read with confidence`;

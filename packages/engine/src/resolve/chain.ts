@@ -37,6 +37,8 @@ export interface Resolution {
   readonly remembered: boolean;
   /** The remembered rule that would have decided, held back by a standing deny (E41). */
   readonly heldBack?: { readonly rule: string; readonly scope: string };
+  /** The rule decided by a wrapper the command runs under, not by the command itself (E43). */
+  readonly underWrapper?: true;
 }
 
 export const NO_OPINION: Resolution = {
@@ -110,7 +112,7 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): reado
       const rules = lists.flatMap((list) => list ?? []);
       if (lists.filter((list) => list !== undefined).length > 1) rules.sort(compareRules);
       for (const rule of rules) {
-        if (!alive(rule, ctx)) continue;
+        if (!alive(rule, ctx) || (facet.restrictiveOnly === true && !rule.restrictive)) continue;
         if (prefixMatches(rule.words, facet.words, !rule.restrictive)) consider(rule, facet, out);
       }
       return out;
@@ -287,6 +289,36 @@ function weight(resolution: Resolution): number {
  * prompt: that is what it was written for (G23).
  */
 export function resolveFacet(
+  buckets: readonly ScopeBucket[],
+  facet: Facet,
+  ctx: ChainContext,
+  scopePrefix: string,
+  fallback: Resolution,
+): Resolution {
+  const own = resolveWithoutWrappers(buckets, facet, ctx, scopePrefix, fallback);
+  if (facet.kind === 'class' || facet.wrappers.length === 0) return own;
+  // A restrictive rule that names a wrapper (`deny sudo`) applies to what the wrapper runs:
+  // each wrapper is resolved as a command of its own, restrictive rules only, and the
+  // stricter result stands — a deny on the wrapper is never weakened by an allow on what it wraps.
+  let result = own;
+  for (const words of facet.wrappers) {
+    const wrapper: Facet = {
+      kind: 'command',
+      name: facet.name,
+      words,
+      args: facet.args,
+      wrappers: [],
+      restrictiveOnly: true,
+    };
+    const found = resolveWithoutWrappers(buckets, wrapper, ctx, scopePrefix, NO_OPINION);
+    if (found.decision !== null && weight(found) > weight(result))
+      result = { ...found, underWrapper: true };
+  }
+  return result;
+}
+
+/** E41 for one facet, its wrappers left aside. */
+function resolveWithoutWrappers(
   buckets: readonly ScopeBucket[],
   facet: Facet,
   ctx: ChainContext,

@@ -132,7 +132,11 @@ function findNetHit(
     if (unit.kind === 'raw') raw = true;
     if (unit.kind !== 'command') continue;
     for (const entry of entries) {
-      if (netEntryMatches(entry.words, unit.words))
+      // The net is restrictive: a wrapper it names (`sudo`) catches what the wrapper runs.
+      if (
+        netEntryMatches(entry.words, unit.words) ||
+        unit.wrappers.some((words) => netEntryMatches(entry.words, words))
+      )
         return { mode: request.mode, entry: entry.entry, command: unit.name };
     }
   }

@@ -28,12 +28,20 @@ export type Facet =
       readonly name: string;
       readonly words: CommandWords;
       readonly args: FacetArgs;
+      /**
+       * The wrappers it runs under (`sudo`, `timeout 5`, `bash -c`), outermost first:
+       * a restrictive rule that names one applies to what it wraps.
+       */
+      readonly wrappers: readonly CommandWords[];
+      /** Only restrictive rules are read: the facet stands for one of another's wrappers. */
+      readonly restrictiveOnly?: boolean;
     }
   | {
       readonly kind: 'raw';
       readonly name: string;
       readonly leading: CommandWords | null;
       readonly args: FacetArgs;
+      readonly wrappers: readonly CommandWords[];
     };
 
 export interface PreparedRequest {
@@ -325,21 +333,31 @@ export function prepareRequest(request: ActionRequest, table: ClassifierTable): 
     args: unite(request, args, combine(parts.get(cls) ?? []), allCommands),
   }));
 
-  const byName = new Map<string, { unit: Exclude<Unit, { kind: 'effects' }>; values: KeyValues }>();
+  const byName = new Map<
+    string,
+    {
+      unit: Exclude<Unit, { kind: 'effects' }>;
+      values: KeyValues;
+      wrappers: readonly CommandWords[];
+    }
+  >();
   for (const unit of analysis.units) {
     if (unit.kind === 'effects' || unit.inner) continue;
     const seen = byName.get(unit.name);
     const values = seen?.values ?? {};
     for (const item of unit.effects) mergeInto(values, item.args);
-    if (seen === undefined) byName.set(unit.name, { unit, values });
+    if (seen === undefined) byName.set(unit.name, { unit, values, wrappers: unit.wrappers });
+    // `sudo ls; ls` is one facet: the wrappers of every one of its commands count.
+    else if (unit.wrappers.length > 0) seen.wrappers = [...seen.wrappers, ...unit.wrappers];
   }
-  for (const [name, { unit, values }] of byName) {
+  for (const [name, { unit, values, wrappers }] of byName) {
     if (unit.kind === 'command') {
       facets.push({
         kind: 'command',
         name: `command:${name}`,
         words: unit.words,
         args: unite(request, args, values, { commands: [unit.words], known: [], leading: [] }),
+        wrappers,
       });
     } else {
       facets.push({
@@ -350,6 +368,7 @@ export function prepareRequest(request: ActionRequest, table: ClassifierTable): 
           known: [],
           leading: unit.leading === null ? [] : [unit.leading],
         }),
+        wrappers,
       });
     }
   }
