@@ -31,6 +31,8 @@ export interface FacetArgs {
   readonly refs?: readonly string[];
   readonly hosts?: readonly HostValue[];
   readonly commands?: readonly CommandWords[];
+  /** The wrappers the commands run under (E43): a restrictive `commands` constraint reads them too. */
+  readonly wrappers?: readonly CommandWords[];
   readonly count?: number;
   readonly cents?: number;
   /** For keys that are unknown as a whole: the parts that are known (E6, E42). */
@@ -223,18 +225,16 @@ export function evaluate(
       // An exemption from a restrictive rule loosens it: like an allow, it holds only for the
       // bare name or a system path; an exclusion from an allow holds for look-alikes too.
       !negatives.some((words) => prefixMatches(words, command, r));
+    // A wrapper a restrictive constraint names (`commands: [sudo]`) holds for what it wraps (E43).
+    const wrapper = restrictive ? args.wrappers?.find((w) => inSet(w, true)) : undefined;
     const knownCommands =
       restrictive && known?.leading !== undefined
         ? [...(known.commands ?? []), ...known.leading]
         : known?.commands;
-    condition = listCondition(
-      'commands',
-      args.commands,
-      restrictive,
-      inSet,
-      showCommand,
-      knownCommands,
-    );
+    condition =
+      wrapper !== undefined
+        ? { key: 'commands', status: 'holds', value: showCommand(wrapper) }
+        : listCondition('commands', args.commands, restrictive, inSet, showCommand, knownCommands);
     if (condition === null) return FAILS;
     conditions.push(condition);
   }

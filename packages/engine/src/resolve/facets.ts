@@ -181,6 +181,7 @@ function unite(
     refs?: readonly string[];
     hosts?: readonly HostValue[];
     commands?: readonly CommandWords[];
+    wrappers?: readonly CommandWords[];
     count?: number;
     cents?: number;
     known?: KnownParts;
@@ -204,6 +205,7 @@ function unite(
   );
   if (hosts.values !== undefined) result.hosts = hosts.values;
   if (hosts.known !== undefined) known.hosts = hosts.known;
+  if (commands !== undefined && commands.wrappers.length > 0) result.wrappers = commands.wrappers;
   if (commands?.commands !== undefined) result.commands = commands.commands;
   else if (commands !== undefined) {
     if (commands.known.length > 0) known.commands = commands.known;
@@ -273,20 +275,26 @@ interface CommandsSeen {
   /** When not: the ones read in full, and the leading words of the others (E6, E42). */
   readonly known: readonly CommandWords[];
   readonly leading: readonly CommandWords[];
+  /** The wrappers they run under, read with confidence (E43). */
+  readonly wrappers: readonly CommandWords[];
 }
 
 function commandsOf(units: readonly Unit[]): CommandsSeen {
   const known: CommandWords[] = [];
   const leading: CommandWords[] = [];
+  const wrappers: CommandWords[] = [];
   let complete = true;
   for (const unit of units) {
     if (unit.kind === 'effects' || unit.inner) continue;
+    wrappers.push(...unit.wrappers);
     if (unit.kind === 'raw') {
       complete = false;
       if (unit.leading !== null) leading.push(unit.leading);
     } else known.push(unit.words);
   }
-  return complete ? { commands: known, known: [], leading: [] } : { known, leading };
+  return complete
+    ? { commands: known, known: [], leading: [], wrappers }
+    : { known, leading, wrappers };
 }
 
 const NO_ARGS: FacetArgs = {};
@@ -356,7 +364,12 @@ export function prepareRequest(request: ActionRequest, table: ClassifierTable): 
         kind: 'command',
         name: `command:${name}`,
         words: unit.words,
-        args: unite(request, args, values, { commands: [unit.words], known: [], leading: [] }),
+        args: unite(request, args, values, {
+          commands: [unit.words],
+          known: [],
+          leading: [],
+          wrappers,
+        }),
         wrappers,
       });
     } else {
@@ -367,6 +380,7 @@ export function prepareRequest(request: ActionRequest, table: ClassifierTable): 
         args: unite(request, args, values, {
           known: [],
           leading: unit.leading === null ? [] : [unit.leading],
+          wrappers,
         }),
         wrappers,
       });
