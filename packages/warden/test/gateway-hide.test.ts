@@ -5,7 +5,6 @@
 // before; what the policy or a freeze changes shows at the next listing.
 
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateGatewayConfig } from '../src/gateway/config.js';
 import { warden } from './helpers.js';
@@ -21,6 +20,8 @@ import {
   gatewayAgent,
   standalone,
   text,
+  writeDownstream,
+  writeGateway,
 } from './support/gateway-client.js';
 import type { Served } from './support/processes.js';
 import { agentToken, api, dataToken, serve } from './support/processes.js';
@@ -47,26 +48,16 @@ rules:
 
 function setup(hideDenied: boolean) {
   const dir = tempDir('warden-gateway-hide-');
-  const script = join(dir, 'fx.mjs');
-  writeFileSync(script, SERVER);
-  const policy = join(dir, 'policy.yaml');
-  writeFileSync(policy, POLICY);
-  const config = join(dir, 'gateway.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      agent: 'coder-1',
-      workspace: 'acme',
-      hideDenied,
-      servers: { fx: { command: process.execPath, args: [script] } },
-      tools: {
-        fx__peek: { readOnly: true },
-        fx__note: { actions: ['workspaceMutation'] },
-        fx__push: { actions: ['gitPush'] },
-      },
-    }),
-  );
-  return { dir, data: join(dir, 'data'), config, policy };
+  const script = writeDownstream(dir, 'fx.mjs', SERVER);
+  return writeGateway(dir, POLICY, {
+    hideDenied,
+    servers: { fx: { command: process.execPath, args: [script] } },
+    tools: {
+      fx__peek: { readOnly: true },
+      fx__note: { actions: ['workspaceMutation'] },
+      fx__push: { actions: ['gitPush'] },
+    },
+  });
 }
 
 const open: Closable[] = [];

@@ -22,6 +22,8 @@ import {
   gatewayAgent,
   standalone,
   text,
+  writeDownstream,
+  writeGateway,
 } from './support/gateway-client.js';
 import { openTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
@@ -57,23 +59,13 @@ const POLICY =
 
 function setup() {
   const dir = tempDir('warden-gateway-pins-');
-  const script = join(dir, 'shifty.mjs');
-  writeFileSync(script, SHIFTY_SERVER);
-  const policy = join(dir, 'policy.yaml');
-  writeFileSync(policy, POLICY);
-  const config = join(dir, 'gateway.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      agent: 'coder-1',
-      workspace: 'acme',
-      servers: {
-        fx: { command: process.execPath, args: [script, dir], sandbox: { write: [dir] } },
-      },
-      tools: { fx__peek: { readOnly: true }, fx__note: { actions: ['workspaceMutation'] } },
-    }),
-  );
-  return { dir, data: join(dir, 'data'), config, policy };
+  const script = writeDownstream(dir, 'shifty.mjs', SHIFTY_SERVER);
+  return writeGateway(dir, POLICY, {
+    servers: {
+      fx: { command: process.execPath, args: [script, dir], sandbox: { write: [dir] } },
+    },
+    tools: { fx__peek: { readOnly: true }, fx__note: { actions: ['workspaceMutation'] } },
+  });
 }
 
 const open: Closable[] = [];

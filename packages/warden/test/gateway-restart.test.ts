@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './support/backends.js';
-import type { Closable } from './support/gateway-client.js';
+import type { Closable, GatewayFiles } from './support/gateway-client.js';
 import {
   call,
   calls,
@@ -20,6 +20,8 @@ import {
   SDK,
   standalone,
   text,
+  writeDownstream,
+  writeGateway,
 } from './support/gateway-client.js';
 
 /**
@@ -55,33 +57,18 @@ await server.connect(new StdioServerTransport());
 
 const POLICY = 'version: 1\nworkspace: acme\nrules: []\n';
 
-interface Setup {
-  readonly dir: string;
-  readonly data: string;
-  readonly config: string;
-  readonly policy: string;
-}
+type Setup = GatewayFiles;
 
 function setup(): Setup {
   const dir = tempDir('warden-gateway-restart-');
-  const script = join(dir, 'flaky.mjs');
-  writeFileSync(script, FLAKY_SERVER);
-  const policy = join(dir, 'policy.yaml');
-  writeFileSync(policy, POLICY);
-  const config = join(dir, 'gateway.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      agent: 'coder-1',
-      workspace: 'acme',
-      servers: {
-        fx: { command: process.execPath, args: [script, dir], sandbox: { write: [dir] } },
-      },
-      // Exact names: a glob would map `wipe` when it appears.
-      tools: { fx__peek: { readOnly: true }, fx__crash: { actions: ['processSpawn'] } },
-    }),
-  );
-  return { dir, data: join(dir, 'data'), config, policy };
+  const script = writeDownstream(dir, 'flaky.mjs', FLAKY_SERVER);
+  return writeGateway(dir, POLICY, {
+    servers: {
+      fx: { command: process.execPath, args: [script, dir], sandbox: { write: [dir] } },
+    },
+    // Exact names: a glob would map `wipe` when it appears.
+    tools: { fx__peek: { readOnly: true }, fx__crash: { actions: ['processSpawn'] } },
+  });
 }
 
 const open: Closable[] = [];

@@ -22,6 +22,8 @@ import {
   SDK,
   standalone,
   text,
+  writeDownstream,
+  writeGateway,
 } from './support/gateway-client.js';
 import type { Spawned } from './support/processes.js';
 import {
@@ -105,31 +107,22 @@ function setup(
 ): Setup {
   const dir = tempDir('warden-gateway-');
   const work = join(dir, 'work');
-  const data = join(dir, 'data');
-  const policy = join(dir, 'policy.yaml');
   mkdirSync(work);
-  writeFileSync(policy, POLICY);
-  const config = join(dir, 'gateway.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      agent: 'coder-1',
-      workspace: 'acme',
-      worktree: work,
-      servers: servers ?? {
-        // Each server writes only where its entry says (G2): the worktree, the memory file's folder.
-        fs: { command: process.execPath, args: [FS_SERVER, work], sandbox: { write: [work] } },
-        mem: {
-          command: process.execPath,
-          args: [MEMORY_SERVER],
-          env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
-          sandbox: { write: [dir] },
-        },
+  const files = writeGateway(dir, POLICY, {
+    worktree: work,
+    servers: servers ?? {
+      // Each server writes only where its entry says (G2): the worktree, the memory file's folder.
+      fs: { command: process.execPath, args: [FS_SERVER, work], sandbox: { write: [work] } },
+      mem: {
+        command: process.execPath,
+        args: [MEMORY_SERVER],
+        env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+        sandbox: { write: [dir] },
       },
-      tools,
-    }),
-  );
-  return { dir, work, data, policy, config };
+    },
+    tools,
+  });
+  return { ...files, work };
 }
 
 const open: Closable[] = [];
@@ -221,11 +214,11 @@ describe('warden gateway, standalone', () => {
       { fx__peek: { readOnly: true }, 'fx__*': { actions: ['processSpawn'] } },
       { fx: { command: process.execPath, args: ['faulty.mjs'] } },
     );
-    writeFileSync(join(s.dir, 'faulty.mjs'), FAULTY_SERVER);
+    const script = writeDownstream(s.dir, 'faulty.mjs', FAULTY_SERVER);
     const config = JSON.parse(readFileSync(s.config, 'utf8')) as {
       servers: { fx: { args: string[] } };
     };
-    config.servers.fx.args = [join(s.dir, 'faulty.mjs')];
+    config.servers.fx.args = [script];
     writeFileSync(s.config, JSON.stringify(config));
     const { client } = await agent([...standalone(s), '--timeout', '1']);
     expect(text(await call(client, 'fx__peek', {}))).toBe('peeked');

@@ -2,6 +2,7 @@
 // spawning the real binary on stdio, in an environment free of the
 // developer's own Warden settings, and the gateway's audit log read back.
 
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -42,6 +43,42 @@ export interface Closable {
 /** Closes and forgets everything in `open`, ignoring what fails to close. */
 export async function closeAll(open: Closable[]): Promise<void> {
   await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
+}
+
+/** A downstream MCP server's script (`source`) written as `dir/name`; its path. */
+export function writeDownstream(dir: string, name: string, source: string): string {
+  const script = join(dir, name);
+  writeFileSync(script, source);
+  return script;
+}
+
+/** A standalone gateway's files in `dir`: its config and policy file, and its data folder (not made). */
+export interface GatewayFiles {
+  readonly dir: string;
+  readonly data: string;
+  readonly config: string;
+  readonly policy: string;
+}
+
+/**
+ * Writes a standalone gateway into `dir`: `policy` (YAML) as `policy.yaml`,
+ * and `gateway.json` for agent `coder-1` in workspace `acme` with `config`
+ * (its servers, tools, …); the data folder is `dir/data`.
+ */
+export function writeGateway(
+  dir: string,
+  policy: string,
+  config: Record<string, unknown>,
+): GatewayFiles {
+  const files = {
+    dir,
+    data: join(dir, 'data'),
+    config: join(dir, 'gateway.json'),
+    policy: join(dir, 'policy.yaml'),
+  };
+  writeFileSync(files.policy, policy);
+  writeFileSync(files.config, JSON.stringify({ agent: 'coder-1', workspace: 'acme', ...config }));
+  return files;
 }
 
 /** A standalone gateway's arguments: its config, policy file and data folder. */
