@@ -3,6 +3,12 @@
 // notification says how many wait — only once the person turned it on here
 // (the browser asks for permission then, never when the page loads), only
 // while the tab is hidden, and only where the browser has notifications.
+//
+// Some browsers (Chrome on Android) refuse `new Notification(…)` and show
+// notifications only through a service worker: turning notifications on also
+// registers the console's worker (`/ui/sw.js`, which only answers a click on
+// a notification), and a notification the page may not make is shown through
+// it. Nothing is registered before the person turns notifications on.
 
 import { h, replace } from '../../lib/dom.js';
 
@@ -21,6 +27,54 @@ export function waitingText(waiting) {
 /** The browser's notifications, or null where it has none. */
 function api() {
   return typeof window.Notification === 'function' ? window.Notification : null;
+}
+
+/** Where the browser keeps service workers, or null (a browser or a page without them). */
+function workers() {
+  return 'serviceWorker' in navigator ? navigator.serviceWorker : null;
+}
+
+const WORKER = '/ui/sw.js';
+
+/**
+ * Registers the console's service worker: its registration, or null where the
+ * browser has no service workers (the page's own notifications are all there
+ * is, as before). Rejects when the browser refuses it.
+ * @returns {Promise<ServiceWorkerRegistration | null>}
+ */
+async function register() {
+  const container = workers();
+  if (container === null) return null;
+  return container.register(WORKER, { scope: '/ui/' });
+}
+
+/** Forgets the console's service worker, if it was registered. */
+async function unregister() {
+  const container = workers();
+  if (container === null) return;
+  const scope = new URL('/ui/', window.location.href).href;
+  const registration = await container.getRegistration(scope);
+  if (registration?.scope === scope) await registration.unregister();
+}
+
+/**
+ * Resolves once `registration` has an active worker (one that may show a
+ * notification): at once, or when the one installing gets there.
+ * @param {ServiceWorkerRegistration} registration
+ * @returns {Promise<boolean>} whether it has one
+ */
+function activated(registration) {
+  if (registration.active !== null) return Promise.resolve(true);
+  const pending = registration.installing ?? registration.waiting;
+  if (pending === null) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const check = () => {
+      if (registration.active === null && pending.state !== 'redundant') return;
+      pending.removeEventListener('statechange', check);
+      resolve(registration.active !== null);
+    };
+    pending.addEventListener('statechange', check);
+  });
 }
 
 /** Whether this person turned notifications on in this browser. */
@@ -49,6 +103,10 @@ function remember(on) {
 export function notifier() {
   const Notice = api();
   let on = Notice !== null && Notice.permission === 'granted' && wanted();
+  /** Whether the browser refused the service worker when notifications were last turned on. */
+  let refused = false;
+  /** The service worker's registration, once notifications are on (null where there is none). */
+  let worker = /** @type {Promise<ServiceWorkerRegistration | null>} */ (Promise.resolve(null));
   const note = h('span', { class: 'muted ap-notify-note', id: 'inbox-notify-note' });
   const button = h('button', {
     type: 'button',
@@ -70,6 +128,11 @@ export function notifier() {
         note,
         'Notifications are blocked for this site: allow them in the browser’s site settings.',
       );
+    else if (!on && refused)
+      replace(
+        note,
+        'This browser refused to set up notifications for this site, so they stay off: the tab’s title still counts the waiting prompts.',
+      );
     else
       replace(
         note,
@@ -79,12 +142,32 @@ export function notifier() {
       );
   };
 
+  /**
+   * Registers the service worker for notifications that are on; if the
+   * browser refuses it, they are off again (the person may try again).
+   * @returns {Promise<void>}
+   */
+  const start = async () => {
+    worker = register();
+    try {
+      await worker;
+      refused = false;
+    } catch {
+      worker = Promise.resolve(null);
+      refused = true;
+      on = false;
+    }
+  };
+
   const toggle = async () => {
     if (Notice === null) return;
     if (on) {
       on = false;
       remember(false);
       show();
+      worker = Promise.resolve(null);
+      // Off means nothing of the console stays registered in this browser.
+      await unregister().catch(() => undefined);
       return;
     }
     // The one place permission is asked for: this button, pressed by the person
@@ -96,27 +179,46 @@ export function notifier() {
       permission = Notice.permission;
     }
     on = permission === 'granted';
+    if (on) await start();
     remember(on);
     show();
   };
 
+  /**
+   * Shows a notification through the service worker, where the page may not make one.
+   * @param {string} title @param {NotificationOptions} options
+   */
+  const throughWorker = async (title, options) => {
+    const registration = await worker;
+    if (registration === null || !(await activated(registration))) return;
+    await registration.showNotification(title, options);
+  };
+
+  // Turned on in an earlier visit: the worker is registered again (the browser
+  // keeps it; this also picks up a newer one).
+  if (on)
+    void start().then(() => {
+      if (!on) show();
+    });
   show();
   return {
     el,
     arrived(waiting, what) {
       if (!on || Notice === null || Notice.permission !== 'granted') return;
       if (document.visibilityState !== 'hidden') return;
+      const title = `${waitingText(waiting)} — Warden`;
+      const options = { body: `New: ${what}`, tag: 'warden-approvals' };
       try {
-        const shown = new Notice(`${waitingText(waiting)} — Warden`, {
-          body: `New: ${what}`,
-          tag: 'warden-approvals',
-        });
+        const shown = new Notice(title, options);
         shown.onclick = () => {
           window.focus();
           shown.close();
         };
       } catch {
-        // A browser that shows notifications only from a service worker: the title still counts.
+        // A browser that shows notifications only from a service worker (Chrome on Android).
+        throughWorker(title, options).catch(() => {
+          // Not shown either way: the tab's title still counts.
+        });
       }
     },
   };
