@@ -36,6 +36,7 @@ import {
 import type { Served } from './support/processes.js';
 import { api, killAll, serve } from './support/processes.js';
 import { makeToken, openTestServer } from './support/server.js';
+import { refusedToken, tokenList } from './support/token-cli.js';
 
 type J = Record<string, unknown>;
 
@@ -604,9 +605,7 @@ describe('a token may expire', () => {
     await store.close();
     if (!past.ok) throw new Error('the lapsed token is not valid');
 
-    const listed = JSON.parse(warden(['token', 'list', '--data', data, '--json']).stdout) as {
-      tokens: J[];
-    };
+    const listed = tokenList(data) as { tokens: J[] };
     const expiries = (tokens: J[]) =>
       Object.fromEntries(tokens.map((t) => [t.name as string, t.expiresAt]));
     expect(expiries(listed.tokens)).toEqual({
@@ -649,26 +648,11 @@ describe('a token may expire', () => {
       ['2026-12-24T08:00', 'has no zone'],
       ['2001-01-01T00:00:00Z', 'is not in the future'],
     ] as const) {
-      const bad = warden([
-        'token',
-        'create',
-        '--role',
-        'viewer',
-        '--expires',
-        expires,
-        '--data',
-        data,
-        '--json',
-      ]);
-      expect(bad.code).toBe(1);
-      const errors = (JSON.parse(bad.stdout) as { errors: { path: string; message: string }[] })
-        .errors;
+      const errors = refusedToken(data, '--role', 'viewer', '--expires', expires);
       expect(errors.map((e) => e.path)).toEqual(['--name', '--expires']);
       expect(errors[1]?.message).toContain(says);
     }
-    expect(JSON.parse(warden(['token', 'list', '--data', data, '--json']).stdout)).toEqual({
-      tokens: [],
-    });
+    expect(tokenList(data)).toEqual({ tokens: [] });
   });
 });
 

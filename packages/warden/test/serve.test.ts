@@ -17,6 +17,7 @@ import {
   killAll,
   serve,
 } from './support/processes.js';
+import { refusedToken, tokenList } from './support/token-cli.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -62,20 +63,7 @@ describe('warden token', () => {
 
   it('lists every problem with a token request and creates nothing', () => {
     const data = tempDir();
-    const bad = warden([
-      'token',
-      'create',
-      '--role',
-      'agnet',
-      '--name',
-      '',
-      '--data',
-      data,
-      '--json',
-    ]);
-    expect(bad.code).toBe(1);
-    const errors = (JSON.parse(bad.stdout) as { errors: { path: string; message: string }[] })
-      .errors;
+    const errors = refusedToken(data, '--role', 'agnet', '--name', '');
     expect(errors.map((e) => e.path)).toEqual(['--role', '--name']);
     expect(errors[0]?.message).toContain('unknown role `agnet`');
     const agent = warden(['token', 'create', '--role', 'agent', '--name', 'c', '--data', data]);
@@ -96,9 +84,7 @@ describe('warden token', () => {
     ]);
     expect(human.code).toBe(1);
     expect(human.stderr).toContain('binds agent tokens only');
-    expect(JSON.parse(warden(['token', 'list', '--data', data, '--json']).stdout)).toEqual({
-      tokens: [],
-    });
+    expect(tokenList(data)).toEqual({ tokens: [] });
   });
 
   it('revokes by id or unique name; revoking twice says so', () => {
