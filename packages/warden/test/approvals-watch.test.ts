@@ -18,20 +18,14 @@ import {
   serve,
   spawnWarden,
 } from './support/processes.js';
+import { askPushPolicy } from './support/ask-push-policy.js';
 
-const POLICY = `version: 1
-workspace: acme
-rules:
-  - id: ask-push
-    scope: workspace
-    action: gitPush
-    decision: prompt
-  - id: soft-install
+const POLICY = askPushPolicy(`  - id: soft-install
     scope: workspace
     action: packageInstall
     decision: deny
     enforcement: soft
-`;
+`);
 
 interface Setup {
   readonly data: string;

@@ -19,15 +19,9 @@ import {
 } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
 import { agentTokenArgs, api, cliToken, killAll, serve, spawnWarden } from './support/processes.js';
+import { askPushPolicy } from './support/ask-push-policy.js';
 
-const POLICY = `version: 1
-workspace: acme
-rules:
-  - id: ask-push
-    scope: workspace
-    action: gitPush
-    decision: prompt
-`;
+const POLICY = askPushPolicy();
 
 const DENY_PUSH = `version: 1
 workspace: acme

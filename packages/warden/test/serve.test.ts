@@ -18,19 +18,13 @@ import {
   serve,
 } from './support/processes.js';
 import { refusedToken, tokenList } from './support/token-cli.js';
+import { askPushPolicy } from './support/ask-push-policy.js';
 
-const POLICY = `version: 1
-workspace: acme
-rules:
-  - id: ask-push
-    scope: workspace
-    action: gitPush
-    decision: prompt
-  - id: no-rm
+const POLICY = askPushPolicy(`  - id: no-rm
     scope: workspace
     action: fileDelete
     decision: deny
-`;
+`);
 
 const running: Served[] = [];
 afterEach(() => killAll(running));

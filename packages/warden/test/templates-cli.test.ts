@@ -18,15 +18,9 @@ import {
   killAll,
   serve,
 } from './support/processes.js';
+import { askPushPolicy } from './support/ask-push-policy.js';
 
-const POLICY = `version: 1
-workspace: acme
-rules:
-  - id: ask-push
-    scope: workspace
-    action: gitPush
-    decision: prompt
-`;
+const POLICY = askPushPolicy();
 
 type J = Record<string, unknown>;
 

@@ -14,15 +14,9 @@ import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT } from './support/browser.js';
 import type { SignedIn } from './support/console-fixture.js';
 import { useConsole } from './support/console-fixture.js';
 import { api, approverWatching, presence as presenceOn } from './support/processes.js';
+import { askPushPolicy } from './support/ask-push-policy.js';
 
-const POLICY = `version: 1
-workspace: acme
-rules:
-  - id: ask-push
-    scope: workspace
-    action: gitPush
-    decision: prompt
-  - id: soft-install
+const POLICY = askPushPolicy(`  - id: soft-install
     scope: workspace
     action: packageInstall
     decision: deny
@@ -32,7 +26,7 @@ rules:
     action: fileDelete
     decision: deny
     when: { paths: ['releases/**'] }
-`;
+`);
 
 const MARKUP = '<img src=x onerror=alert(1)>';
 

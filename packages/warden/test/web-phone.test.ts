@@ -13,19 +13,13 @@ import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT, pageErrors, signInAs } from './supp
 import type { SignedIn } from './support/console-fixture.js';
 import { useConsole } from './support/console-fixture.js';
 import { api } from './support/processes.js';
+import { askPushPolicy } from './support/ask-push-policy.js';
 
 /** Markup a rule's pattern holds (outside the reason's back-quotes) and a request's path (inside them). */
 const POLICY_MARKUP = '<img src=x onerror=window.pwned=1>';
 const PATH_MARKUP = '<img src=x onerror=window.pwned=2>';
 
-const POLICY = `version: 1
-workspace: acme
-rules:
-  - id: ask-push
-    scope: workspace
-    action: gitPush
-    decision: prompt
-  - id: ask-marked
+const POLICY = askPushPolicy(`  - id: ask-marked
     scope: workspace
     action: fileDelete
     decision: prompt
@@ -35,7 +29,7 @@ rules:
     action: packageInstall
     decision: deny
     enforcement: soft
-`;
+`);
 
 const PHONE = { width: 390, height: 844 };
 
