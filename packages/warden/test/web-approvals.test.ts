@@ -15,6 +15,7 @@ import type { SignedIn } from './support/console-fixture.js';
 import { useConsole } from './support/console-fixture.js';
 import { api, approverWatching, presence as presenceOn } from './support/processes.js';
 import { askPushPolicy } from './support/ask-push-policy.js';
+import { castTokens } from './support/console-cast.js';
 
 const POLICY = askPushPolicy(`  - id: soft-install
     scope: workspace
@@ -33,11 +34,7 @@ const MARKUP = '<img src=x onerror=alert(1)>';
 const web = useConsole({
   policy: POLICY,
   tokens: {
-    agent: { agent: 'coder-1', name: 'coder' },
-    approver: { role: 'approver', name: 'bob' },
-    overrider: { role: 'overrider', name: 'olga' },
-    viewer: { role: 'viewer', name: 'vic' },
-    admin: { role: 'admin', name: 'alice' },
+    ...castTokens('agent', 'approver', 'overrider', 'viewer', 'admin'),
     revoked: { role: 'approver', name: 'bea' },
   },
   setupTimeout: 60_000,

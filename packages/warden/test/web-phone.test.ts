@@ -14,6 +14,7 @@ import type { SignedIn } from './support/console-fixture.js';
 import { useConsole } from './support/console-fixture.js';
 import { api } from './support/processes.js';
 import { askPushPolicy } from './support/ask-push-policy.js';
+import { castTokens } from './support/console-cast.js';
 
 /** Markup a rule's pattern holds (outside the reason's back-quotes) and a request's path (inside them). */
 const POLICY_MARKUP = '<img src=x onerror=window.pwned=1>';
@@ -35,11 +36,7 @@ const PHONE = { width: 390, height: 844 };
 
 const web = useConsole({
   policy: POLICY,
-  tokens: {
-    agent: { agent: 'coder-1', name: 'coder' },
-    approver: { role: 'approver', name: 'bob' },
-    admin: { role: 'admin', name: 'alice' },
-  },
+  tokens: castTokens('agent', 'approver', 'admin'),
   setupTimeout: 60_000,
 });
 const { tokens } = web;

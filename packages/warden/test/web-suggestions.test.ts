@@ -16,6 +16,7 @@ import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT, pageErrors, signInAs } from './supp
 import type { SignedIn } from './support/console-fixture.js';
 import { useConsole } from './support/console-fixture.js';
 import { api, approverWatching, killAll, presence } from './support/processes.js';
+import { castTokens } from './support/console-cast.js';
 
 const POLICY = `version: 1
 workspace: acme
@@ -42,12 +43,7 @@ type Suggestion = {
 
 const web = useConsole({
   policy: POLICY,
-  tokens: {
-    agent: { agent: 'coder-1', name: 'coder' },
-    approver: { role: 'approver', name: 'bob' },
-    admin: { role: 'admin', name: 'alice' },
-    viewer: { role: 'viewer', name: 'vic' },
-  },
+  tokens: castTokens('agent', 'approver', 'admin', 'viewer'),
   seed: suggestOnce,
 });
 const { tokens } = web;
