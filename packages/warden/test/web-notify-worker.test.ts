@@ -10,58 +10,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEB_ROOT } from '../src/server/web.js';
 import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT, pageErrors, signInAs } from './support/browser.js';
+import { askPushPolicy } from './support/ask-push-policy.js';
+import { castTokens } from './support/console-cast.js';
 import { useConsole } from './support/console-fixture.js';
-import { api } from './support/processes.js';
-
-const POLICY = `version: 1
-workspace: acme
-rules:
-  - id: ask-push
-    scope: workspace
-    action: gitPush
-    decision: prompt
-`;
+import { askPush, emptyInboxAfterEach } from './support/inbox.js';
 
 const web = useConsole({
-  policy: POLICY,
-  tokens: {
-    agent: { agent: 'coder-1', name: 'coder' },
-    approver: { role: 'approver', name: 'bob' },
-    admin: { role: 'admin', name: 'alice' },
-  },
+  policy: askPushPolicy(),
+  tokens: castTokens('agent', 'approver', 'admin'),
   setupTimeout: 60_000,
 });
 const { tokens } = web;
 
-/** A prompt for a push of `branch`, asked with `?wait=0`: it stays pending for the inbox. */
-async function push(branch: string): Promise<string> {
-  const asked = await api(web.url, tokens.agent, 'POST', '/v1/decide?wait=0', {
-    tool: 'git_push',
-    command: `git push origin feature/${branch}`,
-    args: { refs: [`feature/${branch}`] },
-  });
-  expect(asked.status, JSON.stringify(asked.body)).toBe(200);
-  expect(asked.body.approvalId, JSON.stringify(asked.body)).toEqual(expect.any(String));
-  return asked.body.approvalId as string;
-}
+const push = (branch: string): Promise<string> => askPush(web, branch);
 
-/** Each test starts with an empty inbox: what a test left waiting is denied. */
-afterEach(async () => {
-  const listed = await api(
-    web.url,
-    tokens.admin,
-    'GET',
-    '/v1/approvals?workspace=acme&state=pending&limit=100',
-  );
-  for (const approval of (listed.body.approvals ?? []) as { id: string }[])
-    await api(web.url, tokens.admin, 'POST', `/v1/approvals/${approval.id}/answer`, {
-      kind: 'deny',
-      reason: 'test cleanup',
-    });
-});
+emptyInboxAfterEach(web);
 
 /**
  * Run in the page before its own scripts: a `Notification` whose constructor

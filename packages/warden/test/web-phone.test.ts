@@ -8,13 +8,14 @@
 // tab is hidden.
 
 import type { Locator, Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { api } from './support/processes.js';
 import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT, pageErrors, signInAs } from './support/browser.js';
 import type { SignedIn } from './support/console-fixture.js';
 import { useConsole } from './support/console-fixture.js';
-import { api } from './support/processes.js';
 import { askPushPolicy } from './support/ask-push-policy.js';
 import { castTokens } from './support/console-cast.js';
+import { askPending, askPush, emptyInboxAfterEach } from './support/inbox.js';
 
 /** Markup a rule's pattern holds (outside the reason's back-quotes) and a request's path (inside them). */
 const POLICY_MARKUP = '<img src=x onerror=window.pwned=1>';
@@ -41,21 +42,8 @@ const web = useConsole({
 });
 const { tokens } = web;
 
-/** Asks with `?wait=0`: the prompt stays pending for the inbox. */
-async function ask(body: Record<string, unknown>): Promise<string> {
-  const asked = await api(web.url, tokens.agent, 'POST', '/v1/decide?wait=0', body);
-  expect(asked.status, JSON.stringify(asked.body)).toBe(200);
-  expect(asked.body.approvalId, JSON.stringify(asked.body)).toEqual(expect.any(String));
-  return asked.body.approvalId as string;
-}
-
-function push(branch: string): Promise<string> {
-  return ask({
-    tool: 'git_push',
-    command: `git push origin feature/${branch}`,
-    args: { refs: [`feature/${branch}`] },
-  });
-}
+const ask = (body: Record<string, unknown>): Promise<string> => askPending(web, body);
+const push = (branch: string): Promise<string> => askPush(web, branch);
 
 /** A soft deny: an overrider may override it (for an hour, the server's default). */
 async function softDeny(name: string): Promise<string> {
@@ -67,20 +55,7 @@ async function softDeny(name: string): Promise<string> {
   return denied.body.approvalId as string;
 }
 
-/** Each test starts with an empty inbox: what a test left waiting is denied. */
-afterEach(async () => {
-  const listed = await api(
-    web.url,
-    tokens.admin,
-    'GET',
-    '/v1/approvals?workspace=acme&state=pending&limit=100',
-  );
-  for (const approval of (listed.body.approvals ?? []) as { id: string }[])
-    await api(web.url, tokens.admin, 'POST', `/v1/approvals/${approval.id}/answer`, {
-      kind: 'deny',
-      reason: 'test cleanup',
-    });
-});
+emptyInboxAfterEach(web);
 
 /**
  * Run in the page before its own scripts: the real `Notification`, watched —

@@ -1,0 +1,45 @@
+// The approvals inbox's browser suites: prompts asked so that they stay
+// pending for the inbox, and an inbox emptied after each test.
+
+import { afterEach, expect } from 'vitest';
+import { api } from './processes.js';
+
+/** Where the prompts are asked and answered: the running server and the two tokens it takes. */
+export interface InboxServer {
+  readonly url: string;
+  readonly tokens: { readonly agent: string; readonly admin: string };
+}
+
+/** Asks with `?wait=0` as the agent: the prompt stays pending for the inbox. Its approval's id. */
+export async function askPending(web: InboxServer, body: Record<string, unknown>): Promise<string> {
+  const asked = await api(web.url, web.tokens.agent, 'POST', '/v1/decide?wait=0', body);
+  expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+  expect(asked.body.approvalId, JSON.stringify(asked.body)).toEqual(expect.any(String));
+  return asked.body.approvalId as string;
+}
+
+/** A prompt for a push of `feature/<branch>` (the `ask-push` rule asks for every push). */
+export function askPush(web: InboxServer, branch: string): Promise<string> {
+  return askPending(web, {
+    tool: 'git_push',
+    command: `git push origin feature/${branch}`,
+    args: { refs: [`feature/${branch}`] },
+  });
+}
+
+/** Registers, in the calling file, that each test starts with an empty inbox: what a test left waiting is denied. */
+export function emptyInboxAfterEach(web: InboxServer): void {
+  afterEach(async () => {
+    const listed = await api(
+      web.url,
+      web.tokens.admin,
+      'GET',
+      '/v1/approvals?workspace=acme&state=pending&limit=100',
+    );
+    for (const approval of (listed.body.approvals ?? []) as { id: string }[])
+      await api(web.url, web.tokens.admin, 'POST', `/v1/approvals/${approval.id}/answer`, {
+        kind: 'deny',
+        reason: 'test cleanup',
+      });
+  });
+}
