@@ -16,7 +16,14 @@ import { BROWSER_SKIP, BROWSER_TEST_TIMEOUT, pageErrors, signInAs } from './supp
 import { askPushPolicy } from './support/ask-push-policy.js';
 import { castTokens } from './support/console-cast.js';
 import { useConsole } from './support/console-fixture.js';
-import { askPush, emptyInboxAfterEach } from './support/inbox.js';
+import {
+  HIDDEN_TAB,
+  askPush,
+  card,
+  connected,
+  emptyInboxAfterEach,
+  setHidden,
+} from './support/inbox.js';
 
 const web = useConsole({
   policy: askPushPolicy(),
@@ -65,16 +72,7 @@ const ANDROID_NOTIFICATIONS = `(() => {
     });
     return showNotification.call(this, title, options);
   };
-  let hidden = false;
-  Object.defineProperty(Document.prototype, 'visibilityState', {
-    configurable: true,
-    get: () => (hidden ? 'hidden' : 'visible'),
-  });
-  Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => hidden });
-  window.setHidden = (value) => {
-    hidden = value;
-    document.dispatchEvent(new Event('visibilitychange'));
-  };
+  ${HIDDEN_TAB}
 })();`;
 
 interface Watched {
@@ -98,14 +96,6 @@ function registrations(page: Page): Promise<{ scope: string; script: string | nu
     }))`) as Promise<{ scope: string; script: string | null }[]>;
 }
 
-function setHidden(page: Page, hidden: boolean): Promise<unknown> {
-  return page.evaluate(`window.setHidden(${String(hidden)})`);
-}
-
-function card(page: Page, id: string) {
-  return page.locator(`#inbox-pending > li[data-id="${id}"]`);
-}
-
 /** A fresh browser (no worker, no permission) watched as Android, its inbox signed in as bob. */
 async function androidInbox(grant: boolean): Promise<{ page: Page; errors: string[] }> {
   const page = await web.newPage();
@@ -114,9 +104,7 @@ async function androidInbox(grant: boolean): Promise<{ page: Page; errors: strin
   await page.addInitScript(ANDROID_NOTIFICATIONS);
   await signInAs(page, web.url, tokens.approver, '/approvals');
   await page.waitForURL('**/approvals');
-  await expect
-    .poll(() => page.locator('#inbox-state').innerText(), { timeout: 10_000 })
-    .toContain('Connected as bob');
+  await connected(page, 'bob');
   return { page, errors };
 }
 

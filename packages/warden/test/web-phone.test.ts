@@ -15,7 +15,15 @@ import type { SignedIn } from './support/console-fixture.js';
 import { useConsole } from './support/console-fixture.js';
 import { askPushPolicy } from './support/ask-push-policy.js';
 import { castTokens } from './support/console-cast.js';
-import { askPending, askPush, emptyInboxAfterEach } from './support/inbox.js';
+import {
+  HIDDEN_TAB,
+  askPending,
+  askPush,
+  card,
+  connected,
+  emptyInboxAfterEach,
+  setHidden,
+} from './support/inbox.js';
 
 /** Markup a rule's pattern holds (outside the reason's back-quotes) and a request's path (inside them). */
 const POLICY_MARKUP = '<img src=x onerror=window.pwned=1>';
@@ -80,23 +88,8 @@ const WATCH_NOTIFICATIONS = `(() => {
     }
   }
   window.Notification = Watched;
-  let hidden = false;
-  Object.defineProperty(Document.prototype, 'visibilityState', {
-    configurable: true,
-    get: () => (hidden ? 'hidden' : 'visible'),
-  });
-  Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => hidden });
-  window.setHidden = (value) => {
-    hidden = value;
-    document.dispatchEvent(new Event('visibilitychange'));
-  };
+  ${HIDDEN_TAB}
 })();`;
-
-async function connected(page: Page, name: string): Promise<void> {
-  await expect
-    .poll(() => page.locator('#inbox-state').innerText(), { timeout: 10_000 })
-    .toContain(`Connected as ${name}`);
-}
 
 /** A signed-in inbox of `token`, connected as `name`; at phone size when told. */
 async function inbox(token: string, name: string, phone = false): Promise<SignedIn> {
@@ -107,10 +100,6 @@ async function inbox(token: string, name: string, phone = false): Promise<Signed
   await page.waitForURL('**/approvals');
   await connected(page, name);
   return { page, errors, dialogs: [] };
-}
-
-function card(page: Page, id: string) {
-  return page.locator(`#inbox-pending > li[data-id="${id}"]`);
 }
 
 /** Where `locator` is drawn; it must be. */
@@ -293,20 +282,19 @@ describe.skipIf(BROWSER_SKIP !== null)(
           notices: { title: string; body: string }[];
           asked: number;
         }>;
-      const setHidden = (hidden: boolean) => page.evaluate(`window.setHidden(${String(hidden)})`);
 
       // Nothing is asked when the page loads, and nothing is shown before the person opts in.
       const toggle = page.locator('#inbox-notify');
       expect(await toggle.innerText()).toBe('Notify me of new prompts');
       expect(await toggle.getAttribute('aria-pressed')).toBe('false');
-      await setHidden(true);
+      await setHidden(page, true);
       const first = await push('lodash');
       await card(page, first).waitFor({ timeout: 10_000 });
       await expect.poll(() => page.title()).toBe('(1) Approvals · Warden');
       expect(await read()).toEqual({ notices: [], asked: 0 });
 
       // Opted in: the permission is asked for then, once.
-      await setHidden(false);
+      await setHidden(page, false);
       await toggle.click();
       await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
       expect((await read()).asked).toBe(1);
@@ -318,7 +306,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect((await read()).notices).toEqual([]);
 
       // Hidden: a notification says how many wait.
-      await setHidden(true);
+      await setHidden(page, true);
       const third = await push('express');
       await card(page, third).waitFor({ timeout: 10_000 });
       await expect
@@ -326,10 +314,10 @@ describe.skipIf(BROWSER_SKIP !== null)(
         .toEqual([{ title: '3 prompts wait — Warden', body: 'New: coder-1 · git_push' }]);
 
       // Turned off, a hidden tab is not notified any more.
-      await setHidden(false);
+      await setHidden(page, false);
       await toggle.click();
       await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('false');
-      await setHidden(true);
+      await setHidden(page, true);
       const fourth = await push('react');
       await card(page, fourth).waitFor({ timeout: 10_000 });
       await expect.poll(() => page.title()).toBe('(4) Approvals · Warden');

@@ -1,6 +1,7 @@
 // The approvals inbox's browser suites: prompts asked so that they stay
 // pending for the inbox, and an inbox emptied after each test.
 
+import type { Page } from 'playwright-core';
 import { afterEach, expect } from 'vitest';
 import { api } from './processes.js';
 
@@ -42,4 +43,36 @@ export function emptyInboxAfterEach(web: InboxServer): void {
         reason: 'test cleanup',
       });
   });
+}
+
+/**
+ * A part of an init script: the tab is hidden or visible as the test says
+ * (`window.setHidden(true)`), with the `visibilitychange` event a browser sends.
+ */
+export const HIDDEN_TAB = `let hidden = false;
+  Object.defineProperty(Document.prototype, 'visibilityState', {
+    configurable: true,
+    get: () => (hidden ? 'hidden' : 'visible'),
+  });
+  Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => hidden });
+  window.setHidden = (value) => {
+    hidden = value;
+    document.dispatchEvent(new Event('visibilitychange'));
+  };`;
+
+/** Hides or shows the tab of a page whose init script holds `HIDDEN_TAB`. */
+export function setHidden(page: Page, hidden: boolean): Promise<unknown> {
+  return page.evaluate(`window.setHidden(${String(hidden)})`);
+}
+
+/** Waits until the inbox says it is connected as `name`. */
+export async function connected(page: Page, name: string): Promise<void> {
+  await expect
+    .poll(() => page.locator('#inbox-state').innerText(), { timeout: 10_000 })
+    .toContain(`Connected as ${name}`);
+}
+
+/** The card of approval `id` among the waiting prompts. */
+export function card(page: Page, id: string) {
+  return page.locator(`#inbox-pending > li[data-id="${id}"]`);
 }
