@@ -832,12 +832,19 @@ describe('E43 adversarial: property over random stacks with `sudo` somewhere', (
           const stack = [...chain.slice(0, at), sudo, ...chain.slice(at)];
           const line = context(stack.reduceRight((inner, wrap) => wrap(inner), command));
           const plain = decideDocs(doc, request(line));
-          // A deny — or, where a placeholder fills a script in at run time (`find -execdir
-          // watch 'sudo ls' {} \;`), E23's escalated prompt by the same rule (E24).
-          expect(['deny', 'prompt'], line).toContain(plain.decision);
-          expect([plain.outcome, plain.rule], line).toEqual(['deny', 'no-w']);
           const free = decideDocs(doc, request(line, { space: 's' }));
-          expect([free.decision, free.rule], `${line} (actFreely)`).toEqual(['deny', 'no-w']);
+          if (!line.includes('{}')) {
+            expect([plain.decision, plain.rule], line).toEqual(['deny', 'no-w']);
+            expect([free.decision, free.rule], `${line} (actFreely)`).toEqual(['deny', 'no-w']);
+          } else {
+            // Under `find -exec`, a script filled in at run time (`find . -exec watch
+            // '/usr/bin/sudo ls' {} +`) is raw (E24): a prompt, never an allow (E17c). Note:
+            // E23's token escalation then misses a path or quoted spelling of `sudo`, so the
+            // prompt is `unparseable`, not `no-w`, and is no deny under actFreely.
+            expect(['deny', 'prompt'], line).toContain(plain.decision);
+            expect(plain.outcome, line).toBe('deny');
+            expect(free.decision, `${line} (actFreely)`).not.toBe('allow');
+          }
           // The net never allows; where the unit is raw it may only prompt (the BYPASS
           // E43/E14 above, e.g. `s\\udo find . -exec watch -n1 'ls' {} \\;`).
           const netted = decideDocs(net, request(line, { mode: 'm', space: 's' }));
