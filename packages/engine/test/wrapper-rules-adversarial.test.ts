@@ -448,12 +448,11 @@ describe('E43 adversarial: bypasses — a multi-word rule on a wrapper misses ot
 });
 
 describe('E43 adversarial: the mode net on a wrapper of a command that cannot be read', () => {
-  // The net is a hard boundary (G14, G15). findNetHit reads the wrappers of command units
-  // only; for a raw unit it falls back to E14's token scan of the raw text, which neither
-  // unquotes nor takes a path's basename. So a wrapper read with confidence before a
-  // computed command name — which the rules do apply (corpus e43: `sudo $(which ls)` is
-  // denied) — escapes the net when spelled with a path or an escape: the result is the raw
-  // facet's prompt (E17c), which an approver may grant, instead of the net's final deny.
+  // The net is a hard boundary (G14, G15). For a raw unit it once fell back to E14's token
+  // scan of the raw text only, which neither unquotes nor takes a path's basename, so a
+  // wrapper read with confidence before a computed command name escaped the net when spelled
+  // with a path or an escape (a prompt an approver could grant, not the net's final deny).
+  // The net now reads a raw unit's wrappers and leading words as well.
   const net = policy(ALLOWS, { m: { commandNet: ['sudo'] } });
 
   it.each(['sudo $(which ls)', "'sudo' $(which ls)", '"sudo" $(which ls)', 'echo $(s\\udo ls)'])(
@@ -463,7 +462,7 @@ describe('E43 adversarial: the mode net on a wrapper of a command that cannot be
     },
   );
 
-  it.fails.each([
+  it.each([
     '/usr/bin/sudo $(which ls)',
     's\\udo $(which ls)',
     'su""do $(which ls)',
@@ -471,7 +470,7 @@ describe('E43 adversarial: the mode net on a wrapper of a command that cannot be
     "bash -c 's\\udo $(which ls)'",
     // Found by the property below: sudo outermost, read with confidence.
     "s\\udo find . -exec watch -n1 'ls' {} \\;",
-  ])('BYPASS E43/E14: the net `sudo` only prompts for `%s`', (command) => {
+  ])('E43/E14: the net `sudo` denies `%s`, its wrapper read with confidence', (command) => {
     expectDenied(net, command, 'modeNet:m', { mode: 'm' });
   });
 
@@ -639,30 +638,32 @@ describe('E43 adversarial: the converse — nothing got looser', () => {
   );
 
   // `sudo -s`, `sudo -i`, `su` and `doas -s` start a shell that reads its commands from
-  // standard input, as `bash` does — but `bash` reading stdin is unparseable (a prompt, G14b)
-  // while these are read as plain commands. So `allow sudo` (and even no rule at all, the
-  // processSpawn default) allows `echo 'rm -rf x' | sudo -s`: an allow that names a wrapper
-  // allows what it wraps. `sudo bash` is read correctly (prompt).
+  // standard input, as `bash` does, so they are unparseable (a prompt, G14b) like `bash`.
+  // They were read as plain commands, so `allow sudo` (or no rule at all) allowed
+  // `echo 'rm -rf x' | sudo -s`; the table now says which wrappers start such a shell.
   it('E43/G14b: `echo … | sudo bash` is a prompt (its shell reads stdin)', () => {
     expect(decideDocs(allowWrappers, request("echo 'rm -rf x' | sudo bash")).decision).toBe(
       'prompt',
     );
   });
 
-  it.fails.each([
+  it.each([
     "echo 'rm -rf x' | sudo -s",
     "echo 'rm -rf x' | sudo -i",
     "echo 'rm -rf x' | doas -s",
     "echo 'rm -rf x' | su",
     "echo 'rm -rf x' | su -",
-  ])('BYPASS E43/G14b: with `allow sudo|su|doas`, `%s` is allowed', (command) => {
-    const doc = policy([
-      { id: 'sudo-ok', command: 'sudo', decision: 'allow' },
-      { id: 'su-ok', command: 'su', decision: 'allow' },
-      { id: 'doas-ok', command: 'doas', decision: 'allow' },
-    ]);
-    expect(decideDocs(doc, request(command)).decision).not.toBe('allow');
-  });
+  ])(
+    'E43/G14b: with `allow sudo|su|doas`, `%s` is not allowed: its shell reads stdin',
+    (command) => {
+      const doc = policy([
+        { id: 'sudo-ok', command: 'sudo', decision: 'allow' },
+        { id: 'su-ok', command: 'su', decision: 'allow' },
+        { id: 'doas-ok', command: 'doas', decision: 'allow' },
+      ]);
+      expect(decideDocs(doc, request(command)).decision).not.toBe('allow');
+    },
+  );
 
   /** Wrappers with option spellings that neither blur arguments nor read stdin. */
   const CLEAN_WRAPPERS: ((inner: string) => string)[] = [

@@ -48,6 +48,7 @@ const configSchema = z.strictObject({
         numericFlags: z.boolean().optional(),
         argvAfter: names.optional(),
         scriptOperand: z.number().int().min(0).optional(),
+        shell: z.union([z.literal(true), names]).optional(),
         files: names.optional(),
         describe: z.string().optional(),
       }),

@@ -47,6 +47,11 @@ export interface WrapperEntry extends OptionSpec {
   readonly scriptOperand?: number;
   /** `stdin` kind: options that give the commands as a file instead of standard input (`at -f`). */
   readonly files?: readonly string[];
+  /**
+   * Given no command, it starts a shell that reads its commands from standard input:
+   * always (`true`: `chroot DIR`, `unshare`), or with one of these options (`sudo -s`, `sudo -i`).
+   */
+  readonly shell?: true | readonly string[];
   readonly describe: string;
 }
 
@@ -406,6 +411,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
       chdir: ['-D', '--chdir'],
       lookup: ['-l', '--list', '-v', '--validate', '-V', '--version'],
       unsupported: ['-e', '--edit'],
+      shell: ['-s', '--shell', '-i', '--login'],
       describe: 'runs a command as another user',
     },
     doas: {
@@ -413,6 +419,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
       flags: ['-n', '-s'],
       values: ['-u', '-a'],
       lookup: ['-C', '-L'],
+      shell: ['-s'],
       describe: 'runs a command as another user',
     },
     setsid: {
@@ -666,6 +673,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
       kind: 'exec',
       flags: ['-u', '--unknown-is-real', '-h', '--help', '-v', '--version'],
       values: ['-l', '--lib', '--faked', '-s', '-i', '-b'],
+      shell: true,
       describe: 'runs a command as a pretended root',
     },
     faketime: {
@@ -911,6 +919,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
         '--wd',
       ],
       chdir: ['-r', '--root', '-w', '--wd'],
+      shell: true,
       describe:
         'runs a command in the namespaces of another process (paths unknown under another root)',
     },
@@ -967,6 +976,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
         '--mount-binfmt',
       ],
       chdir: ['-R', '--root', '-w', '--wd'],
+      shell: true,
       describe: 'runs a command in new namespaces',
     },
     setpriv: {
@@ -1150,6 +1160,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
         '--trace',
         '--tracelog',
       ],
+      shell: true,
       describe: 'runs a command in a sandbox',
     },
     screen: {
@@ -1178,6 +1189,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
       values: ['-S', '-t', '-p', '-T', '-e', '-h', '-Logfile'],
       lookup: ['-ls', '-list', '-v'],
       unsupported: ['-X', '-c', '-s'],
+      shell: true,
       describe:
         'runs a command in a detached terminal (`-X` commands and other shells: unparseable)',
     },
@@ -1303,6 +1315,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
       flags: ['--skip-chdir'],
       values: ['--userspec', '--groups'],
       positionals: 1,
+      shell: true,
       describe: 'runs a command under another root folder',
     },
     script: {

@@ -164,7 +164,7 @@ export function unwrap(
     }
   }
   const inner = words.slice(next);
-  if (inner.length === 0) return BARE;
+  if (inner.length === 0) return startsShell(entry, scan.seen) ? stdinShell(name) : BARE;
   const result: Unwrapped = {
     kind: 'inner',
     words: inner,
@@ -196,7 +196,23 @@ function unwrapSu(name: string, words: readonly Word[], entry: WrapperEntry): Un
   if (entry.scriptOperand !== undefined && operands.length > entry.scriptOperand) {
     return scriptOf(operands[entry.scriptOperand], name);
   }
-  return PLAIN;
+  // `su`, `su -`, `su root`: a login shell that reads its commands from standard input.
+  if (seen.some((option) => entry.lookup?.includes(option.name))) return PLAIN;
+  return stdinShell(name);
+}
+
+/** Whether the wrapper, given no command, starts a shell (always, or with an option seen). */
+function startsShell(entry: WrapperEntry, seen: readonly { readonly name: string }[]): boolean {
+  const shell = entry.shell;
+  if (shell === undefined) return false;
+  return shell === true || seen.some((option) => shell.includes(option.name));
+}
+
+function stdinShell(name: string): Unwrapped {
+  return {
+    kind: 'unparseable',
+    reason: `\`${name}\` starts a shell that reads its commands from standard input`,
+  };
 }
 
 /**

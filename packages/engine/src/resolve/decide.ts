@@ -129,8 +129,18 @@ function findNetHit(
   if (entries.length === 0) return null;
   let raw = false;
   for (const unit of units) {
-    if (unit.kind === 'raw') raw = true;
-    if (unit.kind !== 'command') continue;
+    if (unit.kind === 'effects') continue;
+    if (unit.kind === 'raw') {
+      raw = true;
+      // What was read with confidence of an unreadable command meets the net as written (E43):
+      // its wrappers and leading words, however they were spelled.
+      const read = unit.leading === null ? unit.wrappers : [...unit.wrappers, unit.leading];
+      for (const entry of entries) {
+        if (read.some((words) => netEntryMatches(entry.words, words)))
+          return { mode: request.mode, entry: entry.entry, command: unit.name };
+      }
+      continue;
+    }
     for (const entry of entries) {
       // The net is restrictive: a wrapper it names (`sudo`) catches what the wrapper runs.
       if (
