@@ -372,36 +372,41 @@ describe('E43 adversarial: each wrapper denied by name', () => {
 
 describe('E43 adversarial: bypasses — a multi-word rule on a wrapper misses other spellings of it', () => {
   // E43 names `bash -c`, `su -c` and `find -exec` as wrappers a deny may name. The wrapper
-  // stage is matched by word prefix (G13), so an option bundled with another (`-lc`), a
-  // long form (`--command=`), an option before the named one (`-l -c`), or find's start
-  // path before `-exec` makes the rule miss — and then the allow on the wrapped command, or
-  // the default, decides. Bare, these commands matched no wrapper rule before E43 either,
+  // stage was matched by word prefix (G13) only, so an option bundled with another (`-lc`),
+  // an option before the named one (`-l -c`), or find's start path before `-exec` made the
+  // rule miss — and then the allow on the wrapped command, or the default, decided. A
+  // wrapper is now also read as the net reads an entry, its bundles split (E35, E43); a long
+  // option standing for the short one named (`--command` for `-c`) still misses. Bare, these commands matched no wrapper rule before E43 either,
   // but E43 now promises the rule holds "for every command run under it", and a wrapper has
   // no action class to fall back on (G14): the rule is the only thing that names it.
 
-  it.fails.each(['bash -lc ls', 'bash -ec ls', 'bash -l -c ls', 'bash --login -c ls'])(
-    'BYPASS E43: deny `bash -c` — `%s` is allowed by `ls-ok`',
+  it.each(['bash -lc ls', 'bash -ec ls', 'bash -l -c ls', 'bash --login -c ls'])(
+    'E43: deny `bash -c` — `%s` is denied (options bundled, or before the one named)',
     (command) => {
       expectDenied(policy(denyOn('bash -c')), command, 'no-w');
     },
   );
 
-  it.fails.each(['su root -c ls', 'su -l root -c ls', 'su --command=ls', 'su -lc ls'])(
-    'BYPASS E43: deny `su -c` — `%s` is allowed by `ls-ok`',
+  it.each(['su root -c ls', 'su -l root -c ls', 'su -lc ls'])(
+    'E43: deny `su -c` — `%s` is denied',
     (command) => {
       expectDenied(policy(denyOn('su -c')), command, 'no-w');
     },
   );
 
+  // A long option is not read as the short one it stands for: the table does not pair them.
+  it.fails('BYPASS E43: deny `su -c` — `su --command=ls` is allowed by `ls-ok`', () => {
+    expectDenied(policy(denyOn('su -c')), 'su --command=ls', 'no-w');
+  });
+
   // The ordinary way to write find -exec has a start path before `-exec`: the rule as E43
   // spells it (`find -exec`) never matches it.
-  it.fails.each([
-    'find . -exec ls {} \\;',
-    'find . -name x -exec ls {} +',
-    'find src -exec ls {} +',
-  ])('BYPASS E43: deny `find -exec` — `%s` is allowed by `ls-ok`', (command) => {
-    expectDenied(policy(denyOn('find -exec')), command, 'no-w');
-  });
+  it.each(['find . -exec ls {} \\;', 'find . -name x -exec ls {} +', 'find src -exec ls {} +'])(
+    'E43: deny `find -exec` — `%s` is denied (its start path before `-exec`)',
+    (command) => {
+      expectDenied(policy(denyOn('find -exec')), command, 'no-w');
+    },
+  );
 
   // `-execdir` runs a command for each file as `-exec` does (arguably another option, but the
   // same wrapper to an attacker): allowed under `deny find -exec`, by the rule and the net.
@@ -433,11 +438,18 @@ describe('E43 adversarial: bypasses — a multi-word rule on a wrapper misses ot
     });
   });
 
-  it.fails.each([
+  it.each([
     ['bash -c', 'bash -lc ls'],
     ['bash -c', 'bash -ec ls'],
-    ['su -c', 'su --command=ls'],
     ['su -c', 'su -lc ls'],
+  ])('E43/E35: the net `%s` catches `%s` (bundled options split)', (entry, command) => {
+    expectDenied(policy(ALLOWS, { m: { commandNet: [entry] } }), command, 'modeNet:m', {
+      mode: 'm',
+    });
+  });
+
+  it.fails.each([
+    ['su -c', 'su --command=ls'],
     ['sudo -u root', 'sudo -uroot ls'],
     ['sudo -u root', 'sudo --user=root ls'],
   ])('BYPASS E43/E35: the net `%s` lets `%s` through (allowed by `ls-ok`)', (entry, command) => {

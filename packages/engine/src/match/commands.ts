@@ -83,3 +83,41 @@ export function netEntryMatches(entryWords: readonly string[], command: CommandW
     values.some((value, index) => command.matchable[index] && value === option),
   );
 }
+
+/**
+ * E43: a restrictive rule read against the words of a wrapper a command runs under. As
+ * written (G13), or as the net reads an entry (E35): its plain words a prefix of the
+ * wrapper's, its options anywhere — with bundled short options (`-lc`) and `--name=value`
+ * split, so `bash -c` meets `bash -lc` and `bash --login -c`.
+ */
+export function wrapperMatches(ruleWords: readonly string[], wrapper: CommandWords): boolean {
+  return prefixMatches(ruleWords, wrapper, false) || netWrapperMatches(ruleWords, wrapper);
+}
+
+/** The net's reading of a wrapper (E35, E43): whole words, or with options split (`find -exec` stays whole). */
+export function netWrapperMatches(entryWords: readonly string[], wrapper: CommandWords): boolean {
+  return netEntryMatches(entryWords, wrapper) || netEntryMatches(entryWords, splitOptions(wrapper));
+}
+
+/** The words with `-abc` read as `-a -b -c` and `--name=value` as `--name value`. */
+export function splitOptions(command: CommandWords): CommandWords {
+  const values: string[] = [];
+  const matchable: boolean[] = [];
+  command.values.forEach((value, index) => {
+    const exact = command.matchable[index] === true;
+    if (index > 0 && exact && /^-[A-Za-z]{2,}$/.test(value)) {
+      for (const letter of value.slice(1)) {
+        values.push(`-${letter}`);
+        matchable.push(true);
+      }
+    } else if (index > 0 && exact && /^--[^=]+=/.test(value)) {
+      const at = value.indexOf('=');
+      values.push(value.slice(0, at), value.slice(at + 1));
+      matchable.push(true, true);
+    } else {
+      values.push(value);
+      matchable.push(exact);
+    }
+  });
+  return { values, matchable, program: command.program };
+}

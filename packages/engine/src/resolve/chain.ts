@@ -10,7 +10,7 @@ import { evaluate } from '../compile/constraints.js';
 import { defaultDecision } from '../model/classes.js';
 import { strongest } from '../model/decision.js';
 import type { Decision } from '../model/decision.js';
-import { prefixMatches } from '../match/commands.js';
+import { prefixMatches, wrapperMatches } from '../match/commands.js';
 import { occursInOrder } from '../shell/render.js';
 import type { Facet } from './facets.js';
 
@@ -112,8 +112,13 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): reado
       const rules = lists.flatMap((list) => list ?? []);
       if (lists.filter((list) => list !== undefined).length > 1) rules.sort(compareRules);
       for (const rule of rules) {
-        if (!alive(rule, ctx) || (facet.restrictiveOnly === true && !rule.restrictive)) continue;
-        if (prefixMatches(rule.words, facet.words, !rule.restrictive)) consider(rule, facet, out);
+        if (!alive(rule, ctx)) continue;
+        if (facet.restrictiveOnly === true) {
+          // A wrapper of another facet: restrictive rules only, its options spelled any way (E43).
+          if (rule.restrictive && wrapperMatches(rule.words, facet.words))
+            consider(rule, facet, out);
+        } else if (prefixMatches(rule.words, facet.words, !rule.restrictive))
+          consider(rule, facet, out);
       }
       return out;
     }

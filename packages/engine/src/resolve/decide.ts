@@ -12,7 +12,7 @@ import { strictness, strongest } from '../model/decision.js';
 import { lowerAutonomy } from '../delegate/guards.js';
 import type { ActionRequest } from '../model/request.js';
 import type { AdvisoryHit, DecisionResult, FacetEntry, ManagedSource } from '../model/result.js';
-import { netEntryMatches } from '../match/commands.js';
+import { netEntryMatches, netWrapperMatches } from '../match/commands.js';
 import { occursInOrder, rawTokens } from '../shell/render.js';
 import { because } from '../explain/because.js';
 import { renderReason } from '../explain/reason.js';
@@ -134,9 +134,12 @@ function findNetHit(
       raw = true;
       // What was read with confidence of an unreadable command meets the net as written (E43):
       // its wrappers and leading words, however they were spelled.
-      const read = unit.leading === null ? unit.wrappers : [...unit.wrappers, unit.leading];
+      const leading = unit.leading;
       for (const entry of entries) {
-        if (read.some((words) => netEntryMatches(entry.words, words)))
+        if (
+          (leading !== null && netEntryMatches(entry.words, leading)) ||
+          unit.wrappers.some((words) => netWrapperMatches(entry.words, words))
+        )
           return { mode: request.mode, entry: entry.entry, command: unit.name };
       }
       continue;
@@ -145,7 +148,7 @@ function findNetHit(
       // The net is restrictive: a wrapper it names (`sudo`) catches what the wrapper runs.
       if (
         netEntryMatches(entry.words, unit.words) ||
-        unit.wrappers.some((words) => netEntryMatches(entry.words, words))
+        unit.wrappers.some((words) => netWrapperMatches(entry.words, words))
       )
         return { mode: request.mode, entry: entry.entry, command: unit.name };
     }
