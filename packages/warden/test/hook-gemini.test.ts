@@ -755,7 +755,7 @@ describe('the `warden hook gemini` command (G37)', () => {
     expect(JSON.parse(big.stdout)).toEqual(
       deny('Warden: cannot read the input: the input is larger than 4 MiB'),
     );
-    // Bytes that are not UTF-8 read as U+FFFD: the call is still judged, by what it says.
+    // Bytes that are not UTF-8 are refused at the edge, never read as U+FFFD: the call is denied.
     const [before, after] = captured('run_shell_command-git-push.json').split('"push"');
     const bytes = Buffer.concat([
       Buffer.from(`${before}"`),
@@ -764,7 +764,9 @@ describe('the `warden hook gemini` command (G37)', () => {
     ]);
     const odd = run(['gemini', '--policy', policyFile, '--data', tempDir()], bytes);
     expect(odd.status).toBe(0);
-    expect(JSON.parse(odd.stdout)).toEqual(deny(DENY_MAIN));
+    expect(JSON.parse(odd.stdout)).toEqual(
+      deny('Warden: cannot read the input: the input is not UTF-8 text'),
+    );
   });
 
   it('bad arguments exit 2 with the reason on standard error, which Gemini CLI reads as a deny', () => {

@@ -4,12 +4,13 @@
 // is named by its path. A managed freeze's reason, a rule's note, a
 // classifier table and a request file all pass the same two places.
 
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadPolicyFile, loadRequest } from '../src/policy/load.js';
-import { files, warden } from './helpers.js';
+import { BIN, files, warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 
 const noStdin = () => '';
@@ -62,6 +63,48 @@ describe('a policy file whose text is not Unicode is refused, with where', () =>
     const ran = warden(['policy', 'lint', file]);
     expect(ran.code).toBe(1);
     expect(`${ran.stdout}${ran.stderr}`).toContain('is not UTF-8 text');
+  });
+
+  it('standard input that is not UTF-8 is refused too: by `policy lint -`, and by a hook, which denies the call', () => {
+    const bytes = Buffer.concat([
+      Buffer.from('version: 1\nworkspace: acme\nrules: []\n# '),
+      Buffer.from([0xc0, 0xaf]),
+    ]);
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], {
+        input: bytes,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', WARDEN_URL: '', WARDEN_TOKEN: '' },
+      });
+    const lint = run(['policy', 'lint', '-']);
+    expect(lint.status).toBe(1);
+    expect(`${lint.stdout}${lint.stderr}`).toContain('standard input is not UTF-8 text');
+    const { 'policy.yaml': policy } = files({ 'policy.yaml': 'version: 1\nworkspace: acme\n' });
+    const call = (command: Buffer) =>
+      Buffer.concat([
+        Buffer.from(
+          '{"hook_event_name":"PreToolUse","session_id":"s","tool_use_id":"t","cwd":"/tmp","tool_name":"Bash","tool_input":{"command":"echo ',
+        ),
+        command,
+        Buffer.from('"}}'),
+      ]);
+    const hooked = spawnSync(
+      process.execPath,
+      [BIN, 'hook', 'claude-code', '--policy', policy as string],
+      {
+        input: call(Buffer.from([0xc0, 0xaf])),
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', WARDEN_URL: '', WARDEN_TOKEN: '' },
+      },
+    );
+    expect(hooked.status).toBe(0);
+    const answer = JSON.parse(hooked.stdout) as {
+      hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
+    };
+    expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain(
+      'the input is not UTF-8 text',
+    );
   });
 
   it('property: a lone surrogate anywhere in a note or a freeze reason never loads; its well-formed neighbours do', () => {

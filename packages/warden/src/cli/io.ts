@@ -60,11 +60,26 @@ export function untilSignalled(): { readonly signalled: Promise<string>; dispose
   };
 }
 
+/** Decodes bytes as UTF-8, refusing any that are not rather than reading them as U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Standard input, whole, as text: input that is not UTF-8 is refused at the edge. */
+function readStdin(): string {
+  const bytes = readFileSync(0);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw Object.assign(new Error('standard input is not UTF-8 text'), {
+      code: 'ERR_ENCODING_INVALID_ENCODED_DATA',
+    });
+  }
+}
+
 export function processIo(): Io {
   return {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
-    stdin: () => readFileSync(0, 'utf8'),
+    stdin: readStdin,
     env: process.env,
     now: () => Date.now(),
     color:

@@ -82,6 +82,8 @@ export function timeoutSeconds(options: HookOptions): number | string {
 }
 
 /** Reads standard input whole; rejects past the size limit. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -91,7 +93,12 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
     if (size > MAX_INPUT_BYTES) throw new Error('the input is larger than 4 MiB');
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return STRICT_UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    // A runtime writes its JSON as UTF-8: bytes that are not are refused, never read as U+FFFD.
+    throw new Error('the input is not UTF-8 text');
+  }
 }
 
 /** How one hook run answers: in its runtime's format, every reason said by Warden. */

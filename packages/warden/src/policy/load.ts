@@ -43,7 +43,15 @@ export function readInput(file: string, stdin: () => string): Loaded<string> {
     if ((error as NodeJS.ErrnoException).code === 'ERR_ENCODING_INVALID_ENCODED_DATA')
       return {
         ok: false,
-        issues: [{ code: 'syntax', path: '', message: `\`${file}\` is not UTF-8 text`, file }],
+        issues: [
+          {
+            code: 'syntax',
+            path: '',
+            message:
+              file === '-' ? 'standard input is not UTF-8 text' : `\`${file}\` is not UTF-8 text`,
+            file,
+          },
+        ],
       };
     const code = (error as NodeJS.ErrnoException).code;
     const message =
