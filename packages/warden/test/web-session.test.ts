@@ -40,6 +40,18 @@ describe.skipIf(BROWSER_SKIP !== null)(
       await reason.fill('stop the loop, incident 9');
       const revoked = warden(['token', 'revoke', 'lea', '--data', web.data]);
       expect(revoked.code, revoked.stderr).toBe(0);
+      // Servers hold a token's answer for up to a second: the click comes once this one refuses it.
+      await expect
+        .poll(
+          async () =>
+            (
+              await fetch(`${web.url}/v1/me`, {
+                headers: { authorization: `Bearer ${web.tokens.leaving}` },
+              })
+            ).status,
+          { timeout: 5_000, interval: 200 },
+        )
+        .toBe(401);
       await page.getByRole('button', { name: 'Freeze', exact: true }).click();
 
       const banner = page.locator('#session-ended');

@@ -95,6 +95,8 @@ export function useConsole<K extends string>(options: ConsoleOptions<K>): Consol
     spawned,
     async newPage() {
       const page = await ready(browser, 'browser').newPage();
+      // A step that waits longer than this fails naming its locator, before the test's own timeout.
+      page.setDefaultTimeout(20_000);
       pages.push(page);
       return page;
     },
