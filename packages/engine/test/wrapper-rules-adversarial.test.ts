@@ -6,8 +6,8 @@
 // names a wrapper wrapping changes no decision, and facet names are those of
 // the wrapped command (E25).
 //
-// Tests marked `it.fails` are bypasses found by this review: each expects the
-// secure result, and fails today; the comment says why.
+// The bypasses this review found (a long option, an attached value, `-execdir`)
+// are closed: the wrapper's table names each option's spellings.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -394,8 +394,8 @@ describe('E43 adversarial: bypasses — a multi-word rule on a wrapper misses ot
     },
   );
 
-  // A long option is not read as the short one it stands for: the table does not pair them.
-  it.fails('BYPASS E43: deny `su -c` — `su --command=ls` is allowed by `ls-ok`', () => {
+  // A long option is read as the short one it stands for: the table pairs them.
+  it('E43: deny `su -c` — `su --command=ls` is denied', () => {
     expectDenied(policy(denyOn('su -c')), 'su --command=ls', 'no-w');
   });
 
@@ -408,24 +408,21 @@ describe('E43 adversarial: bypasses — a multi-word rule on a wrapper misses ot
     },
   );
 
-  // `-execdir` runs a command for each file as `-exec` does (arguably another option, but the
-  // same wrapper to an attacker): allowed under `deny find -exec`, by the rule and the net.
-  it.fails(
-    'BYPASS E43 (arguable): deny `find -exec` — `find . -execdir ls {} \\;` is allowed',
-    () => {
-      expectDenied(policy(denyOn('find -exec')), 'find . -execdir ls {} \\;', 'no-w');
-    },
-  );
+  // `-execdir`, `-ok` and `-okdir` run a command for each file as `-exec` does: the table
+  // reads them as one, for the rule and the net.
+  it('E43: deny `find -exec` — `find . -execdir ls {} \\;` is denied', () => {
+    expectDenied(policy(denyOn('find -exec')), 'find . -execdir ls {} \\;', 'no-w');
+  });
 
-  it.fails.each(['sudo -uroot ls', 'sudo --user=root ls'])(
-    'BYPASS E43: deny `sudo -u root` — `%s` is allowed by `ls-ok`',
+  it.each(['sudo -uroot ls', 'sudo --user=root ls'])(
+    'E43: deny `sudo -u root` — `%s` is denied (the value attached)',
     (command) => {
       expectDenied(policy(denyOn('sudo -u root')), command, 'no-w');
     },
   );
 
-  // The mode's net (E35: options anywhere) catches an option before the named one, but not a
-  // bundled or `=` spelling of the option.
+  // The mode's net (E35: options anywhere) catches an option before the named one, bundled,
+  // or in a `=` spelling.
   it.each([
     ['bash -c', 'bash -l -c ls'],
     ['bash -c', 'bash --login -c ls'],
@@ -448,15 +445,18 @@ describe('E43 adversarial: bypasses — a multi-word rule on a wrapper misses ot
     });
   });
 
-  it.fails.each([
+  it.each([
     ['su -c', 'su --command=ls'],
     ['sudo -u root', 'sudo -uroot ls'],
     ['sudo -u root', 'sudo --user=root ls'],
-  ])('BYPASS E43/E35: the net `%s` lets `%s` through (allowed by `ls-ok`)', (entry, command) => {
-    expectDenied(policy(ALLOWS, { m: { commandNet: [entry] } }), command, 'modeNet:m', {
-      mode: 'm',
-    });
-  });
+  ])(
+    'E43/E35: the net `%s` catches `%s` (the option spelled as its table reads it)',
+    (entry, command) => {
+      expectDenied(policy(ALLOWS, { m: { commandNet: [entry] } }), command, 'modeNet:m', {
+        mode: 'm',
+      });
+    },
+  );
 });
 
 describe('E43 adversarial: the mode net on a wrapper of a command that cannot be read', () => {
@@ -858,7 +858,7 @@ describe('E43 adversarial: property over random stacks with `sudo` somewhere', (
             expect(plain.outcome, line).toBe('deny');
             expect(free.decision, `${line} (actFreely)`).not.toBe('allow');
           }
-          // The net never allows; where the unit is raw it may only prompt (the BYPASS
+          // The net never allows; where the unit is raw it may only prompt (as in
           // E43/E14 above, e.g. `s\\udo find . -exec watch -n1 'ls' {} \\;`).
           const netted = decideDocs(net, request(line, { mode: 'm', space: 's' }));
           expect(netted.decision, `${line} (net)`).not.toBe('allow');

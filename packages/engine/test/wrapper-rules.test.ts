@@ -93,3 +93,99 @@ describe('a restrictive rule on a wrapper (E43)', () => {
     ]);
   });
 });
+
+/** An option of a wrapper, its names, the value it takes (if any), and how the wrapper is run around `ls`. */
+interface Spelled {
+  readonly names: readonly string[];
+  readonly value?: string;
+  readonly around: (option: string) => string;
+}
+
+const SPELLED: readonly Spelled[] = [
+  { names: ['-u', '--user'], value: 'root', around: (o) => `sudo ${o} ls` },
+  { names: ['-g', '--group'], value: 'wheel', around: (o) => `sudo ${o} ls` },
+  { names: ['-E', '--preserve-env'], around: (o) => `sudo ${o} ls` },
+  { names: ['-n', '--non-interactive'], around: (o) => `sudo ${o} ls` },
+  { names: ['-u', '--unset'], value: 'HOME', around: (o) => `env ${o} ls` },
+  { names: ['-n', '--adjustment'], value: '5', around: (o) => `nice ${o} ls` },
+  { names: ['-s', '--signal'], value: 'KILL', around: (o) => `timeout ${o} 5 ls` },
+  { names: ['-c', '--command', '--session-command'], value: 'ls', around: (o) => `su ${o}` },
+  { names: ['-n', '--max-args'], value: '1', around: (o) => `xargs ${o} ls` },
+  { names: ['-w', '--wait', '--timeout'], value: '1', around: (o) => `flock ${o} /tmp/l ls` },
+  { names: ['-exec', '-execdir', '-ok', '-okdir'], around: (o) => `find . ${o} ls {} ;` },
+];
+
+/** The ways a command line may spell `name` with `value`: apart, attached, or with `=`. */
+function spellings(name: string, value: string | undefined): string[] {
+  if (value === undefined) return [name];
+  if (name.startsWith('--')) return [`${name} ${value}`, `${name}=${value}`];
+  return name.length === 2 ? [`${name} ${value}`, `${name}${value}`] : [`${name} ${value}`];
+}
+
+describe('a restrictive rule on a wrapper option, spelled any way (E43)', () => {
+  it('property: a deny naming an option by one name holds for the command written with any other', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SPELLED),
+        fc.nat(),
+        fc.nat(),
+        fc.boolean(),
+        (option, ruleAt, commandAt, ruleEquals) => {
+          const named = option.names[ruleAt % option.names.length] as string;
+          const written = option.names[commandAt % option.names.length] as string;
+          const program = option.around('').trim().split(' ')[0] as string;
+          const ruleOption =
+            option.value === undefined
+              ? named
+              : ruleEquals && named.startsWith('--')
+                ? `${named}=${option.value}`
+                : `${named} ${option.value}`;
+          const policy = {
+            version: 1,
+            workspace: 'acme',
+            rules: [
+              { id: 'no-w', command: `${program} ${ruleOption}`, decision: 'deny' },
+              ...ALLOWS,
+            ],
+          };
+          for (const spelling of spellings(written, option.value)) {
+            const line = option.around(spelling);
+            const result = decideDocs(policy, request(line));
+            expect(
+              [result.decision, result.rule],
+              `${line} under deny \`${program} ${ruleOption}\``,
+            ).toEqual(['deny', 'no-w']);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: the same option with another value is not what the rule names', () => {
+    const options = SPELLED.filter((o) => o.value !== undefined && !o.around('').startsWith('su'));
+    fc.assert(
+      fc.property(fc.constantFrom(...options), fc.nat(), (option, at) => {
+        const program = option.around('').trim().split(' ')[0] as string;
+        const policy = {
+          version: 1,
+          workspace: 'acme',
+          rules: [
+            {
+              id: 'no-w',
+              command: `${program} ${option.names[0] as string} other`,
+              decision: 'deny',
+            },
+            ...ALLOWS,
+          ],
+        };
+        const written = option.names[at % option.names.length] as string;
+        for (const spelling of spellings(written, option.value)) {
+          const line = option.around(spelling);
+          expect(decideDocs(policy, request(line)).rule, line).not.toBe('no-w');
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -22,7 +22,13 @@ import type { Effect, ExtractContext } from './effects.js';
 import { blurArgs, effect, openArgs, wordPath, writeEffects } from './effects.js';
 import { prefixEffects } from './prefixes.js';
 import type { ProgramResult, ReadingContext, Wrappers } from './program.js';
-import { assignmentHazard, commandWords, extractProgram, resolveProgram } from './program.js';
+import {
+  assignmentHazard,
+  commandWords,
+  extractProgram,
+  resolveProgram,
+  wrapperWords,
+} from './program.js';
 import type { ClassifierTable } from './table.js';
 
 /** A simple command read with confidence. `inner` ones come from substitutions and get no facet (E32). */
@@ -516,7 +522,7 @@ class Walker implements ReadingContext {
   ): readonly CommandWords[] {
     if (wrappers.length === 0) return flow.wrappers;
     const names = assigned instanceof Set ? assigned : new Set(assigned);
-    return [...flow.wrappers, ...wrappers.map((words) => commandWords(this, words, names))];
+    return [...flow.wrappers, ...wrappers.map((words) => wrapperWords(this, words, names))];
   }
 
   private commandUnit(

@@ -50,6 +50,7 @@ const configSchema = z.strictObject({
         scriptOperand: z.number().int().min(0).optional(),
         shell: z.union([z.literal(true), names]).optional(),
         files: names.optional(),
+        same: z.array(z.array(z.string().min(1)).min(2)).optional(),
         describe: z.string().optional(),
       }),
     )

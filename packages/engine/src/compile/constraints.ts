@@ -5,7 +5,7 @@
 
 import type { ConstraintKey, Constraints } from '../model/policy.js';
 import type { CommandWords } from '../match/commands.js';
-import { prefixMatches } from '../match/commands.js';
+import { prefixMatches, wrapperMatches } from '../match/commands.js';
 import type { HostPatternSet, HostValue } from '../match/hosts.js';
 import { compileHostPatterns, hostInSet } from '../match/hosts.js';
 import type { Globs } from '../match/globs.js';
@@ -226,7 +226,14 @@ export function evaluate(
       // bare name or a system path; an exclusion from an allow holds for look-alikes too.
       !negatives.some((words) => prefixMatches(words, command, r));
     // A wrapper a restrictive constraint names (`commands: [sudo]`) holds for what it wraps (E43).
-    const wrapper = restrictive ? args.wrappers?.find((w) => inSet(w, true)) : undefined;
+    // Read as a restrictive rule reads a wrapper: its options spelled any way.
+    const wrapper = restrictive
+      ? args.wrappers?.find(
+          (w) =>
+            positives.some((words) => wrapperMatches(words, w)) &&
+            !negatives.some((words) => prefixMatches(words, w, true)),
+        )
+      : undefined;
     const knownCommands =
       restrictive && known?.leading !== undefined
         ? [...(known.commands ?? []), ...known.leading]

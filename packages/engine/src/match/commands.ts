@@ -17,6 +17,12 @@ export interface CommandWords {
   readonly values: readonly string[];
   readonly matchable: readonly boolean[];
   readonly program: ProgramInfo;
+  /**
+   * A wrapper's words with its options as its table reads them (E43): a cluster split, an
+   * attached value (`-uroot`, `--user=root`) a word of its own, each option under every name
+   * the table gives it (`-u` and `--user`). Only restrictive rules read it.
+   */
+  readonly spelled?: CommandWords;
 }
 
 export function programInfo(written: string, systemPaths: readonly string[]): ProgramInfo {
@@ -94,9 +100,25 @@ export function wrapperMatches(ruleWords: readonly string[], wrapper: CommandWor
   return prefixMatches(ruleWords, wrapper, false) || netWrapperMatches(ruleWords, wrapper);
 }
 
-/** The net's reading of a wrapper (E35, E43): whole words, or with options split (`find -exec` stays whole). */
+/**
+ * The net's reading of a wrapper (E35, E43): whole words, with options split (`find -exec`
+ * stays whole), or as the wrapper's table spells its options (`sudo -uroot` is `sudo -u root`).
+ */
 export function netWrapperMatches(entryWords: readonly string[], wrapper: CommandWords): boolean {
-  return netEntryMatches(entryWords, wrapper) || netEntryMatches(entryWords, splitOptions(wrapper));
+  return (
+    netEntryMatches(entryWords, wrapper) ||
+    netEntryMatches(entryWords, splitOptions(wrapper)) ||
+    (wrapper.spelled !== undefined && netEntryMatches(splitValues(entryWords), wrapper.spelled))
+  );
+}
+
+/** An entry's `--name=value` words as `--name value`, as a wrapper's spelled words have them. */
+function splitValues(words: readonly string[]): readonly string[] {
+  if (!words.some((word) => /^--[^=]+=/.test(word))) return words;
+  return words.flatMap((word, index) => {
+    const at = word.indexOf('=');
+    return index > 0 && /^--[^=]+=/.test(word) ? [word.slice(0, at), word.slice(at + 1)] : [word];
+  });
 }
 
 /** The words with `-abc` read as `-a -b -c` and `--name=value` as `--name value`. */
