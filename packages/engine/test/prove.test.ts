@@ -64,6 +64,49 @@ function withoutTimeout(): ClassifierTable {
   return { ...DEFAULT_TABLE, wrappers };
 }
 
+describe('warden policy prove: a rule on a wrapper (E43)', () => {
+  const rules = [
+    { id: 'no-root', command: 'sudo -u root', decision: 'deny' },
+    { id: 'no-find-exec', command: 'find -exec', decision: 'deny' },
+    { id: 'id-ok', command: 'id', decision: 'allow' },
+  ];
+
+  it('E43: is proved on the wrapper running a command, its options spelled every way its entry names', () => {
+    const list = disguises({ words: ['sudo', '-u', 'root', 'id'], slots: [] }, DEFAULT_TABLE);
+    const commands = list.map((d) => d.command);
+    for (const spelled of ['sudo -uroot id', 'sudo --user=root id', 'sudo --user root id'])
+      expect(commands).toContain(spelled);
+    const find = disguises({ words: ['find', '-exec', 'id', '{}', ';'], slots: [] }, DEFAULT_TABLE);
+    for (const other of ['-execdir', '-ok', '-okdir'])
+      expect(find.map((d) => d.command)).toContain(`find ${other} id '{}' ';'`);
+    const proof = prove(rules);
+    for (const id of ['no-root', 'no-find-exec']) {
+      const rule = proofOf(proof.rules, id);
+      expect(rule.plain?.startsWith(id === 'no-root' ? 'sudo -u root id' : 'find -exec id')).toBe(
+        true,
+      );
+      expect(rule.findings.filter((f) => f.kind === 'option')).toEqual([]);
+      expect(rule.findings.filter((f) => f.verdict === 'bypass')).toEqual([]);
+    }
+  });
+
+  it('E43: where the deciding table lacks a wrapper entry’s option spellings, the rule no longer holds and the spelling is named', () => {
+    const sudo = DEFAULT_TABLE.wrappers['sudo'];
+    if (sudo === undefined) throw new Error('no sudo in the table');
+    const { same: _same, ...unpaired } = sudo;
+    const gapped = { ...DEFAULT_TABLE, wrappers: { ...DEFAULT_TABLE.wrappers, sudo: unpaired } };
+    const proof = prove(rules, { classifier: gapped, knowledge: DEFAULT_TABLE });
+    const rule = proofOf(proof.rules, 'no-root');
+    // Allowed as a plain process: only a sandbox would stand between it and root.
+    expect(rule.verdict).toBe('sandbox');
+    const allowed = rule.findings.filter((f) => f.decision === 'allow').map((f) => f.command);
+    expect(allowed).toContain('sudo --user=root id');
+    expect(proofOf(prove(rules).rules, 'no-root').findings.map((f) => f.command)).not.toContain(
+      'sudo --user=root id',
+    );
+  });
+});
+
 describe('warden policy prove: disguises', () => {
   it('G14c: the disguises of a command come from the table: its wrappers, shells, paths, quoting and options', () => {
     const list = disguises({ words: ['rm', '-rf', 'build'], slots: [] }, DEFAULT_TABLE);

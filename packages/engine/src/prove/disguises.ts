@@ -110,7 +110,11 @@ function optionTables(
   words: readonly string[],
   table: ClassifierTable,
 ): { spec: OptionSpec; from: number; to: number }[] {
-  const extractor = table.programs[basename(words[0] ?? '')];
+  const name = basename(words[0] ?? '');
+  const wrapper = Object.hasOwn(table.wrappers, name) ? table.wrappers[name] : undefined;
+  // A wrapper's own options, as far as the command it runs (E43).
+  if (wrapper !== undefined) return [{ spec: wrapper, from: 1, to: wrappedAt(words, wrapper) }];
+  const extractor = table.programs[name];
   const spec = extractor === undefined ? undefined : EXTRACTOR_OPTIONS[extractor];
   if (extractor === undefined || spec === undefined) return [];
   if (extractor !== 'git') return [{ spec, from: 1, to: words.length }];
@@ -123,6 +127,15 @@ function optionTables(
   const out = [{ spec, from: 1, to: i }];
   if (sub !== undefined) out.push({ spec: sub, from: i + 1, to: words.length });
   return out;
+}
+
+/** Where the command a wrapper runs starts among its words: after its options and their values. */
+function wrappedAt(words: readonly string[], entry: WrapperEntry): number {
+  const values = new Set(entry.values ?? []);
+  let i = 1;
+  while (i < words.length && (words[i] as string).startsWith('-') && words[i] !== '-')
+    i += values.has(words[i] as string) ? 2 : 1;
+  return Math.min(i, words.length);
 }
 
 type Arity = 'flags' | 'values' | 'optionalValues';
@@ -143,10 +156,20 @@ const PAIRS = new WeakMap<OptionSpec, ReadonlyMap<string, string>>();
  * one, the one long option of the same kind starting with its letter. None
  * when the table leaves it open.
  */
-function pairsOf(spec: OptionSpec): ReadonlyMap<string, string> {
+function pairsOf(spec: OptionSpec & Pick<WrapperEntry, 'same'>): ReadonlyMap<string, string> {
   let pairs = PAIRS.get(spec);
   if (pairs !== undefined) return pairs;
   const found = new Map<string, string>();
+  // A wrapper's entry names them (`same`): no guessing.
+  if (spec.same !== undefined) {
+    for (const group of spec.same) {
+      const long = group.find((name) => name.startsWith('--'));
+      if (long !== undefined)
+        for (const name of group) if (/^-[A-Za-z]$/.test(name)) found.set(name, long);
+    }
+    PAIRS.set(spec, found);
+    return found;
+  }
   for (const list of [spec.flags ?? [], spec.values ?? [], spec.optionalValues ?? []]) {
     const initial = (o: string, short: string) =>
       o.startsWith('--') && o.charAt(2).toLowerCase() === short.charAt(1).toLowerCase();
@@ -293,6 +316,9 @@ function optionSpellings(words: readonly string[], table: ClassifierTable): Spel
         continue;
       }
       out.push(...spellingsOf(spec, words, i));
+      // The other names a wrapper's entry gives the option (find's `-execdir` for `-exec`).
+      for (const other of sameAs(spec, word))
+        out.push({ words: replaceAt(words, i, [other]), how: `option \`${other}\`` });
       if (takesNext(spec, word)) i++;
     }
     if (operand >= 0 && operand < to && !words.includes('--'))
@@ -311,6 +337,12 @@ function optionSpellings(words: readonly string[], table: ClassifierTable): Spel
         });
   }
   return out.slice(0, MAX_OPTION_SPELLINGS);
+}
+
+/** The names other than `word` of the option a wrapper's `same` list groups it with. */
+function sameAs(spec: OptionSpec & Pick<WrapperEntry, 'same'>, word: string): readonly string[] {
+  const group = spec.same?.find((names) => names.includes(word));
+  return group === undefined ? [] : group.filter((name) => name !== word);
 }
 
 function replaceAt(words: readonly string[], index: number, by: readonly string[]): string[] {

@@ -181,7 +181,31 @@ function classTarget(cls: ActionClass, v: Values, worktree: string): Target | st
   }
 }
 
-function targetOf(rule: Rule, worktree: string): Target | string {
+/** The program `id`, run by a wrapper a rule names: what a wrapper rule is proved on (E43). */
+const RUN = 'id';
+
+/**
+ * A rule that names a wrapper (`sudo -u root`, `su -c`, `find -exec`) is proved on the
+ * wrapper running a command, as an agent would write it: `sudo -u root id`.
+ */
+function runUnder(words: readonly string[], table: ClassifierTable): readonly string[] {
+  const name = words[0] ?? '';
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const entry = Object.hasOwn(table.wrappers, base) ? table.wrappers[base] : undefined;
+  if (entry === undefined) return words;
+  switch (entry.kind) {
+    case 'find':
+      return [...words, RUN, '{}', ';'];
+    case 'stdin':
+    case 'remote':
+      // The command comes on standard input or runs on another host: none to add.
+      return words;
+    default:
+      return [...words, RUN];
+  }
+}
+
+function targetOf(rule: Rule, worktree: string, table: ClassifierTable): Target | string {
   const when = rule.when;
   if (when?.maxCount !== undefined || when?.maxCents !== undefined)
     return 'a cap counts, it is not a spelling';
@@ -193,8 +217,10 @@ function targetOf(rule: Rule, worktree: string): Target | string {
     hosts: sampleOf(when?.hosts) ?? 'example.com',
   };
   if (rule.action !== undefined) return classTarget(rule.action, v, worktree);
-  const words = [...(rule.commandWords ?? [])];
+  const named = rule.commandWords ?? [];
   const slots: Slot[] = [];
+  const valued = when?.paths !== undefined || when?.refs !== undefined || when?.hosts !== undefined;
+  const words = [...(valued ? named : runUnder(named, table))];
   for (const key of ['paths', 'refs', 'hosts'] as const) {
     if (when?.[key] === undefined) continue;
     words.push(v[key]);
@@ -322,7 +348,7 @@ export function provePolicy(input: ProveInput): Proof {
       rules.push(skipped('unproved', 'an advisory rule only reports what it would decide'));
       continue;
     }
-    const target = targetOf(rule, worktree);
+    const target = targetOf(rule, worktree, knowledge);
     if (typeof target === 'string') {
       rules.push(skipped('unproved', target));
       continue;
