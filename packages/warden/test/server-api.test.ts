@@ -1040,9 +1040,11 @@ describe('HTTP API: records, work and meta (contracts §6, G37, G39, I2)', () =>
     const revoked = await h.call('DELETE', `/v1/tokens/${String(record.id)}`, h.tokens.admin);
     expect(revoked.status).toBe(200);
     expect(typeof revoked.body.revokedAt).toBe('string');
-    h.advance(1500);
+    // Revoked through this server: refused here at once, though it was used a moment ago.
     const refused = await h.call('GET', '/v1/me', secret);
     expect(refused.status).toBe(401);
+    h.advance(1500);
+    expect((await h.call('GET', '/v1/me', secret)).status).toBe(401);
     const withRevoked = await h.call('GET', '/v1/tokens?revoked=true', h.tokens.admin);
     expect((withRevoked.body.tokens as J[]).map((t) => t.name)).toContain('reviewer');
     const without = await h.call('GET', '/v1/tokens', h.tokens.admin);

@@ -178,6 +178,15 @@ export function createApp(
     return next();
   });
 
+  // A token revoked through this server is refused here at once; other servers take up to TOKEN_TTL_MS.
+  app.use('/v1/tokens/:id', async (c, next) => {
+    await next();
+    if (c.req.method !== 'DELETE' || c.res.status !== 200) return;
+    const id = c.req.param('id');
+    for (const [presented, known] of tokens)
+      if (known.identity?.id === id) tokens.delete(presented);
+  });
+
   // One file under routes/ per URL prefix: `/v1/decide*` is in decide.ts, `/v1/permissions/*` in permissions.ts.
   for (const routes of [
     decideRoutes,

@@ -127,7 +127,7 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'delete',
     path: '/v1/tokens/:id',
-    summary: 'Revoke a token; every server refuses it within a second',
+    summary: 'Revoke a token; this server refuses it at once, every other within a second',
     permission: 'tokens',
     response: tokenView,
     responses: { 200: 'the revoked token', 404: 'no such token' },
