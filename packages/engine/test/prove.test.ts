@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { AT, compiled } from './decide-docs.js';
 import { policyArb } from './arbitraries.js';
 import type { ClassifierTable, RuleProof } from '../src/index.js';
+import type { WrapperEntry } from '../src/classify/table.js';
 import {
   DEFAULT_TABLE,
   MAX_DISGUISES,
@@ -93,7 +94,9 @@ describe('warden policy prove: a rule on a wrapper (E43)', () => {
   it('E43: where the deciding table lacks a wrapper entry’s option spellings, the rule no longer holds and the spelling is named', () => {
     const sudo = DEFAULT_TABLE.wrappers['sudo'];
     if (sudo === undefined) throw new Error('no sudo in the table');
-    const { same: _same, ...unpaired } = sudo;
+    const unpaired: WrapperEntry = Object.fromEntries(
+      Object.entries(sudo).filter(([field]) => field !== 'same'),
+    ) as unknown as WrapperEntry;
     const gapped = { ...DEFAULT_TABLE, wrappers: { ...DEFAULT_TABLE.wrappers, sudo: unpaired } };
     const proof = prove(rules, { classifier: gapped, knowledge: DEFAULT_TABLE });
     const rule = proofOf(proof.rules, 'no-root');

@@ -126,10 +126,14 @@ function readOption(words: readonly Word[], i: number, sets: OptionSets, lenient
   return { seen, consumed: 1, unknown };
 }
 
-function isOptionWord(word: Word, values: ReadonlySet<string>): boolean {
+/** An option word: `-…`, or a `+` option the table knows (`+o`, and a shell's `+x`, `+ex`). */
+function isOptionWord(word: Word, sets: OptionSets): boolean {
   const text = word.value;
   if (!word.literal || text === '-' || text === '+') return false;
-  return text.startsWith('-') || (text.startsWith('+') && values.has(text));
+  if (text.startsWith('-')) return true;
+  if (!text.startsWith('+')) return false;
+  if (sets.values.has(text) || sets.flags.has(text)) return true;
+  return [...text.slice(1)].every((c) => sets.flags.has(`+${c}`) || sets.values.has(`+${c}`));
 }
 
 /** Scans options from `start` until the first operand or `--`; stops at an unknown option. */
@@ -152,7 +156,7 @@ export function scanOptions(
       i++;
       continue;
     }
-    if (!isOptionWord(word, sets.values)) break;
+    if (!isOptionWord(word, sets)) break;
     if (settings.numericFlags === true && /^-\d+$/.test(text)) {
       seen.push({ name: text, value: null });
       i++;
@@ -186,7 +190,7 @@ export function operandsAndOptions(
       operands.push(...words.slice(i + 1));
       break;
     }
-    if (!isOptionWord(word, sets.values)) {
+    if (!isOptionWord(word, sets)) {
       operands.push(word);
       i++;
       continue;

@@ -5,12 +5,12 @@
 
 import type { CommandWords } from '../match/commands.js';
 import { programInfo } from '../match/commands.js';
+import { exactWord, readWrapper } from '../match/wrapper-options.js';
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext, KeyValues } from './effects.js';
 import { LIST_KEYS, harmlessProgramSetting, openArgs } from './effects.js';
 import { EXTRACTOR_FUNCTIONS } from './programs.js';
-import type { ClassifierTable, WrapperEntry } from './table.js';
-import { scanOptions } from './options.js';
+import type { ClassifierTable } from './table.js';
 import { unwrap } from './wrappers.js';
 
 /** What the walker knows that reading one command needs. */
@@ -379,15 +379,10 @@ export function extractProgram(ctx: ReadingContext, resolved: ProgramResult): Ex
   return resolved.hazard === null ? extraction : { ...extraction, ...hazard };
 }
 
-/** Whether rules may read a word as written: every part literal, and read with confidence. */
-function exact(word: Word): boolean {
-  return word.confident && word.parts.every((part) => part.kind === 'lit');
-}
-
 /**
- * A wrapper's words as restrictive rules read them (E43): as written, and `spelled` with its
- * options as its table reads them, so `deny sudo -u root` holds for `sudo -uroot` and
- * `sudo --user=root`, and `deny su -c` for `su --command=…`.
+ * A wrapper's words as restrictive rules read them (E43): as written, and read by its table
+ * entry (`reading`), so `deny sudo -u root` holds for `sudo -uroot`, `sudo --user=root` and
+ * `sudo -g wheel -u root`, and `deny su -c` for `su root --command=…`.
  */
 export function wrapperWords(
   ctx: ReadingContext,
@@ -397,49 +392,7 @@ export function wrapperWords(
   const read = commandWords(ctx, words, assigned);
   const base = read.program.basename;
   const entry = Object.hasOwn(ctx.table.wrappers, base) ? ctx.table.wrappers[base] : undefined;
-  if (entry === undefined) return read;
-  const spelled = spellOptions(words, entry);
-  return { ...read, spelled: { ...spelled, program: read.program } };
-}
-
-function spellOptions(
-  words: readonly Word[],
-  entry: WrapperEntry,
-): { values: string[]; matchable: boolean[] } {
-  const groups = new Map<string, readonly string[]>();
-  for (const group of entry.same ?? []) for (const name of group) groups.set(name, group);
-  const values: string[] = [(words[0] as Word).value];
-  const matchable: boolean[] = [exact(words[0] as Word)];
-  const named = (name: string): void => {
-    for (const each of groups.get(name) ?? [name]) {
-      values.push(each);
-      matchable.push(true);
-    }
-  };
-  const rest = (from: number): void => {
-    for (const word of words.slice(from)) {
-      if (exact(word) && groups.has(word.value)) named(word.value);
-      else {
-        values.push(word.value);
-        matchable.push(exact(word));
-      }
-    }
-  };
-  // find's actions stand anywhere among its words: each is read by every name of its group.
-  if (entry.kind === 'find') {
-    rest(1);
-    return { values, matchable };
-  }
-  const scan = scanOptions(words, 1, entry, { numericFlags: entry.numericFlags === true });
-  for (const option of scan.seen) {
-    named(option.name);
-    if (option.value !== null) {
-      values.push(option.value.value);
-      matchable.push(exact(option.value));
-    }
-  }
-  rest(scan.next);
-  return { values, matchable };
+  return entry === undefined ? read : { ...read, reading: readWrapper(words, entry) };
 }
 
 /** A simple command's words as rules read them (G13, G14c). */
@@ -453,7 +406,7 @@ export function commandWords(
   const program = ctx.pathChanged || assigned.has('PATH') ? { ...info, bare: false } : info;
   return {
     values: words.map((word) => word.value),
-    matchable: words.map(exact),
+    matchable: words.map(exactWord),
     program,
   };
 }

@@ -2,6 +2,9 @@
 // A program given by path counts as its basename for restrictive rules; an
 // allow applies only to the bare name or a standard system path (G14c, E27).
 
+import type { WrapperMatch, WrapperReading } from './wrapper-options.js';
+import { wrapperOptionsMatch } from './wrapper-options.js';
+
 export interface ProgramInfo {
   /** The program word as written, e.g. `git` or `/usr/bin/git`. */
   readonly written: string;
@@ -17,12 +20,8 @@ export interface CommandWords {
   readonly values: readonly string[];
   readonly matchable: readonly boolean[];
   readonly program: ProgramInfo;
-  /**
-   * A wrapper's words with its options as its table reads them (E43): a cluster split, an
-   * attached value (`-uroot`, `--user=root`) a word of its own, each option under every name
-   * the table gives it (`-u` and `--user`). Only restrictive rules read it.
-   */
-  readonly spelled?: CommandWords;
+  /** A wrapper's words read by its table entry: only restrictive rules read it (E43). */
+  readonly reading?: WrapperReading;
 }
 
 export function programInfo(written: string, systemPaths: readonly string[]): ProgramInfo {
@@ -92,33 +91,28 @@ export function netEntryMatches(entryWords: readonly string[], command: CommandW
 
 /**
  * E43: a restrictive rule read against the words of a wrapper a command runs under. As
- * written (G13), or as the net reads an entry (E35): its plain words a prefix of the
- * wrapper's, its options anywhere — with bundled short options (`-lc`) and `--name=value`
- * split, so `bash -c` meets `bash -lc` and `bash --login -c`.
+ * written (G13); else, for a wrapper its table entry read in full, by that reading — the
+ * rule's options among the wrapper's however spelled, its operands a prefix of the
+ * wrapper's (`maybe` where the wrapper's value is computed); else as the net reads an entry
+ * (E35), with bundled short options and `--name=value` split.
  */
+export function wrapperMatch(ruleWords: readonly string[], wrapper: CommandWords): WrapperMatch {
+  if (prefixMatches(ruleWords, wrapper, false)) return 'yes';
+  const reading = wrapper.reading;
+  if (reading !== undefined && !reading.partial) {
+    const first = ruleWords[0] ?? '';
+    const program = wrapper.program;
+    if (first.includes('/') ? first !== program.written : first !== program.basename) return 'no';
+    return wrapperOptionsMatch(ruleWords, reading);
+  }
+  return netEntryMatches(ruleWords, wrapper) || netEntryMatches(ruleWords, splitOptions(wrapper))
+    ? 'yes'
+    : 'no';
+}
+
+/** Whether a restrictive rule, a constraint or a mode's net (a tripwire) may name the wrapper: `maybe` counts. */
 export function wrapperMatches(ruleWords: readonly string[], wrapper: CommandWords): boolean {
-  return prefixMatches(ruleWords, wrapper, false) || netWrapperMatches(ruleWords, wrapper);
-}
-
-/**
- * The net's reading of a wrapper (E35, E43): whole words, with options split (`find -exec`
- * stays whole), or as the wrapper's table spells its options (`sudo -uroot` is `sudo -u root`).
- */
-export function netWrapperMatches(entryWords: readonly string[], wrapper: CommandWords): boolean {
-  return (
-    netEntryMatches(entryWords, wrapper) ||
-    netEntryMatches(entryWords, splitOptions(wrapper)) ||
-    (wrapper.spelled !== undefined && netEntryMatches(splitValues(entryWords), wrapper.spelled))
-  );
-}
-
-/** An entry's `--name=value` words as `--name value`, as a wrapper's spelled words have them. */
-function splitValues(words: readonly string[]): readonly string[] {
-  if (!words.some((word) => /^--[^=]+=/.test(word))) return words;
-  return words.flatMap((word, index) => {
-    const at = word.indexOf('=');
-    return index > 0 && /^--[^=]+=/.test(word) ? [word.slice(0, at), word.slice(at + 1)] : [word];
-  });
+  return wrapperMatch(ruleWords, wrapper) !== 'no';
 }
 
 /** The words with `-abc` read as `-a -b -c` and `--name=value` as `--name value`. */

@@ -10,7 +10,7 @@ import { evaluate } from '../compile/constraints.js';
 import { defaultDecision } from '../model/classes.js';
 import { strongest } from '../model/decision.js';
 import type { Decision } from '../model/decision.js';
-import { prefixMatches, wrapperMatches } from '../match/commands.js';
+import { prefixMatches, wrapperMatch } from '../match/commands.js';
 import { occursInOrder } from '../shell/render.js';
 import type { Facet } from './facets.js';
 
@@ -81,12 +81,12 @@ function alive(rule: CompiledRule, ctx: ChainContext): boolean {
   );
 }
 
-function consider(rule: CompiledRule, facet: Facet, out: Candidate[]): void {
+function consider(rule: CompiledRule, facet: Facet, out: Candidate[], unsure = false): void {
   const evaluation = evaluate(rule.constraints, facet.args, rule.restrictive);
   if (evaluation.verdict === 'fails') return;
   out.push({
     rule,
-    escalates: evaluation.verdict === 'escalates',
+    escalates: unsure || evaluation.verdict === 'escalates',
     conditions: evaluation.conditions,
     byTokens: false,
   });
@@ -114,9 +114,10 @@ function candidates(bucket: ScopeBucket, facet: Facet, ctx: ChainContext): reado
       for (const rule of rules) {
         if (!alive(rule, ctx)) continue;
         if (facet.restrictiveOnly === true) {
-          // A wrapper of another facet: restrictive rules only, its options spelled any way (E43).
-          if (rule.restrictive && wrapperMatches(rule.words, facet.words))
-            consider(rule, facet, out);
+          // A wrapper of another facet: restrictive rules only, its options spelled any way (E43);
+          // a value the rule names that is computed here escalates to a prompt (E23).
+          const match = rule.restrictive ? wrapperMatch(rule.words, facet.words) : 'no';
+          if (match !== 'no') consider(rule, facet, out, match === 'maybe');
         } else if (prefixMatches(rule.words, facet.words, !rule.restrictive))
           consider(rule, facet, out);
       }

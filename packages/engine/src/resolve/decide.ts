@@ -12,7 +12,7 @@ import { strictness, strongest } from '../model/decision.js';
 import { lowerAutonomy } from '../delegate/guards.js';
 import type { ActionRequest } from '../model/request.js';
 import type { AdvisoryHit, DecisionResult, FacetEntry, ManagedSource } from '../model/result.js';
-import { netEntryMatches, netWrapperMatches } from '../match/commands.js';
+import { netEntryMatches, wrapperMatches } from '../match/commands.js';
 import { occursInOrder, rawTokens } from '../shell/render.js';
 import { because } from '../explain/because.js';
 import { renderReason } from '../explain/reason.js';
@@ -138,7 +138,7 @@ function findNetHit(
       for (const entry of entries) {
         if (
           (leading !== null && netEntryMatches(entry.words, leading)) ||
-          unit.wrappers.some((words) => netWrapperMatches(entry.words, words))
+          unit.wrappers.some((words) => wrapperMatches(entry.words, words))
         )
           return { mode: request.mode, entry: entry.entry, command: unit.name };
       }
@@ -148,7 +148,7 @@ function findNetHit(
       // The net is restrictive: a wrapper it names (`sudo`) catches what the wrapper runs.
       if (
         netEntryMatches(entry.words, unit.words) ||
-        unit.wrappers.some((words) => netWrapperMatches(entry.words, words))
+        unit.wrappers.some((words) => wrapperMatches(entry.words, words))
       )
         return { mode: request.mode, entry: entry.entry, command: unit.name };
     }
