@@ -61,9 +61,13 @@ export function because(
     if (resolution.byTokens) {
       return `\`${rule.rule.commandWords?.join(' ') ?? ''}\` may run inside a command that cannot be read with confidence`;
     }
-    return resolution.conditions
-      .map((c) => conditionText(c, resolution, rule.restrictive))
-      .join('; ');
+    const parts = resolution.conditions.map((c) => conditionText(c, resolution, rule.restrictive));
+    // A wrapper whose value or operand the rule names is computed (E43).
+    if (resolution.underWrapper === true && rule.rule.command !== undefined)
+      parts.unshift(
+        `it may run under \`${words ?? ''}\`: a word the rule names is computed where the wrapper is written`,
+      );
+    return parts.join('; ');
   }
   const parts = resolution.conditions.map((c) => conditionText(c, resolution, rule.restrictive));
   if (prefix !== '') parts.unshift(prefix);
