@@ -57,7 +57,8 @@ function resolveLong(sets: OptionSets, name: string): string | null {
   return matches.length === 1 ? (matches[0] as string) : null;
 }
 
-function literalWord(text: string): Word {
+/** A word read exactly as `text`, as an attached value or a rule's word is. */
+export function literalWord(text: string): Word {
   return {
     raw: text,
     parts: [{ kind: 'lit', text, quoted: true }],

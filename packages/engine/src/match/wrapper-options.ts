@@ -6,7 +6,7 @@
 // `sudo -u root` holds for `sudo -g wheel --user=root ls`.
 
 import type { SeenOption } from '../classify/options.js';
-import { operandsAndOptions, scanOptions } from '../classify/options.js';
+import { literalWord, operandsAndOptions, scanOptions } from '../classify/options.js';
 import type { WrapperEntry } from '../classify/table.js';
 import type { Word } from '../shell/ast.js';
 
@@ -83,17 +83,6 @@ export function readWrapper(words: readonly Word[], entry: WrapperEntry): Wrappe
   return { entry, options, operands, exactOperands, partial: scan.unknown !== null };
 }
 
-function literal(text: string): Word {
-  return {
-    raw: text,
-    parts: [{ kind: 'lit', text, quoted: true }],
-    value: text,
-    literal: true,
-    confident: true,
-    glob: false,
-  };
-}
-
 /** A rule's words read by the wrapper's entry, once per rule and entry. */
 const RULES = new WeakMap<readonly string[], WeakMap<WrapperEntry, WrapperReading>>();
 
@@ -105,7 +94,7 @@ function ruleReading(ruleWords: readonly string[], entry: WrapperEntry): Wrapper
   }
   let reading = byEntry.get(entry);
   if (reading === undefined) {
-    reading = readWrapper(ruleWords.map(literal), entry);
+    reading = readWrapper(ruleWords.map(literalWord), entry);
     byEntry.set(entry, reading);
   }
   return reading;
