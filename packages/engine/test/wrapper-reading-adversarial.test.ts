@@ -7,8 +7,8 @@
 // read with confidence (G14b, E23); an allow is always a bypass (E17b). And the converse: an
 // allow naming a wrapper still allows nothing it wraps.
 //
-// Passing tests say what holds. Each `it.fails` is a bypass this review found: it expects
-// the secure result, and a comment says why it fails today.
+// Passing tests say what holds, the bypasses this review found among them, now closed. Each
+// `it.fails` left expects the stricter result, and a comment says why it is not given.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -246,41 +246,41 @@ describe('E43/E23/G14b: the `maybe` path — a computed value where the rule nam
   });
 });
 
-describe('E43 bypasses: the rule and the wrapper do not read the wrapped program alike', () => {
-  // G14c: a program given by path counts by its basename for restrictive rules. The rule's
-  // operand (`ls`) is compared with the wrapper's operand as written (`/bin/ls`), not by its
-  // basename, so a rule naming the wrapped program misses it given by path.
-  it.fails.each([
+describe('E43: the rule and the wrapper read the wrapped program alike', () => {
+  // G14c: a program given by path counts by its basename for restrictive rules, as the
+  // wrapper's operand too.
+  it.each([
     ['sudo ls', 'sudo /bin/ls'],
     ['sudo ls', 'sudo -- /bin/ls'],
     ['sudo -u root ls', 'sudo -u root /usr/bin/ls'],
     ['timeout 5 ls', 'timeout 5 /bin/ls'],
-  ])('E43/G14c (bypass): deny `%s` — `%s` is allowed', (rule, command) => {
+  ])('E43/G14c: deny `%s` — `%s` is never allowed', (rule, command) => {
     expectNeverAllowed(rule, command);
   });
 
-  // env's assignments are operands read in order: a rule on one assignment, or on the
-  // command, misses it after another assignment — env sets them all, in any order.
-  it.fails.each([
+  // env sets its assignments all, in any order: each is a setting of its own.
+  it.each([
     ['env FOO=1', 'env BAR=2 FOO=1 ls'],
     ['env ls', 'env FOO=1 ls'],
-  ])('E43 (bypass): deny `%s` — `%s` is allowed', (rule, command) => {
+  ])('E43: deny `%s` — `%s` is never allowed', (rule, command) => {
     expectNeverAllowed(rule, command);
   });
 
-  // find's start paths are operands to readWrapper, so `find -exec ls` (its operand `ls`)
-  // only meets `find -exec ls …` with no path before it; `find . -exec ls {} ;` is missed.
-  // Likewise a primary not in the `same` list (`-delete`, `-fprint`, `-name`) is an operand
-  // compared at position 0, where the start path stands.
-  it.fails.each([
+  // find's start paths are its own: a rule that names none meets find with any.
+  it.each([
     ['find -exec ls', 'find . -exec ls {} \\;'],
     ['find -name x', 'find . -name x -exec ls {} \\;'],
-    ['find -fprint', 'find . -fprint /tmp/x'],
-  ])('E43 (bypass): deny `%s` — `%s` is allowed', (rule, command) => {
+  ])('E43: deny `%s` — `%s` is never allowed', (rule, command) => {
     expectNeverAllowed(rule, command);
   });
 
-  // `deny find -delete` does not name `find . -delete`: the deletion falls to the default
+  // A find that runs no command is no wrapper: `deny find -fprint` is a command rule read as
+  // written (G13), which `find . -fprint /tmp/x` does not start with; its write is the class's.
+  it.fails('E43 (not a wrapper): deny `find -fprint` — `find . -fprint /tmp/x` is allowed', () => {
+    expectNeverAllowed('find -fprint', 'find . -fprint /tmp/x');
+  });
+
+  // Likewise `deny find -delete` does not name `find . -delete`: the deletion falls to the default
   // for fileDelete — a prompt, which actFreely pre-approves (`allow`, autonomy:actFreely).
   // The rule's deny is lost; the net, reading options anywhere (E35), still denies.
   it.fails('E43 (bypass): deny `find -delete` — `find . -delete` is not denied by the rule', () => {
@@ -289,20 +289,17 @@ describe('E43 bypasses: the rule and the wrapper do not read the wrapped program
     expect(d.free.decision).toBe('deny');
   });
 
-  // flock reads `-c` only after its file (`flock FILE -c CMD`); readWrapper takes that `-c`
-  // as an option with no value and `CMD` as an operand, while the rule `flock -c ls` reads
-  // `-c ls` as an option with a value: the rule never meets the command it names.
-  it.fails('E43 (bypass): deny `flock -c ls` — `flock /tmp/l -c ls` is allowed', () => {
+  // flock reads `-c` after its file (`flock FILE -c CMD`), with its value.
+  it('E43: deny `flock -c ls` — `flock /tmp/l -c ls` is never allowed', () => {
     expectNeverAllowed('flock -c ls', 'flock /tmp/l -c ls');
   });
 
-  // xargs `-i`, `--replace` and `-l` take an optional value with a default (`{}`, `1`):
-  // the rule's `-I {}` / `-L 1` is compared with the absent value, and misses.
-  it.fails.each([
+  // xargs `-i`, `--replace` and `-l` take an optional value with a default (`{}`, `1`).
+  it.each([
     ['xargs -I {}', 'xargs -i ls {}'],
     ['xargs -I {}', 'xargs --replace ls {}'],
     ['xargs -L 1', 'xargs -l ls'],
-  ])('E43 (bypass): deny `%s` — `%s` is allowed', (rule, command) => {
+  ])('E43: deny `%s` — `%s` is never allowed', (rule, command) => {
     expectNeverAllowed(rule, command);
   });
 
@@ -312,9 +309,9 @@ describe('E43 bypasses: the rule and the wrapper do not read the wrapped program
     expectNeverAllowed('runuser root', 'runuser -u root ls');
   });
 
-  // A glob in a value is taken as exact: `r[o]ot` is `root` once a file `root` exists in
-  // the working directory (the agent can create it). It should be `maybe` (G14b), as `"$U"` is.
-  it.fails('E43/G14b (bypass): deny `sudo -u root` — `sudo -u r[o]ot ls` is allowed', () => {
+  // A glob in a value may expand to `root` once a file `root` exists (the agent can make
+  // one): the rule cannot tell, and asks (G14b), as for `"$U"`.
+  it('E43/G14b: deny `sudo -u root` — `sudo -u r[o]ot ls` is never allowed', () => {
     expectNeverAllowed('sudo -u root', 'sudo -u r[o]ot ls');
   });
 
@@ -330,49 +327,49 @@ describe('E43 bypasses: the rule and the wrapper do not read the wrapped program
   });
 });
 
-describe('E43/G14c bypasses: the unwrapping disagrees with the program about its words', () => {
+describe('E43/G14c: the unwrapping agrees with the program about its words', () => {
   // sudo(8) sets `VAR=value` operands in the command's environment and runs what follows
-  // (SETENV is implied for `ALL`). The unwrapping reads only env's assignments: under sudo
-  // `LC_ALL=C` is taken for the program, and `cat` / `rm` run unseen by any rule.
-  it.fails.each([
+  // (SETENV is implied for `ALL`): the table says so (`assignments`), as for env.
+  it.each([
     ['cat', 'sudo LC_ALL=C cat x'],
     ['cat', 'sudo -u root FOO=1 cat x'],
     ['rm', 'sudo X=1 rm -rf /'],
     ['sudo ls', 'sudo FOO=1 ls'],
-    ['sudo -u root', 'sudo FOO=1 ls'],
-  ])('E43/G14c (bypass): deny `%s` — `%s` is allowed', (rule, command) => {
+  ])('E43/G14c: deny `%s` — `%s` is never allowed', (rule, command) => {
     expectNeverAllowed(rule, command);
   });
 
+  // Plain sudo runs as root too, but a rule naming `-u root` names that option: words, not users.
+  it.fails('E43 (not named): deny `sudo -u root` — `sudo FOO=1 ls` is allowed', () => {
+    expectNeverAllowed('sudo -u root', 'sudo FOO=1 ls');
+  });
+
   // bash and dash read `+c` as `-c` (bash's parse_shell_options sets the pending command
-  // whatever the sign; dash's `minusc` likewise): `bash +c 'cat x'` runs `cat x`. The table
-  // knows no `+c`, so the word is taken for a script file's name and the script goes unread.
-  it.fails.each([
+  // whatever the sign; dash's `minusc` likewise): the shell's table knows `+c`.
+  it.each([
     ['cat', "bash +c 'cat x'"],
     ['cat', "bash -x +c 'cat x'"],
     ['cat', "bash +xc 'cat x'"],
     ['cat', "sh +c 'cat x'"],
     ['bash -c', 'bash +c ls'],
-  ])('E43/G14c (bypass): deny `%s` — `%s` is allowed', (rule, command) => {
+  ])('E43/G14c: deny `%s` — `%s` is never allowed', (rule, command) => {
     expectNeverAllowed(rule, command);
   });
 
-  // A computed word in find's expression may be `-exec` (`E=-exec`): the unwrapping skips
-  // it, finds no command, and the words after it run unread (G14b asks for a prompt).
-  it.fails.each([
+  // A computed word in find's expression may be `-exec` (`E=-exec`): where it could be an
+  // action, find's command cannot be read, and asks (G14b).
+  it.each([
     ['cat', 'find . "$E" cat x \\;'],
     ['cat', 'find . $E cat x \\;'],
     ['find -exec', 'find . $E ls {} \\;'],
-  ])('E43/G14b (bypass): deny `%s` — `%s` is allowed', (rule, command) => {
+  ])('E43/G14b: deny `%s` — `%s` is never allowed', (rule, command) => {
     expectNeverAllowed(rule, command);
   });
 
   // A wrapper with a positional before its command (timeout's duration, flock's file,
-  // chrt's priority, taskset's mask): a computed option word stops the option scan, is taken
-  // for the positional, and the real positional for the program — `timeout "$O" 5 cat x`
-  // reads as the program `5`, and `cat` runs unseen. Without a positional (`sudo "$O" cat`)
-  // the program itself is computed and the command asks (G14b), as it should here.
-  it.fails.each([
+  // chrt's priority, taskset's mask): a computed word where options may still stand could be
+  // one, so the words after it cannot be told apart, and the command asks (G14b).
+  it.each([
     ['cat', 'timeout "$O" 5 cat x'],
     ['cat', 'timeout --kill-after="$V" 5 cat x'],
     ['cat', 'timeout -k"$V" 5 cat x'],
@@ -381,16 +378,15 @@ describe('E43/G14c bypasses: the unwrapping disagrees with the program about its
     ['cat', 'taskset "$O" 1 cat x'],
     ['cat', 'faketime "$O" 2020 cat x'],
     ['timeout -k 1', 'timeout --kill-after="$V" 5 ls'],
-  ])('E43/G14b (bypass): deny `%s` — `%s` is allowed', (rule, command) => {
+  ])('E43/G14b: deny `%s` — `%s` is never allowed', (rule, command) => {
     expectNeverAllowed(rule, command);
   });
 
-  // faketime(1): `-f` is a flag (advanced timestamp format) and `--date-prog` takes a value;
-  // the table has them the other way round, so the timestamp is taken for the program.
-  it.fails.each([
+  // faketime(1): `-f` is a flag (advanced timestamp format) and `--date-prog` takes a value.
+  it.each([
     ['cat', 'faketime -f x cat x'],
     ['cat', 'faketime --date-prog /bin/date 2020-01-01 cat x'],
-  ])('E43/G14c (bypass): deny `%s` — `%s` is allowed', (rule, command) => {
+  ])('E43/G14c: deny `%s` — `%s` is never allowed', (rule, command) => {
     expectNeverAllowed(rule, command);
   });
 });

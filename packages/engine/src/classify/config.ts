@@ -51,6 +51,8 @@ const configSchema = z.strictObject({
         shell: z.union([z.literal(true), names]).optional(),
         files: names.optional(),
         same: z.array(z.array(z.string().min(1)).min(2)).optional(),
+        defaults: z.record(z.string(), z.string()).optional(),
+        assignments: z.literal(true).optional(),
         describe: z.string().optional(),
       }),
     )

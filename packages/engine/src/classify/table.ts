@@ -57,6 +57,10 @@ export interface WrapperEntry extends OptionSpec {
    * `-execdir`): `deny sudo -u root` holds for `sudo --user=root` too (E43).
    */
   readonly same?: readonly (readonly string[])[];
+  /** The value an option of `optionalValues` takes when none is attached (xargs `-i` is `-I {}`). */
+  readonly defaults?: Readonly<Record<string, string>>;
+  /** `NAME=value` words before the command set its environment (`env`, `sudo`). */
+  readonly assignments?: true;
   readonly describe: string;
 }
 
@@ -186,6 +190,7 @@ const SHELL: WrapperEntry = {
     '-c',
     '-s',
     // `+x` turns an option off again: `bash +x -c '…'` still runs the script.
+    '+c',
     ...[
       'a',
       'b',
@@ -216,8 +221,10 @@ const SHELL: WrapperEntry = {
     '--noediting',
   ],
   values: ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'],
-  script: ['-c'],
+  // `+c` runs the script as `-c` does.
+  script: ['-c', '+c'],
   same: [
+    ['-c', '+c'],
     ['-l', '--login'],
     ['-r', '--restricted'],
     ['-v', '--verbose'],
@@ -409,6 +416,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
       ],
       chdir: ['-C', '--chdir'],
       unsupported: ['-S', '--split-string'],
+      assignments: true,
       same: [
         ['-i', '-', '--ignore-environment'],
         ['-0', '--null'],
@@ -471,6 +479,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
       lookup: ['-l', '--list', '-v', '--validate', '-V', '--version'],
       unsupported: ['-e', '--edit'],
       shell: ['-s', '--shell', '-i', '--login'],
+      assignments: true,
       same: [
         ['-A', '--askpass'],
         ['-b', '--background'],
@@ -565,6 +574,7 @@ export const DEFAULT_TABLE: ClassifierTable = {
         '--process-slot-var',
       ],
       optionalValues: ['-e', '-i', '-l', '--eof', '--replace', '--max-lines'],
+      defaults: { '-i': '{}', '--replace': '{}', '-l': '1', '--max-lines': '1' },
       same: [
         ['-0', '--null'],
         ['-r', '--no-run-if-empty'],
@@ -859,8 +869,8 @@ export const DEFAULT_TABLE: ClassifierTable = {
     },
     faketime: {
       kind: 'exec',
-      flags: ['-m', '--exclude-monotonic', '--date-prog'],
-      values: ['-f', '-p'],
+      flags: ['-m', '-f', '--exclude-monotonic', '--disable-shm'],
+      values: ['-p', '--date-prog'],
       positionals: 1,
       describe: 'runs a command at another clock time',
     },

@@ -151,10 +151,17 @@ export function unwrap(
   }
   const positionals = entry.positionals ?? 0;
   if (next + positionals > words.length) return BARE;
+  // A computed word where options may still stand could be one (`timeout "$O" 5 cat`):
+  // then the words that follow are not what they seem to be.
+  if (positionals > 0 && words.slice(next, next + positionals).some((word) => !word.literal))
+    return {
+      kind: 'unparseable',
+      reason: `a computed word before the command of \`${name}\` may be an option`,
+    };
   next += positionals;
   const assigned: string[] = [];
   const assignments: Word[] = [];
-  if (name === 'env') {
+  if (entry.assignments === true) {
     for (;;) {
       const match = ASSIGNMENT.exec((words[next] as Word | undefined)?.value ?? '');
       if (match === null) break;
@@ -255,6 +262,36 @@ function scriptOf(word: Word | null | undefined, name: string): Unwrapped {
 const FIND_GLOBAL = new Set(['-H', '-L', '-P']);
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fls', '-fprintf']);
+/** find's tests, actions and operators that take no argument: a word after one is another. */
+const FIND_NO_ARGUMENT = new Set([
+  '-print',
+  '-print0',
+  '-delete',
+  '-ls',
+  '-quit',
+  '-prune',
+  '-true',
+  '-false',
+  '-empty',
+  '-depth',
+  '-mount',
+  '-xdev',
+  '-noleaf',
+  '-readable',
+  '-writable',
+  '-executable',
+  '-nouser',
+  '-nogroup',
+  '-daystart',
+  '-follow',
+  '-ignore_readdir_race',
+  '-noignore_readdir_race',
+  '-not',
+  '-a',
+  '-and',
+  '-o',
+  '-or',
+]);
 
 function unwrapFind(words: readonly Word[]): Unwrapped {
   let i = 1;
@@ -271,18 +308,40 @@ function unwrapFind(words: readonly Word[]): Unwrapped {
     starts.push(word);
     i++;
   }
+  // A computed word may be an action (`-exec`, `-delete`): where it could be one — a start
+  // path, or where an action may stand — and where a `;` or `+` ends no `-exec` that was
+  // read, what find runs cannot be told.
+  const unsure: Unwrapped = {
+    kind: 'unparseable',
+    reason: 'a computed word in the expression of `find` may be an action',
+  };
+  if (starts.some((word) => !word.literal || word.value === ';' || word.value === '+'))
+    return unsure;
   const commands: Word[][] = [];
   const writes: Word[] = [];
   let deletes = false;
+  let previous: Word | undefined;
   while (i < words.length) {
     const word = words[i] as Word;
     i++;
-    if (!word.literal) continue;
+    const before = previous;
+    previous = word;
+    if (!word.literal) {
+      // The argument of a test (`-name "$P"`) is a value; anywhere else it may be an action.
+      const takesArgument =
+        before?.literal === true &&
+        before.value.startsWith('-') &&
+        !FIND_NO_ARGUMENT.has(before.value);
+      if (!takesArgument) return unsure;
+      continue;
+    }
+    if (word.value === ';' || word.value === '+') return unsure;
     if (word.value === '-delete') deletes = true;
     if (FIND_WRITES.has(word.value)) {
       const target = words[i];
       if (target !== undefined) writes.push(target);
       i += word.value === '-fprintf' ? 2 : 1;
+      previous = words[i - 1];
       continue;
     }
     if (!FIND_EXEC.has(word.value)) continue;
@@ -293,6 +352,7 @@ function unwrapFind(words: readonly Word[]): Unwrapped {
       i++;
       if (part.literal && (part.value === ';' || part.value === '+')) {
         closed = true;
+        previous = part;
         break;
       }
       inner.push(part);

@@ -23,6 +23,8 @@ export interface WrapperReading {
   readonly options: readonly WrapperOption[];
   readonly operands: readonly string[];
   readonly exactOperands: readonly boolean[];
+  /** find's start paths: a rule that names some names these. */
+  readonly starts: readonly string[];
   /** An option the entry does not know stopped the reading: the words say more than it read. */
   readonly partial: boolean;
 }
@@ -35,6 +37,11 @@ export function exactWord(word: Word): boolean {
   return word.confident && word.parts.every((part) => part.kind === 'lit');
 }
 
+/** A value rules may compare: exact, and no glob that could expand to another (`r[o]ot`). */
+function valueExact(word: Word): boolean {
+  return exactWord(word) && !word.glob;
+}
+
 function keyOf(entry: WrapperEntry, name: string): string {
   return entry.same?.find((group) => group.includes(name))?.[0] ?? name;
 }
@@ -43,10 +50,12 @@ function optionOf(entry: WrapperEntry, seen: SeenOption): WrapperOption {
   // `nice -19` is `nice -n 19`.
   if (entry.numericFlags === true && /^-\d+$/.test(seen.name))
     return { key: keyOf(entry, '-n'), value: seen.name.slice(1), exact: true };
+  // xargs `-i` is `-I {}`.
+  const value = seen.value?.value ?? entry.defaults?.[seen.name] ?? null;
   return {
     key: keyOf(entry, seen.name),
-    value: seen.value === null ? null : seen.value.value,
-    exact: seen.value === null || exactWord(seen.value),
+    value,
+    exact: seen.value === null || valueExact(seen.value),
   };
 }
 
@@ -55,32 +64,81 @@ export function readWrapper(words: readonly Word[], entry: WrapperEntry): Wrappe
   const options: WrapperOption[] = [];
   const operands: string[] = [];
   const exactOperands: boolean[] = [];
+  const starts: string[] = [];
+  const named = (word: Word): boolean =>
+    word.literal && entry.same?.some((group) => group.includes(word.value)) === true;
   const operand = (word: Word): void => {
     // An option's name among the operands still names it: find's actions, su's `-` and its
-    // options after `--` (which reach the shell it starts), flock's `FILE --command …`.
-    if (word.literal && entry.same?.some((group) => group.includes(word.value)) === true)
-      options.push({ key: keyOf(entry, word.value), value: null, exact: true });
+    // options after `--` (which reach the shell it starts).
+    if (named(word)) options.push({ key: keyOf(entry, word.value), value: null, exact: true });
     else {
       operands.push(word.value);
-      exactOperands.push(exactWord(word));
+      exactOperands.push(valueExact(word));
     }
   };
+  const done = (partial: boolean): WrapperReading => ({
+    entry,
+    options,
+    operands,
+    exactOperands,
+    starts,
+    partial,
+  });
   if (entry.kind === 'find') {
-    // find has no options before its operands: its actions stand anywhere among them.
-    words.slice(1).forEach(operand);
-    return { entry, options, operands, exactOperands, partial: false };
+    // find has no options before its start paths, and its actions stand anywhere after them.
+    let i = 1;
+    while (i < words.length && /^-[HLP]$|^-O\d*$/.test((words[i] as Word).value)) i++;
+    for (; i < words.length; i++) {
+      const word = words[i] as Word;
+      if (word.literal && /^[-(!,)]/.test(word.value)) break;
+      starts.push(word.value);
+    }
+    words.slice(i).forEach(operand);
+    return done(false);
   }
   if (entry.kind === 'su') {
     // su, runuser and script read their options anywhere, as their unwrapping does.
     const read = operandsAndOptions(words, 1, entry);
     for (const seen of read.seen) options.push(optionOf(entry, seen));
     read.operands.forEach(operand);
-    return { entry, options, operands, exactOperands, partial: read.unknown.length > 0 };
+    return done(read.unknown.length > 0);
   }
   const scan = scanOptions(words, 1, entry, { numericFlags: entry.numericFlags === true });
   for (const seen of scan.seen) options.push(optionOf(entry, seen));
-  words.slice(scan.next).forEach(operand);
-  return { entry, options, operands, exactOperands, partial: scan.unknown !== null };
+  let i = scan.next;
+  // Its positionals (timeout's duration, flock's file) come first; flock's `FILE -c SCRIPT`.
+  for (const end = Math.min(words.length, i + (entry.positionals ?? 0)); i < end; i++)
+    operand(words[i] as Word);
+  const after = words[i];
+  if (entry.kind === 'flock' && after?.literal === true && entry.script?.includes(after.value)) {
+    const value = words[i + 1];
+    options.push({
+      key: keyOf(entry, after.value),
+      value: value?.value ?? null,
+      exact: value === undefined || valueExact(value),
+    });
+    i += 2;
+  }
+  // `env FOO=1 …`, `sudo FOO=1 …`: each assignment is a setting, in any order.
+  if (entry.assignments === true)
+    for (; i < words.length; i++) {
+      const word = words[i] as Word;
+      const match = ASSIGNMENT.exec(word.value);
+      if (!word.literal || match === null) break;
+      options.push({
+        key: `${match[1] as string}=`,
+        value: word.value.slice(match[0].length),
+        exact: true,
+      });
+    }
+  words.slice(i).forEach(operand);
+  return done(scan.unknown !== null);
+}
+
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
+
+function basename(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1);
 }
 
 /** A rule's words read by the wrapper's entry, once per rule and entry. */
@@ -122,10 +180,14 @@ export function wrapperOptionsMatch(
     if (!found.some((option) => !option.exact)) return 'no';
     maybe = true;
   }
+  if (!rule.starts.every((start) => wrapper.starts.includes(start))) return 'no';
   for (let i = 0; i < rule.operands.length; i++) {
     if (i >= wrapper.operands.length) return 'no';
+    const wanted = rule.operands[i] as string;
+    const given = wrapper.operands[i] as string;
     if (wrapper.exactOperands[i] !== true) maybe = true;
-    else if (wrapper.operands[i] !== rule.operands[i]) return 'no';
+    // A program given by path counts as its basename for a restrictive rule (G14c).
+    else if (given !== wanted && (wanted.includes('/') || basename(given) !== wanted)) return 'no';
   }
   return maybe ? 'maybe' : 'yes';
 }
