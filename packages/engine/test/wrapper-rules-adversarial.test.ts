@@ -12,24 +12,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decideDocs } from './decide-docs.js';
-
-type Rule = Record<string, unknown>;
-
-const request = (command: string, extra: Record<string, unknown> = {}) => ({
-  workspace: 'acme',
-  agent: 'coder-1',
-  command,
-  ...extra,
-});
-
-/** A workspace policy with an actFreely space `s` and a mode `m` without a net. */
-const policy = (rules: readonly Rule[], modes: Record<string, unknown> = {}) => ({
-  version: 1,
-  workspace: 'acme',
-  spaces: { s: { autonomy: 'actFreely' } },
-  modes: { m: {}, ...modes },
-  rules,
-});
+import { policy, request, shq } from './wrapper-adversary.js';
+import type { Rule } from './wrapper-adversary.js';
 
 const ALLOWS: Rule[] = [
   { id: 'ls-ok', command: 'ls', decision: 'allow' },
@@ -70,8 +54,6 @@ function expectNeverAllowed(doc: unknown, command: string, extra = {}): void {
   expect(plain.outcome, command).toBe('deny');
   expect(free.decision, `${command} (actFreely, E17b/E17c)`).not.toBe('allow');
 }
-
-const shq = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 describe('E43 adversarial: spellings of a denied `sudo`', () => {
   const doc = policy(denyOn('sudo'));
