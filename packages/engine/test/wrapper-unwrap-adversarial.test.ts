@@ -3,8 +3,8 @@
 // a deny rule, a mode's net or a `commands` constraint should catch is a bypass (E17b); a
 // prompt where the command cannot be read is the safe side (G14b).
 //
-// Passing tests say what holds. Each `it.fails` expects the secure result, and a comment says
-// why it is not given today. The regressions at the end assert today's decision.
+// Passing tests say what holds, the bypasses this review found among them, now closed. The
+// regressions at the end assert today's decision: a prompt, the safe side.
 
 import { describe, expect, it } from 'vitest';
 import { decideDocs } from './decide-docs.js';
@@ -51,12 +51,10 @@ describe('E43: sudo assignments are read as env assignments are', () => {
     }
   });
 
-  // The hazard of a wrapper's assignment is kept only when the wrapped command is a plain
-  // program: resolveProgram returns `script` (bash -c, flock -c) and `find` (-exec) without
-  // `assignmentProblem`, so `BASH_ENV=/tmp/x` — a file bash runs before its script — or a
-  // preloaded library vanishes. Bare, `BASH_ENV=/tmp/x bash -c ls` asks; through sudo (new
-  // with `assignments: true`) and env it is allowed, whatever /tmp/x runs (`rm -rf …`).
-  it.fails.each([
+  // The hazard of a wrapper's assignment (`BASH_ENV=/tmp/x`, a file bash runs before its
+  // script, or a preloaded library) holds whatever the wrapped command is — a plain program,
+  // a shell's script (bash -c, flock -c) or find's -exec: the line asks (E42).
+  it.each([
     ['rm', 'sudo BASH_ENV=/tmp/x bash -c ls'],
     ['rm', 'sudo ENV=/tmp/x sh -c ls'],
     ['rm', 'sudo LD_PRELOAD=/tmp/x.so bash -c ls'],
@@ -66,9 +64,12 @@ describe('E43: sudo assignments are read as env assignments are', () => {
     ['rm', 'env BASH_ENV=/tmp/x bash -c ls'],
     ['rm', 'env LD_PRELOAD=/tmp/x.so bash -c ls'],
     ['rm', 'env PS4=x bash -c ls'],
-  ])('E43 (bypass, assignment hazard lost): deny `%s` — `%s` is allowed', (rule, command) => {
-    expectNeverAllowed(rule, command);
-  });
+  ])(
+    'E43/E42: deny `%s` — `%s` is never allowed (the assignment makes it unreadable)',
+    (rule, command) => {
+      expectNeverAllowed(rule, command);
+    },
+  );
 
   it('E43 (contrast): bare `BASH_ENV=/tmp/x bash -c ls` asks', () => {
     expectNeverAllowed('rm', 'BASH_ENV=/tmp/x bash -c ls');
@@ -97,15 +98,14 @@ describe('E43: shells read `+c` as `-c`', () => {
   });
 
   // A computed word where a shell still reads options may be `-c` or a flag (`O=-x`: bash
-  // then takes `+c`): bash runs `rm x`. The positional check of change 3 covers timeout and
-  // flock but not the shells, which take the computed word for a script file and allow.
-  // Checked with bash 5: `O=-x; bash $O +c "echo RAN"` prints RAN.
-  it.fails.each([
+  // then takes `+c`), and bash runs `rm x` (bash 5: `O=-x; bash $O +c "echo RAN"` prints RAN):
+  // the line cannot be read, and asks.
+  it.each([
     ['rm', 'bash $O +c "rm x"'],
     ['rm', 'bash $O -c "rm x"'],
     ['rm', 'bash "$O" -c "rm x"'],
     ['rm', 'bash $O "rm x"'],
-  ])('E43 (bypass, computed shell option): deny `%s` — `%s` is allowed', (rule, command) => {
+  ])('E43/G14b: deny `%s` — `%s` is never allowed (a computed shell option)', (rule, command) => {
     expectNeverAllowed(rule, command);
   });
 });
@@ -133,14 +133,12 @@ describe('E43: a computed word where a wrapper or find may read an option', () =
     expectNeverAllowed(rule, command);
   });
 
-  // A rule naming find's action and its command compares operands in order: an expression
-  // before `-exec` (`-name x`, `-type f`) puts other operands first, so `deny find -exec rm`
-  // does not name `find . -name x -exec rm {} \;` — the deletion falls to the class, which
-  // actFreely allows. `deny find -exec` does name it.
-  it.fails.each([
+  // A rule naming find's action and its command (`deny find -exec rm`) reads the program the
+  // action runs as the action's value, wherever the action stands in the expression.
+  it.each([
     ['find -exec rm', 'find . -name x -exec rm {} \\;'],
     ['find -exec rm', 'find . -type f -exec rm {} +'],
-  ])('E43 (bypass, operand order): deny `%s` — `%s` is allowed under actFreely', (r, c) => {
+  ])('E43: deny `%s` — `%s` is denied, also under actFreely', (r, c) => {
     expectNeverAllowed(r, c);
   });
 

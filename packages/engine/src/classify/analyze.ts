@@ -412,6 +412,10 @@ class Walker implements ReadingContext {
         if (resolved.script !== undefined) this.walkScript(resolved.script, cwd, INNER);
         return cwd;
       case 'script': {
+        // An assignment that changes what the shell runs first (`BASH_ENV=…`) makes the line
+        // unreadable; what the script certainly does still counts (E42).
+        if (resolved.hazard !== null)
+          this.rawUnit(raw, words, cwd, flow, resolved.hazard, assigned, assignments);
         let script: ListNode;
         try {
           script = this.parse(resolved.text);
@@ -443,6 +447,8 @@ class Walker implements ReadingContext {
         return cwd;
       }
       case 'find': {
+        if (resolved.hazard !== null)
+          this.rawUnit(raw, words, cwd, flow, resolved.hazard, assigned, assignments);
         const ctx: ExtractContext = {
           cwd: resolved.cwd,
           worktree: this.worktree,

@@ -57,6 +57,8 @@ export type Resolved =
       readonly placeholder: string | null;
       /** The shell that runs the script among them (`bash -c …`). */
       readonly wrappers: Wrappers;
+      /** An assignment before it that makes the line unreadable (`BASH_ENV=…`), if any (E42). */
+      readonly hazard: string | null;
     }
   | {
       readonly kind: 'find';
@@ -69,6 +71,8 @@ export type Resolved =
       readonly assigned: ReadonlySet<string>;
       /** The wrappers around `find` itself. */
       readonly wrappers: Wrappers;
+      /** An assignment before it that makes the line unreadable, if any (E42). */
+      readonly hazard: string | null;
     }
   | {
       readonly kind: 'raw';
@@ -309,6 +313,7 @@ export function resolveProgram(
           blur: blurred || result.blur === true,
           placeholder: replaced,
           wrappers: [...stages, current],
+          hazard: assignmentProblem,
         };
       case 'find':
         return {
@@ -321,6 +326,7 @@ export function resolveProgram(
           cwd: currentCwd,
           assigned: names,
           wrappers: stages,
+          hazard: assignmentProblem,
         };
       case 'inner':
         stages.push(current);

@@ -90,6 +90,12 @@ export function unwrap(
     case 'shell': {
       // `bash -c SCRIPT` (a flag, then the script); `fish --command=SCRIPT` (a value).
       if (script !== undefined) return scriptOf(script ?? words[next], name);
+      // A computed word where the shell still reads options may be one (`bash $O -c …`).
+      if (words[next] !== undefined && !(words[next] as Word).literal)
+        return {
+          kind: 'unparseable',
+          reason: `a computed word where \`${name}\` reads its options may be one`,
+        };
       // Without `-c` a shell runs a script file, or whatever reaches its standard input.
       if (next >= words.length || scan.seen.some((o) => o.name === '-s' || o.name === '-i')) {
         return {

@@ -93,7 +93,17 @@ export function readWrapper(words: readonly Word[], entry: WrapperEntry): Wrappe
       if (word.literal && /^[-(!,)]/.test(word.value)) break;
       starts.push(word.value);
     }
-    words.slice(i).forEach(operand);
+    // `-exec CMD …`: the program it runs is the action's value (`deny find -exec rm`).
+    for (; i < words.length; i++) {
+      const word = words[i] as Word;
+      const next = words[i + 1];
+      if (!named(word)) operand(word);
+      else if (next === undefined) operand(word);
+      else {
+        options.push({ key: keyOf(entry, word.value), value: next.value, exact: valueExact(next) });
+        i++;
+      }
+    }
     return done(false);
   }
   if (entry.kind === 'su') {
@@ -137,6 +147,13 @@ export function readWrapper(words: readonly Word[], entry: WrapperEntry): Wrappe
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
 
+/** The value a rule names, as given or — a program by path (G14c) — by its basename. */
+function sameValue(given: string | null, wanted: string): boolean {
+  return (
+    given === wanted || (given !== null && !wanted.includes('/') && basename(given) === wanted)
+  );
+}
+
 function basename(word: string): string {
   return word.slice(word.lastIndexOf('/') + 1);
 }
@@ -175,8 +192,9 @@ export function wrapperOptionsMatch(
   for (const wanted of rule.options) {
     const found = wrapper.options.filter((option) => option.key === wanted.key);
     if (found.length === 0) return 'no';
-    if (wanted.value === null) continue;
-    if (found.some((option) => option.exact && option.value === wanted.value)) continue;
+    const value = wanted.value;
+    if (value === null) continue;
+    if (found.some((option) => option.exact && sameValue(option.value, value))) continue;
     if (!found.some((option) => !option.exact)) return 'no';
     maybe = true;
   }
@@ -187,7 +205,7 @@ export function wrapperOptionsMatch(
     const given = wrapper.operands[i] as string;
     if (wrapper.exactOperands[i] !== true) maybe = true;
     // A program given by path counts as its basename for a restrictive rule (G14c).
-    else if (given !== wanted && (wanted.includes('/') || basename(given) !== wanted)) return 'no';
+    else if (!sameValue(given, wanted)) return 'no';
   }
   return maybe ? 'maybe' : 'yes';
 }
