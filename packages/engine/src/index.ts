@@ -34,7 +34,7 @@ export { compilePolicy } from './compile/compile.js';
 export type { DecideInput, Explained, FacetOutcome, NetHit } from './resolve/decide.js';
 export { decide, explainDecision } from './resolve/decide.js';
 export type { Freeze, ManagedFreezeOf } from './resolve/frozen.js';
-export { freezeRule, managedFreeze, managedFreezes } from './resolve/frozen.js';
+export { freezeReason, freezeRule, managedFreeze, managedFreezes } from './resolve/frozen.js';
 export type { AreasInput } from './resolve/areas.js';
 export { staticFolder, writableAreas } from './resolve/areas.js';
 

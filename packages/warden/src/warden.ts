@@ -27,7 +27,7 @@ import type { CallContext } from './gate/gate.js';
 import { Gate } from './gate/gate.js';
 import { GateFault, faultMessage } from './gate/fault.js';
 import type { ManagedFile, PolicySource } from './gate/snapshot.js';
-import { FilePolicySource, StorePolicySource, freezeOf } from './gate/snapshot.js';
+import { FilePolicySource, StorePolicySource, agentKey, freezeOf } from './gate/snapshot.js';
 import type { PinCheck, ToolDefinition } from './gateway/pins.js';
 import type { PastDecision, Suggestion } from './approvals/suggest.js';
 import { suggestRules, suggestedRules } from './approvals/suggest.js';
@@ -527,11 +527,10 @@ export class Warden {
       reason: freeze.reason,
       frozenAt: freeze.frozenAt,
     });
-    const waiting = await this.approvals.list({
-      workspace,
-      state: 'pending',
-      ...(agent === null ? {} : { agent }),
-    });
+    // The agent's waiting prompts, its id compared as the freeze compares it (one Unicode form).
+    const waiting = (
+      await this.approvals.list({ workspace, state: 'pending', limit: 10_000 })
+    ).filter((approval) => agent === null || agentKey(approval.agent) === agentKey(agent));
     const what = agent === null ? 'every agent of the workspace is' : `agent \`${agent}\` is`;
     const denied: string[] = [];
     for (const approval of waiting) {
@@ -674,9 +673,18 @@ export class Warden {
   }
 
   /** An admin accepts a tool's changed definition; null when none waits. */
-  async acceptTool(workspace: string, tool: string, by: string): Promise<ToolPinRecord | null> {
-    const accepted = await this.store.toolPins.accept(workspace, tool, by, this.clock());
-    if (accepted !== null)
+  /**
+   * Accepts a tool's changed definition. Given the hash of the one the admin reviewed, a
+   * definition that changed again since is not accepted: `changed` names the one waiting now.
+   */
+  async acceptTool(
+    workspace: string,
+    tool: string,
+    by: string,
+    reviewed?: string,
+  ): Promise<ToolPinRecord | null | { readonly changed: string }> {
+    const accepted = await this.store.toolPins.accept(workspace, tool, by, this.clock(), reviewed);
+    if (accepted !== null && !('changed' in accepted))
       await this.recordChange(workspace, 'tool-pin-accepted', by, { tool, hash: accepted.hash });
     return accepted;
   }

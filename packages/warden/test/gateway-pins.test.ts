@@ -109,11 +109,35 @@ describe('warden gateway: tools pinned by their definition', () => {
       env: cleanEnv(),
     });
     expect(listed.stdout).toMatch(/changed {2}fx__note/);
-    expect(listed.stdout).toContain('it is refused until `warden pins accept fx__note`');
+    expect(listed.stdout).toContain('it is refused until `warden pins accept fx__note --hash ');
+    const shown = /--hash ([0-9a-f]{12})/.exec(listed.stdout)?.[1] ?? '';
 
-    // An admin accepts it: the running gateway lets it through at the next listing.
+    // Another definition than the one reviewed is not accepted; nor is a word that is no hash.
+    for (const [hash, said] of [
+      ['000000000000', 'is not the one given'],
+      ['abc', 'is not a definition'],
+    ]) {
+      const refusedAccept = warden(
+        [
+          'pins',
+          'accept',
+          'fx__note',
+          '--hash',
+          hash as string,
+          '--data',
+          s.data,
+          '--workspace',
+          'acme',
+        ],
+        { env: cleanEnv() },
+      );
+      expect(refusedAccept.code).toBe(1);
+      expect(refusedAccept.stdout + refusedAccept.stderr).toContain(said);
+    }
+
+    // An admin accepts the one reviewed: the running gateway lets it through at the next listing.
     const accepted = warden(
-      ['pins', 'accept', 'fx__note', '--data', s.data, '--workspace', 'acme'],
+      ['pins', 'accept', 'fx__note', '--hash', shown, '--data', s.data, '--workspace', 'acme'],
       { env: cleanEnv() },
     );
     expect(accepted.code, accepted.stderr + accepted.stdout).toBe(0);

@@ -44,7 +44,7 @@ export async function runPinsList(io: Io, options: PinsListOptions): Promise<num
     );
     if (pin.pending !== null)
       io.out(
-        `  a new definition ${short(pin.pending.hash)} was offered at ${pin.pending.seenAt}; it is refused until \`warden pins accept ${pin.tool}\`\n`,
+        `  a new definition ${short(pin.pending.hash)} was offered at ${pin.pending.seenAt}; it is refused until \`warden pins accept ${pin.tool} --hash ${short(pin.pending.hash)}\`\n`,
       );
   }
   return EXIT.ok;
@@ -56,6 +56,14 @@ export async function runPinsAccept(
   options: PinsAcceptOptions,
 ): Promise<number> {
   const json = options.json === true;
+  if (options.hash !== undefined && !/^[0-9a-f]{12,64}$/.test(options.hash))
+    return fail(io, json, [
+      {
+        code: 'invalid_value',
+        path: '--hash',
+        message: `\`${options.hash}\` is not a definition's hash: give at least the 12 hex digits \`warden pins list\` shows`,
+      },
+    ]);
   let accepted: Pin;
   if (useServer(io, options)) {
     accepted = await call(
@@ -63,12 +71,16 @@ export async function runPinsAccept(
       connection(io, options),
       'POST',
       `/v1/tool-pins/accept${query(options)}`,
-      { schema: toolPinView, json, body: { tool } },
+      {
+        schema: toolPinView,
+        json,
+        body: options.hash === undefined ? { tool } : { tool, hash: options.hash },
+      },
     );
   } else {
     const done = await local(io, json, options, async (warden, workspace) => ({
       workspace,
-      pin: await warden.acceptTool(workspace, tool, author()),
+      pin: await warden.acceptTool(workspace, tool, author(), options.hash),
     }));
     if (done.pin === null)
       return fail(io, json, [
@@ -76,6 +88,14 @@ export async function runPinsAccept(
           code: 'invalid_value',
           path: 'tool',
           message: `no changed definition of \`${tool}\` waits in workspace \`${done.workspace}\``,
+        },
+      ]);
+    if ('changed' in done.pin)
+      return fail(io, json, [
+        {
+          code: 'invalid_value',
+          path: '--hash',
+          message: `the definition of \`${tool}\` waiting now (${short(done.pin.changed)}) is not the one given: read it with \`warden pins list\`, then accept that one`,
         },
       ]);
     accepted = done.pin;

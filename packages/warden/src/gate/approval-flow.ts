@@ -10,7 +10,8 @@ import type {
   Explained,
   RememberOffer,
 } from '@warden/engine';
-import { rememberOffer } from '@warden/engine';
+import type { Freeze } from '@warden/engine';
+import { freezeReason, managedFreeze, rememberOffer } from '@warden/engine';
 import type { ApprovalBroker } from '../approvals/broker.js';
 import { stampOf } from '../approvals/broker.js';
 import type { Redact } from '../audit/records.js';
@@ -21,6 +22,7 @@ import type { ApprovalRecord, JsonValue, NewApproval, Store } from '../store/typ
 import type { Drafts } from './drafts.js';
 import { GateFault } from './fault.js';
 import type { PolicySource } from './snapshot.js';
+import { freezeOf } from './snapshot.js';
 import type { Base, DecideOptions, GateDecision } from './types.js';
 import { fingerprint, withIds } from './types.js';
 
@@ -121,12 +123,17 @@ export class ApprovalFlow {
 
   /** The final decision once an approval is settled; a denied call is recorded as `Denied`. */
   async concluded(settled: ApprovalRecord, result: DecisionResult): Promise<GateDecision> {
-    const approved = settled.state === 'approved';
     const answer = settled.answer;
     // Rules an approver just remembered decide the next call, before any notice arrives.
     if (answer?.kind === 'remember') this.source.invalidate(settled.workspace);
+    // A freeze thrown after the approval, before the call collects it, still stops the call.
+    const frozen =
+      settled.state === 'approved' ? await this.frozen(settled.workspace, settled.agent) : null;
+    const approved = settled.state === 'approved' && frozen === null;
     let reason: string;
-    if (approved && answer !== null) {
+    if (frozen !== null && answer !== null) {
+      reason = `denied: ${freezeReason(frozen, settled.agent)}; the approval by ${answer.by} came before the freeze, and no approval lifts it`;
+    } else if (approved && answer !== null) {
       const how =
         answer.kind === 'remember' ? `for ${answer.hours ?? 0} h in ${answer.scope ?? ''}` : 'once';
       reason = `allowed: approved ${how} by ${answer.by}${answer.reason === null ? '' : `: ${answer.reason}`} (${result.reason})`;
@@ -184,6 +191,22 @@ export class ApprovalFlow {
         closedReason: settled.closedReason,
       },
     };
+  }
+
+  /** The freeze that stops the agent now, stored or in the managed policy; null when none does. */
+  private async frozen(workspace: string, agent: string): Promise<Freeze | null> {
+    let snapshot;
+    try {
+      snapshot = await this.source.snapshot(workspace);
+    } catch (error) {
+      throw new GateFault(
+        'store',
+        `cannot tell whether agent \`${agent}\` is frozen: ${(error as Error).message}`,
+      );
+    }
+    return (
+      freezeOf(snapshot, agent) ?? managedFreeze(snapshot.managed?.policy ?? null, workspace, agent)
+    );
   }
 
   /** A soft deny (G26): allowed once if an overrider granted it, else denied with an override request. */

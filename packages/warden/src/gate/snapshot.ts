@@ -32,14 +32,22 @@ const NO_FREEZES: ReadonlyMap<string, Freeze> = new Map();
 
 /** The freeze that stops an agent: its own, else its workspace's; null when none does. */
 export function freezeOf(snapshot: PolicySnapshot, agent: string): Freeze | null {
-  return snapshot.freezes.get(agent) ?? snapshot.freezes.get('') ?? null;
+  return snapshot.freezes.get(agentKey(agent)) ?? snapshot.freezes.get('') ?? null;
+}
+
+/**
+ * An agent id as freezes compare it: one Unicode form (NFC), so an id spelled the other way
+ * (`café` composed or decomposed, the same on screen) freezes the same agent.
+ */
+export function agentKey(agent: string): string {
+  return agent.normalize('NFC');
 }
 
 function freezesOf(records: readonly FreezeRecord[]): ReadonlyMap<string, Freeze> {
   if (records.length === 0) return NO_FREEZES;
   return new Map(
     records.map((r) => [
-      r.agent ?? '',
+      r.agent === null ? '' : agentKey(r.agent),
       {
         scope: r.agent === null ? 'workspace' : 'agent',
         by: r.by,

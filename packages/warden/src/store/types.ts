@@ -178,8 +178,18 @@ export interface ToolPinStore {
     seen: { readonly hash: string; readonly definition: JsonValue; readonly by: string },
     at: number,
   ): Promise<{ readonly pin: ToolPinRecord; readonly newlyPending: boolean }>;
-  /** Makes the pending definition the pinned one; null when there is none pending. */
-  accept(workspace: string, tool: string, by: string, at: number): Promise<ToolPinRecord | null>;
+  /**
+   * Makes the pending definition the pinned one; null when there is none pending. Given the
+   * hash (or a prefix of it) of the definition an admin reviewed, `changed` when another one
+   * waits now.
+   */
+  accept(
+    workspace: string,
+    tool: string,
+    by: string,
+    at: number,
+    reviewed?: string,
+  ): Promise<ToolPinRecord | null | { readonly changed: string }>;
 }
 
 // ─── Approvals (G22, G23, G26) ─────────────────────────────────────────────

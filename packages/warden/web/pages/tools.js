@@ -202,7 +202,7 @@ export async function render(main, ctx) {
                 type: 'button',
                 class: 'primary',
                 disabled: state.busy !== null,
-                onclick: () => void accept(pin.tool),
+                onclick: () => void accept(pin.tool, pending.hash),
               },
               state.busy === pin.tool ? 'Accepting…' : 'Accept new definition',
             ),
@@ -350,8 +350,12 @@ export async function render(main, ctx) {
     draw();
   };
 
-  /** @param {string} tool */
-  const accept = async (tool) => {
+  /**
+   * Accepts the definition shown: one that changed again since is refused (409), and the list
+   * is read again to show it.
+   * @param {string} tool @param {string} hash the hash of the definition on the page
+   */
+  const accept = async (tool, hash) => {
     if (state.busy !== null) return;
     state.busy = tool;
     state.failed = null;
@@ -359,7 +363,10 @@ export async function render(main, ctx) {
     draw();
     try {
       /** @type {ToolPin} */
-      const pin = await api('POST', `/v1/tool-pins/accept${query({ workspace })}`, { tool });
+      const pin = await api('POST', `/v1/tool-pins/accept${query({ workspace })}`, {
+        tool,
+        hash,
+      });
       state.said = `Accepted: ${tool} is pinned to its new definition ${pin.hash.slice(0, 12)}; the gateway lets it through again.`;
     } catch (error) {
       state.failed = `Cannot accept the new definition of ${tool}: ${errorText(error)}`;

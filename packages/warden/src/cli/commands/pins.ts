@@ -20,7 +20,11 @@ function accept(pins: CommandUnknownOpts) {
     pins
       .command('accept')
       .description("accept a tool's changed definition: the gateway lets the tool through again")
-      .argument('<tool>', 'the exposed name, `<server>__<tool>`'),
+      .argument('<tool>', 'the exposed name, `<server>__<tool>`')
+      .option(
+        '--hash <sha256>',
+        'accept only the changed definition whose hash starts with this (at least the 12 hex digits `warden pins list` shows); another waiting one is refused',
+      ),
   );
 }
 

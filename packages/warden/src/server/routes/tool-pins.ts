@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { agentCall, workspaceOf } from '../context.js';
-import { notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import { pinCheckView, toolPinListView, toolPinView } from '../../views/tool-pins.js';
 
 /** An exposed tool name: `<server>__<tool>`, one line. */
@@ -72,15 +72,35 @@ export function toolPinRoutes(api: Api, ctx: ServerContext): void {
     summary: "Accept a tool's changed definition: the gateway lets it through again",
     permission: 'policy',
     query: z.strictObject({ workspace: z.string().optional() }),
-    body: z.strictObject({ tool: toolName }),
+    body: z.strictObject({
+      tool: toolName,
+      hash: z
+        .string()
+        .regex(
+          /^[0-9a-f]{12,64}$/,
+          'the SHA-256 hash of a definition as `GET /v1/tool-pins` lists it, or at least its first 12 hex digits',
+        )
+        .optional()
+        .describe(
+          'the hash of the changed definition that was reviewed: another one is not accepted',
+        ),
+    }),
     response: toolPinView,
-    responses: { 200: 'the pin, now of the new definition', 404: 'no changed definition waits' },
+    responses: {
+      200: 'the pin, now of the new definition',
+      404: 'no changed definition waits',
+      409: 'the definition waiting is not the one reviewed (`hash`)',
+    },
     handler: async ({ identity, query, body }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
-      const accepted = await warden.acceptTool(workspace, body.tool, identity.name);
+      const accepted = await warden.acceptTool(workspace, body.tool, identity.name, body.hash);
       if (accepted === null)
         throw notFound(
           `no changed definition of \`${body.tool}\` waits in workspace \`${workspace}\``,
+        );
+      if ('changed' in accepted)
+        throw conflict(
+          `the definition of \`${body.tool}\` waiting now (${accepted.changed.slice(0, 12)}) is not the one reviewed (${(body.hash ?? '').slice(0, 12)}): read it, then accept that one`,
         );
       return accepted;
     },

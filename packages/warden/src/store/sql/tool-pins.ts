@@ -101,7 +101,8 @@ export class SqlToolPinStore implements ToolPinStore {
     tool: string,
     by: string,
     at: number,
-  ): Promise<ToolPinRecord | null> {
+    reviewed?: string,
+  ): Promise<ToolPinRecord | null | { readonly changed: string }> {
     return this.ctx.write(async (tx) => {
       await lockKey(this.ctx, tx, `tool-pin:${workspace}:${tool}`);
       const found = await tx
@@ -112,6 +113,8 @@ export class SqlToolPinStore implements ToolPinStore {
         .executeTakeFirst();
       if (found === undefined || found.pending_hash === null || found.pending_definition === null)
         return null;
+      if (reviewed !== undefined && !found.pending_hash.startsWith(reviewed))
+        return { changed: found.pending_hash };
       const accepted: Database['tool_pins'] = {
         ...found,
         hash: found.pending_hash,
