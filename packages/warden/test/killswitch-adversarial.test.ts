@@ -469,6 +469,38 @@ describe('tool pins: a changed definition is refused until an admin accepts it',
   });
 });
 
+describe('tool pins: the hash an admin accepts is read strictly', () => {
+  it('a hash that is not hex, too short, giant or not Unicode is refused (400), and nothing is accepted', async () => {
+    await open();
+    await check(DEF);
+    const changed = { ...DEF, description: 'Read a file (v2)' };
+    expect((await check(changed)).body).toMatchObject({ ok: false });
+    const waiting = (await pinOf())?.pending as J;
+    for (const hash of [
+      'ZZZZZZZZZZZZ',
+      'abc',
+      (waiting.hash as string).toUpperCase(),
+      'a'.repeat(100_000),
+      `${(waiting.hash as string).slice(0, 12)}\ud800`,
+      ['x'],
+    ]) {
+      const refused = await h.call('POST', '/v1/tool-pins/accept?workspace=acme', h.tokens.admin, {
+        tool: 'files__read_file',
+        hash,
+      });
+      expect(refused.status).toBe(400);
+    }
+    expect((await pinOf())?.pending).toMatchObject({ hash: waiting.hash });
+    // The 12 digits the lists show are enough.
+    const accepted = await h.call('POST', '/v1/tool-pins/accept?workspace=acme', h.tokens.admin, {
+      tool: 'files__read_file',
+      hash: (waiting.hash as string).slice(0, 12),
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ hash: waiting.hash, pending: null });
+  });
+});
+
 describe('suggested rules (G23): only an admin accepts, and none allows what a deny denies', () => {
   /** Three pushes approved once, each held for alice and answered over HTTP. */
   async function approveOnce(refs: readonly string[], token = h.tokens.agent): Promise<void> {

@@ -5,6 +5,7 @@
 
 import type { CommandWords } from '../match/commands.js';
 import { programInfo } from '../match/commands.js';
+import type { WrapperReading } from '../match/wrapper-options.js';
 import { exactWord, readWrapper } from '../match/wrapper-options.js';
 import type { Word } from '../shell/ast.js';
 import type { Effect, ExtractContext, KeyValues } from './effects.js';
@@ -398,7 +399,16 @@ export function wrapperWords(
   const read = commandWords(ctx, words, assigned);
   const base = read.program.basename;
   const entry = Object.hasOwn(ctx.table.wrappers, base) ? ctx.table.wrappers[base] : undefined;
-  return entry === undefined ? read : { ...read, reading: readWrapper(words, entry) };
+  if (entry === undefined) return read;
+  // Read only when a restrictive rule names the wrapper: most decisions never ask.
+  let reading: WrapperReading | undefined;
+  return {
+    ...read,
+    get reading(): WrapperReading {
+      reading ??= readWrapper(words, entry);
+      return reading;
+    },
+  };
 }
 
 /** A simple command's words as rules read them (G13, G14c). */

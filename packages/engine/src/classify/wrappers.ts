@@ -43,7 +43,8 @@ export type Unwrapped =
     }
   | { readonly kind: 'unparseable'; readonly reason: string };
 
-const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
+/** `NAME=value`: an assignment env and sudo make before the command. */
+export const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
 const PLAIN: Unwrapped = { kind: 'plain', bare: false };
 const BARE: Unwrapped = { kind: 'plain', bare: true };
 

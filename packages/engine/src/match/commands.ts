@@ -2,6 +2,7 @@
 // A program given by path counts as its basename for restrictive rules; an
 // allow applies only to the bare name or a standard system path (G14c, E27).
 
+import { basename } from '../util/basename.js';
 import type { WrapperMatch, WrapperReading } from './wrapper-options.js';
 import { wrapperOptionsMatch } from './wrapper-options.js';
 
@@ -43,23 +44,21 @@ export function prefixMatches(
   permissive: boolean,
 ): boolean {
   if (ruleWords.length === 0 || ruleWords.length > command.values.length) return false;
-  const first = ruleWords[0] as string;
-  const program = command.program;
-  if (first.includes('/')) {
-    if (first !== program.written) return false;
-  } else if (permissive) {
-    if (program.basename !== first || !(program.bare || program.systemPath)) return false;
-  } else if (program.basename !== first) {
-    return false;
-  }
+  if (!namesProgram(ruleWords[0] as string, command.program, permissive)) return false;
   for (let i = 1; i < ruleWords.length; i++) {
     if (!command.matchable[i] || command.values[i] !== ruleWords[i]) return false;
   }
   return true;
 }
 
-function basename(word: string): string {
-  return word.slice(word.lastIndexOf('/') + 1);
+/**
+ * Whether a rule's first word names the program: a path exactly; a bare name by basename for a
+ * restrictive rule, and for an allow only the bare name or a standard system path (G14c).
+ */
+function namesProgram(first: string, program: ProgramInfo, permissive: boolean): boolean {
+  if (first.includes('/')) return first === program.written;
+  if (program.basename !== first) return false;
+  return !permissive || program.bare || program.systemPath;
 }
 
 function isOption(word: string): boolean {
@@ -100,9 +99,7 @@ export function wrapperMatch(ruleWords: readonly string[], wrapper: CommandWords
   if (prefixMatches(ruleWords, wrapper, false)) return 'yes';
   const reading = wrapper.reading;
   if (reading !== undefined && !reading.partial) {
-    const first = ruleWords[0] ?? '';
-    const program = wrapper.program;
-    if (first.includes('/') ? first !== program.written : first !== program.basename) return 'no';
+    if (!namesProgram(ruleWords[0] ?? '', wrapper.program, false)) return 'no';
     return wrapperOptionsMatch(ruleWords, reading);
   }
   return netEntryMatches(ruleWords, wrapper) || netEntryMatches(ruleWords, splitOptions(wrapper))

@@ -8,6 +8,8 @@
 import type { SeenOption } from '../classify/options.js';
 import { literalWord, operandsAndOptions, scanOptions } from '../classify/options.js';
 import type { WrapperEntry } from '../classify/table.js';
+import { ASSIGNMENT } from '../classify/wrappers.js';
+import { basename } from '../util/basename.js';
 import type { Word } from '../shell/ast.js';
 
 export interface WrapperOption {
@@ -145,17 +147,11 @@ export function readWrapper(words: readonly Word[], entry: WrapperEntry): Wrappe
   return done(scan.unknown !== null);
 }
 
-const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
-
 /** The value a rule names, as given or — a program by path (G14c) — by its basename. */
 function sameValue(given: string | null, wanted: string): boolean {
   return (
     given === wanted || (given !== null && !wanted.includes('/') && basename(given) === wanted)
   );
-}
-
-function basename(word: string): string {
-  return word.slice(word.lastIndexOf('/') + 1);
 }
 
 /** A rule's words read by the wrapper's entry, once per rule and entry. */

@@ -8,6 +8,7 @@ import { GIT_OPTIONS } from '../classify/git.js';
 import { EXTRACTOR_OPTIONS } from '../classify/programs.js';
 import type { ClassifierTable, OptionSpec, WrapperEntry } from '../classify/table.js';
 import { singleQuote } from '../shell/render.js';
+import { basename } from '../util/basename.js';
 
 export type DisguiseKind =
   | 'plain'
@@ -129,7 +130,11 @@ function optionTables(
   return out;
 }
 
-/** Where the command a wrapper runs starts among its words: after its options and their values. */
+/**
+ * Where the command a wrapper runs starts among its words: after every word that looks like an
+ * option (and a value option's value). Unlike the classifier's strict scan it goes on past an
+ * option the entry does not know — find's actions (`-exec`) are options to respell here.
+ */
 function wrappedAt(words: readonly string[], entry: WrapperEntry): number {
   const values = new Set(entry.values ?? []);
   let i = 1;
@@ -347,10 +352,6 @@ function sameAs(spec: OptionSpec & Pick<WrapperEntry, 'same'>, word: string): re
 
 function replaceAt(words: readonly string[], index: number, by: readonly string[]): string[] {
   return [...words.slice(0, index), ...by, ...words.slice(index + 1)];
-}
-
-function basename(word: string): string {
-  return word.slice(word.lastIndexOf('/') + 1);
 }
 
 /** Ways to run a command line `c` inside another one, without a wrapper program. */

@@ -17,6 +17,7 @@ import type { ActionRequest } from '../model/request.js';
 import type { Explained } from '../resolve/decide.js';
 import { explainDecision } from '../resolve/decide.js';
 import type { LintWarning } from '../validate/lint.js';
+import { basename } from '../util/basename.js';
 import { lintPolicy } from '../validate/lint.js';
 import type { Disguise, DisguiseKind, Slot, SlotKey, Target } from './disguises.js';
 import { MAX_DISGUISES, disguises, render } from './disguises.js';
@@ -189,8 +190,7 @@ const RUN = 'id';
  * wrapper running a command, as an agent would write it: `sudo -u root id`.
  */
 function runUnder(words: readonly string[], table: ClassifierTable): readonly string[] {
-  const name = words[0] ?? '';
-  const base = name.slice(name.lastIndexOf('/') + 1);
+  const base = basename(words[0] ?? '');
   const entry = Object.hasOwn(table.wrappers, base) ? table.wrappers[base] : undefined;
   if (entry === undefined) return words;
   switch (entry.kind) {

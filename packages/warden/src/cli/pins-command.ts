@@ -5,7 +5,7 @@
 
 import type { ToolPinRecord } from '../store/types.js';
 import type { ToolPinView } from '../views/tool-pins.js';
-import { toolPinListView, toolPinView } from '../views/tool-pins.js';
+import { REVIEWED_HASH, toolPinListView, toolPinView } from '../views/tool-pins.js';
 import { call, connection } from './client.js';
 import type { PinsAcceptOptions, PinsListOptions } from './commands/pins.js';
 import type { Io } from './io.js';
@@ -56,7 +56,7 @@ export async function runPinsAccept(
   options: PinsAcceptOptions,
 ): Promise<number> {
   const json = options.json === true;
-  if (options.hash !== undefined && !/^[0-9a-f]{12,64}$/.test(options.hash))
+  if (options.hash !== undefined && !REVIEWED_HASH.test(options.hash))
     return fail(io, json, [
       {
         code: 'invalid_value',

@@ -32,6 +32,7 @@ const NO_FREEZES: ReadonlyMap<string, Freeze> = new Map();
 
 /** The freeze that stops an agent: its own, else its workspace's; null when none does. */
 export function freezeOf(snapshot: PolicySnapshot, agent: string): Freeze | null {
+  if (snapshot.freezes.size === 0) return null;
   return snapshot.freezes.get(agentKey(agent)) ?? snapshot.freezes.get('') ?? null;
 }
 

@@ -6,6 +6,12 @@ import { z } from 'zod';
 import type { ToolPinRecord } from '../store/types.js';
 import type { Fits, Shown } from './fits.js';
 
+/**
+ * The hash of a reviewed definition an admin accepts: all 64 hex digits, or at least the 12 the
+ * lists show.
+ */
+export const REVIEWED_HASH = /^[0-9a-f]{12,64}$/;
+
 /** A definition as the downstream server gave it: name, description, input schema. */
 const json = z.unknown();
 

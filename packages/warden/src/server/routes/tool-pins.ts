@@ -7,7 +7,12 @@ import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { agentCall, workspaceOf } from '../context.js';
 import { conflict, notFound } from '../errors.js';
-import { pinCheckView, toolPinListView, toolPinView } from '../../views/tool-pins.js';
+import {
+  REVIEWED_HASH,
+  pinCheckView,
+  toolPinListView,
+  toolPinView,
+} from '../../views/tool-pins.js';
 
 /** An exposed tool name: `<server>__<tool>`, one line. */
 const toolName = z
@@ -77,7 +82,7 @@ export function toolPinRoutes(api: Api, ctx: ServerContext): void {
       hash: z
         .string()
         .regex(
-          /^[0-9a-f]{12,64}$/,
+          REVIEWED_HASH,
           'the SHA-256 hash of a definition as `GET /v1/tool-pins` lists it, or at least its first 12 hex digits',
         )
         .optional()
