@@ -39,10 +39,29 @@ function prove(
   });
 }
 
+/** The disguise no classifier reads: a script written to a file, then run (E44). */
+const FILE_FORM = 'a file written, then sourced';
+
+/**
+ * A rule's proof with the script-file disguise set apart: every rule needs the
+ * sandbox for that one (the classifier sees only a process start), so what a
+ * rule shows beyond it is what these tests compare.
+ */
 function proofOf(rules: readonly RuleProof[], id: string): RuleProof {
   const proof = rules.find((r) => r.rule === id);
   if (proof === undefined) throw new Error(`no proof for ${id}`);
-  return proof;
+  if (proof.verdict === 'dead' || proof.verdict === 'unproved') return proof;
+  const file = proof.findings.filter((f) => f.how === FILE_FORM);
+  expect(
+    file.map((f) => f.verdict),
+    `${id}: ${FILE_FORM}`,
+  ).toEqual(file.length === 0 ? [] : [file[0]?.verdict === 'bypass' ? 'bypass' : 'sandbox']);
+  const findings = proof.findings.filter((f) => f.how !== FILE_FORM);
+  const order = ['holds', 'weakened', 'sandbox', 'bypass'] as const;
+  const worst = findings.reduce<number>((w, f) => Math.max(w, order.indexOf(f.verdict)), 0);
+  const verdict = worst === 3 ? 'bypassable' : order[worst];
+  const sandboxCovers = findings.some((f) => f.verdict === 'sandbox') ? proof.sandboxCovers : null;
+  return { ...proof, findings, verdict, sandboxCovers };
 }
 
 function extended(config: unknown): ClassifierTable {
@@ -187,7 +206,40 @@ describe('warden policy prove: verdicts', () => {
     expect(noRm.findings).toEqual([]);
     expect(noRm.tried).toBeGreaterThan(100);
     expect(proofOf(proof.rules, 'no-delete').verdict).toBe('holds');
-    expect(proof.counts.holds).toBe(2);
+    // Apart from the script written to a file, which only the sandbox sees.
+    expect(proof.counts).toMatchObject({ holds: 0, sandbox: 2 });
+  });
+
+  it('G14b: every form that carries code is tried, and a script in a file keeps a rule from "holds"', () => {
+    const list = disguises({ words: ['rm', '-f', 'notes.txt'], slots: [] }, DEFAULT_TABLE);
+    const code = list.filter((d) => d.kind === 'code').map((d) => d.command);
+    for (const expected of [
+      "bash - <<< 'rm -f notes.txt'",
+      "bash /dev/stdin <<< 'rm -f notes.txt'",
+      "sh /dev/fd/0 <<< 'rm -f notes.txt'",
+      "bash /dev/fd/3 3<<< 'rm -f notes.txt'",
+      ". /dev/stdin <<< 'rm -f notes.txt'",
+      "mapfile -C 'rm -f notes.txt #' -c 1 a <<< x",
+      "readarray -C 'rm -f notes.txt #' -c 1 a <<< x",
+      "eval 'rm -f notes.txt'",
+      "trap 'rm -f notes.txt' EXIT",
+      "printf '%s\\n' 'rm -f notes.txt' > .run.sh && . ./.run.sh",
+    ])
+      expect(code).toContain(expected);
+    const raw = provePolicy({
+      policy: compiled({
+        version: 1,
+        workspace: 'acme',
+        rules: [{ id: 'no-delete', action: 'fileDelete', decision: 'deny' }],
+      }),
+      classifier: DEFAULT_TABLE,
+      at: AT,
+      sandbox: { backend: 'bwrap+socat' },
+    });
+    const rule = raw.rules[0] as RuleProof;
+    expect(rule.verdict).toBe('sandbox');
+    expect(rule.sandboxCovers).toBe(true);
+    expect(rule.findings.map((f) => [f.how, f.verdict])).toEqual([[FILE_FORM, 'sandbox']]);
   });
 
   it('G14b: alone, a deny on `rm -rf` is never allowed: only respelled options and substitutions ask instead', () => {
@@ -200,7 +252,7 @@ describe('warden policy prove: verdicts', () => {
     for (const finding of noRm.findings) {
       expect(finding.verdict).toBe('weakened');
       expect(finding.decision).toBe('prompt');
-      expect(['option', 'substitution', 'nested']).toContain(finding.kind);
+      expect(['option', 'substitution', 'nested', 'code']).toContain(finding.kind);
       expect(finding.classes).toContain('fileDelete');
     }
     expect(noRm.findings.map((f) => f.command)).toContain('rm -r -f');

@@ -75,7 +75,7 @@ describe('resolution details', () => {
 
   it("a simple command that reports no paths for a class makes that class's paths unknown (E26)", () => {
     const configured = extendClassifier(DEFAULT_TABLE, {
-      commands: [{ command: 'trash', classes: ['fileDelete'] }],
+      commands: [{ command: 'purge-cache', classes: ['fileDelete'] }],
     });
     if (!configured.ok) throw new Error('classifier configuration should be valid');
     const policy = {
@@ -84,7 +84,7 @@ describe('resolution details', () => {
         { id: 'txt-ok', action: 'fileDelete', decision: 'allow', when: { paths: ['*.txt'] } },
       ],
     };
-    const result = run(policy, ask('trash /etc/passwd; rm a.txt'), configured.value);
+    const result = run(policy, ask('purge-cache /etc/passwd; rm a.txt'), configured.value);
     expect(result.facets.find((f) => f.facet === 'fileDelete')).toMatchObject({
       decision: 'prompt',
       rule: 'txt-ok',

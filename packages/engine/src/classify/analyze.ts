@@ -407,10 +407,36 @@ class Walker implements ReadingContext {
     );
     const redirectEffects = this.redirectEffects(redirects, cwd);
     switch (resolved.kind) {
-      case 'raw':
+      case 'raw': {
+        // A shell reading its commands where a literal here-string stands runs that text, as
+        // `bash -c` runs its script: `bash - <<< 'rm -rf x'` is read as `rm -rf x`.
+        const fed = resolved.stdin === undefined ? null : hereString(redirects, resolved.stdin);
+        if (fed !== null && fed.literal) {
+          const shellCwd = resolved.cwd === undefined ? cwd : resolved.cwd;
+          const inner: Flow = { ...flow, wrappers: this.outer(flow, resolved.wrappers, assigned) };
+          let script: ListNode;
+          try {
+            script = this.parse(`${fed.value}\n`);
+          } catch (error) {
+            if (!(error instanceof ShellSyntaxError) || error instanceof ShellLimitError)
+              throw error;
+            this.rawUnit(
+              raw,
+              leadingWords(fed.value),
+              shellCwd,
+              inner,
+              `its script cannot be read: ${error.message}`,
+            );
+            return cwd;
+          }
+          this.walkList(script, shellCwd, inner);
+          this.effectsUnit(redirectEffects);
+          return cwd;
+        }
         this.rawUnit(raw, words, cwd, flow, resolved.reason, assigned, assignments);
         if (resolved.script !== undefined) this.walkScript(resolved.script, cwd, INNER);
         return cwd;
+      }
       case 'script': {
         // An assignment that changes what the shell runs first (`BASH_ENV=…`) makes the line
         // unreadable; what the script certainly does still counts (E42).
@@ -639,6 +665,18 @@ class Walker implements ReadingContext {
   private effectsUnit(effects: readonly Effect[]): void {
     if (effects.length > 0) this.units.push({ kind: 'effects', effects });
   }
+}
+
+/** The here-string (`<<< text`) given on descriptor `fd`, if the command has one; the last wins. */
+function hereString(redirects: readonly Redirect[], fd: number): Word | null {
+  let found: Word | null = null;
+  for (const redirect of redirects) {
+    const on = redirect.fd ?? (redirect.op.startsWith('>') || redirect.op === '&>' ? 1 : 0);
+    if (on !== fd) continue;
+    // Any later redirection of that descriptor replaces what the shell reads there.
+    found = redirect.op === '<<<' ? redirect.target : null;
+  }
+  return found;
 }
 
 function isExit(pipeline: PipelineNode): boolean {

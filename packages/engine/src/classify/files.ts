@@ -570,6 +570,172 @@ const unzip: Extractor = (words, ctx) => {
   return { effects: into ? writeEffects([into], ctx) : [] };
 };
 
+/** Compressors that replace each file with its (un)compressed form, deleting the input, unless kept. */
+const REPLACING: OptionSpec = {
+  flags: [
+    '-k',
+    '--keep',
+    '-c',
+    '--stdout',
+    '--to-stdout',
+    '-t',
+    '--test',
+    '-l',
+    '--list',
+    '-r',
+    '--recursive',
+    '-d',
+    '--decompress',
+    '--uncompress',
+    '-z',
+    '--compress',
+    '-f',
+    '--force',
+    '-q',
+    '--quiet',
+    '-v',
+    '--verbose',
+    '-n',
+    '--no-name',
+    '-N',
+    '--name',
+    '-e',
+    '--extreme',
+    '-s',
+    '--small',
+    '--fast',
+    '--best',
+    '--rsyncable',
+    ...['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'].map((n) => `-${n}`),
+  ],
+  values: [
+    '-S',
+    '--suffix',
+    '-T',
+    '--threads',
+    '-F',
+    '--format',
+    '-C',
+    '--check',
+    '-M',
+    '--memlimit',
+    '-b',
+    '--blocksize',
+    '-p',
+    '--processes',
+  ],
+};
+
+/** Compressors that keep their input unless told to remove it (`--rm`). */
+const KEEPING: OptionSpec = {
+  flags: [
+    '--rm',
+    '-j',
+    '-c',
+    '--stdout',
+    '-d',
+    '--decompress',
+    '-z',
+    '--compress',
+    '-f',
+    '--force',
+    '-q',
+    '--quiet',
+    '-v',
+    '--verbose',
+    '-r',
+    '-k',
+    '--keep',
+    '-m',
+    '--multiple',
+    '-t',
+    '--test',
+    '--ultra',
+    '--long',
+    '--fast',
+    '--best',
+    ...['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'].map((n) => `-${n}`),
+  ],
+  values: ['-o', '--output', '-D', '-T', '--threads', '-S', '--suffix', '-B', '-l'],
+};
+
+/** Programs that delete their input: `gzip`-like by default, `zstd`-like with `--rm`. */
+const DELETES_BY_DEFAULT = new Set([
+  'gzip',
+  'gunzip',
+  'pigz',
+  'unpigz',
+  'bzip2',
+  'bunzip2',
+  'pbzip2',
+  'xz',
+  'unxz',
+  'lzma',
+  'unlzma',
+  'lzip',
+  'plzip',
+  'lzop',
+  'compress',
+  'uncompress',
+]);
+
+/**
+ * `gzip FILE…` replaces each file by `FILE.gz`, deleting it (unless `-k`,
+ * `-c`, `-t`, `-l`); `zstd --rm`, `lz4 --rm`, `brotli -j` do so when told.
+ * With `-r` a folder's files go too; with no file the program filters its input.
+ */
+const compress: Extractor = (words, ctx) => {
+  const program = (words[0] as Word).value.split('/').pop() ?? '';
+  const byDefault = DELETES_BY_DEFAULT.has(program);
+  const { operands, seen, unknown } = operandsAndOptions(words, 1, byDefault ? REPLACING : KEEPING);
+  const has = (...names: string[]): boolean => seen.some((o) => names.includes(o.name));
+  if (
+    byDefault
+      ? has('-k', '--keep', '-c', '--stdout', '--to-stdout', '-t', '--test', '-l', '--list')
+      : !has('--rm', '-j')
+  )
+    return NONE;
+  if (byDefault && unknown.length > 0 && unknown.some((u) => /^-[a-zA-Z]*[kctl]/.test(u)))
+    return NONE;
+  const files =
+    program.startsWith('lz4') && !has('-m', '--multiple') ? operands.slice(0, 1) : operands;
+  const inputs = files.filter((w) => !(w.literal && w.value === '-'));
+  if (inputs.length === 0) return NONE;
+  return { effects: [deleting(inputs, ctx, has('-r', '--recursive'))] };
+};
+
+/** `7z a -sdel ARCHIVE FILE…` deletes the files once they are packed. */
+const sevenZip: Extractor = (words, ctx) => {
+  const args = words.slice(1);
+  if (!args.some((w) => w.literal && w.value === '-sdel')) return NONE;
+  const operands = args.filter((w) => !(w.literal && w.value.startsWith('-')));
+  const files = operands.slice(2);
+  return {
+    effects: [
+      files.length === 0
+        ? effect('fileDelete', { paths: null, count: null })
+        : deleting(files, ctx, true),
+    ],
+  };
+};
+
+/** `gio remove|trash FILE…`, `trash FILE…`, `trash-put FILE…`: each file leaves its folder. */
+const trash: Extractor = (words, ctx) => {
+  const program = (words[0] as Word).value.split('/').pop() ?? '';
+  let rest = words.slice(1);
+  if (program === 'gio') {
+    const verb = rest[0];
+    if (verb === undefined || !verb.literal || !['remove', 'rm', 'trash'].includes(verb.value))
+      return NONE;
+    rest = rest.slice(1);
+  }
+  const options = rest.filter((w) => w.literal && w.value.startsWith('-'));
+  if (options.some((w) => /^--(empty|list|restore|help|version)$/.test(w.value))) return NONE;
+  const files = rest.filter((w) => !(w.literal && w.value.startsWith('-')));
+  if (files.length === 0) return NONE;
+  return { effects: [deleting(files, ctx, true)] };
+};
+
 export const FILE_EXTRACTORS = {
   move,
   shred,
@@ -580,6 +746,9 @@ export const FILE_EXTRACTORS = {
   tar,
   zip,
   unzip,
+  compress,
+  sevenZip,
+  trash,
 } satisfies Record<string, Extractor>;
 
 export const FILE_DESCRIPTIONS: Readonly<Record<keyof typeof FILE_EXTRACTORS, string>> = {
@@ -592,6 +761,10 @@ export const FILE_DESCRIPTIONS: Readonly<Record<keyof typeof FILE_EXTRACTORS, st
   tar: '`--remove-files` → fileDelete; extraction with `-C`/`-P` and archives written outside; `-f host:file` → networkEgress; program options are unparseable',
   zip: '`-m` → fileDelete; an archive outside the worktree is written; `-TT` is unparseable',
   unzip: 'fileWriteOutsideWorktree for `-d` outside the worktree',
+  compress:
+    'fileDelete for the files `gzip`, `bzip2`, `xz` and their kin replace (unless `-k`, `-c`, `-t` or `-l`), and for those `zstd`, `lz4` and `brotli` replace with `--rm`',
+  sevenZip: '`-sdel` → fileDelete for the files packed',
+  trash: 'fileDelete for the files moved to the trash (`gio remove|trash`, `trash`, `trash-put`)',
 };
 
 export type FileExtractorName = keyof typeof FILE_EXTRACTORS;
@@ -605,4 +778,5 @@ export const FILE_OPTIONS: Readonly<Partial<Record<FileExtractorName, OptionSpec
   sed: SED,
   tar: TAR,
   zip: ZIP,
+  compress: REPLACING,
 };

@@ -580,9 +580,137 @@ function subcommand(
             )
           ? unparseable('`git config` can change what later git commands run or where they push')
           : NONE;
+    case 'hook':
+      // `git hook run NAME` runs the repository's hook of that name.
+      return unparseable("`git hook` runs the repository's hooks");
+    case 'stash':
+      return stash(rest);
+    case 'worktree':
+      return worktree(rest, ctx, elsewhere);
+    case 'bundle': {
+      // `git bundle create FILE …` writes FILE.
+      const { operands } = operandsAndOptions(rest, 1, BUNDLE);
+      return operands[0]?.literal === true && operands[0].value === 'create' && operands[1]
+        ? { effects: writeEffects([operands[1]], ctx) }
+        : NONE;
+    }
     default:
-      return NONE;
+      if (OUTPUT_WRITERS.has(name)) return { effects: outputFiles(rest, ctx) };
+      // Not a git command: an alias (which the repository's configuration may define) or a
+      // `git-NAME` program, either of which can do anything.
+      return GIT_COMMANDS.has(name)
+        ? NONE
+        : unparseable(
+            `\`git ${name}\` is no git command: an alias or a \`git-${name}\` program, which may do anything`,
+          );
   }
+}
+
+/** Git's own commands (git 2.39 to 2.51): any other word is an alias or a `git-NAME` program. */
+const GIT_COMMANDS: ReadonlySet<string> = new Set(
+  (
+    'add am annotate apply archimport archive backfill bisect blame branch bugreport bundle ' +
+    'cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index ' +
+    'cherry cherry-pick citool clean clone column commit commit-graph commit-tree config ' +
+    'count-objects credential credential-cache credential-store cvsexportcommit cvsimport ' +
+    'cvsserver daemon describe diagnose diff diff-files diff-index diff-pairs diff-tree difftool ' +
+    'fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg for-each-ref ' +
+    'for-each-repo format-patch fsck fsck-objects fsmonitor--daemon gc get-tar-commit-id grep ' +
+    'gui hash-object help hook http-backend http-fetch http-push imap-send index-pack init ' +
+    'init-db instaweb interpret-trailers last-modified log ls-files ls-remote ls-tree mailinfo ' +
+    'mailsplit maintenance merge merge-base merge-file merge-index merge-octopus merge-one-file ' +
+    'merge-ours merge-recursive merge-resolve merge-subtree merge-tree mergetool mktag mktree ' +
+    'multi-pack-index mv name-rev notes p4 pack-objects pack-redundant pack-refs patch-id prune ' +
+    'prune-packed pull push quiltimport range-diff read-tree rebase receive-pack reflog refs ' +
+    'remote remote-ext remote-fd repack replace replay repo request-pull rerere reset restore ' +
+    'rev-list rev-parse revert rm scalar send-email send-pack shell shortlog show show-branch ' +
+    'show-index show-ref sparse-checkout stage stash status stripspace submodule subtree svn ' +
+    'switch symbolic-ref tag unpack-file unpack-objects update-index update-ref ' +
+    'update-server-info upload-archive upload-pack var verify-commit verify-pack verify-tag ' +
+    'version whatchanged worktree write-tree'
+  ).split(' '),
+);
+
+/** Commands whose diff options include `--output=FILE`, which writes the output to FILE. */
+const OUTPUT_WRITERS: ReadonlySet<string> = new Set([
+  'log',
+  'show',
+  'diff',
+  'diff-tree',
+  'diff-index',
+  'diff-files',
+  'diff-pairs',
+  'format-patch',
+  'range-diff',
+  'whatchanged',
+  'shortlog',
+  'blame',
+]);
+
+/**
+ * Files a command's own output options write: `--output=FILE` (the diff
+ * options), and `format-patch -o DIR` (`--output-directory`). A value that is
+ * not literal is a write to an unknown place.
+ */
+function outputFiles(rest: readonly Word[], ctx: ExtractContext): Effect[] {
+  const targets: Word[] = [];
+  const format = rest[0]?.value === 'format-patch';
+  for (let i = 1; i < rest.length; i++) {
+    const word = rest[i] as Word;
+    if (word.value === '--') break;
+    const eq = /^(--output|--output-directory|-o)=(.*)$/s.exec(word.value);
+    const separate =
+      word.value === '--output' ||
+      (format && (word.value === '-o' || word.value === '--output-directory'));
+    if (eq !== null && (eq[1] === '--output' || format))
+      targets.push({ ...word, value: eq[2] as string, raw: word.raw });
+    else if (separate && rest[i + 1] !== undefined) targets.push(rest[++i] as Word);
+    else if (format && /^-o./.test(word.value) && word.literal)
+      targets.push({ ...word, value: word.value.slice(2) });
+  }
+  return targets.length === 0 ? [] : writeEffects(targets, ctx);
+}
+
+const BUNDLE: OptionSpec = {
+  flags: ['-q', '--quiet', '--progress', '--all-progress', '--all-progress-implied'],
+  values: ['--version'],
+};
+
+/** `git stash -u|-a` (with or without `push`/`save`) deletes the untracked files it stashes. */
+function stash(rest: readonly Word[]): Extraction {
+  const words = rest.slice(1);
+  const verb = words.find((w) => !w.value.startsWith('-'));
+  if (verb !== undefined && !verb.literal)
+    return unparseable('the `git stash` command is not literal');
+  if (verb !== undefined && !['push', 'save'].includes(verb.value)) return NONE;
+  const untracked = words.some(
+    (w) =>
+      w.literal && (/^--(include-untracked|all)$/.test(w.value) || /^-[a-zA-Z]*[ua]/.test(w.value)),
+  );
+  return untracked ? { effects: [effect('fileDelete', { paths: null, count: null })] } : NONE;
+}
+
+const WORKTREE: OptionSpec = {
+  flags: ['-f', '--force', '-v', '--verbose', '-q', '--quiet', '-n', '--dry-run'],
+  values: ['--expire', '--reason'],
+};
+
+/** `git worktree remove PATH` deletes that worktree, with all it holds. */
+function worktree(rest: readonly Word[], ctx: ExtractContext, elsewhere: boolean): Extraction {
+  const { operands } = operandsAndOptions(rest, 1, WORKTREE);
+  const verb = operands[0];
+  if (verb === undefined) return NONE;
+  if (!verb.literal) return unparseable('the `git worktree` command is not literal');
+  if (verb.value !== 'remove') return NONE;
+  const target = operands[1];
+  return {
+    effects: [
+      effect('fileDelete', {
+        paths: target === undefined || elsewhere ? null : pathsOf([target], ctx),
+        count: null,
+      }),
+    ],
+  };
 }
 
 /** `ext::cmd`, `fd::…`, `hg::…`: a transport that runs a program (a remote helper). */
@@ -854,5 +982,7 @@ export const GIT_OPTIONS: Readonly<{
     submodule: SUBMODULE,
     subtree: SUBTREE,
     archive: ARCHIVE,
+    bundle: BUNDLE,
+    worktree: WORKTREE,
   },
 };

@@ -12,7 +12,7 @@ import type { Effect, ExtractContext, KeyValues } from './effects.js';
 import { LIST_KEYS, harmlessProgramSetting, openArgs } from './effects.js';
 import { EXTRACTOR_FUNCTIONS } from './programs.js';
 import type { ClassifierTable } from './table.js';
-import { unwrap } from './wrappers.js';
+import { stdinDescriptor, unwrap } from './wrappers.js';
 
 /** What the walker knows that reading one command needs. */
 export interface ReadingContext {
@@ -78,8 +78,16 @@ export type Resolved =
   | {
       readonly kind: 'raw';
       readonly reason: string;
-      /** A script that runs with text filled in at run time: still classified, without a facet. */
+      /**
+       * Code the command runs that is still classified, without a facet: a
+       * script with text filled in at run time, `eval`'s words, a `trap` or
+       * `mapfile -C` callback.
+       */
       readonly script?: string;
+      /** A shell that reads its commands from this descriptor: a here-string there is its script. */
+      readonly stdin?: number;
+      /** Where the shell reading `stdin` stands. */
+      readonly cwd?: string | null;
       /** The wrappers read with confidence before the command could not be. */
       readonly wrappers: Wrappers;
     };
@@ -201,8 +209,58 @@ function nameHazard(base: string, words: readonly Word[]): string | null {
   }
 }
 
+/**
+ * The code an evaluating builtin runs, when it is given literally: `eval`'s
+ * words joined, `trap`'s action, the callback of `mapfile -C`, `readarray -C`,
+ * `complete -C` and `compgen -C`. It is classified although the command stays
+ * unreadable, so a deny it meets still denies (E42).
+ */
+export function evaluatedCode(base: string, words: readonly Word[]): string | null {
+  const args = words.slice(1);
+  const literal = (word: Word | undefined): string | null =>
+    word !== undefined && word.literal ? word.value : null;
+  switch (base) {
+    case 'eval': {
+      const from = args[0]?.value === '--' ? args.slice(1) : args;
+      return from.length > 0 && from.every((w) => w.literal)
+        ? from.map((w) => w.value).join(' ')
+        : null;
+    }
+    case 'trap': {
+      const operands = args.filter((w) => !(w.literal && /^-[lp-]?$|^--$/.test(w.value)));
+      return operands.length >= 2 ? literal(operands[0]) : null;
+    }
+    case 'mapfile':
+    case 'readarray':
+    case 'complete':
+    case 'compgen': {
+      for (let i = 0; i < args.length; i++) {
+        const word = args[i] as Word;
+        if (!word.literal || !word.value.startsWith('-')) continue;
+        if (word.value === '-C') return literal(args[i + 1]);
+        // Bundled (`-tC cb`) or attached (`-Ccb`).
+        const at = word.value.indexOf('C');
+        if (/^-[a-zA-Z]+$/.test(word.value) && at > 0)
+          return at === word.value.length - 1 ? literal(args[i + 1]) : word.value.slice(at + 1);
+      }
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Whether a `mapfile`/`readarray`/`complete`/`compgen` command names a callback it runs. */
+function namesCallback(base: string, words: readonly Word[]): boolean {
+  return (
+    ['mapfile', 'readarray', 'complete', 'compgen'].includes(base) &&
+    words.slice(1).some((w) => !w.literal || /^-[a-zA-Z]*C/.test(w.value))
+  );
+}
+
 function hazard(table: ClassifierTable, base: string, words: readonly Word[]): string | null {
   if (table.evaluators.includes(base)) return `\`${base}\` runs text as code`;
+  if (namesCallback(base, words)) return `\`${base} -C\` runs its callback as code`;
   if (
     table.arithmeticBuiltins.includes(base) &&
     words.some((w, i) => i > 0 && /\$\(|`|\$\{/.test(w.value))
@@ -269,7 +327,27 @@ export function resolveProgram(
     }
     const base = programInfo(program.value, ctx.table.systemPaths).basename;
     const problem = hazard(ctx.table, base, current);
-    if (problem !== null) return { kind: 'raw', reason: problem, wrappers: stages };
+    if (problem !== null) {
+      const code = evaluatedCode(base, current);
+      return {
+        kind: 'raw',
+        reason: problem,
+        wrappers: stages,
+        ...(code === null ? {} : { script: code }),
+      };
+    }
+    // `. /dev/stdin`, `source /dev/fd/3`: the shell runs what it reads there.
+    if ((base === '.' || base === 'source') && inShell && current[1] !== undefined) {
+      const fd = stdinDescriptor(current[1]);
+      if (fd !== null)
+        return {
+          kind: 'raw',
+          reason: `\`${base}\` runs the commands it reads from ${fd === 0 ? 'standard input' : `descriptor ${fd}`}`,
+          stdin: fd,
+          cwd: currentCwd,
+          wrappers: stages,
+        };
+    }
     const asProgram = (callsFunction: boolean): ProgramResult => ({
       kind: 'program',
       words: current,
@@ -297,7 +375,12 @@ export function resolveProgram(
           };
         return asProgram(false);
       case 'unparseable':
-        return { kind: 'raw', reason: result.reason, wrappers: [...stages, current] };
+        return {
+          kind: 'raw',
+          reason: result.reason,
+          wrappers: [...stages, current],
+          ...(result.stdin === undefined ? {} : { stdin: result.stdin, cwd: currentCwd }),
+        };
       case 'script':
         if (replaced !== null && result.text.includes(replaced)) {
           return {

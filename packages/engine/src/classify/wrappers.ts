@@ -41,7 +41,29 @@ export type Unwrapped =
       /** Files find itself writes (`-fprint FILE`). */
       readonly writes: readonly Word[];
     }
-  | { readonly kind: 'unparseable'; readonly reason: string };
+  | {
+      readonly kind: 'unparseable';
+      readonly reason: string;
+      /**
+       * The shell reads its commands from this descriptor (0: standard input,
+       * `bash -`, `bash /dev/stdin`, `sh /dev/fd/0`): a literal here-string
+       * given there is the script it runs.
+       */
+      readonly stdin?: number;
+    };
+
+/**
+ * The descriptor a script operand names when it is one of the shell's inputs
+ * rather than a file (`-`, `/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`), or
+ * null for a file. A computed word is not asked about.
+ */
+export function stdinDescriptor(word: Word): number | null {
+  if (!word.literal) return null;
+  const path = word.value.replace(/\/{2,}/g, '/');
+  if (path === '-' || path === '/dev/stdin') return 0;
+  const fd = /^\/(?:dev|proc\/(?:self|thread-self|[0-9]+))\/fd\/([0-9]{1,4})$/.exec(path);
+  return fd === null ? null : Number(fd[1]);
+}
 
 /** `NAME=value`: an assignment env and sudo make before the command. */
 export const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
@@ -102,8 +124,17 @@ export function unwrap(
         return {
           kind: 'unparseable',
           reason: `\`${name}\` reads its commands from standard input`,
+          stdin: 0,
         };
       }
+      // `bash -`, `bash /dev/stdin`, `sh /dev/fd/3`: the "file" is one of its inputs.
+      const fd = stdinDescriptor(words[next] as Word);
+      if (fd !== null)
+        return {
+          kind: 'unparseable',
+          reason: `\`${name}\` reads its commands from ${fd === 0 ? 'standard input' : `descriptor ${fd}`}`,
+          stdin: fd,
+        };
       return PLAIN;
     }
     case 'flock': {
@@ -226,6 +257,7 @@ function stdinShell(name: string): Unwrapped {
   return {
     kind: 'unparseable',
     reason: `\`${name}\` starts a shell that reads its commands from standard input`,
+    stdin: 0,
   };
 }
 

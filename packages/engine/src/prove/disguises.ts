@@ -20,6 +20,7 @@ export type DisguiseKind =
   | 'substitution'
   | 'wrapper'
   | 'shell'
+  | 'code'
   | 'nested';
 
 export interface Disguise {
@@ -372,6 +373,26 @@ const CONTEXTS: readonly (readonly [DisguiseKind, string, (c: string) => string]
   ['substitution', 'an assignment of `$(…)`', (c) => `out=$(${c})`],
   ['substitution', 'process substitution', (c) => `cat <(${c})`],
   ['substitution', 'a nested `$(…)`', (c) => `echo $(echo $(${c}))`],
+  // Code handed to a shell as data: on standard input, a descriptor, a callback, a file.
+  ['code', 'a here-string to `bash -`', (c) => `bash - <<< ${singleQuote(c)}`],
+  ['code', 'a here-string to `bash /dev/stdin`', (c) => `bash /dev/stdin <<< ${singleQuote(c)}`],
+  ['code', 'a here-string to `sh /dev/fd/0`', (c) => `sh /dev/fd/0 <<< ${singleQuote(c)}`],
+  ['code', 'a here-string on descriptor 3', (c) => `bash /dev/fd/3 3<<< ${singleQuote(c)}`],
+  ['code', 'a here-string to `. /dev/stdin`', (c) => `. /dev/stdin <<< ${singleQuote(c)}`],
+  ['code', 'a here-string to `bash -s`', (c) => `bash -s <<< ${singleQuote(c)}`],
+  ['code', 'a `mapfile -C` callback', (c) => `mapfile -C ${singleQuote(`${c} #`)} -c 1 a <<< x`],
+  [
+    'code',
+    'a `readarray -C` callback',
+    (c) => `readarray -C ${singleQuote(`${c} #`)} -c 1 a <<< x`,
+  ],
+  ['code', '`eval`', (c) => `eval ${singleQuote(c)}`],
+  ['code', 'a `trap` on exit', (c) => `trap ${singleQuote(c)} EXIT`],
+  [
+    'code',
+    'a file written, then sourced',
+    (c) => `printf '%s\\n' ${singleQuote(c)} > .run.sh && . ./.run.sh`,
+  ],
 ];
 
 interface WrapperForm {
