@@ -58,6 +58,11 @@ const SHAPES: Readonly<Record<string, { readonly describe: string; make(chars: n
       describe: 'one long double-quoted argument',
       make: (chars) => `echo "${'a'.repeat(Math.max(0, chars - 7))}"`,
     },
+    'glob path': {
+      describe:
+        '`rm backups/db------….sq`: one long path against the rule `backups/db-*-*-*.sql` (the red team stalled a server 8–10 s with 4 KB of it)',
+      make: (chars) => `rm backups/db-${'-'.repeat(Math.max(0, chars - 19))}.sq`,
+    },
     words: {
       describe: '`rm f0 f1 f2 …`',
       make: (chars) => {
@@ -89,6 +94,12 @@ const POLICY = {
   rules: [
     { id: 'no-rm', command: 'rm', decision: 'deny' },
     { id: 'no-etc', action: 'fileDelete', decision: 'deny', when: { paths: ['/etc/**'] } },
+    {
+      id: 'no-db-dumps',
+      action: 'fileDelete',
+      decision: 'deny',
+      when: { paths: ['backups/db-*-*-*.sql'] },
+    },
     { id: 'shell-ok', action: 'processSpawn', decision: 'allow' },
   ],
 };

@@ -45,6 +45,8 @@ export { analyzeCommand } from './classify/analyze.js';
 export { MAX_COMMANDS, MAX_COMMAND_LENGTH, MAX_NESTING, MAX_WORDS } from './shell/limits.js';
 
 export { parseTimestamp } from './util/time.js';
+export type { Matcher } from './match/globs.js';
+export { Globs, globProblem, isGlob } from './match/globs.js';
 export type { HostValue } from './match/hosts.js';
 export { normalizeHost } from './match/hosts.js';
 export { canonicalJson } from './util/canonical-json.js';

@@ -1,12 +1,20 @@
 // Glob matching with picomatch's semantics (E10): POSIX separators, dotfiles
 // matched, case-sensitive. Matchers are compiled lazily and shared by pattern,
-// so compiling a large policy costs no regex construction.
+// so compiling a large policy compiles no automaton. Every match takes time
+// linear in the value (glob-automaton.ts): patterns are matched against text
+// the agent wrote, and no regular expression that could backtrack runs on it.
 
-import picomatch from 'picomatch/posix.js';
+import type { CompiledGlob } from './glob-automaton.js';
+import { compileGlob, globMatches, globSyntaxProblem } from './glob-automaton.js';
 
 export type Matcher = (value: string) => boolean;
 
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
+
+/** Whether a pattern holds a character that makes it a glob rather than a literal. */
+export function isGlob(pattern: string): boolean {
+  return GLOB_CHARS.test(pattern);
+}
 
 /**
  * Matchers for the patterns of one compiled policy, shared by pattern and
@@ -26,16 +34,15 @@ export class Globs {
 }
 
 function lazyGlob(pattern: string): Matcher {
-  let re: RegExp | undefined;
-  const regex: Matcher = (value) => {
-    re ??= picomatch.makeRe(pattern, { dot: true });
-    return value === pattern || re.test(value);
+  let glob: CompiledGlob | undefined;
+  const automaton: Matcher = (value) => {
+    glob ??= compileGlob(pattern);
+    return value === pattern || globMatches(glob, value);
   };
   const fast = fastGlob(pattern);
-  if (fast === null) return regex;
-  // `.` and `..` segments, empty segments and a trailing slash follow picomatch's own
-  // rules: leave them to its regex.
-  return (value) => (UNUSUAL.test(value) ? regex(value) : fast(value));
+  if (fast === null) return automaton;
+  // `.` and `..` segments, empty segments and a trailing slash follow the automaton's rules.
+  return (value) => (UNUSUAL.test(value) ? automaton(value) : fast(value));
 }
 
 const UNUSUAL = /(^|\/)\.\.?(\/|$)|\/\/|\/$/;
@@ -115,5 +122,5 @@ export function globProblem(pattern: string): string | null {
   for (const [opener, count] of Object.entries(depth)) {
     if (count > 0) return `unbalanced \`${opener}\``;
   }
-  return null;
+  return globSyntaxProblem(pattern);
 }

@@ -6,8 +6,14 @@
 // write and the hosts it may reach that its entry names (`sandbox.ts`).
 
 import { isAbsolute, posix } from 'node:path';
-import { ACTION_CLASSES, didYouMean, isActionClass } from '@warden/engine';
-import picomatch from 'picomatch';
+import {
+  ACTION_CLASSES,
+  Globs,
+  didYouMean,
+  globProblem,
+  isActionClass,
+  isGlob,
+} from '@warden/engine';
 import { z } from 'zod';
 import { readSettingsFile } from '../policy/load.js';
 import type { Problem } from '../policy/problems.js';
@@ -353,6 +359,11 @@ export function validateGatewayConfig(raw: unknown): ConfigLoad {
   const rawTools = doc.tools;
   if (typeof rawTools === 'object' && rawTools !== null && !Array.isArray(rawTools)) {
     for (const [name, value] of Object.entries(rawTools)) {
+      const glob = isGlob(name) ? globProblem(name) : null;
+      if (glob !== null) {
+        problems.push({ path: `tools.${name}`, message: `is not a usable pattern: ${glob}` });
+        continue;
+      }
       const mapping = parseTool(name, value, problems);
       if (mapping !== null) tools.push({ pattern: name, mapping });
     }
@@ -396,9 +407,10 @@ export function validateGatewayConfig(raw: unknown): ConfigLoad {
 export function mappingMatcher(config: GatewayConfig): (name: string) => ToolMapping | null {
   const exact = new Map<string, ToolMapping>();
   const globs: { test: (name: string) => boolean; mapping: ToolMapping }[] = [];
+  // Tool names come from downstream servers: matched in linear time, never by a regex.
+  const matchers = new Globs();
   for (const { pattern, mapping } of config.tools) {
-    if (picomatch.scan(pattern).isGlob)
-      globs.push({ test: picomatch(pattern, { dot: true }), mapping });
+    if (isGlob(pattern)) globs.push({ test: matchers.matcher(pattern), mapping });
     else exact.set(pattern, mapping);
   }
   return (name) => exact.get(name) ?? globs.find((g) => g.test(name))?.mapping ?? null;

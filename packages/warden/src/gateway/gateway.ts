@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import picomatch from 'picomatch';
+import { Globs, isGlob } from '@warden/engine';
 import type { HostFacts } from '../honesty/host.js';
 import { closeSandbox } from '../sandbox/runtime.js';
 import type { AuditStatus } from '../store/types.js';
@@ -333,9 +333,9 @@ export class Gateway {
         ...unmapped,
       );
     if (problems.length > 0) throw new GatewayStartError(problems);
+    const matchers = new Globs();
     for (const { pattern } of this.config.tools) {
-      const isGlob = picomatch.scan(pattern).isGlob;
-      const test = isGlob ? picomatch(pattern, { dot: true }) : (n: string) => n === pattern;
+      const test = isGlob(pattern) ? matchers.matcher(pattern) : (n: string) => n === pattern;
       if (![...this.exposed.keys()].some((n) => test(n)))
         this.log(`tools.${pattern}: matches no downstream tool`);
     }
