@@ -178,7 +178,9 @@ function audit(data: string): Entry[] {
 
 /** The run of `command` as a call entry (recorded by `warden exec` under the hook's grant). */
 function ranAs(entries: readonly Entry[], command: string): Entry | undefined {
-  return entries.find((e) => e.kind === 'call' && e.arguments?.command === command);
+  return entries.find(
+    (e) => e.kind === 'call' && e.status !== 'Staged' && e.arguments?.command === command,
+  );
 }
 
 const GIT_ENV = {

@@ -80,12 +80,15 @@ function audit(data: string): Entry[] {
 }
 
 /** The decision entry and the call entries recorded for the command `command`. */
+/** A run's decision, how it ended (`calls`), and the entry made when it started (`started`). */
 function recorded(entries: readonly Entry[], command: string) {
-  const calls = entries.filter((e) => e.kind === 'call' && e.arguments?.command === command);
+  const all = entries.filter((e) => e.kind === 'call' && e.arguments?.command === command);
+  const calls = all.filter((e) => e.status !== 'Staged');
+  const started = all.filter((e) => e.status === 'Staged');
   const decision = entries.find(
-    (e) => e.kind === 'decision' && calls.some((c) => c.callId === e.callId),
+    (e) => e.kind === 'decision' && all.some((c) => c.callId === e.callId),
   );
-  return { decision, calls };
+  return { decision, calls, started };
 }
 
 let root: string;

@@ -246,7 +246,9 @@ async function standalone(
   )) as Record<string, unknown>;
 }
 
-const calls = (data: string) => exportedAudit<Entry>(data).filter((e) => e.kind === 'call');
+/** How each call ended (the entry `warden exec` makes when a run starts is left out). */
+const calls = (data: string) =>
+  exportedAudit<Entry>(data).filter((e) => e.kind === 'call' && e.status !== 'Staged');
 /** The decisions, each by its id (a decision's first entry carries it as `id`). */
 const decisions = (data: string) =>
   exportedAudit<Entry>(data)

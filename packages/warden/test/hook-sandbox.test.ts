@@ -277,6 +277,42 @@ describe.skipIf(missing !== null)(
       expect(again.stderr).toContain('a grant runs once');
     });
 
+    it('G2: a grant is claimed before its command runs: two runs started with it at once run it once', async () => {
+      const answer = hook(args(), bash('echo x >> once.txt'));
+      const rewritten = answer.updatedInput?.command ?? '';
+      const both = await Promise.all([run(rewritten), run(rewritten), run(rewritten)]);
+      expect(both.map((r) => r.code).sort()).toEqual([0, 3, 3]);
+      expect(readFileSync(join(worktree, 'once.txt'), 'utf8')).toBe('x\n');
+      for (const refused of both.filter((r) => r.code === 3))
+        expect(refused.stderr).toMatch(/a grant runs once/);
+    });
+
+    it('G2: a run killed mid-way keeps the entry made when it started, and its grant never runs again', async () => {
+      const answer = hook(args(), bash('echo started > killed.txt; sleep 30'));
+      const rewritten = answer.updatedInput?.command ?? '';
+      const child = spawn('bash', ['-c', rewritten], {
+        cwd: worktree,
+        env: { ...process.env, WARDEN_URL: '', WARDEN_TOKEN: '' },
+        stdio: 'ignore',
+        detached: true,
+      });
+      // Wait until the command is running, then kill the whole group without warning.
+      for (let i = 0; i < 200 && !existsSync(join(worktree, 'killed.txt')); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const ended = new Promise((r) => child.on('exit', r));
+      process.kill(-(child.pid as number), 'SIGKILL');
+      await ended;
+      const entries = audit(data).filter(
+        (e) =>
+          (e as { arguments?: { command?: string } }).arguments?.command ===
+          'echo started > killed.txt; sleep 30',
+      );
+      expect(entries.map((e) => e.status)).toEqual(['Staged']);
+      const again = await run(rewritten);
+      expect(again.code).toBe(3);
+      expect(again.stderr).toMatch(/a grant runs once/);
+    });
+
     it('a grant does not carry over to another command line, worktree or data folder', async () => {
       const answer = hook(args(), bash('echo granted'));
       const rewritten = answer.updatedInput?.command ?? '';

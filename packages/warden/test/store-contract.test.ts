@@ -478,6 +478,22 @@ for (const backend of BACKENDS) {
       });
     });
 
+    it('G2: claims a grant once, whoever comes second loses, also from a second store instance', async () => {
+      const at = new Date(T0);
+      const again = await reopen();
+      try {
+        const claims = await Promise.all([
+          ...Array.from({ length: 4 }, () => store.grants.claim('d-1', at)),
+          ...Array.from({ length: 4 }, () => again.grants.claim('d-1', at)),
+        ]);
+        expect(claims.filter(Boolean)).toHaveLength(1);
+        expect(await again.grants.claim('d-1', at)).toBe(false);
+        expect(await store.grants.claim('d-2', at)).toBe(true);
+      } finally {
+        await again.close();
+      }
+    });
+
     it('derives overdue from the due date and the time of reading', async () => {
       await store.tasks.create({
         id: 't-1',

@@ -259,6 +259,7 @@ async function standalone(
     const sources = {
       secrets: warden.store.secrets,
       audit: warden.store.audit,
+      grants: warden.store.grants,
       snapshot: (ws: string) => warden.gate.snapshot(ws),
       // The data folder holds the key grants are signed with: no granted command reads it.
       denyRead: [...DEFAULT_DENY_READ, await realpath(data).catch(() => data)],
@@ -291,6 +292,7 @@ async function standalone(
           profile: null,
         };
       const { run: r } = granted;
+      await profiles.recordStart(warden.gate, r, command);
       return {
         decided: decided ?? {
           outcome: 'allow',

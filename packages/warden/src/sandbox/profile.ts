@@ -3,11 +3,15 @@
 // agent write in, the hosts its command line names (which the decision
 // allowed), and no credential folder. A grant that does not verify, a
 // decision that is not an allow, and one whose command ran already give none.
+// A grant is claimed in the store before its profile is given, once: a
+// second run started with it, at the same time or after the first was
+// killed, is refused.
 
 import { realpathSync, statSync } from 'node:fs';
 import { writableAreas } from '@warden/engine';
+import type { Gate } from '../gate/gate.js';
 import type { PolicySnapshot } from '../gate/snapshot.js';
-import type { AuditReader, SecretStore } from '../store/types.js';
+import type { AuditReader, GrantStore, SecretStore } from '../store/types.js';
 import { AUDIT_STATUSES } from '../store/types.js';
 import { commandHosts } from '../tools/builtin/run-command.js';
 import { grantKey, verifyGrant } from './grant.js';
@@ -35,6 +39,7 @@ export interface GrantedRun {
 export interface GrantSources {
   readonly secrets: SecretStore;
   readonly audit: AuditReader;
+  readonly grants: GrantStore;
   snapshot(workspace: string): Promise<PolicySnapshot>;
   /** Paths no granted command may read (default: the credential folders). */
   readonly denyRead?: readonly string[];
@@ -56,7 +61,13 @@ function isFolder(path: string): string | null {
 export async function grantedRun(
   sources: GrantSources,
   grant: string,
-  call: { command: string; worktree: string; at: number },
+  call: {
+    command: string;
+    worktree: string;
+    at: number;
+    /** The caller's identity: a grant of another agent's decision is refused before it is claimed. */
+    owner?: { readonly workspace: string; readonly agent: string };
+  },
 ): Promise<{ ok: true; run: GrantedRun } | { ok: false; problem: string }> {
   const checked = verifyGrant(await grantKey(sources.secrets), grant, call);
   if (!checked.ok) return checked;
@@ -82,6 +93,18 @@ export async function grantedRun(
     return {
       ok: false,
       problem: `the command of decision \`${auditId}\` ran already (entry \`${String(ran.id)}\`): a grant runs once`,
+    };
+  if (
+    call.owner !== undefined &&
+    (String(decision.workspace) !== call.owner.workspace ||
+      String(decision.agentId) !== call.owner.agent)
+  )
+    return { ok: false, problem: `decision \`${auditId}\` is not this agent's` };
+  // Claimed before anything runs: one run per grant, however many start with it at once.
+  if (!(await sources.grants.claim(auditId, new Date(call.at))))
+    return {
+      ok: false,
+      problem: `the grant of decision \`${auditId}\` was claimed already: a grant runs once`,
     };
   const workspace = String(decision.workspace);
   const agent = String(decision.agentId);
@@ -113,4 +136,23 @@ export async function grantedRun(
       },
     },
   };
+}
+
+/**
+ * Records that a granted run starts (a `Staged` call entry against its
+ * decision), committed before the command is given its profile. How it ends
+ * is recorded after it; a run killed before that keeps this entry.
+ */
+export async function recordStart(gate: Gate, run: GrantedRun, command: string): Promise<void> {
+  await gate.complete(
+    { workspace: run.workspace, agent: run.agent, source: 'exec', worktree: run.profile.worktree },
+    {
+      callId: run.callId,
+      decisionId: run.auditId,
+      tool: run.tool ?? 'exec',
+      arguments: { command, started: true },
+      status: 'Staged',
+      durationMs: null,
+    },
+  );
 }

@@ -322,6 +322,17 @@ const tokenExpiry: Migration = {
   },
 };
 
+/** A `warden exec` grant is claimed before its command runs: one row per decision, never two. */
+const grantClaims: Migration = {
+  async up(db: Db) {
+    await db.schema
+      .createTable('grant_claims')
+      .addColumn('decision_id', 'text', (c) => c.primaryKey())
+      .addColumn('claimed_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_tokens': tokens,
@@ -331,6 +342,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006_freezes': freezes,
   '0007_tool_pins': toolPins,
   '0008_token_expiry': tokenExpiry,
+  '0009_grant_claims': grantClaims,
 };
 
 const provider: MigrationProvider = {

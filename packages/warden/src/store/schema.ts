@@ -15,6 +15,8 @@ export interface RevisionRow {
 export interface Database {
   /** Keys this deployment made for itself, shared by every node (never shown, never exported). */
   instance_secrets: { name: string; value: string; created_at: string };
+  /** Grants of `warden exec` claimed to run: one row per decision, so a grant runs once. */
+  grant_claims: { decision_id: string; claimed_at: string };
   reports: {
     id: string;
     workspace: string | null;

@@ -626,6 +626,15 @@ export interface SecretStore {
   ensure(name: string, make: () => string): Promise<string>;
 }
 
+/** Claims of `warden exec` grants: a grant's decision is claimed once, by one run, before it runs. */
+export interface GrantStore {
+  /**
+   * Claims the run of decision `decisionId`: true for the one caller that
+   * claimed it first, false for every other, on every node at once.
+   */
+  claim(decisionId: string, at: Date): Promise<boolean>;
+}
+
 export interface Store {
   readonly backend: Backend;
   /** Where the data lives: a file path, or the database URL without its password. */
@@ -641,6 +650,7 @@ export interface Store {
   readonly tokens: TokenStore;
   readonly reports: ReportStore;
   readonly secrets: SecretStore;
+  readonly grants: GrantStore;
   readonly freezes: FreezeStore;
   readonly toolPins: ToolPinStore;
   readonly events: Events;

@@ -2,7 +2,7 @@
 // command runs under, made from the decision that allowed it (G2).
 
 import { z } from 'zod';
-import { grantedRun } from '../../sandbox/profile.js';
+import { grantedRun, recordStart } from '../../sandbox/profile.js';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { forbidden } from '../errors.js';
@@ -32,16 +32,23 @@ export function execRoutes(api: Api, ctx: ServerContext): void {
         {
           secrets: ctx.warden.store.secrets,
           audit: ctx.warden.store.audit,
+          grants: ctx.warden.store.grants,
           snapshot: (workspace) => ctx.warden.gate.snapshot(workspace),
           ...(ctx.sandboxDenyRead === undefined ? {} : { denyRead: ctx.sandboxDenyRead }),
         },
         body.grant,
-        { command: body.command, worktree: body.worktree, at: Date.now() },
+        {
+          command: body.command,
+          worktree: body.worktree,
+          at: Date.now(),
+          owner: { workspace: identity.workspace ?? '', agent: identity.agent ?? '' },
+        },
       );
       if (!checked.ok) throw forbidden(checked.problem);
       const { run } = checked;
-      if (run.workspace !== identity.workspace || run.agent !== identity.agent)
-        throw forbidden(`decision \`${run.auditId}\` is not this agent's`);
+      // The run is recorded as started before its profile is given: a run killed before it
+      // reports how it ended still has its entry.
+      await recordStart(ctx.warden.gate, run, body.command);
       return { auditId: run.auditId, callId: run.callId, profile: run.profile };
     },
   });

@@ -15,6 +15,7 @@ import { SqlPresenceStore } from './presence.js';
 import { SqlReportStore } from './reports.js';
 import { SqlRuleStore } from './rules.js';
 import { SqlRunStore } from './runs.js';
+import { SqlGrantStore } from './grants.js';
 import { SqlSecretStore } from './secrets.js';
 import { SqlTaskStore } from './tasks.js';
 import { SqlTokenStore } from './tokens.js';
@@ -57,6 +58,7 @@ export function sqlStore(parts: SqlStoreParts): Store {
     tokens: new SqlTokenStore(ctx),
     reports: new SqlReportStore(ctx),
     secrets: new SqlSecretStore(ctx),
+    grants: new SqlGrantStore(ctx),
     freezes: new SqlFreezeStore(ctx),
     toolPins: new SqlToolPinStore(ctx),
     events: parts.events,
