@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import type { ToolDefinition } from '../registry.js';
 import { defineTool } from '../registry.js';
-import { currentBranch, gitEnv } from './git.js';
+import { currentBranch } from './git.js';
+import { guardedGitEnv } from './git-guard.js';
 import type { BuiltinOptions, Settings } from './options.js';
 import { callConfinement, settings } from './options.js';
 import type { Finished } from './process.js';
@@ -66,7 +67,11 @@ async function runGh(
       file: s.gh,
       args,
       cwd,
-      env: { ...gitEnv(s), GH_PROMPT_DISABLED: '1', GH_NO_UPDATE_NOTIFIER: '1' },
+      env: {
+        ...(await guardedGitEnv(s, cwd)),
+        GH_PROMPT_DISABLED: '1',
+        GH_NO_UPDATE_NOTIFIER: '1',
+      },
       timeoutMs: s.gitTimeoutMs,
       maxOutputBytes: GH_OUTPUT_BYTES,
       ...(signal === undefined ? {} : { signal }),

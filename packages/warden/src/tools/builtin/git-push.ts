@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ToolDefinition } from '../registry.js';
 import { defineTool } from '../registry.js';
 import { currentBranch, git } from './git.js';
+import { PUSH_PROGRAM } from './git-guard.js';
 import type { BuiltinOptions, Settings } from './options.js';
 import { callConfinement, settings } from './options.js';
 import { shellLine } from './process.js';
@@ -99,7 +100,9 @@ export function gitPushTool(
       const c = await callConfinement(s, ctx);
       const p = gated.get(args) ?? (await plan(s, c.root, args));
       gated.delete(args);
-      const said = await git(s, c.root, p.argv, ctx.signal);
+      // The program run on the other side is named here, never taken from the repository.
+      const [verb, ...rest] = p.argv;
+      const said = await git(s, c.root, [verb as string, PUSH_PROGRAM, ...rest], ctx.signal);
       return { remote: p.remote, refspec: p.refspec, output: said.stderr.trim() };
     },
   });

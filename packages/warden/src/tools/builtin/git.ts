@@ -1,20 +1,18 @@
 // Running git for the repository tools: always an argument array, never a
-// shell; in the worktree; without a terminal prompt; and without Warden's
-// credentials in the environment.
+// shell; in the worktree; without a terminal prompt; without Warden's
+// credentials in the environment; and without running any program the
+// repository's own configuration or hooks name (git-guard.ts).
 
+import { guardedGitEnv } from './git-guard.js';
 import type { Settings } from './options.js';
 import type { Finished } from './process.js';
-import { childEnv, runProcess } from './process.js';
+import { runProcess } from './process.js';
 
 /** Most bytes kept of a git command's output. */
 const GIT_OUTPUT_BYTES = 64 * 1024;
 
-export function gitEnv(s: Settings): NodeJS.ProcessEnv {
-  return { ...childEnv(s.env), GIT_TERMINAL_PROMPT: '0' };
-}
-
 /** Runs `git <args>` in `cwd` and returns how it ended, whatever the exit code. */
-export function runGit(
+export async function runGit(
   s: Settings,
   cwd: string,
   args: readonly string[],
@@ -24,7 +22,7 @@ export function runGit(
     file: s.git,
     args,
     cwd,
-    env: gitEnv(s),
+    env: await guardedGitEnv(s, cwd),
     timeoutMs: s.gitTimeoutMs,
     maxOutputBytes: GIT_OUTPUT_BYTES,
     ...(signal === undefined ? {} : { signal }),
