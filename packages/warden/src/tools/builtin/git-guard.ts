@@ -221,15 +221,14 @@ export async function guardSettings(
  * replaced (`guardSettings`). The ssh command is the operator's or `ssh`.
  */
 export async function guardedGitEnv(s: Settings, cwd: string): Promise<NodeJS.ProcessEnv> {
+  // Variables that would point git elsewhere than the worktree it was asked about are left out.
+  const elsewhere = new Set(['GIT_DIR', 'GIT_WORK_TREE', 'GIT_EXTERNAL_DIFF', 'GIT_EXEC_PATH']);
   const env: NodeJS.ProcessEnv = {
-    ...childEnv(s.env),
+    ...Object.fromEntries(Object.entries(childEnv(s.env)).filter(([k]) => !elsewhere.has(k))),
     GIT_TERMINAL_PROMPT: '0',
     GIT_PAGER: 'cat',
     PAGER: 'cat',
     GIT_EDITOR: ':',
   };
-  // Variables that would point git elsewhere than the worktree it was asked about.
-  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_EXTERNAL_DIFF', 'GIT_EXEC_PATH'])
-    delete env[name];
   return settingsEnv(env, await guardSettings(s, cwd));
 }
