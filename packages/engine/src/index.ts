@@ -32,7 +32,8 @@ export type { CompiledPolicy } from './compile/compile.js';
 export { compilePolicy } from './compile/compile.js';
 
 export type { DecideInput, Explained, FacetOutcome, NetHit } from './resolve/decide.js';
-export { decide, explainDecision } from './resolve/decide.js';
+export { OBSERVED, decide, explainDecision } from './resolve/decide.js';
+export { DEFAULT_CONTROL_PATHS } from './model/control-paths.js';
 export type { Freeze, ManagedFreezeOf } from './resolve/frozen.js';
 export { freezeReason, freezeRule, managedFreeze, managedFreezes } from './resolve/frozen.js';
 export type { AreasInput } from './resolve/areas.js';

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { parse } from 'yaml';
-import type { DecisionResult, Issue } from '../src/index.js';
+import type { DecideInput, DecisionResult, Issue } from '../src/index.js';
 import {
   checkRequestAgainstPolicy,
   compilePolicy,
@@ -45,6 +45,9 @@ export interface CorpusCase {
   readonly request: unknown;
   readonly approver?: 'none' | 'connected';
   readonly at?: string;
+  /** Facts beside the request (E44): the call runs transactionally; what its decision allowed. */
+  readonly transactional?: boolean;
+  readonly observed?: { readonly allowed: Record<string, string[] | null> };
   readonly expect: Expectation;
 }
 
@@ -112,6 +115,10 @@ export function runCase(
     request: request.value,
     at,
     approverConnected: c.approver === 'connected',
+    ...(c.transactional === undefined ? {} : { transactional: c.transactional }),
+    ...(c.observed === undefined
+      ? {}
+      : { observed: c.observed as NonNullable<DecideInput['observed']> }),
   });
   return { result };
 }

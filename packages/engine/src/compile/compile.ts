@@ -10,6 +10,9 @@ import { commandPrefixWords } from '../document/command-text.js';
 import type { CompiledConstraints } from './constraints.js';
 import { compileConstraints } from './constraints.js';
 import { Globs } from '../match/globs.js';
+import type { PathPatternSet } from '../match/paths.js';
+import { compilePathPatterns } from '../match/paths.js';
+import { DEFAULT_CONTROL_PATHS } from '../model/control-paths.js';
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -99,6 +102,12 @@ export interface CompiledPolicy {
   readonly layer: CompiledLayer;
   readonly nets: ReadonlyMap<string, readonly NetEntry[]>;
   readonly autonomy: ReadonlyMap<string, Autonomy>;
+  /**
+   * Paths that change what later commands run (E44): the shipped list with the
+   * document's `controlPaths` added (a workspace policy's `!` entries take
+   * shipped ones out; a managed policy only adds).
+   */
+  readonly controlPaths: PathPatternSet;
 }
 
 function rankOf(rule: Rule): number {
@@ -179,5 +188,10 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
   for (const [id, space] of Object.entries(policy.spaces)) {
     if (space.autonomy !== undefined) autonomy.set(id, space.autonomy);
   }
-  return { policy, layer: compileLayer(allRules(policy)), nets, autonomy };
+  const own = policy.controlPaths ?? [];
+  const controlPaths = compilePathPatterns(
+    policy.kind === 'managed' ? own : [...DEFAULT_CONTROL_PATHS, ...own],
+    new Globs(),
+  );
+  return { policy, layer: compileLayer(allRules(policy)), nets, autonomy, controlPaths };
 }

@@ -30,7 +30,15 @@ import { commandPrefixWords } from './command-text.js';
 import { RULE_KEYS, wellFormedRule } from './rule-shape.js';
 import { describe, fromZod, safeParse } from './zod-issues.js';
 
-const ROOT_KEYS = ['version', 'workspace', 'spaces', 'modes', 'rules', 'freeze'] as const;
+const ROOT_KEYS = [
+  'version',
+  'workspace',
+  'spaces',
+  'modes',
+  'rules',
+  'controlPaths',
+  'freeze',
+] as const;
 const FREEZE_KEYS = ['workspace', 'agent', 'reason', 'since'] as const;
 /** Freezes a managed policy may hold. */
 export const MAX_MANAGED_FREEZES = 1000;
@@ -81,6 +89,7 @@ const rootSchema = z.strictObject({
   spaces: z.record(z.string(), z.unknown()).optional(),
   modes: z.record(z.string(), z.unknown()).optional(),
   rules: z.array(z.unknown()).optional(),
+  controlPaths: z.array(z.string()).optional(),
   freeze: z.array(z.unknown()).optional(),
 });
 const freezeSchema = z.strictObject({
@@ -273,11 +282,34 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
       ),
     );
 
+  const controlPaths: string[] = [];
+  if (Array.isArray(doc.controlPaths)) {
+    doc.controlPaths.forEach((entry: unknown, index) => {
+      if (typeof entry !== 'string') return; // reported by the schema
+      const problem =
+        kind === 'managed' && entry.startsWith('!')
+          ? 'a managed policy only adds to the paths that change what later commands run: it cannot take one out'
+          : pathPatternProblem(entry);
+      if (problem !== null)
+        issues.push(issue('invalid_value', ['controlPaths', index], `\`${entry}\`: ${problem}`));
+      else controlPaths.push(entry);
+    });
+  }
+  const control = Array.isArray(doc.controlPaths) ? { controlPaths } : {};
+
   if (issues.length > 0) return { ok: false, issues: dedupe(issues) };
   const policy: Policy =
     kind === 'workspace'
-      ? { kind, version: 1, workspace: doc.workspace as string, spaces, modes, rules }
-      : { kind, version: 1, spaces, modes, rules, ...(freeze.length > 0 ? { freeze } : {}) };
+      ? { kind, version: 1, workspace: doc.workspace as string, spaces, modes, rules, ...control }
+      : {
+          kind,
+          version: 1,
+          spaces,
+          modes,
+          rules,
+          ...control,
+          ...(freeze.length > 0 ? { freeze } : {}),
+        };
   return { ok: true, value: policy };
 }
 

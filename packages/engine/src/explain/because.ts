@@ -45,6 +45,10 @@ export function because(
   resolution: Resolution,
   unparseableReason: string | undefined,
 ): string | undefined {
+  if (resolution.via === 'control')
+    return `\`${resolution.controlPath ?? ''}\` changes what later commands run`;
+  if (resolution.via === 'transactional')
+    return `the command cannot be read with confidence${unparseableReason === undefined ? '' : ` (${unparseableReason})`}: it runs transactionally, without network, and what it does is decided before it lands`;
   if (resolution.via === 'unparseable') {
     return `the command cannot be read with confidence${unparseableReason === undefined ? '' : `: ${unparseableReason}`}`;
   }

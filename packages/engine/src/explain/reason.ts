@@ -37,6 +37,10 @@ function facetSentenceAlone(outcome: FacetOutcome): string {
       return `${name}: ${shown.decision ?? ''} by the built-in default \`${shown.ruleName ?? ''}\``;
     case 'unparseable':
       return `${name} cannot be read with confidence (${outcome.unparseableReason ?? 'unparseable'}), so \`unparseable\` asks`;
+    case 'control':
+      return `${name}: \`${shown.controlPath ?? ''}\` changes what later commands run, so the built-in default \`${shown.ruleName ?? ''}\` asks`;
+    case 'transactional':
+      return `${name} cannot be read with confidence (${outcome.unparseableReason ?? 'unparseable'}): it runs transactionally, without network, and what it does is decided before it lands`;
     case 'escalation':
       return `${name}: ${outcome.because ?? 'an argument is unknown'}, so ${who} cannot be verified`;
     case 'rule': {
@@ -91,10 +95,19 @@ function ruled(input: ReasonInput): string {
       const approved = outcomes.filter((o) => o.preApproved).map((o) => `\`${o.facet.name}\``);
       return `allowed: space ${space} is set to actFreely (\`${result.rule}\` in ${result.scope}), which pre-approves the prompt of ${approved.join(', ')} without asking anyone`;
     }
+    if (result.rule === 'observed')
+      return `allowed: what the command did lies within what its own decision allowed (${outcomes
+        .filter((o) => o.observed)
+        .map((o) => `\`${o.facet.name}\``)
+        .join(', ')}), so it is not asked again`;
     if (namedBy === null) return 'allowed';
-    // Name the deciding facet first, then every other facet a rule allowed.
+    // Name the deciding facet first, then every other facet a rule allowed, or that runs
+    // transactionally.
     const others = outcomes.filter(
-      (o) => o !== namedBy && o.final === 'allow' && o.shown.via === 'rule',
+      (o) =>
+        o !== namedBy &&
+        o.final === 'allow' &&
+        (o.shown.via === 'rule' || o.shown.via === 'transactional'),
     );
     return `allowed: ${[namedBy, ...others].map(facetSentence).join('; ')}`;
   }

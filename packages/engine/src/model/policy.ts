@@ -100,6 +100,11 @@ export interface Policy {
   readonly spaces: Readonly<Record<string, SpaceSettings>>;
   readonly modes: Readonly<Record<string, ModeSettings>>;
   readonly rules: readonly Rule[];
+  /**
+   * Paths added to (or, with `!`, taken out of) the shipped list of paths
+   * that change what later commands run (E44); absent when the document has none.
+   */
+  readonly controlPaths?: readonly string[];
   /** Only in a managed policy: the workspaces and agents it freezes. */
   readonly freeze?: readonly ManagedFreeze[];
 }

@@ -21,6 +21,12 @@ export interface AdvisoryHit {
 export type ManagedSource = 'flag' | 'env' | 'store' | null;
 
 export interface DecisionResult {
+  /**
+   * Set when the allow rests on running the call transactionally (E44): it may
+   * run only over a copy-on-write layer, without network, and what it does is
+   * decided before it lands.
+   */
+  readonly transactional?: true;
   readonly decision: Decision;
   readonly outcome: Outcome;
   readonly rule: string;

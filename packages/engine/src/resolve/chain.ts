@@ -14,7 +14,15 @@ import { prefixMatches, wrapperMatch } from '../match/commands.js';
 import { occursInOrder } from '../shell/render.js';
 import type { Facet } from './facets.js';
 
-export type Via = 'rule' | 'default' | 'unparseable' | 'escalation';
+export type Via =
+  | 'rule'
+  | 'default'
+  | 'unparseable'
+  | 'escalation'
+  /** The built-in prompt for a write to a path that changes what later commands run (E44). */
+  | 'control'
+  /** An unreadable command that runs transactionally: decided on what it does (E44). */
+  | 'transactional';
 
 export interface Resolution {
   readonly decision: Decision | null;
@@ -39,6 +47,8 @@ export interface Resolution {
   readonly heldBack?: { readonly rule: string; readonly scope: string };
   /** The rule decided by a wrapper the command runs under, not by the command itself (E43). */
   readonly underWrapper?: true;
+  /** The control path a `workspaceMutation` write touches, for its built-in prompt (E44). */
+  readonly controlPath?: string;
 }
 
 export const NO_OPINION: Resolution = {
@@ -369,9 +379,44 @@ const UNPARSEABLE: Resolution = {
   via: 'unparseable',
 };
 
-/** What decides a facet that no scope decides: the class's default, or the unparseable prompt. */
-export function defaultResolution(facet: Facet): Resolution {
-  if (facet.kind === 'raw') return UNPARSEABLE;
+const TRANSACTIONAL: Resolution = {
+  ...NO_OPINION,
+  decision: 'allow',
+  ruleName: 'transactional',
+  scope: 'default',
+  via: 'transactional',
+};
+
+/** How the defaults read the call beside its request (E44). */
+export interface DefaultFacts {
+  /** The call runs over a copy-on-write layer and is decided on what it does before that lands. */
+  readonly transactional: boolean;
+  /** Whether a `workspaceMutation` facet writes a path that changes what later commands run. */
+  readonly control: (facet: Extract<Facet, { kind: 'class' }>) => string | null;
+}
+
+const NO_FACTS: DefaultFacts = { transactional: false, control: () => null };
+
+/**
+ * What decides a facet that no scope decides: the class's default; for a
+ * write to a control path, a prompt naming it; for an unreadable command, a
+ * prompt — or, when it runs transactionally, an allow, since what it does is
+ * decided before it lands (E44).
+ */
+export function defaultResolution(facet: Facet, facts: DefaultFacts = NO_FACTS): Resolution {
+  if (facet.kind === 'raw') return facts.transactional ? TRANSACTIONAL : UNPARSEABLE;
+  if (facet.kind === 'class' && facet.cls === 'workspaceMutation') {
+    const path = facts.control(facet);
+    if (path !== null)
+      return {
+        ...NO_OPINION,
+        decision: 'prompt',
+        ruleName: 'default:workspaceMutation',
+        scope: 'default',
+        via: 'control',
+        controlPath: path,
+      };
+  }
   if (facet.kind !== 'class') return NO_OPINION;
   let resolution = DEFAULTS.get(facet.cls);
   if (resolution === undefined) {

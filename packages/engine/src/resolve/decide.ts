@@ -10,15 +10,18 @@ import type { CompiledPolicy } from '../compile/compile.js';
 import type { Autonomy, Decision, Outcome } from '../model/decision.js';
 import { strictness, strongest } from '../model/decision.js';
 import { lowerAutonomy } from '../delegate/guards.js';
+import type { ActionClass } from '../model/classes.js';
 import type { ActionRequest } from '../model/request.js';
 import type { AdvisoryHit, DecisionResult, FacetEntry, ManagedSource } from '../model/result.js';
 import { netEntryMatches, wrapperMatches } from '../match/commands.js';
 import { occursInOrder, rawTokens } from '../shell/render.js';
 import { because } from '../explain/because.js';
 import { renderReason } from '../explain/reason.js';
-import type { ChainContext, Resolution } from './chain.js';
+import type { ChainContext, DefaultFacts, Resolution } from './chain.js';
 import { NO_OPINION, chainBuckets, defaultResolution, resolveFacet } from './chain.js';
 import type { Facet } from './facets.js';
+import type { PathValue } from '../match/paths.js';
+import { describePath, normalizePath, pathInSet } from '../match/paths.js';
 import { prepareRequest } from './facets.js';
 import { SANDBOX_FACET, SANDBOX_OFF, sandboxEntry } from './unsandboxed.js';
 import type { Freeze } from './frozen.js';
@@ -56,6 +59,22 @@ export interface DecideInput {
    * freeze the managed policy writes applies without being passed.
    */
   readonly frozen?: Freeze | null;
+  /**
+   * The call runs over a copy-on-write layer of its writable roots, and what
+   * it really does is decided before it lands (E44): a command that cannot be
+   * read whole, which would ask for that alone, is allowed to run so (rule
+   * `transactional`) — without network, which the result's `transactional` says.
+   */
+  readonly transactional?: boolean;
+  /**
+   * The request is what a call was seen doing (E44), and its own decision
+   * allowed these paths for these classes (null: whatever paths). A prompt on
+   * a class that lies within them is not asked again (rule `observed`); a deny
+   * still denies.
+   */
+  readonly observed?: {
+    readonly allowed: Readonly<Partial<Record<ActionClass, readonly string[] | null>>>;
+  };
 }
 
 /** One facet's journey, kept for the reason and for callers that need more than the JSON. */
@@ -74,6 +93,8 @@ export interface FacetOutcome {
   readonly preApproved: boolean;
   /** `actFreely` kept an escalated deny a deny (E17b). */
   readonly keptDeny: boolean;
+  /** The call's own decision allowed what this facet was seen doing (E44). */
+  readonly observed: boolean;
   readonly unparseableReason?: string;
   /** The condition behind the shown result, in words (the entry's `because`). */
   readonly because: string | undefined;
@@ -201,11 +222,13 @@ export function explainDecision(input: DecideInput): Explained {
     }
   }
   const actFreely = autonomy === 'actFreely';
+  const facts = defaultFacts(input);
+  const allowedBefore = input.observed?.allowed;
 
   const outcomes: FacetOutcome[] = [];
   const advisories: AdvisoryHit[] = [];
   for (const facet of prepared.facets) {
-    const own = resolveFacet(ownBuckets, facet, ctx, '', defaultResolution(facet));
+    const own = resolveFacet(ownBuckets, facet, ctx, '', defaultResolution(facet, facts));
     const man =
       managed === null ? null : resolveFacet(managedBuckets, facet, ctx, 'managed:', NO_OPINION);
     const shown = merge(own, man);
@@ -231,6 +254,17 @@ export function explainDecision(input: DecideInput): Explained {
         preApproved = true;
       }
     }
+    let observed = false;
+    if (
+      final === 'prompt' &&
+      !keptDeny &&
+      allowedBefore !== undefined &&
+      facet.kind === 'class' &&
+      within(facet, allowedBefore[facet.cls], request.worktree ?? null)
+    ) {
+      final = 'allow';
+      observed = true;
+    }
     const reason = unparseable?.get(facet.name);
     const outcome: { -readonly [K in keyof FacetOutcome]: FacetOutcome[K] } = {
       facet,
@@ -242,6 +276,7 @@ export function explainDecision(input: DecideInput): Explained {
       enforcement,
       preApproved,
       keptDeny,
+      observed,
       because: because(shown, reason),
     };
     if (reason !== undefined) outcome.unparseableReason = reason;
@@ -250,7 +285,7 @@ export function explainDecision(input: DecideInput): Explained {
     if (policy.layer.hasAdvisory || managed?.layer.hasAdvisory === true) {
       // Only a layer with advisory rules can resolve differently in the shadow.
       const shadowOwn = policy.layer.hasAdvisory
-        ? resolveFacet(ownBuckets, facet, shadowCtx, '', defaultResolution(facet))
+        ? resolveFacet(ownBuckets, facet, shadowCtx, '', defaultResolution(facet, facts))
         : own;
       const shadowMan =
         managed?.layer.hasAdvisory === true
@@ -307,9 +342,13 @@ export function explainDecision(input: DecideInput): Explained {
       if (o.final !== null && strictness(o.final) > strictness(decision)) decision = o.final;
     }
     const preApproved = outcomes.some((o) => o.preApproved);
+    const observed = outcomes.some((o) => o.observed);
     if (decision === 'allow' && preApproved) {
       rule = 'autonomy:actFreely';
       scope = spaceScope;
+    } else if (decision === 'allow' && observed) {
+      rule = OBSERVED;
+      scope = 'default';
     } else {
       const candidates = outcomes.filter((o) => o.final === decision);
       namedBy =
@@ -325,6 +364,14 @@ export function explainDecision(input: DecideInput): Explained {
           : 'soft';
       }
     }
+    if (rule === OBSERVED)
+      facets.push({
+        facet: OBSERVED,
+        decision: 'allow',
+        rule: OBSERVED,
+        scope: 'default',
+        because: OBSERVED_BECAUSE,
+      });
     // The dial's entry stands where the dial decided (E22).
     if (rule === 'autonomy:actFreely') {
       facets.push({
@@ -362,7 +409,11 @@ export function explainDecision(input: DecideInput): Explained {
               because(o.managed as Resolution, o.unparseableReason),
             ),
           );
+  const transactional =
+    decision === 'allow' &&
+    outcomes.some((o) => o.final === 'allow' && o.shown.via === 'transactional');
   const partial = {
+    ...(transactional ? { transactional: true as const } : {}),
     decision,
     outcome,
     rule,
@@ -411,6 +462,60 @@ export function explainDecision(input: DecideInput): Explained {
     unsandboxed,
   });
   return { result: { ...partial, reason }, facets: outcomes, net, autonomy, unsandboxed };
+}
+
+/** The rule that names an allow of what the call's own decision allowed already (E44). */
+export const OBSERVED = 'observed';
+const OBSERVED_BECAUSE = 'what the command did lies within what its own decision allowed';
+
+/** The facts the built-in defaults read beside the request (E44). */
+function defaultFacts(input: DecideInput): DefaultFacts {
+  const sets = [input.policy.controlPaths, input.managed?.controlPaths].filter(
+    (set): set is NonNullable<typeof set> => set !== undefined && set.positives.length > 0,
+  );
+  return {
+    transactional: input.transactional === true,
+    control: (facet) => {
+      for (const path of facet.args.paths ?? [])
+        if (sets.some((set) => pathInSet(path, set, true))) return describePath(path);
+      return null;
+    },
+  };
+}
+
+/**
+ * Whether every path a facet names lies at or under a path its call's
+ * decision allowed (null: it allowed any). A facet that names no paths it
+ * knows is not within.
+ */
+function within(
+  facet: Extract<Facet, { kind: 'class' }>,
+  allowed: readonly string[] | null | undefined,
+  worktree: string | null,
+): boolean {
+  if (allowed === undefined) return false;
+  if (allowed === null) return true;
+  const paths = facet.args.paths;
+  if (paths === undefined) return false;
+  const roots = allowed.map((p) => pathKey(normalizePath(p, worktree)));
+  return paths.every((path) => {
+    const key = pathKey(path);
+    return (
+      key !== null &&
+      roots.some(
+        (root) =>
+          root !== null &&
+          (root === key || key.startsWith(root === '/' ? '/' : `${root}/`) || root === '.'),
+      )
+    );
+  });
+}
+
+/** A path as one string to compare prefixes on: relative inside the root, absolute outside. */
+function pathKey(path: PathValue): string | null {
+  if (path.kind === 'inside') return path.rel;
+  if (path.kind === 'outside') return path.abs;
+  return null;
 }
 
 /** The rule and scope a facet's final decision names (E22). */

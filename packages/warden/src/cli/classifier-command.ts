@@ -2,7 +2,7 @@
 // makes of a command line — the same reading every choke point uses.
 
 import type { CommandAnalysis } from '@warden/engine';
-import { EXTRACTOR_DESCRIPTIONS, analyzeCommand } from '@warden/engine';
+import { DEFAULT_CONTROL_PATHS, EXTRACTOR_DESCRIPTIONS, analyzeCommand } from '@warden/engine';
 import { loadClassifier } from '../policy/load.js';
 import type { ClassifierOptions } from './commands/classifier.js';
 import type { Io } from './io.js';
@@ -18,7 +18,11 @@ export function runClassifier(
   if (!table.ok) return fail(io, json, table.issues);
   if (command === undefined) {
     if (json) {
-      printJson(io, { ...table.value, extractors: EXTRACTOR_DESCRIPTIONS });
+      printJson(io, {
+        ...table.value,
+        extractors: EXTRACTOR_DESCRIPTIONS,
+        controlPaths: DEFAULT_CONTROL_PATHS,
+      });
       return;
     }
     const s = style(io.color);
@@ -45,6 +49,9 @@ export function runClassifier(
     );
     io.out(
       `Every simple command is also processSpawn. System paths for allows: ${table.value.systemPaths.join(', ')}\n`,
+    );
+    io.out(
+      `\n${s.bold('Paths that change what later commands run')}: a write there that a transactional run observes is workspaceMutation, which asks by default (a policy's \`controlPaths\` adds to them): ${DEFAULT_CONTROL_PATHS.join(', ')}\n`,
     );
     return;
   }
