@@ -48,8 +48,10 @@ export { MAX_COMMANDS, MAX_COMMAND_LENGTH, MAX_NESTING, MAX_WORDS } from './shel
 export { parseTimestamp } from './util/time.js';
 export type { Matcher } from './match/globs.js';
 export { Globs, globProblem, isGlob } from './match/globs.js';
-export type { HostValue } from './match/hosts.js';
-export { normalizeHost } from './match/hosts.js';
+export type { HostPatternSet, HostValue } from './match/hosts.js';
+export { compileHostPatterns, hostInSet, normalizeHost } from './match/hosts.js';
+export type { PathPatternSet, PathValue } from './match/paths.js';
+export { compilePathPatterns, normalizePath, pathInSet } from './match/paths.js';
 export { canonicalJson } from './util/canonical-json.js';
 export { sha256Hex } from './util/hash.js';
 

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from '../src/honesty/index.js';
 import type { Ran } from './helpers.js';
 import { BIN, exportedAudit, runAsync, warden } from './helpers.js';
-import { sandboxForTests, tempDir } from './support/backends.js';
+import { hostDir, sandboxForTests, tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
 import { api, approverWatching, agentToken, cliToken, serve } from './support/processes.js';
 
@@ -263,7 +263,8 @@ describe.skipIf(missing !== null)(
     });
 
     it('a write outside the worktree fails though the gate allowed it, and is recorded as a sandbox violation', async () => {
-      const elsewhere = tempDir('warden-exec-out-');
+      // Outside the system's temporary folder, which a sandboxed command sees as its own.
+      const elsewhere = hostDir('warden-exec-out-');
       const command = `echo x > ${elsewhere}/outside.txt; echo "rc=$?"`;
       const ran = await exec([...standalone(), '--', command]);
       expect(ran.stdout).toMatch(/rc=[1-9]/);

@@ -23,7 +23,7 @@ import type { Decider } from '../src/gateway/decider.js';
 import { Gateway, GatewayStartError } from '../src/gateway/gateway.js';
 import { commandLine, shellWord } from '../src/gateway/sandbox.js';
 import { warden } from './helpers.js';
-import { sandboxForTests, tempDir } from './support/backends.js';
+import { hostDir, sandboxForTests, tempDir } from './support/backends.js';
 import type { Closable } from './support/gateway-client.js';
 import {
   call,
@@ -122,7 +122,8 @@ describe.skipIf(missing !== null)(
     it('G2: a filesystem server rooted at `/` writes inside its writable root, a write elsewhere fails though the gate allowed it, and it still reads', async () => {
       const s = setup({});
       const allowed = join(s.dir, 'allowed');
-      const elsewhere = tempDir('warden-gw-sbx-out-');
+      // Outside the system's temporary folder, which a sandboxed server sees as its own.
+      const elsewhere = hostDir('warden-gw-sbx-out-');
       mkdirSync(allowed);
       writeFileSync(join(elsewhere, 'existing.txt'), 'read me');
       writeFileSync(

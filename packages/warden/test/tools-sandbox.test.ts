@@ -18,7 +18,7 @@ import { closeSandbox } from '../src/sandbox/runtime.js';
 import type { BuiltinOptions, RunCommandResult } from '../src/tools/builtin/index.js';
 import { commandHosts } from '../src/tools/builtin/run-command.js';
 import { BIN, warden } from './helpers.js';
-import { UNDER_CI } from './support/backends.js';
+import { UNDER_CI, hostDir } from './support/backends.js';
 import { useBuiltins } from './support/tools-fixture.js';
 
 const POLICY = {
@@ -69,7 +69,8 @@ describe.skipIf(missing !== null)(
   () => {
     it('writes inside the worktree, and a write elsewhere fails even though the gate allowed it', async () => {
       await open();
-      const elsewhere = fx.folder('warden-sbx-out-');
+      // Outside the system's temporary folder, which a sandboxed command sees as its own.
+      const elsewhere = hostDir('warden-sbx-out-');
       const value = await run({
         command: `echo inside > inside.txt; echo outside > ${elsewhere}/outside.txt; echo "rc=$?"`,
       });

@@ -146,6 +146,7 @@ export function recordedDecision(result: DecisionResult): Body {
   out.reason = result.reason;
   out.rule = result.rule;
   out.scope = result.scope;
+  if (result.transactional === true) out.transactional = true;
   return out;
 }
 

@@ -14,13 +14,20 @@ import { spawn } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { GateDecision } from '../gate/types.js';
+import { detectHost } from '../honesty/host.js';
+import type { EffectCounts, EffectRequests } from '../sandbox/effects.js';
+import { EFFECT_CLASSES, effectRequests, hasEffects } from '../sandbox/effects.js';
+import type { Layer, Observed } from '../sandbox/layer.js';
+import { discardLayer, landLayer, layerMounted, readLayer } from '../sandbox/layer.js';
 import type { ExecProfile } from '../sandbox/profile.js';
-import type { CommandSandbox, SandboxedLaunch } from '../sandbox/runtime.js';
+import type { CommandSandbox, SandboxedLaunch, TransactionalMode } from '../sandbox/runtime.js';
 import {
   closeSandbox,
   commandSandbox,
   DEFAULT_DENY_READ,
   SandboxUnavailable,
+  TRANSACTIONAL_MODES,
+  transactionalProblem,
 } from '../sandbox/runtime.js';
 import { postJson as post } from '../hook/post.js';
 import { childEnv } from '../tools/builtin/process.js';
@@ -38,6 +45,13 @@ const MAX_VIOLATIONS = 50;
 const TIMED_OUT = 124;
 /** What a write the sandbox refused looks like on the command's standard error. */
 const REFUSED_WRITE = /Read-only file system/;
+/**
+ * What a failed read looks like on standard error: the sandbox replaces the
+ * credential folders and Warden's data with empty, unreadable ones, so a
+ * program that reports its failure names the path with one of these (one
+ * that stays silent leaves nothing to record).
+ */
+const REFUSED_READ = /Permission denied|No such file or directory|Operation not permitted/;
 
 /** A decision as this command needs it, from the gate or from the server. */
 interface Decided {
@@ -56,7 +70,7 @@ interface Granted {
   readonly profile: ExecProfile | null;
 }
 
-/** Where a finished run is recorded. */
+/** Where a finished run is recorded, and what it did decided (E44). */
 interface Recorder {
   record(outcome: {
     status: 'Ok' | 'Error';
@@ -64,8 +78,24 @@ interface Recorder {
     error?: string;
     arguments: unknown;
   }): Promise<void>;
+  /** Decides what a transactional run did; anything but a recorded allow is a deny. */
+  decideEffects(requests: EffectRequests): Promise<EffectsAnswer>;
   close(): Promise<void>;
 }
+
+interface EffectsAnswer {
+  readonly outcome: 'allow' | 'deny';
+  readonly reason: string;
+  readonly auditIds: readonly string[];
+}
+
+/** With no decision to report against, nothing is kept: a layer without one is discarded. */
+const NO_EFFECTS_DECIDER = (): Promise<EffectsAnswer> =>
+  Promise.resolve({
+    outcome: 'deny',
+    reason: 'no decision to report what the command did against',
+    auditIds: [],
+  });
 
 /** Thrown for a reason to stop with exit 1 after saying why. */
 class Refusal extends Error {
@@ -125,6 +155,7 @@ async function connected(
   command: string,
   worktree: string,
   options: ExecOptions,
+  transactional: boolean,
 ): Promise<Granted> {
   const base = server.replace(/\/+$/, '');
   const recorder = (auditId: string): Recorder => ({
@@ -133,9 +164,38 @@ async function connected(
       if (answer.status !== 201)
         throw new Error(`the server answered HTTP ${answer.status}${errorsOf(answer.json)}`);
     },
+    async decideEffects(requests) {
+      const auditIds: string[] = [];
+      for (const batch of effectBatches(requests)) {
+        let answer: { status: number; json: unknown };
+        try {
+          answer = await postJson(`${base}/v1/exec/effects`, token, { auditId, effects: batch });
+        } catch (error) {
+          return {
+            outcome: 'deny',
+            reason: `cannot reach the Warden server at ${server} (${(error as Error).message}): what the command did is discarded, fail-closed`,
+            auditIds,
+          };
+        }
+        const json = answer.json as Partial<EffectsAnswer> | null;
+        if (answer.status !== 200 || json === null || typeof json.reason !== 'string')
+          return {
+            outcome: 'deny',
+            reason: `the Warden server answered HTTP ${answer.status}${errorsOf(answer.json)}: what the command did is discarded, fail-closed`,
+            auditIds,
+          };
+        auditIds.push(...(json.auditIds ?? []));
+        if (json.outcome !== 'allow') return { outcome: 'deny', reason: json.reason, auditIds };
+      }
+      return { outcome: 'allow', reason: 'what the command did is allowed', auditIds };
+    },
     close: () => Promise.resolve(),
   });
-  const none: Recorder = { record: () => Promise.resolve(), close: () => Promise.resolve() };
+  const none: Recorder = {
+    record: () => Promise.resolve(),
+    decideEffects: NO_EFFECTS_DECIDER,
+    close: () => Promise.resolve(),
+  };
   const refused = (reason: string): Granted => ({
     decided: failedClosed(reason),
     recorder: none,
@@ -181,6 +241,7 @@ async function connected(
       worktree,
       arguments: { command },
       grant: true,
+      ...(transactional ? { transactional: true } : {}),
       ...(options.agent === undefined ? {} : { agent: options.agent }),
     });
   } catch (error) {
@@ -224,12 +285,14 @@ async function standalone(
   worktree: string,
   options: ExecOptions,
   io: Io,
+  transactional: boolean,
 ): Promise<Granted> {
-  const [{ loadPolicyFile }, { openWarden }, grants, profiles] = await Promise.all([
+  const [{ loadPolicyFile }, { openWarden }, grants, profiles, effects] = await Promise.all([
     import('../policy/load.js'),
     import('../warden.js'),
     import('../sandbox/grant.js'),
     import('../sandbox/profile.js'),
+    import('../gate/effects.js'),
   ]);
   const loaded = loadPolicyFile(file, 'workspace', () => '');
   if (!loaded.ok)
@@ -245,7 +308,11 @@ async function standalone(
       decided: failedClosed(
         `the grant was refused: there is no data folder \`${data}\` holding the key it was made with`,
       ),
-      recorder: { record: () => Promise.resolve(), close: () => Promise.resolve() },
+      recorder: {
+        record: () => Promise.resolve(),
+        decideEffects: NO_EFFECTS_DECIDER,
+        close: () => Promise.resolve(),
+      },
       profile: null,
     };
   const warden = await openWarden({
@@ -276,9 +343,30 @@ async function standalone(
           { callId: run.callId, decisionId: run.auditId, tool: TOOL, ...outcome },
         );
       },
+      async decideEffects(requests) {
+        const found = await effects.decidedCall(warden.store.audit, run.auditId);
+        if (!found.ok) return { outcome: 'deny', reason: found.problem, auditIds: [] };
+        // Standalone nobody answers a prompt: it is denied (G22).
+        const decided = await effects.decideEffects(warden.gate, found.call, requests);
+        const auditIds = decided.decisions.flatMap((d) =>
+          d.auditId === undefined ? [] : [d.auditId],
+        );
+        const recorded = decided.decisions.every((d) => d.auditId !== undefined);
+        return recorded
+          ? { outcome: decided.outcome, reason: decided.reason, auditIds }
+          : {
+              outcome: 'deny',
+              reason: `Warden could not record the decision on what the command did, so it is discarded: ${decided.reason}`,
+              auditIds,
+            };
+      },
       close: () => warden.close(),
     });
-    const closing: Recorder = { record: () => Promise.resolve(), close: () => warden.close() };
+    const closing: Recorder = {
+      record: () => Promise.resolve(),
+      decideEffects: NO_EFFECTS_DECIDER,
+      close: () => warden.close(),
+    };
     const run = async (grant: string, decided: Decided | null): Promise<Granted> => {
       const granted = await profiles.grantedRun(sources, grant, {
         command,
@@ -311,6 +399,7 @@ async function standalone(
       tool: TOOL,
       command,
       arguments: { command },
+      ...(transactional ? { transactional: true } : {}),
     });
     if (decision.auditId === undefined)
       return {
@@ -349,6 +438,8 @@ interface Ran {
   readonly durationMs: number;
   /** Lines of standard error that say a write was refused. */
   readonly refusedWrites: readonly string[];
+  /** Lines of standard error that say a read was refused. */
+  readonly hiddenReads: readonly string[];
 }
 
 const SIGNALS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
@@ -364,6 +455,8 @@ function runCommand(
   worktree: string,
   env: NodeJS.ProcessEnv,
   timeoutS: number | null,
+  /** Paths the sandbox hides: a failure naming one is a refused read. */
+  hidden: readonly string[] = [],
 ): Promise<Ran> {
   const started = performance.now();
   return new Promise((resolveRun, reject) => {
@@ -374,11 +467,18 @@ function runCommand(
       detached: true,
     });
     const refusedWrites: string[] = [];
+    const hiddenReads: string[] = [];
     let partial = '';
     const scan = (text: string): void => {
       for (const line of text.split('\n'))
         if (REFUSED_WRITE.test(line) && refusedWrites.length < MAX_VIOLATIONS)
           refusedWrites.push(line.trim().slice(0, 500));
+        else if (
+          REFUSED_READ.test(line) &&
+          hidden.some((path) => line.includes(path)) &&
+          hiddenReads.length < MAX_VIOLATIONS
+        )
+          hiddenReads.push(line.trim().slice(0, 500));
     };
     child.stderr.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
@@ -427,6 +527,7 @@ function runCommand(
         timedOut,
         durationMs: Math.round(performance.now() - started),
         refusedWrites,
+        hiddenReads,
       });
     });
   });
@@ -445,6 +546,99 @@ function chooseSandbox(options: ExecOptions): CommandSandbox | null {
       );
     throw error;
   }
+}
+
+/** At most this many paths go in one report of what a command did. */
+const PATHS_PER_REPORT = 5_000;
+
+/** Effect requests in reports of at most PATHS_PER_REPORT paths, deletions first. */
+function effectBatches(requests: EffectRequests): EffectRequests[] {
+  const out: EffectRequests[] = [];
+  for (const cls of EFFECT_CLASSES) {
+    const effect = requests[cls];
+    if (effect === undefined) continue;
+    for (let at = 0; at < effect.paths.length; at += PATHS_PER_REPORT) {
+      const paths = effect.paths.slice(at, at + PATHS_PER_REPORT);
+      out.push(
+        cls === 'fileDelete'
+          ? { fileDelete: { paths, count: requests.fileDelete?.count ?? null } }
+          : { [cls]: { paths } },
+      );
+    }
+  }
+  return out;
+}
+
+function transactionalMode(value: string | undefined): TransactionalMode {
+  const mode = value ?? 'auto';
+  if (!(TRANSACTIONAL_MODES as readonly string[]).includes(mode))
+    throw new Refusal(
+      `\`--transactional ${mode}\` is not one of ${TRANSACTIONAL_MODES.map((m) => `\`${m}\``).join(', ')}`,
+    );
+  return mode as TransactionalMode;
+}
+
+/** What became of a transactional run's layer. */
+interface Landing {
+  /** Whether what the command did now stands in the worktree. */
+  readonly landed: boolean;
+  /** Why it was discarded, when it was. */
+  readonly discarded: string | null;
+  readonly counts: EffectCounts | null;
+  readonly decidedBy: readonly string[];
+}
+
+/**
+ * Reads what a transactional run did, has it decided, and lands or discards
+ * it (E44). A layer that cannot be read or landed whole is discarded.
+ */
+async function settleLayer(
+  layer: Layer,
+  worktree: string,
+  controlPaths: readonly string[],
+  recorder: Recorder,
+  killed: boolean,
+): Promise<Landing> {
+  let observed: Observed;
+  try {
+    observed = await readLayer(layer);
+  } catch (error) {
+    await discardLayer(layer);
+    return {
+      landed: false,
+      discarded: killed
+        ? 'the command was killed before what it did could be read, so nothing of it was kept'
+        : `what the command did could not be read whole, so nothing of it was kept: ${(error as Error).message}`,
+      counts: null,
+      decidedBy: [],
+    };
+  }
+  const { requests, counts } = effectRequests(observed, worktree, controlPaths);
+  let decidedBy: readonly string[] = [];
+  if (hasEffects(requests)) {
+    const answer = await recorder.decideEffects(requests);
+    decidedBy = answer.auditIds;
+    if (answer.outcome !== 'allow') {
+      await discardLayer(layer);
+      return {
+        landed: false,
+        discarded: `nothing the command did was kept: ${answer.reason}`,
+        counts,
+        decidedBy,
+      };
+    }
+  }
+  try {
+    await landLayer(layer, observed);
+  } catch (error) {
+    return {
+      landed: false,
+      discarded: `what the command did could not be landed whole, so nothing of it was kept: ${(error as Error).message}`,
+      counts,
+      decidedBy,
+    };
+  }
+  return { landed: true, discarded: null, counts, decidedBy };
 }
 
 /** Runs `warden exec`; the exit code is the command's, or 3 for a deny, 1 for a usage error. */
@@ -475,6 +669,7 @@ export async function runExec(
         `no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
       );
     const timeoutS = options.timeout ?? null;
+    const wanted = transactionalMode(options.transactional);
     const worktree = await worktreeOf(options.worktree);
     // A host without a backend refuses before anything is asked or recorded.
     const sandbox = chooseSandbox(options);
@@ -483,10 +678,19 @@ export async function runExec(
         'this host offers no sandbox backend: the command runs without one, and the guard rules are the only boundary',
         { warning: 'no sandbox backend', sandbox: null },
       );
+    const host = detectHost({ env: io.env });
+    const layerProblem =
+      sandbox === null ? 'the command runs without a sandbox' : transactionalProblem(host, io.env);
+    if (wanted === 'required' && layerProblem !== null)
+      throw new Refusal(
+        `the command must run transactionally, but ${layerProblem}: it was not run`,
+      );
+    // Asked as a transactional run only where it can be one: the decision may rest on it.
+    const transactional = wanted !== 'off' && layerProblem === null;
 
     const { decided, recorder, profile } = hasServer
-      ? await connected(server, token as string, command, worktree, options)
-      : await standalone(options.policy as string, command, worktree, options, io);
+      ? await connected(server, token as string, command, worktree, options, transactional)
+      : await standalone(options.policy as string, command, worktree, options, io, transactional);
     try {
       if (decided.outcome !== 'allow') {
         const reason =
@@ -496,19 +700,34 @@ export async function runExec(
         say(reason, { outcome: 'deny', reason, decision: decided.decision });
         return EXIT.deny;
       }
+      if (profile?.transactional === true && (sandbox === null || wanted === 'off')) {
+        const why =
+          'the decision allowed this command only to run transactionally (it cannot be read whole), and it would not run so: it was not run';
+        await recorder.record({
+          status: 'Error',
+          durationMs: 0,
+          error: why,
+          arguments: { command },
+        });
+        say(why, { outcome: 'deny', reason: why });
+        return EXIT.deny;
+      }
 
       // The profile made from the decision: the worktree and the folders the policy lets this
       // agent write in, the hosts the command line names, and no credential folder.
       const hosts = sandbox === null || profile === null ? [] : [...profile.hosts];
-      let launch: SandboxedLaunch | null = null;
-      if (sandbox !== null) {
+      const mode: TransactionalMode =
+        sandbox === null ? 'off' : profile?.transactional === true ? 'required' : wanted;
+      const start = async (layered: TransactionalMode): Promise<SandboxedLaunch | null> => {
+        if (sandbox === null) return null;
         try {
-          launch = await sandbox.launch(command, {
+          return await sandbox.launch(command, {
             worktree,
             write: profile?.write ?? [],
             hosts,
             denyRead: profile?.denyRead ?? DEFAULT_DENY_READ,
             shell: SHELL,
+            transactional: layered,
           });
         } catch (error) {
           const why = error instanceof Error ? error.message : String(error);
@@ -520,7 +739,9 @@ export async function runExec(
           });
           throw new Refusal(`${why}; the command was not run`);
         }
-      }
+      };
+      let launch = await start(mode);
+      let notTransactional = launch?.notTransactional ?? null;
       let ran: Ran;
       try {
         ran = await runCommand(
@@ -529,16 +750,56 @@ export async function runExec(
           worktree,
           io.env,
           timeoutS,
+          launch?.hidden,
         );
+        // The layer could not be set up: nothing ran. A run that need not be transactional runs
+        // again without one; one that must, does not run at all.
+        if (launch?.layer != null && !(await layerMounted(launch.layer))) {
+          await discardLayer(launch.layer);
+          await launch.release();
+          if (mode === 'required') {
+            const why =
+              'the copy-on-write layer could not be set up on this host, and this command may run only over one: it was not run';
+            await recorder.record({
+              status: 'Error',
+              durationMs: 0,
+              error: why,
+              arguments: { command },
+            });
+            say(why, { outcome: 'deny', reason: why });
+            return EXIT.deny;
+          }
+          notTransactional = 'the copy-on-write layer could not be set up on this host';
+          launch = await start('off');
+          ran = await runCommand(
+            launch?.file ?? SHELL,
+            launch?.args ?? ['-c', command],
+            worktree,
+            io.env,
+            timeoutS,
+            launch?.hidden,
+          );
+        }
       } finally {
-        launch?.release();
+        await launch?.release();
       }
+      const landing =
+        launch?.layer == null
+          ? null
+          : await settleLayer(
+              launch.layer,
+              worktree,
+              profile?.controlPaths ?? [],
+              recorder,
+              ran.timedOut || ran.signal !== null,
+            );
       const violations =
         launch === null
           ? []
           : [
               ...launch.violations(),
               ...ran.refusedWrites.map((line) => `a write was refused: ${line}`),
+              ...ran.hiddenReads.map((line) => `a read was refused: ${line}`),
             ].slice(0, MAX_VIOLATIONS);
       const problems: string[] = [];
       if (ran.timedOut) problems.push(`the command ran longer than ${timeoutS} s and was killed`);
@@ -548,6 +809,14 @@ export async function runExec(
         problems.push(`the sandbox refused what the command tried: ${violations.join('; ')}`);
         say(`the sandbox refused what the command tried: ${violations.join('; ')}`, {
           sandbox: { violations },
+        });
+      }
+      if (landing?.discarded != null) {
+        problems.push(landing.discarded);
+        say(landing.discarded, {
+          outcome: 'deny',
+          reason: landing.discarded,
+          effects: landing.counts,
         });
       }
       try {
@@ -561,7 +830,23 @@ export async function runExec(
             sandbox:
               sandbox === null
                 ? null
-                : { backend: sandbox.backend, hosts, write: profile?.write ?? [], violations },
+                : {
+                    backend: sandbox.backend,
+                    hosts,
+                    write: profile?.write ?? [],
+                    violations,
+                    transactional: launch?.layer != null,
+                    ...(notTransactional === null ? {} : { notTransactional }),
+                  },
+            ...(landing === null
+              ? {}
+              : {
+                  effects: {
+                    ...(landing.counts ?? {}),
+                    landed: landing.landed,
+                    decidedBy: [...landing.decidedBy],
+                  },
+                }),
           },
         });
       } catch (error) {
@@ -572,6 +857,9 @@ export async function runExec(
         return ran.exitCode === 0 ? EXIT.usage : ran.exitCode;
       }
       if (ran.timedOut) say(problems[0] as string, { timedOut: true });
+      // What the command did was discarded: to its caller, nothing happened (a command killed
+      // at its timeout keeps its own exit code, 124).
+      if (landing?.discarded != null && !ran.timedOut) return EXIT.deny;
       return ran.exitCode;
     } finally {
       await recorder.close();

@@ -62,7 +62,8 @@ export class Gate {
   private readonly writer: AuditWriter;
   private readonly redact: Redact;
   private readonly clock: () => number;
-  private readonly classifier: ClassifierTable | undefined;
+  /** The classifier table decisions read commands with (the engine's own when undefined). */
+  readonly classifier: ClassifierTable | undefined;
   private readonly faultRecordMs: number;
   private readonly deadlineMs: number;
   private readonly onFault: GateOptions['onFault'];
@@ -128,6 +129,8 @@ export class Gate {
       if (this.classifier !== undefined) input.classifier = this.classifier;
       // Beside the request, not in it (requests are closed): the engine makes it a human's call.
       if (ask.unsandboxed === true) input.unsandboxed = true;
+      if (ask.transactional === true) input.transactional = true;
+      if (ask.observed !== undefined) input.observed = ask.observed;
       const frozen = freezeOf(current, ctx.agent);
       if (frozen !== null) input.frozen = frozen;
       if (ctx.runId !== undefined) {

@@ -2,7 +2,7 @@
 // agent), what a call would do, and what the gate answers.
 
 import { createHash } from 'node:crypto';
-import type { ActionRequest, DecisionResult, RequestArgs } from '@warden/engine';
+import type { ActionRequest, DecideInput, DecisionResult, RequestArgs } from '@warden/engine';
 import { canonicalJson } from '@warden/engine';
 import type { Stamp } from '../audit/records.js';
 import type { ApprovalRecord, AuditStatus } from '../store/types.js';
@@ -40,6 +40,17 @@ export interface GateAsk {
    * autonomy level lifts it; a deny stays a deny.
    */
   readonly unsandboxed?: boolean;
+  /**
+   * The call will run over a copy-on-write layer and be decided on what it
+   * does before that lands (E44): a command that cannot be read whole may run
+   * so, without network, instead of asking for that alone.
+   */
+  readonly transactional?: boolean;
+  /**
+   * The request is what an allowed call was seen doing (E44), and its own
+   * decision allowed these paths per class (null: any): not asked again.
+   */
+  readonly observed?: DecideInput['observed'];
 }
 
 export interface DecideOptions {

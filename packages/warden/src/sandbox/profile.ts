@@ -8,7 +8,7 @@
 // killed, is refused.
 
 import { realpathSync, statSync } from 'node:fs';
-import { writableAreas } from '@warden/engine';
+import { DEFAULT_CONTROL_PATHS, writableAreas } from '@warden/engine';
 import type { Gate } from '../gate/gate.js';
 import type { PolicySnapshot } from '../gate/snapshot.js';
 import type { AuditReader, GrantStore, SecretStore } from '../store/types.js';
@@ -25,6 +25,13 @@ export interface ExecProfile {
   /** Hosts the command line names, which the decision allowed. */
   readonly hosts: readonly string[];
   readonly denyRead: readonly string[];
+  /**
+   * The decision allowed the command only to run transactionally (E44): it
+   * runs over a copy-on-write layer or not at all, and without network.
+   */
+  readonly transactional: boolean;
+  /** The paths that change what later commands run, as the policy and the managed layer say (E44). */
+  readonly controlPaths: readonly string[];
 }
 
 export interface GrantedRun {
@@ -120,6 +127,9 @@ export async function grantedRun(
     at: call.at,
   });
   const write = areas.map(isFolder).filter((p): p is string => p !== null);
+  // The recorded decision says whether its allow rests on a transactional run (E44).
+  const shown = (decision.decision ?? {}) as { transactional?: unknown };
+  const transactional = shown.transactional === true;
   return {
     ok: true,
     run: {
@@ -131,8 +141,15 @@ export async function grantedRun(
       profile: {
         worktree: call.worktree,
         write,
-        hosts: commandHosts(call.command),
+        // A command allowed only to run transactionally reaches no host: what it does is its layer.
+        hosts: transactional ? [] : commandHosts(call.command),
         denyRead: [...(sources.denyRead ?? DEFAULT_DENY_READ)],
+        transactional,
+        controlPaths: [
+          ...DEFAULT_CONTROL_PATHS,
+          ...(snapshot.compiled.policy.controlPaths ?? []),
+          ...(snapshot.managed?.policy.controlPaths ?? []),
+        ],
       },
     },
   };

@@ -46,6 +46,10 @@ export const recordedDecisionView = z.strictObject({
   reason: z.string(),
   rule: z.string(),
   scope: z.string(),
+  transactional: z
+    .literal(true)
+    .optional()
+    .describe('the allow rested on running the call transactionally (E44)'),
 });
 
 /** The request as recorded: who acts and the tool stand in the entry itself. */

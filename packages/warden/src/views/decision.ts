@@ -58,6 +58,12 @@ export const advisoryHitView = z.strictObject({
 });
 
 export const decisionResultView = z.strictObject({
+  transactional: z
+    .literal(true)
+    .optional()
+    .describe(
+      'the allow rests on running the call transactionally: only over a copy-on-write layer, without network, decided on what it does before it lands',
+    ),
   decision: decisionSchema,
   outcome: outcomeSchema,
   rule: z.string(),

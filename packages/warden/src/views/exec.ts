@@ -10,12 +10,26 @@ export const execProfileView = z.strictObject({
   write: z.array(z.string()).describe('folders beyond the worktree the policy lets it write in'),
   hosts: z.array(z.string()).describe('hosts the command line names, which the decision allowed'),
   denyRead: z.array(z.string()),
+  transactional: z
+    .boolean()
+    .describe('the decision allowed it only over a copy-on-write layer, without network (E44)'),
+  controlPaths: z
+    .array(z.string())
+    .describe('paths that change what later commands run: a write there is decided (E44)'),
 });
 
 export const execStartView = z.strictObject({
   auditId: z.string(),
   callId: z.string(),
   profile: execProfileView,
+});
+
+export const execEffectsView = z.strictObject({
+  outcome: z
+    .enum(['allow', 'deny'])
+    .describe('allow: land what the command did; deny: discard it, nothing happened'),
+  reason: z.string(),
+  auditIds: z.array(z.string()).describe('the audit entry of each request decided, in order'),
 });
 
 export type ExecProfileView = Shown<typeof execProfileView>;

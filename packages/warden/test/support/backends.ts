@@ -74,6 +74,23 @@ export function tempDir(prefix = 'warden-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+const hostDirs: string[] = [];
+
+/**
+ * A folder the sandbox's commands see as it is on the host: outside the
+ * system's temporary folder, which a sandboxed command gets a private,
+ * read-only copy of. Removed when the test process ends.
+ */
+export function hostDir(prefix = 'warden-'): string {
+  if (hostDirs.length === 0)
+    process.once('exit', () => {
+      for (const dir of hostDirs) rmSync(dir, { recursive: true, force: true });
+    });
+  const dir = mkdtempSync(join('/var/tmp', prefix));
+  hostDirs.push(dir);
+  return dir;
+}
+
 export function uniqueSchema(): string {
   return `wt_${process.pid}_${randomBytes(4).toString('hex')}`;
 }

@@ -32,6 +32,10 @@ function exec(program: CommandUnknownOpts) {
       'run under the decision a hook granted for exactly this command line and worktree, instead of asking again',
     )
     .option(
+      '--transactional <mode>',
+      'run over a copy-on-write layer and decide what the command did before it lands: `auto` (default: where the host can), `required`, or `off`',
+    )
+    .option(
       '--no-sandbox',
       'on a host without a sandbox backend, run the command anyway, with the guard rules as the only boundary',
     )

@@ -67,6 +67,12 @@ const decideSchema = requestSchema.extend({
     .describe(
       'true: an allowed `command` comes with a `grant` that lets `warden exec --grant` run it once under the sandbox made from this decision',
     ),
+  transactional: z
+    .boolean()
+    .optional()
+    .describe(
+      'true (with `grant`): the command will run over a copy-on-write layer and be decided on what it does before that lands, so a command that cannot be read whole may run so, without network',
+    ),
 });
 
 /**
@@ -109,6 +115,8 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
           ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
           ...(body.callId === undefined ? {} : { callId: body.callId }),
           ...(body.unsandboxed === true ? { unsandboxed: true } : {}),
+          // Only a granted run is held to a layer: `warden exec` reads the recorded decision.
+          ...(body.transactional === true && body.grant === true ? { transactional: true } : {}),
         },
         {
           wait: query.wait !== '0',

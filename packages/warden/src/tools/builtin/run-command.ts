@@ -131,6 +131,7 @@ export function runCommandTool(
           : await sandbox
               .launch(args.command, {
                 worktree: c.root,
+                cwd: join(c.root, cwd),
                 hosts,
                 denyRead: s.sandboxDenyRead,
                 ...signal,
@@ -150,7 +151,7 @@ export function runCommandTool(
           ...signal,
         });
       } finally {
-        launch?.release();
+        await launch?.release();
       }
       const violations = launch?.violations() ?? [];
       for (const note of [
