@@ -81,10 +81,20 @@ interface Hooked {
   readonly stderr: string;
 }
 
+/**
+ * The hook as Claude Code runs it: in the session's project, which it names in
+ * CLAUDE_PROJECT_DIR (the recorded inputs' `cwd`), the worktree calls are bound to.
+ */
 function hook(args: string[], input: string, env: Record<string, string> = {}): Hooked {
   const ran = warden(['hook', 'claude-code', ...args], {
     input,
-    env: { WARDEN_URL: '', WARDEN_TOKEN: '', WARDEN_LOG_LEVEL: 'silent', ...env },
+    env: {
+      WARDEN_URL: '',
+      WARDEN_TOKEN: '',
+      WARDEN_LOG_LEVEL: 'silent',
+      CLAUDE_PROJECT_DIR: worktree,
+      ...env,
+    },
   });
   let answer: unknown = null;
   if (ran.stdout.trim() !== '') answer = JSON.parse(ran.stdout) as unknown;
@@ -130,7 +140,9 @@ beforeAll(() => {
 
 describe('G14b/G14c: what a Claude Code tool call asks of the gate', () => {
   it('Bash goes to the shell classifier with the worktree, to run sandboxed once allowed (G2)', async () => {
-    expect(await planCall(input('Bash', { command: 'git push origin main' }, worktree))).toEqual({
+    expect(
+      await planCall(input('Bash', { command: 'git push origin main' }, worktree), worktree),
+    ).toEqual({
       kind: 'gate',
       worktree,
       ask: {
@@ -143,7 +155,7 @@ describe('G14b/G14c: what a Claude Code tool call asks of the gate', () => {
     });
     // Asking to run without the sandbox is asked of the gate as such, and never rewritten.
     const unsandboxed = { command: 'ls', dangerouslyDisableSandbox: true };
-    expect(await planCall(input('Bash', unsandboxed, worktree))).toEqual({
+    expect(await planCall(input('Bash', unsandboxed, worktree), worktree)).toEqual({
       kind: 'gate',
       worktree,
       ask: {
@@ -159,10 +171,12 @@ describe('G14b/G14c: what a Claude Code tool call asks of the gate', () => {
   it('a file write inside the worktree is not gated; outside, through `..` or a link, it is', async () => {
     const inside = await planCall(
       input('Write', { file_path: 'src/new.ts', content: '' }, worktree),
+      worktree,
     );
     expect(inside).toMatchObject({ kind: 'ungated' });
     const up = await planCall(
       input('Edit', { file_path: `${worktree}/../elsewhere/x.env` }, worktree),
+      worktree,
     );
     expect(up).toMatchObject({
       kind: 'gate',
@@ -173,17 +187,22 @@ describe('G14b/G14c: what a Claude Code tool call asks of the gate', () => {
     });
     const viaLink = await planCall(
       input('MultiEdit', { file_path: 'out/x.env', edits: [] }, worktree),
+      worktree,
     );
     expect(viaLink).toMatchObject({ kind: 'gate', ask: { actions: ['fileWriteOutsideWorktree'] } });
     const notebook = await planCall(
       input('NotebookEdit', { notebook_path: '/etc/x.ipynb' }, worktree),
+      worktree,
     );
     expect(notebook).toMatchObject({ kind: 'gate', ask: { args: { paths: ['/etc/x.ipynb'] } } });
   });
 
   it('records a long content argument by its start and size, so a large write is still decided', async () => {
     const content = 'x'.repeat(3 * 1024 * 1024);
-    const plan = await planCall(input('Write', { file_path: '/etc/big.txt', content }, worktree));
+    const plan = await planCall(
+      input('Write', { file_path: '/etc/big.txt', content }, worktree),
+      worktree,
+    );
     expect(plan.kind).toBe('gate');
     const recorded = (plan as { ask: { arguments: { content: string; file_path: string } } }).ask
       .arguments;
@@ -194,39 +213,51 @@ describe('G14b/G14c: what a Claude Code tool call asks of the gate', () => {
 
   it('WebFetch and WebSearch are network egress with the hosts they name (E12), unknown otherwise', async () => {
     expect(
-      await planCall(input('WebFetch', { url: 'https://api.github.com/x', prompt: 'p' }, worktree)),
+      await planCall(
+        input('WebFetch', { url: 'https://api.github.com/x', prompt: 'p' }, worktree),
+        worktree,
+      ),
     ).toMatchObject({
       kind: 'gate',
       ask: { actions: ['networkEgress'], args: { hosts: ['https://api.github.com/x'] } },
     });
     expect(
-      await planCall(input('WebSearch', { query: 'q', allowed_domains: ['docs.rs'] }, worktree)),
+      await planCall(
+        input('WebSearch', { query: 'q', allowed_domains: ['docs.rs'] }, worktree),
+        worktree,
+      ),
     ).toMatchObject({ ask: { args: { hosts: ['docs.rs'] } } });
-    const open = await planCall(input('WebSearch', { query: 'q' }, worktree));
+    const open = await planCall(input('WebSearch', { query: 'q' }, worktree), worktree);
     expect(open).toMatchObject({ kind: 'gate', ask: { actions: ['networkEgress'] } });
     expect((open as { ask: { args?: unknown } }).ask.args).toBeUndefined();
   });
 
   it('reads pass; an unmapped MCP tool, an unknown tool and a call missing its argument are refused', async () => {
     for (const tool of ['Read', 'Glob', 'Grep', 'LS', 'TodoWrite', 'Task'])
-      expect(await planCall(input(tool, {}, worktree))).toMatchObject({ kind: 'ungated' });
-    expect(await planCall(input('mcp__fs__write_file', {}, worktree))).toMatchObject({
+      expect(await planCall(input(tool, {}, worktree), worktree)).toMatchObject({
+        kind: 'ungated',
+      });
+    expect(await planCall(input('mcp__fs__write_file', {}, worktree), worktree)).toMatchObject({
       kind: 'refuse',
       reason: expect.stringContaining('no mapping'),
     });
-    expect(await planCall(input('mcp__warden__fs__write_file', {}, worktree))).toMatchObject({
+    expect(
+      await planCall(input('mcp__warden__fs__write_file', {}, worktree), worktree),
+    ).toMatchObject({
       kind: 'ungated',
       reason: expect.stringContaining("Warden's MCP gateway"),
     });
-    expect(await planCall(input('mcp__wdn__fs__write_file', {}, worktree), 'wdn')).toMatchObject({
+    expect(
+      await planCall(input('mcp__wdn__fs__write_file', {}, worktree), worktree, 'wdn'),
+    ).toMatchObject({
       kind: 'ungated',
     });
-    expect(await planCall(input('Teleport', {}, worktree))).toMatchObject({
+    expect(await planCall(input('Teleport', {}, worktree), worktree)).toMatchObject({
       kind: 'refuse',
       reason: expect.stringContaining('does not know'),
     });
-    expect(await planCall(input('Bash', {}, worktree))).toMatchObject({ kind: 'refuse' });
-    expect(await planCall(input('Write', { content: 'x' }, worktree))).toMatchObject({
+    expect(await planCall(input('Bash', {}, worktree), worktree)).toMatchObject({ kind: 'refuse' });
+    expect(await planCall(input('Write', { content: 'x' }, worktree), worktree)).toMatchObject({
       kind: 'refuse',
     });
   });
@@ -513,7 +544,7 @@ describe('connected: a real `warden serve` decides, humans answer prompts', () =
     const watcher = await approverWatching(server.url, approver, spawned);
     const child = spawn(process.execPath, [BIN, 'hook', 'claude-code'], {
       stdio: 'pipe',
-      env: { ...process.env, ...env() },
+      env: { ...process.env, CLAUDE_PROJECT_DIR: worktree, ...env() },
     });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

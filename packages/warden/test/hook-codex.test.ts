@@ -127,7 +127,10 @@ function deny(reason: string) {
   };
 }
 
-/** The hook's answer to `text`, in process, with `options`. */
+/**
+ * The hook's answer to `text`, in process, with `options`, started as Codex
+ * starts it: in the session's folder, the worktree calls are bound to.
+ */
 async function answer(text: string, options: HookOptions): Promise<unknown> {
   let out = '';
   const got = await answerHook(
@@ -137,6 +140,7 @@ async function answer(text: string, options: HookOptions): Promise<unknown> {
         out += t;
       },
       env: { PATH: process.env.PATH ?? '' },
+      cwd: () => worktree,
     },
     options,
     codex,
@@ -369,7 +373,9 @@ describe('reading an apply_patch (G14c)', () => {
 
 describe('what a Codex tool call asks of the gate (G14b, G14c)', () => {
   it('G14b: Bash goes to the shell classifier with the worktree, to run sandboxed once allowed where it can', async () => {
-    expect(await planCodexCall(input('Bash', { command: 'git push origin main' }))).toEqual({
+    expect(
+      await planCodexCall(input('Bash', { command: 'git push origin main' }), worktree),
+    ).toEqual({
       kind: 'gate',
       worktree,
       ask: {
@@ -380,7 +386,7 @@ describe('what a Codex tool call asks of the gate (G14b, G14c)', () => {
       },
       shell: { input: { command: 'git push origin main' }, command: 'git push origin main' },
     });
-    expect(await planCodexCall(input('Bash', {}))).toMatchObject({ kind: 'refuse' });
+    expect(await planCodexCall(input('Bash', {}), worktree)).toMatchObject({ kind: 'refuse' });
   });
 
   it("G14c: a Bash command that is only `apply_patch <<'EOF'` is judged as the patch Codex applies itself, never rewritten", async () => {
@@ -388,6 +394,7 @@ describe('what a Codex tool call asks of the gate (G14b, G14c)', () => {
       input('Bash', {
         command: `apply_patch <<'EOF'\n${patch('*** Add File: ../x.env', '+x')}EOF\n`,
       }),
+      worktree,
     );
     expect(outside).toMatchObject({
       kind: 'gate',
@@ -401,11 +408,13 @@ describe('what a Codex tool call asks of the gate (G14b, G14c)', () => {
     expect(
       await planCodexCall(
         input('Bash', { command: `apply_patch <<EOF\n${patch('*** Add File: y', '+y')}EOF` }),
+        worktree,
       ),
     ).toMatchObject({ kind: 'ungated' });
     expect(
       await planCodexCall(
         input('apply_patch', { command: `<<'EOF'\n${patch('*** Delete File: y')}EOF\n` }),
+        worktree,
       ),
     ).toMatchObject({ kind: 'gate', ask: { actions: ['fileDelete'] } });
   });
@@ -416,13 +425,17 @@ describe('what a Codex tool call asks of the gate (G14b, G14c)', () => {
         input('apply_patch', {
           command: patch('*** Add File: src/a.ts', '+x', '*** Update File: b.ts', '@@', '+y'),
         }),
+        worktree,
       ),
     ).toEqual({
       kind: 'ungated',
       reason: '`apply_patch` writes inside the worktree only (not gated)',
     });
     expect(
-      await planCodexCall(input('apply_patch', { command: patch('*** Add File: ../x.env', '+x') })),
+      await planCodexCall(
+        input('apply_patch', { command: patch('*** Add File: ../x.env', '+x') }),
+        worktree,
+      ),
     ).toMatchObject({
       kind: 'gate',
       ask: { actions: ['fileWriteOutsideWorktree'], args: { paths: [join(root, 'x.env')] } },
@@ -430,6 +443,7 @@ describe('what a Codex tool call asks of the gate (G14b, G14c)', () => {
     expect(
       await planCodexCall(
         input('apply_patch', { command: patch('*** Add File: out/x.env', '+x') }),
+        worktree,
       ),
     ).toMatchObject({ kind: 'gate', ask: { actions: ['fileWriteOutsideWorktree'] } });
     expect(
@@ -437,6 +451,7 @@ describe('what a Codex tool call asks of the gate (G14b, G14c)', () => {
         input('apply_patch', {
           command: patch('*** Delete File: src/old.ts', '*** Add File: /etc/x.conf', '+x'),
         }),
+        worktree,
       ),
     ).toMatchObject({
       kind: 'gate',
@@ -452,30 +467,37 @@ describe('what a Codex tool call asks of the gate (G14b, G14c)', () => {
     expect(
       await planCodexCall(
         input('apply_patch', { command: patch('*** Update File: a', '*** Move to: b', '@@') }),
+        worktree,
       ),
     ).toMatchObject({ ask: { actions: ['fileDelete'], args: { paths: [join(worktree, 'a')] } } });
-    expect(await planCodexCall(input('apply_patch', { command: 'rm -rf /' }))).toMatchObject({
+    expect(
+      await planCodexCall(input('apply_patch', { command: 'rm -rf /' }), worktree),
+    ).toMatchObject({
       kind: 'refuse',
       reason: expect.stringContaining('not one Warden can read'),
     });
-    expect(await planCodexCall(input('apply_patch', {}))).toMatchObject({ kind: 'refuse' });
+    expect(await planCodexCall(input('apply_patch', {}), worktree)).toMatchObject({
+      kind: 'refuse',
+    });
   });
 
   it("Codex's own tools: reads and session steering pass with a reason; web_search is egress; write_stdin and unknown tools are denied", async () => {
     for (const tool of ['view_image', 'request_user_input', 'get_goal', 'tool_search'])
-      expect(await planCodexCall(input(tool, {}))).toMatchObject({
+      expect(await planCodexCall(input(tool, {}), worktree)).toMatchObject({
         kind: 'ungated',
         reason: expect.stringMatching(new RegExp(`^\`${tool}\` \\w`)),
       });
-    expect(await planCodexCall(input('web_search', { query: 'q' }))).toMatchObject({
+    expect(await planCodexCall(input('web_search', { query: 'q' }), worktree)).toMatchObject({
       kind: 'gate',
       ask: { actions: ['networkEgress'] },
     });
-    expect(await planCodexCall(input('write_stdin', { chars: 'rm -rf /\n' }))).toMatchObject({
+    expect(
+      await planCodexCall(input('write_stdin', { chars: 'rm -rf /\n' }), worktree),
+    ).toMatchObject({
       kind: 'refuse',
       reason: expect.stringContaining('cannot classify'),
     });
-    expect(await planCodexCall(input('spawn_agent', {}))).toMatchObject({
+    expect(await planCodexCall(input('spawn_agent', {}), worktree)).toMatchObject({
       kind: 'refuse',
       reason:
         '`spawn_agent` is a Codex tool Warden does not know, so it cannot tell what it does: denied',
@@ -484,21 +506,21 @@ describe('what a Codex tool call asks of the gate (G14b, G14c)', () => {
 
   it("G1: MCP tools: Warden's gateway keeps its own; others need --gateway-config, which maps them", async () => {
     const note = { path: '/etc/note.txt', text: 'x' };
-    expect(await planCodexCall(input('mcp__warden__fs__write_file', {}))).toMatchObject({
+    expect(await planCodexCall(input('mcp__warden__fs__write_file', {}), worktree)).toMatchObject({
       kind: 'ungated',
     });
-    expect(await planCodexCall(input('mcp__fake__write_note', note))).toMatchObject({
+    expect(await planCodexCall(input('mcp__fake__write_note', note), worktree)).toMatchObject({
       kind: 'refuse',
       reason: expect.stringContaining('give Codex this server through `warden gateway`'),
     });
     expect(
-      await planCodexCall(input('mcp__fake__write_note', note), 'warden', gatewayConfig),
+      await planCodexCall(input('mcp__fake__write_note', note), worktree, 'warden', gatewayConfig),
     ).toMatchObject({
       kind: 'gate',
       ask: { actions: ['fileWriteOutsideWorktree'], args: { paths: ['/etc/note.txt'] } },
     });
     expect(
-      await planCodexCall(input('mcp__fake__read_note', {}), 'warden', gatewayConfig),
+      await planCodexCall(input('mcp__fake__read_note', {}), worktree, 'warden', gatewayConfig),
     ).toMatchObject({ kind: 'ungated' });
   });
 

@@ -240,7 +240,12 @@ async function standalone(
   options: Partial<HookOptions> = {},
 ): Promise<Record<string, unknown>> {
   return (await answerHook(
-    { stdin: () => Promise.resolve(JSON.stringify(input)), out: () => undefined, env: {} },
+    {
+      stdin: () => Promise.resolve(JSON.stringify(input)),
+      out: () => undefined,
+      env: {},
+      cwd: () => worktree,
+    },
     { policy: policyFile, data, sandbox: 'off', ...options },
     runtime,
   )) as Record<string, unknown>;
@@ -418,6 +423,7 @@ describe('standalone: completions recorded into the data folder', () => {
         out: () => undefined,
         err: (text) => lines.push(text),
         env: {},
+        cwd: () => worktree,
       },
       { server: 'http://127.0.0.1:9', token: 't', sandbox: 'off' },
       runtimes.claude,
@@ -438,6 +444,7 @@ describe('standalone: completions recorded into the data folder', () => {
           stdin: () => Promise.resolve(JSON.stringify(captured(file))),
           out: () => undefined,
           env: {},
+          cwd: () => worktree,
         },
         { server: 'http://127.0.0.1:9', token: 't' },
         runtime,
@@ -464,7 +471,7 @@ describe('adversarial completion inputs: refused before anything is opened or re
   /** The hook's answer to raw standard input, standalone into `data`. */
   const answerRaw = async (data: string, stdin: () => Promise<string>) =>
     (await answerHook(
-      { stdin, out: () => undefined, env: {} },
+      { stdin, out: () => undefined, env: {}, cwd: () => worktree },
       { policy: policyFile, data, sandbox: 'off' },
       runtimes.claude,
     )) as {
@@ -553,7 +560,12 @@ describe('connected: `POST /v1/audit` with `completes`', () => {
 
   const connected = (runtime: AnyRuntime, input: Record<string, unknown>) =>
     answerHook(
-      { stdin: () => Promise.resolve(JSON.stringify(input)), out: () => undefined, env: {} },
+      {
+        stdin: () => Promise.resolve(JSON.stringify(input)),
+        out: () => undefined,
+        env: {},
+        cwd: () => worktree,
+      },
       { server: url, token: h.tokens.agent, sandbox: 'off' },
       runtime,
     );

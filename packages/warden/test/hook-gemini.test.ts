@@ -128,12 +128,17 @@ function input(tool: string, toolInput: Record<string, unknown>, extra = {}): Be
   return read;
 }
 
-/** The environment the hook sees: no Warden server unless given. */
+/**
+ * The environment the hook sees: no Warden server unless given, and the
+ * session's project as Gemini CLI names it (GEMINI_PROJECT_DIR), the worktree
+ * calls are bound to.
+ */
 function hookEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const unset = new Set(['WARDEN_URL', 'WARDEN_TOKEN', 'WARDEN_MANAGED_POLICY']);
   return {
     ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !unset.has(key))),
     WARDEN_LOG_LEVEL: 'silent',
+    GEMINI_PROJECT_DIR: worktree,
     ...extra,
   };
 }
@@ -279,7 +284,7 @@ describe('the reader: Gemini CLI 0.61.0 `BeforeTool` input, field by field', () 
 describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
   it('G14b: `run_shell_command` goes to the shell classifier with the worktree, to run sandboxed once allowed (G2)', async () => {
     const push = capturedInput('run_shell_command-git-push.json');
-    expect(await planCall(push, 'warden', undefined, 'id-1')).toEqual({
+    expect(await planCall(push, worktree, 'warden', undefined, 'id-1')).toEqual({
       kind: 'gate',
       worktree,
       ask: {
@@ -295,53 +300,65 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
     });
   });
 
-  it('G14b, E26: a shell command run in another folder (`dir_path`) is judged as `cd <folder> && …`', async () => {
+  it('G14b, E26: a shell command run in another folder (`dir_path`) is judged as `cd <folder> && …`; outside the worktree it is also a write there (G14c), and runs sandboxed in the worktree', async () => {
     const elsewhere = join(root, 'elsewhere');
     const plan = await planCall(
       input('run_shell_command', { command: 'echo x > passwd', dir_path: elsewhere }),
+      worktree,
     );
     expect(plan).toMatchObject({
       kind: 'gate',
-      ask: { command: `cd '${elsewhere}' && echo x > passwd` },
+      worktree,
+      ask: {
+        command: `cd '${elsewhere}' && echo x > passwd`,
+        actions: ['processSpawn', 'fileWriteOutsideWorktree'],
+        args: { paths: [elsewhere] },
+      },
       shell: {
         input: { command: 'echo x > passwd', dir_path: elsewhere },
-        command: `cd '${elsewhere}' && echo x > passwd`,
+        command: 'echo x > passwd',
+        elsewhere,
       },
     });
     // Relative to the worktree; the worktree itself needs no `cd`.
     expect(
-      await planCall(input('run_shell_command', { command: 'ls', dir_path: 'src' })),
+      await planCall(input('run_shell_command', { command: 'ls', dir_path: 'src' }), worktree),
     ).toMatchObject({ ask: { command: `cd '${join(worktree, 'src')}' && ls` } });
     expect(
-      await planCall(input('run_shell_command', { command: 'ls', dir_path: `${worktree}/` })),
+      await planCall(
+        input('run_shell_command', { command: 'ls', dir_path: `${worktree}/` }),
+        worktree,
+      ),
     ).toMatchObject({ ask: { command: 'ls' } });
     // Two folders, or one that is not a string, cannot be judged.
     expect(
       await planCall(
         input('run_shell_command', { command: 'ls', dir_path: 'src', directory: '/etc' }),
+        worktree,
       ),
     ).toMatchObject({ kind: 'refuse', reason: expect.stringContaining('two different folders') });
     expect(
-      await planCall(input('run_shell_command', { command: 'ls', dir_path: ['/etc'] })),
+      await planCall(input('run_shell_command', { command: 'ls', dir_path: ['/etc'] }), worktree),
     ).toMatchObject({ kind: 'refuse' });
-    expect(await planCall(input('run_shell_command', { command: '' }))).toMatchObject({
+    expect(await planCall(input('run_shell_command', { command: '' }), worktree)).toMatchObject({
       kind: 'refuse',
       reason: '`run_shell_command` without a `command`',
     });
   });
 
   it('G14c: `write_file` and `replace` inside the worktree are not gated; outside, through `..` or a link, they are', async () => {
-    expect(await planCall(capturedInput('write_file.json'))).toEqual({
+    expect(await planCall(capturedInput('write_file.json'), worktree)).toEqual({
       kind: 'ungated',
       reason: '`write_file` writes inside the worktree (not gated)',
     });
-    expect(await planCall(capturedInput('replace.json'))).toEqual({
+    expect(await planCall(capturedInput('replace.json'), worktree)).toEqual({
       kind: 'ungated',
       reason: '`replace` writes inside the worktree (not gated)',
     });
     expect(
       await planCall(
         input('write_file', { file_path: `${worktree}/../elsewhere/x.env`, content: '' }),
+        worktree,
       ),
     ).toMatchObject({
       kind: 'gate',
@@ -351,9 +368,9 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
       },
     });
     expect(
-      await planCall(input('replace', { file_path: join(worktree, 'out', 'x.env') })),
+      await planCall(input('replace', { file_path: join(worktree, 'out', 'x.env') }), worktree),
     ).toMatchObject({ kind: 'gate', ask: { actions: ['fileWriteOutsideWorktree'] } });
-    expect(await planCall(input('write_file', { content: 'x' }))).toEqual({
+    expect(await planCall(input('write_file', { content: 'x' }), worktree)).toEqual({
       kind: 'refuse',
       reason: '`write_file` without a `file_path`',
     });
@@ -361,7 +378,10 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
 
   it('records a long content argument by its start and size, so a large write is still decided', async () => {
     const content = 'x'.repeat(3 * 1024 * 1024);
-    const plan = await planCall(input('write_file', { file_path: '/etc/big.txt', content }));
+    const plan = await planCall(
+      input('write_file', { file_path: '/etc/big.txt', content }),
+      worktree,
+    );
     const recorded = (plan as { ask: { arguments: { content: string } } }).ask.arguments;
     expect(recorded.content.length).toBeLessThan(5000);
     expect(recorded.content).toMatch(/… \(3145728 bytes in all\)$/);
@@ -373,6 +393,7 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
         input('web_fetch', {
           prompt: 'Summarize https://api.github.com/x and http://docs.rs/y please',
         }),
+        worktree,
       ),
     ).toMatchObject({
       kind: 'gate',
@@ -383,7 +404,10 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
     });
     // A GitHub page is fetched raw, from another host.
     expect(
-      await planCall(input('web_fetch', { prompt: 'read https://github.com/a/b/blob/main/x.md' })),
+      await planCall(
+        input('web_fetch', { prompt: 'read https://github.com/a/b/blob/main/x.md' }),
+        worktree,
+      ),
     ).toMatchObject({
       ask: {
         args: {
@@ -394,16 +418,18 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
         },
       },
     });
-    expect(await planCall(input('web_fetch', { url: 'https://db.prod.internal/' }))).toMatchObject({
+    expect(
+      await planCall(input('web_fetch', { url: 'https://db.prod.internal/' }), worktree),
+    ).toMatchObject({
       ask: { args: { hosts: ['https://db.prod.internal/'] } },
     });
     // No URL, a URL it cannot read or one of another scheme: the hosts are unknown (G18).
     for (const prompt of ['summarize the docs', 'get ftp://x.example/f', 'see http://[::1']) {
-      const plan = await planCall(input('web_fetch', { prompt }));
+      const plan = await planCall(input('web_fetch', { prompt }), worktree);
       expect(plan, prompt).toMatchObject({ kind: 'gate', ask: { actions: ['networkEgress'] } });
       expect((plan as { ask: { args?: unknown } }).ask.args, prompt).toBeUndefined();
     }
-    const search = await planCall(input('google_web_search', { query: 'q' }));
+    const search = await planCall(input('google_web_search', { query: 'q' }), worktree);
     expect(search).toMatchObject({ kind: 'gate', ask: { actions: ['networkEgress'] } });
     expect((search as { ask: { args?: unknown } }).ask.args).toBeUndefined();
   });
@@ -419,17 +445,19 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
       'invoke_agent',
       'activate_skill',
     ])
-      expect(await planCall(input(tool, {}))).toMatchObject({
+      expect(await planCall(input(tool, {}), worktree)).toMatchObject({
         kind: 'ungated',
         reason: expect.stringMatching(new RegExp(`^\`${tool}\` \\w`)),
       });
-    expect(await planCall(input('teleport', {}))).toEqual({
+    expect(await planCall(input('teleport', {}), worktree)).toEqual({
       kind: 'refuse',
       reason:
         '`teleport` is a Gemini CLI tool Warden does not know, so it cannot tell what it does: denied',
     });
-    expect(await planCall(input('discovered_tool_deploy', {}))).toMatchObject({ kind: 'refuse' });
-    expect(await planCall(capturedInput('mcp_fake_write_note.json'))).toMatchObject({
+    expect(await planCall(input('discovered_tool_deploy', {}), worktree)).toMatchObject({
+      kind: 'refuse',
+    });
+    expect(await planCall(capturedInput('mcp_fake_write_note.json'), worktree)).toMatchObject({
       kind: 'refuse',
       reason: expect.stringContaining('no mapping to action classes'),
     });
@@ -441,12 +469,14 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
       { path: 'x' },
       { mcp_context: { server_name: 'warden', tool_name: 'fs__write_file' } },
     );
-    expect(await planCall(viaGateway)).toEqual({
+    expect(await planCall(viaGateway, worktree)).toEqual({
       kind: 'ungated',
       reason: "`mcp_warden_fs__write_file` goes through Warden's MCP gateway, which decides it",
       gateway: true,
     });
-    expect(await planCall(input('mcp_wdn_x', {}), 'wdn')).toMatchObject({ kind: 'ungated' });
+    expect(await planCall(input('mcp_wdn_x', {}), worktree, 'wdn')).toMatchObject({
+      kind: 'ungated',
+    });
     // A call that only claims to be the gateway's is not let through.
     expect(
       await planCall(
@@ -455,10 +485,17 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
           {},
           { mcp_context: { server_name: 'warden', tool_name: 'write_note' } },
         ),
+        worktree,
       ),
     ).toMatchObject({ kind: 'refuse' });
     expect(
-      await planCall(capturedInput('mcp_fake_write_note.json'), 'warden', gatewayConfig, 'id-2'),
+      await planCall(
+        capturedInput('mcp_fake_write_note.json'),
+        worktree,
+        'warden',
+        gatewayConfig,
+        'id-2',
+      ),
     ).toEqual({
       kind: 'gate',
       worktree,

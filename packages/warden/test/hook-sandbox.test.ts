@@ -79,10 +79,17 @@ interface Answer {
   readonly updatedInput?: { command: string; description?: string };
 }
 
+/** The hook as Claude Code starts it, for the session's project (CLAUDE_PROJECT_DIR): the worktree. */
 function hook(args: readonly string[], input: string, env: Record<string, string> = {}): Answer {
   const ran = warden(['hook', 'claude-code', ...args], {
     input,
-    env: { WARDEN_URL: '', WARDEN_TOKEN: '', WARDEN_LOG_LEVEL: 'silent', ...env },
+    env: {
+      WARDEN_URL: '',
+      WARDEN_TOKEN: '',
+      WARDEN_LOG_LEVEL: 'silent',
+      CLAUDE_PROJECT_DIR: worktree,
+      ...env,
+    },
   });
   expect(ran.code, ran.stderr).toBe(0);
   return (JSON.parse(ran.stdout) as { hookSpecificOutput: Answer }).hookSpecificOutput;
@@ -373,6 +380,7 @@ describe.skipIf(missing !== null)(
         stdio: 'pipe',
         env: {
           ...process.env,
+          CLAUDE_PROJECT_DIR: worktree,
           WARDEN_URL: server.url,
           WARDEN_TOKEN: agent,
           WARDEN_LOG_LEVEL: 'silent',

@@ -1,8 +1,10 @@
 // Claude Code's `PreToolUse` hook (contracts §4): what a native tool call asks
-// of the gate. `Bash` goes through the shell classifier (G14b, G14c); file
-// writes are gated only outside the worktree (`cwd`), judged by the one path
-// confinement; `WebFetch`/`WebSearch` are network egress with their hosts
-// (E12); tools that only read or steer Claude Code itself pass ungated;
+// of the gate. `Bash` goes through the shell classifier (G14b, G14c), run in
+// the input's `cwd` (outside the bound worktree also a
+// `fileWriteOutsideWorktree` of that folder, `plan.ts`); file writes are
+// gated only outside the bound worktree (`hook/worktree.ts`; a relative path
+// resolved against `cwd`), judged by the one path confinement;
+// `WebFetch`/`WebSearch` are network egress with their hosts (E12); tools that only read or steer Claude Code itself pass ungated;
 // `mcp__<gateway>__*` is left to Warden's MCP gateway; another `mcp__*` tool
 // is decided with the mapping of a gateway configuration given with
 // `--gateway-config FILE` (the same mapping and argument extraction the
@@ -14,7 +16,16 @@ import { resolve } from 'node:path';
 import type { HookCompletion } from './completion.js';
 import { milliseconds, shortError, sizeOf, statedExitCode } from './completion.js';
 import type { HookPlan } from './plan.js';
-import { askBase, hookInputOf, planFileWrite, planMcpName, readCallFields, text } from './plan.js';
+import {
+  askBase,
+  hookInputOf,
+  planFileWrite,
+  planMcpName,
+  processWorktree,
+  planShell,
+  readCallFields,
+  text,
+} from './plan.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
 /** The fields of Claude Code's `PreToolUse` input that Warden reads; others pass unread. */
@@ -74,6 +85,11 @@ const FILE_WRITERS: Readonly<Record<string, string>> = {
 /** What the call asks of the gate, from Claude Code's input alone (never from its words about itself). */
 export async function planCall(
   input: PreToolUse,
+  /**
+   * The bound worktree (`hook/worktree.ts`), a real path: never the input's
+   * `cwd`. The hook always gives it; by default the folder this process runs in.
+   */
+  worktree: string = processWorktree(),
   /** The name Claude Code knows Warden's own MCP gateway by: its tools are decided there. */
   gateway = 'warden',
   /** A gateway configuration file mapping the tools of MCP servers Claude Code reaches directly. */
@@ -87,16 +103,11 @@ export async function planCall(
     if (command === null) return { kind: 'refuse', reason: '`Bash` without a `command`' };
     // Asking to run without the sandbox always needs a human (and then runs as asked).
     if (args.dangerouslyDisableSandbox === true)
-      return { kind: 'gate', worktree: cwd, ask: { ...base, command, unsandboxed: true } };
-    return {
-      kind: 'gate',
-      worktree: cwd,
-      ask: { ...base, command },
-      shell: { input: args, command },
-    };
+      return planShell(base, command, cwd, worktree, null, { unsandboxed: true });
+    return planShell(base, command, cwd, worktree, args);
   }
   const pathKey = FILE_WRITERS[tool];
-  if (pathKey !== undefined) return planFileWrite(tool, args, pathKey, cwd, base);
+  if (pathKey !== undefined) return planFileWrite(tool, args, pathKey, cwd, worktree, base);
   if (tool === 'WebFetch') {
     const url = text(args, 'url');
     if (url === null) return { kind: 'refuse', reason: '`WebFetch` without a `url`' };
@@ -105,7 +116,7 @@ export async function planCall(
     const { normalizeHost } = await import('@warden/engine');
     return {
       kind: 'gate',
-      worktree: cwd,
+      worktree,
       ask: {
         ...base,
         actions: ['networkEgress'],
@@ -120,7 +131,7 @@ export async function planCall(
       Array.isArray(allowed) && allowed.length > 0 && allowed.every((h) => typeof h === 'string');
     return {
       kind: 'gate',
-      worktree: cwd,
+      worktree,
       ask: {
         ...base,
         actions: ['networkEgress'],
@@ -131,7 +142,7 @@ export async function planCall(
   const ungated = UNGATED[tool];
   if (ungated !== undefined) return { kind: 'ungated', reason: `\`${tool}\` ${ungated}` };
   const mcp = planMcpName(
-    { tool, args, cwd, runtime: 'Claude Code' },
+    { tool, args, worktree, runtime: 'Claude Code' },
     base,
     gateway,
     gatewayConfig,
@@ -250,7 +261,8 @@ export const claudeCode: HookRuntime<HookInput & { readonly raw: PreToolUse }, C
     if (Array.isArray(read)) return read;
     return hookInputOf(read, { callId: read.tool_use_id, sessionId: read.session_id });
   },
-  plan: (input, options) => planCall(input.raw, options.gateway, options.gatewayConfig),
+  plan: (input, options) =>
+    planCall(input.raw, options.worktree, options.gateway, options.gatewayConfig),
   namedPaths(input) {
     if (input.toolName === 'Bash' || input.toolName.startsWith('mcp__')) return [];
     const paths: string[] = [];

@@ -43,6 +43,13 @@
 // worktree: under Codex's sandbox a command cannot write there, and under
 // `danger-full-access` every command runs under Warden's sandbox, which
 // keeps its writes in the worktree, and a patch writing outside it is gated.
+//
+// Worktree. Codex sends the `workdir` the model gives `exec_command` as the
+// hook's `cwd` (0.171.0, observed), while it starts the hook in the session's
+// own folder: the hook binds calls to that folder or `--worktree`
+// (`worktree.ts`), never to `cwd`. A command in a `workdir` outside it is
+// also a write there (`plan.ts`), and rewritten it runs in the worktree:
+// `warden exec` runs it there, whatever folder Codex starts it in.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -51,7 +58,17 @@ import { hookAnswer } from './claude-code.js';
 import type { HookCompletion } from './completion.js';
 import { byExitCode, milliseconds, sizeOf, statedExitCode } from './completion.js';
 import type { HookPlan } from './plan.js';
-import { askBase, hookInputOf, insideWorktree, planMcpName, readCallFields, text } from './plan.js';
+import {
+  askBase,
+  hookInputOf,
+  insideWorktree,
+  planMcpName,
+  processWorktree,
+  planShell,
+  readCallFields,
+  resolvingFolder,
+  text,
+} from './plan.js';
 import { parsePatch, patchOfShellCommand, unwrapPatch } from './patch.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
@@ -143,12 +160,17 @@ function patchText(input: CodexPreToolUse): string | null {
   return null;
 }
 
+/**
+ * A patch's files, resolved against the input's `cwd` (where Codex applies
+ * it), judged against the bound `worktree`.
+ */
 async function planPatch(
   input: CodexPreToolUse,
   patch: string | null,
   base: GateAsk,
+  worktree: string,
 ): Promise<HookPlan> {
-  const { cwd } = input;
+  const cwd = resolvingFolder(input.cwd);
   if (patch === null)
     return { kind: 'refuse', reason: '`apply_patch` without a patch in `command`' };
   const parsed = parsePatch(patch);
@@ -157,7 +179,8 @@ async function planPatch(
   const outside: string[] = [];
   const write = async (path: string) => {
     const target = resolve(cwd, path);
-    if (!(await insideWorktree(cwd, target)) && !outside.includes(target)) outside.push(target);
+    if (!(await insideWorktree(worktree, target)) && !outside.includes(target))
+      outside.push(target);
   };
   for (const file of parsed.files) {
     if (file.op === 'delete') {
@@ -183,14 +206,25 @@ async function planPatch(
   ];
   return {
     kind: 'gate',
-    worktree: cwd,
+    worktree,
     ask: { ...base, actions, args: { paths: [...deletes, ...outside] } },
   };
 }
 
-/** What the call asks of the gate, from Codex's input alone. */
+/**
+ * What the call asks of the gate, from Codex's input alone, against the bound
+ * `worktree`. The input's `cwd` is where the call acts: Codex sends the
+ * `workdir` the model gave `exec_command` there (0.171.0, observed), so a
+ * command there is decided as run in that folder (`planShell`), never as if
+ * that folder were the worktree.
+ */
 export async function planCodexCall(
   input: CodexPreToolUse,
+  /**
+   * The bound worktree (`hook/worktree.ts`), a real path: never the input's
+   * `cwd`. The hook always gives it; by default the folder this process runs in.
+   */
+  worktree: string = processWorktree(),
   gateway = 'warden',
   gatewayConfig?: string,
 ): Promise<HookPlan> {
@@ -202,23 +236,18 @@ export async function planCodexCall(
     if (command === null) return { kind: 'refuse', reason: '`Bash` without a `command`' };
     // Codex applies such a patch itself, never through the shell: it is judged as the patch.
     const patch = patchOfShellCommand(command);
-    if (patch !== null) return planPatch(input, patch, base);
-    return {
-      kind: 'gate',
-      worktree: cwd,
-      ask: { ...base, command },
-      shell: { input: args, command },
-    };
+    if (patch !== null) return planPatch(input, patch, base, worktree);
+    return planShell(base, command, cwd, worktree, args);
   }
-  if (tool === 'apply_patch') return planPatch(input, patchText(input), base);
+  if (tool === 'apply_patch') return planPatch(input, patchText(input), base, worktree);
   if (tool === 'web_search')
     // The hosts a search reaches are not in its input (E8: unknown).
-    return { kind: 'gate', worktree: cwd, ask: { ...base, actions: ['networkEgress'] } };
+    return { kind: 'gate', worktree, ask: { ...base, actions: ['networkEgress'] } };
   const ungated = UNGATED[tool];
   if (ungated !== undefined) return { kind: 'ungated', reason: `\`${tool}\` ${ungated}` };
   const refused = REFUSED[tool];
   if (refused !== undefined) return { kind: 'refuse', reason: `\`${tool}\` ${refused}` };
-  const mcp = planMcpName({ tool, args, cwd, runtime: 'Codex' }, base, gateway, gatewayConfig);
+  const mcp = planMcpName({ tool, args, worktree, runtime: 'Codex' }, base, gateway, gatewayConfig);
   if (mcp !== null) return mcp;
   return {
     kind: 'refuse',
@@ -382,7 +411,8 @@ export const codex: HookRuntime<HookInput & { readonly raw: CodexPreToolUse }, C
     if (Array.isArray(read)) return read;
     return hookInputOf(read, { callId: read.tool_use_id, sessionId: read.session_id });
   },
-  plan: (input, options) => planCodexCall(input.raw, options.gateway, options.gatewayConfig),
+  plan: (input, options) =>
+    planCodexCall(input.raw, options.worktree, options.gateway, options.gatewayConfig),
   namedPaths(input) {
     if (input.toolName === 'view_image') {
       const path = text(input.toolInput, 'path');

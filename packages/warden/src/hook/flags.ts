@@ -34,6 +34,11 @@ export const ADAPTER_FLAGS = {
 /** Every flag of the hook, in the order `--help` lists them; one per field of `HookOptions`. */
 export const HOOK_FLAGS = {
   ...ADAPTER_FLAGS,
+  // A relative data folder lies in the worktree (`hook/worktree.ts`), wherever the hook starts.
+  data: {
+    usage: '--data <dir>',
+    description: 'standalone: where the audit log is written (default `.warden` in the worktree)',
+  },
   agent: {
     usage: '--agent <id>',
     description:
@@ -54,6 +59,11 @@ export const HOOK_FLAGS = {
   timeout: {
     usage: '--timeout <seconds>',
     description: 'answer within this long, else deny (default 55)',
+  },
+  worktree: {
+    usage: '--worktree <dir>',
+    description:
+      'the worktree every call is judged against and the sandbox may write to, absolute (default: CLAUDE_PROJECT_DIR or GEMINI_PROJECT_DIR, else the folder the hook starts in); never a folder a call names',
   },
   sandbox: {
     usage: '--sandbox <mode>',

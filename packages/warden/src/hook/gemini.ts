@@ -3,13 +3,15 @@
 // `run_shell_command` goes through the shell classifier (G14b, G14c) and, once
 // allowed, runs under Warden's sandbox (G2): the answer hands Gemini CLI the
 // whole arguments back with `command` rewritten, as `hookSpecificOutput.tool_input`
-// replaces them. `write_file` and `replace` are gated only outside the
-// worktree (`cwd`), judged by the one path confinement (G14c); `web_fetch` and
-// `google_web_search` are network egress with the hosts they name (E12, E8);
-// tools that only read, or steer Gemini CLI itself, pass ungated; an MCP tool
-// (`mcp_<server>_<tool>`) of Warden's own gateway is left to the gateway, any
-// other is decided with the mapping of a gateway configuration given with
-// `--gateway-config FILE`; a tool Warden does not know is denied.
+// replaces them; a `dir_path` outside the bound worktree (`hook/worktree.ts`)
+// makes it also a write there (`plan.ts`). `write_file` and `replace` are
+// gated only outside the bound worktree, judged by the one path confinement
+// (G14c); `web_fetch` and `google_web_search` are network egress with the
+// hosts they name (E12, E8); tools that only read, or steer Gemini CLI
+// itself, pass ungated; an MCP tool (`mcp_<server>_<tool>`) of Warden's own
+// gateway is left to the gateway, any other is decided with the mapping of a
+// gateway configuration given with `--gateway-config FILE`; a tool Warden
+// does not know is denied.
 //
 // Gemini CLI reads `{"decision": "allow" | "deny", "reason": …}` and nothing
 // else of Claude Code's shape. It never gets "ask": with `--approval-mode
@@ -21,7 +23,16 @@ import { resolve } from 'node:path';
 import type { HookCompletion } from './completion.js';
 import { byExitCode, shortError, sizeOf, statedExitCode } from './completion.js';
 import type { HookPlan } from './plan.js';
-import { askBase, planFileWrite, planMappedMcp, readCallFields, text } from './plan.js';
+import {
+  askBase,
+  planFileWrite,
+  planMappedMcp,
+  planShell,
+  processWorktree,
+  readCallFields,
+  resolvingFolder,
+  text,
+} from './plan.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
 /** Which MCP server a Gemini CLI tool belongs to, as its input says. */
@@ -200,15 +211,11 @@ const FILE_WRITERS: Readonly<Record<string, string>> = {
   replace: 'file_path',
 };
 
-/** Quotes one word for a POSIX shell. */
-function quoted(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * The folder a shell command runs in: `dir_path` (Gemini CLI 0.61), or
  * `directory` (earlier versions), resolved against `cwd`; null when neither is
- * given, or a problem when they disagree or are not strings.
+ * given, or a problem when they disagree or are not strings. The model
+ * writes it: it says where the command acts, never where the worktree is.
  */
 function shellFolder(
   args: Readonly<Record<string, unknown>>,
@@ -297,6 +304,11 @@ export function mcpCall(input: BeforeTool): { server: string; name: string } | s
 /** What the call asks of the gate, from Gemini CLI's input alone (never from its words about itself). */
 export async function planCall(
   input: BeforeTool,
+  /**
+   * The bound worktree (`hook/worktree.ts`), a real path: never the input's
+   * `cwd`. The hook always gives it; by default the folder this process runs in.
+   */
+  worktree: string = processWorktree(),
   /** The name Gemini CLI knows Warden's own MCP gateway by: its tools are decided there. */
   gateway = 'warden',
   /** A gateway configuration file mapping the tools of MCP servers Gemini CLI reaches directly. */
@@ -309,23 +321,15 @@ export async function planCall(
     const command = text(args, 'command');
     if (command === null)
       return { kind: 'refuse', reason: '`run_shell_command` without a `command`' };
-    const where = shellFolder(args, cwd);
+    const where = shellFolder(args, resolvingFolder(cwd));
     if ('problem' in where) return { kind: 'refuse', reason: where.problem };
-    // Run elsewhere, the command is judged (and, sandboxed, run) as `cd <folder> && …`, so its
-    // relative paths resolve where they will (E26).
-    const judged =
-      where.folder === null || where.folder === resolve(cwd)
-        ? command
-        : `cd ${quoted(where.folder)} && ${command}`;
-    return {
-      kind: 'gate',
-      worktree: cwd,
-      ask: { ...base, command: judged },
-      shell: { input: args, command: judged },
-    };
+    // Run in a folder inside the worktree, the command is judged (and, sandboxed, run) as
+    // `cd <folder> && …`, so its relative paths resolve where they will (E26); in one outside
+    // it, it is also a write there (`planShell`).
+    return planShell(base, command, where.folder ?? cwd, worktree, args);
   }
   const pathKey = FILE_WRITERS[tool];
-  if (pathKey !== undefined) return planFileWrite(tool, args, pathKey, cwd, base);
+  if (pathKey !== undefined) return planFileWrite(tool, args, pathKey, cwd, worktree, base);
   if (tool === 'web_fetch') {
     // A URL the engine cannot read names an unknown host (G18), never a validation error.
     const urls = fetchedUrls(args);
@@ -333,13 +337,13 @@ export async function planCall(
     const hosts = urls?.every((url) => normalizeHost(url) !== null) === true ? urls : null;
     return {
       kind: 'gate',
-      worktree: cwd,
+      worktree,
       ask: { ...base, actions: ['networkEgress'], ...(hosts === null ? {} : { args: { hosts } }) },
     };
   }
   if (tool === 'google_web_search')
     // The hosts a search reaches are not known (E8).
-    return { kind: 'gate', worktree: cwd, ask: { ...base, actions: ['networkEgress'] } };
+    return { kind: 'gate', worktree, ask: { ...base, actions: ['networkEgress'] } };
   const ungated = UNGATED[tool];
   if (ungated !== undefined) return { kind: 'ungated', reason: `\`${tool}\` ${ungated}` };
   if (tool.startsWith('mcp_')) {
@@ -356,7 +360,11 @@ export async function planCall(
         kind: 'refuse',
         reason: `\`${tool}\` is an MCP tool with no mapping to action classes: give Gemini CLI this server through \`warden gateway\`, where each tool is mapped, or map its tools in a gateway configuration given to the hook with \`--gateway-config FILE\``,
       };
-    return planMappedMcp({ tool, ...call, args, cwd, runtime: 'Gemini CLI' }, base, gatewayConfig);
+    return planMappedMcp(
+      { tool, ...call, args, worktree, runtime: 'Gemini CLI' },
+      base,
+      gatewayConfig,
+    );
   }
   return {
     kind: 'refuse',
@@ -408,7 +416,7 @@ export const gemini: HookRuntime<HookInput & { readonly raw: BeforeTool }, Gemin
     };
   },
   plan: (input, options) =>
-    planCall(input.raw, options.gateway, options.gatewayConfig, input.callId),
+    planCall(input.raw, options.worktree, options.gateway, options.gatewayConfig, input.callId),
   namedPaths(input) {
     if (input.toolName.startsWith('mcp_')) return [];
     const paths: string[] = [];

@@ -5,7 +5,16 @@
 // by a gateway configuration (the same mapping and argument extraction the
 // gateway uses). Each runtime's own file (claude-code.ts, codex.ts, gemini.ts)
 // reads its tool names and arguments into these.
+//
+// Every call is judged against the worktree the hook is bound to
+// (`hook/worktree.ts`: `--worktree`, the runtime's project folder, or the
+// folder the hook was started in), never against the `cwd` of its input,
+// which the model may choose (Codex's `workdir`). That `cwd` only says where
+// the call acts: relative paths resolve against it, and a shell command whose
+// folder lies outside the bound worktree is decided as what it may do there,
+// a `fileWriteOutsideWorktree` of that folder.
 
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { GateAsk } from '../gate/types.js';
 
@@ -14,7 +23,13 @@ export type HookPlan =
   /** Ask the gate; `shell` is a command that, once allowed, runs under Warden's sandbox. */
   | {
       readonly kind: 'gate';
+      /**
+       * What the gate is asked, its `command` as the runtime would run it
+       * unsandboxed: in the folder the call names (`cd <folder> && …` when that
+       * is not the worktree itself).
+       */
       readonly ask: GateAsk;
+      /** The bound worktree (never the input's `cwd`): the request's and the sandbox's. */
       readonly worktree: string;
       readonly shell?: ShellCall;
     }
@@ -32,7 +47,14 @@ export type GatePlan = Extract<HookPlan, { kind: 'gate' }>;
  */
 export interface ShellCall {
   readonly input: Readonly<Record<string, unknown>>;
+  /**
+   * The command `warden exec` runs under the sandbox, in the bound worktree:
+   * the ask's own, except for a call whose folder lies outside the worktree,
+   * which runs in the worktree instead (so without the `cd` the ask has).
+   */
   readonly command: string;
+  /** The folder the call named, when it lies outside the bound worktree (it runs in the worktree). */
+  readonly elsewhere?: string;
 }
 
 /** Longest string argument recorded whole; a file's new content is summarised beyond it. */
@@ -83,6 +105,99 @@ export async function insideWorktree(worktree: string, target: string): Promise<
   return true;
 }
 
+/**
+ * The worktree of a planner called without one: the folder this process runs
+ * in, as a hook started by its runtime binds to it (`hook/worktree.ts` says
+ * which comes first). Never the input's `cwd`.
+ */
+export function processWorktree(): string {
+  return resolvingFolder(process.cwd());
+}
+
+/** The real path of `path`, or null when it cannot be resolved (it does not exist). */
+function realPath(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The folder a call acts in (the input's `cwd`, or a folder its arguments
+ * name) as a real path where it exists, and whether it lies inside the bound
+ * `worktree` (the worktree itself does), judged by the one path confinement.
+ * A folder that cannot be resolved lies outside.
+ */
+export async function actingFolder(
+  worktree: string,
+  folder: string,
+): Promise<{ readonly folder: string; readonly inside: boolean }> {
+  const real = realPath(folder);
+  if (real === null) return { folder, inside: false };
+  return { folder: real, inside: real === worktree || (await insideWorktree(worktree, real)) };
+}
+
+/**
+ * Where relative paths of a call resolve: the real path of the folder it
+ * acts in, or the folder as given when it cannot be resolved.
+ */
+export function resolvingFolder(cwd: string): string {
+  return realPath(cwd) ?? cwd;
+}
+
+/** Quotes one word for a POSIX shell, always. */
+export function quoted(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A shell command run in `folder` (the input's `cwd`, or the folder its
+ * arguments name), judged against the bound `worktree`:
+ * - in the worktree itself, as it is;
+ * - in a folder inside it, as `cd <folder> && …` (the command's relative
+ *   paths resolve there, E26), which is also what runs under the sandbox;
+ * - in a folder outside it (or one that cannot be resolved), as what it may
+ *   do there too: `fileWriteOutsideWorktree` of that folder (`processSpawn`
+ *   kept, as a command always is, G14c, E2), judged as `cd <folder> && …` where
+ *   the runtime runs it there itself; under Warden's sandbox it runs in the
+ *   worktree instead, as it is, the worktree its only writable root.
+ * `input` is the runtime's arguments, sent back rewritten once allowed; null
+ * for a call never rewritten (Claude Code's `dangerouslyDisableSandbox`).
+ */
+export async function planShell(
+  base: GateAsk,
+  command: string,
+  folder: string,
+  worktree: string,
+  input: Readonly<Record<string, unknown>> | null,
+  extra: Partial<GateAsk> = {},
+): Promise<HookPlan> {
+  const where = await actingFolder(worktree, folder);
+  const inFolder = `cd ${quoted(where.folder)} && ${command}`;
+  if (where.inside) {
+    const judged = where.folder === worktree ? command : inFolder;
+    return {
+      kind: 'gate',
+      worktree,
+      ask: { ...base, command: judged, ...extra },
+      ...(input === null ? {} : { shell: { input, command: judged } }),
+    };
+  }
+  return {
+    kind: 'gate',
+    worktree,
+    ask: {
+      ...base,
+      command: inFolder,
+      actions: ['processSpawn', 'fileWriteOutsideWorktree'],
+      args: { paths: [where.folder] },
+      ...extra,
+    },
+    ...(input === null ? {} : { shell: { input, command, elsewhere: where.folder } }),
+  };
+}
+
 /** An MCP tool call of a server the runtime talks to directly. */
 export interface McpCall {
   /** The tool as the runtime names it (`mcp__fake__write_note`, `mcp_fake_write_note`). */
@@ -92,7 +207,8 @@ export interface McpCall {
   /** The tool's own name on that server. */
   readonly name: string;
   readonly args: Readonly<Record<string, unknown>>;
-  readonly cwd: string;
+  /** The bound worktree, where the configuration names none. */
+  readonly worktree: string;
   /** The runtime, in words (`Claude Code`), for the advice in a refusal. */
   readonly runtime: string;
 }
@@ -100,12 +216,12 @@ export interface McpCall {
 /**
  * An MCP tool decided with the gateway configuration's mapping of
  * `<server>__<tool>` (contracts §7): its `actions`, its `args` read out of the
- * call's arguments, its `worktree` (else `cwd`). Only `servers` (which names
+ * call's arguments, its `worktree` (else the bound one). Only `servers` (which names
  * exist), `tools` and `worktree` are read: the identity is the hook's
  * (contracts §4).
  */
 export async function planMappedMcp(call: McpCall, base: GateAsk, file: string): Promise<HookPlan> {
-  const { tool, server, args, cwd, runtime } = call;
+  const { tool, server, args, runtime } = call;
   const exposed = `${server}__${call.name}`;
   // Loaded only for such a call: most calls never need the configuration's reader, nor the
   // argument extraction, which loads the engine.
@@ -143,7 +259,7 @@ export async function planMappedMcp(call: McpCall, base: GateAsk, file: string):
       kind: 'ungated',
       reason: `\`${tool}\` only reads (\`${exposed}\` is \`readOnly\` in \`${file}\`): not gated`,
     };
-  const worktree = config.worktree ?? cwd;
+  const worktree = config.worktree ?? call.worktree;
   const extracted = extractArgs(mapping.args, args, worktree);
   if (!extracted.ok) return { kind: 'refuse', reason: `\`${tool}\`: ${extracted.problem}: denied` };
   return {
@@ -242,7 +358,8 @@ export function hookInputOf<R extends ToolCallFields>(
 
 /**
  * A file tool's write (`Write`, `write_file`, …) named by the argument
- * `pathKey`: inside the worktree not gated (G14c), outside it
+ * `pathKey`, a relative one resolved against `cwd` (where the call acts):
+ * inside the bound `worktree` not gated (G14c), outside it
  * `fileWriteOutsideWorktree` with the path, judged by the one path confinement.
  */
 export async function planFileWrite(
@@ -250,16 +367,17 @@ export async function planFileWrite(
   args: Readonly<Record<string, unknown>>,
   pathKey: string,
   cwd: string,
+  worktree: string,
   base: GateAsk,
 ): Promise<HookPlan> {
   const path = text(args, pathKey);
   if (path === null) return { kind: 'refuse', reason: `\`${tool}\` without a \`${pathKey}\`` };
-  const target = resolve(cwd, path);
-  if (await insideWorktree(cwd, target))
+  const target = resolve(resolvingFolder(cwd), path);
+  if (await insideWorktree(worktree, target))
     return { kind: 'ungated', reason: `\`${tool}\` writes inside the worktree (not gated)` };
   return {
     kind: 'gate',
-    worktree: cwd,
+    worktree,
     ask: { ...base, actions: ['fileWriteOutsideWorktree'], args: { paths: [target] } },
   };
 }

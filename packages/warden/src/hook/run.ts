@@ -8,6 +8,10 @@
 // server decides and humans answer prompts; standalone (`--policy FILE`) the
 // file decides, prompts are denied (G22) and the audit goes to `--data`.
 // `--gateway-config FILE` maps the MCP servers Claude Code reaches directly.
+// Every call is judged against the worktree the hook is bound to
+// (`worktree.ts`: `--worktree`, the runtime's project folder, or the folder
+// it started the hook in), never the `cwd` the input names, which the model
+// may choose.
 
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -25,6 +29,7 @@ import type { HookInput, HookRuntime } from './runtime.js';
 import type { RunnerSource } from './sandboxed.js';
 import { isRunnerCommand, planSandbox, runnerCommand } from './sandboxed.js';
 import { illFormedProblem } from '../well-formed.js';
+import { boundWorktree, dataFolder } from './worktree.js';
 
 export interface HookOptions {
   readonly server?: string | undefined;
@@ -50,6 +55,13 @@ export interface HookOptions {
    * as they are.
    */
   readonly sandbox?: string | undefined;
+  /**
+   * The worktree calls are bound to (absolute): judged against, the decision's
+   * `worktree` and the sandbox's writable root. Default: the runtime's
+   * project folder (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`), else the
+   * folder the runtime started the hook in (`worktree.ts`).
+   */
+  readonly worktree?: string | undefined;
 }
 
 export interface HookIo {
@@ -58,6 +70,8 @@ export interface HookIo {
   readonly env: NodeJS.ProcessEnv;
   /** Where a warning goes that the runtime's answer cannot carry (standard error). */
   readonly err?: (text: string) => void;
+  /** The folder the runtime started the hook in (default: this process's working folder). */
+  readonly cwd?: () => string;
 }
 
 /** Claude Code's own default hook timeout is 60 s; the hook answers a little before it. */
@@ -167,7 +181,12 @@ function fromDecision<A extends object>(
     return a.deny(
       `the decision allowed the command but came without a grant to run it sandboxed (is the server older than this hook?): ${why}`,
     );
-  return a.allow(`${why} (runs under Warden's sandbox)`, {
+  // A folder outside the worktree is not where it runs: `warden exec` runs it in the worktree.
+  const where =
+    shell.elsewhere === undefined
+      ? ''
+      : `, in the worktree \`${sandboxed.plan.worktree}\`, not in \`${shell.elsewhere}\``;
+  return a.allow(`${why} (runs under Warden's sandbox${where})`, {
     ...shell.input,
     command: runnerCommand(
       sandboxed.grant,
@@ -247,6 +266,7 @@ async function connected<A extends object>(
  */
 async function openStandalone(
   file: string,
+  data: string,
   options: HookOptions,
   io: HookIo,
   runtime: Pick<HookRuntime, 'name'>,
@@ -265,7 +285,7 @@ async function openStandalone(
   const workspace = loaded.value.policy.workspace;
   if (workspace === undefined) return { problem: `the policy \`${file}\` names no workspace` };
   const warden = await openWarden({
-    data: options.data ?? '.warden',
+    data,
     policyFile: file,
     managedPolicyFile: options.managed ?? io.env.WARDEN_MANAGED_POLICY ?? null,
     env: io.env,
@@ -286,13 +306,14 @@ async function openStandalone(
 async function standalone<A extends object>(
   a: Answering<A>,
   file: string,
+  data: string,
   plan: GatePlan,
   options: HookOptions,
   io: HookIo,
   signal: AbortSignal,
   sandboxed: boolean,
 ): Promise<A> {
-  const opened = await openStandalone(file, options, io, a.runtime);
+  const opened = await openStandalone(file, data, options, io, a.runtime);
   if ('problem' in opened) return a.deny(opened.problem);
   const { warden, context } = opened;
   try {
@@ -319,7 +340,7 @@ async function standalone<A extends object>(
       grant,
       source: {
         policy: file,
-        data: options.data ?? '.warden',
+        data,
         ...(managed === undefined || managed === '' ? {} : { managed }),
       },
     });
@@ -328,7 +349,7 @@ async function standalone<A extends object>(
   }
 }
 
-/** A path the call names inside the data folder, if it names one. */
+/** A path the call names (or the folder it acts in) inside the data folder, if it names one. */
 function dataFolderTouched(paths: readonly string[], data: string): string | null {
   const real = (path: string): string => {
     try {
@@ -382,15 +403,23 @@ export async function answerHook(
   if ('completion' in parsed)
     return answerCompletion(runtime, parsed.completion, options, io, signal, seconds);
   const input = parsed.call;
-  // Standalone, the data folder holds the audit log and the key grants are signed with.
+  const bound = boundWorktree(options.worktree, runtime, io.env, io.cwd ?? (() => process.cwd()));
+  if ('problem' in bound) return a.deny(`${bound.problem}: every call is judged against it`);
+  const { worktree } = bound;
+  const data = dataFolder(options.data, worktree);
+  // Standalone, the data folder holds the audit log and the key grants are signed with: no
+  // call may name a file in it, nor act in it (a command run there reaches it by a relative path).
   if (!hasServer && options.policy !== undefined) {
-    const touched = dataFolderTouched(runtime.namedPaths(input), options.data ?? '.warden');
+    const touched = dataFolderTouched([input.cwd, ...runtime.namedPaths(input)], data);
     if (touched !== null)
       return a.deny(
-        `\`${input.toolName}\` reaches \`${touched}\` in Warden's data folder, which no agent may read or change`,
+        touched === input.cwd
+          ? `\`${input.toolName}\` acts in \`${touched}\`, in Warden's data folder, which no agent may read or change`
+          : `\`${input.toolName}\` reaches \`${touched}\` in Warden's data folder, which no agent may read or change`,
       );
   }
   let plan = await runtime.plan(input, {
+    worktree,
     gateway: options.gateway ?? 'warden',
     gatewayConfig: options.gatewayConfig,
   });
@@ -407,7 +436,12 @@ export async function answerHook(
         `shell commands must run sandboxed (\`--sandbox required\`), but ${unavailable}`,
       );
     if (chosen.kind === 'rewrite' && unavailable === null) {
-      plan = { ...plan, worktree: chosen.worktree };
+      // Decided as it will run: in the worktree, by `warden exec` (`plan.ts`, `planShell`).
+      plan = {
+        ...plan,
+        worktree: chosen.worktree,
+        ask: { ...plan.ask, command: plan.shell.command },
+      };
       sandboxed = true;
     }
   }
@@ -420,7 +454,7 @@ export async function answerHook(
       return await connected(a, server, token, plan, options, signal, sandboxed);
     }
     if (options.policy !== undefined)
-      return await standalone(a, options.policy, plan, options, io, signal, sandboxed);
+      return await standalone(a, options.policy, data, plan, options, io, signal, sandboxed);
   } catch (error) {
     if (signal.aborted)
       return a.deny(
@@ -456,7 +490,10 @@ async function answerCompletion<I extends HookInput, A extends object>(
   };
   const command = completion.toolInput.command;
   if (typeof command === 'string' && isRunnerCommand(command)) return runtime.completed();
+  const bound = boundWorktree(options.worktree, runtime, io.env, io.cwd ?? (() => process.cwd()));
+  if ('problem' in bound) return warn(bound.problem);
   const plan = await runtime.plan(completion, {
+    worktree: bound.worktree,
     gateway: options.gateway ?? 'warden',
     gatewayConfig: options.gatewayConfig,
   });
@@ -490,7 +527,13 @@ async function answerCompletion<I extends HookInput, A extends object>(
     if (options.policy === undefined)
       return warn('the hook has no policy: give `--server URL` with a token, or `--policy FILE`');
     const [opened, { recordCompletion }] = await Promise.all([
-      openStandalone(options.policy, options, io, runtime),
+      openStandalone(
+        options.policy,
+        dataFolder(options.data, bound.worktree),
+        options,
+        io,
+        runtime,
+      ),
       import('../gate/completion.js'),
     ]);
     if ('problem' in opened) return warn(opened.problem);

@@ -9,7 +9,11 @@ import type { HookPlan } from './plan.js';
 
 /** The call as every runtime's input carries it, read and checked. */
 export interface HookInput {
-  /** The session's working directory: the worktree a call is judged against. */
+  /**
+   * The folder the call acts in, as the runtime's input says: relative paths
+   * resolve against it. Never the boundary — the model may choose it (Codex
+   * sends its `workdir` here) — which is the bound worktree (`hook/worktree.ts`).
+   */
   readonly cwd: string;
   readonly toolName: string;
   readonly toolInput: Readonly<Record<string, unknown>>;
@@ -20,6 +24,8 @@ export interface HookInput {
 
 /** What a planner may read of the hook's options. */
 export interface PlanOptions {
+  /** The bound worktree (a real path, `hook/worktree.ts`): every call is judged against it. */
+  readonly worktree: string;
   /** The MCP server name the runtime knows Warden's own gateway by (default `warden`). */
   readonly gateway: string;
   /** A gateway configuration file mapping the tools of MCP servers the runtime reaches directly. */
