@@ -403,6 +403,97 @@ describe('warden doctor: the installed hooks', () => {
   });
 });
 
+describe('warden hook install: the worktree the installed hook binds every call to', () => {
+  /** The `--worktree` the installed command line ends with, if any. */
+  const boundIn = (command: string) => / --worktree (\S+)$/.exec(command)?.[1] ?? null;
+
+  it('E10: `--project DIR` writes `--worktree` with the project’s real path for every runtime, and the hook judges calls against it wherever it is started and whatever folder a call names (G14c)', () => {
+    const askOutside = join(tempDir(), 'policy.yaml');
+    writeFileSync(
+      askOutside,
+      hookPolicy(`  - id: ask-outside
+    action: fileWriteOutsideWorktree
+    decision: prompt
+`),
+    );
+    for (const runtime of ['claude-code', 'codex', 'gemini'] as const) {
+      const home = tempDir();
+      const project = realpathSync(tempDir());
+      const ran = install(
+        [runtime, '--project', project, '--policy', askOutside, '--data', tempDir(), '--json'],
+        { HOME: home, CODEX_HOME: home },
+      );
+      expect(ran.code, ran.stderr).toBe(0);
+      const { command, worktree } = JSON.parse(ran.stdout) as { command: string; worktree: string };
+      expect(worktree, runtime).toBe(project);
+      expect(boundIn(command), runtime).toBe(project);
+      if (runtime !== 'claude-code') continue;
+      // Started anywhere, with Claude Code naming another project, the installed hook judges by its own.
+      const elsewhere = realpathSync(tempDir());
+      const write = (cwd: string) =>
+        spawnSync('sh', ['-c', command], {
+          input: JSON.stringify({
+            hook_event_name: 'PreToolUse',
+            cwd,
+            tool_name: 'Write',
+            tool_input: { file_path: 'notes.txt', content: 'x' },
+            tool_use_id: 'toolu_install',
+          }),
+          encoding: 'utf8',
+          cwd: elsewhere,
+          env: {
+            ...process.env,
+            CLAUDE_PROJECT_DIR: elsewhere,
+            WARDEN_URL: '',
+            WARDEN_TOKEN: '',
+            WARDEN_LOG_LEVEL: 'silent',
+          },
+        }).stdout;
+      expect(JSON.parse(write(project))).toMatchObject({
+        hookSpecificOutput: {
+          permissionDecision: 'allow',
+          permissionDecisionReason: 'Warden: `Write` writes inside the worktree (not gated)',
+        },
+      });
+      expect(JSON.parse(write(elsewhere))).toMatchObject({
+        hookSpecificOutput: {
+          permissionDecision: 'deny',
+          permissionDecisionReason: expect.stringContaining(
+            'needs approval: `fileWriteOutsideWorktree` by rule `ask-outside`',
+          ) as unknown as string,
+        },
+      });
+    }
+  });
+
+  it('E10: a `--user` hook binds no worktree of its own unless given one; `--worktree` that is no folder is refused, writing nothing', () => {
+    const home = tempDir();
+    const user = install(['claude-code', '--user', '--policy', policyFile, '--json'], {
+      HOME: home,
+    });
+    expect(user.code, user.stderr).toBe(0);
+    const plain = JSON.parse(user.stdout) as { command: string; worktree: string | null };
+    expect(plain.worktree).toBeNull();
+    expect(plain.command).not.toContain('--worktree');
+    const dir = realpathSync(tempDir());
+    const given = install(
+      ['gemini', '--user', '--worktree', dir, '--policy', policyFile, '--json'],
+      { HOME: home },
+    );
+    expect(given.code, given.stderr).toBe(0);
+    expect(boundIn((JSON.parse(given.stdout) as { command: string }).command)).toBe(dir);
+    const other = tempDir();
+    const missing = join(other, 'none');
+    const refused = install(
+      ['codex', '--project', other, '--worktree', missing, '--policy', policyFile],
+      { HOME: home, CODEX_HOME: home },
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`\`--worktree ${missing}\` is not a folder`);
+    expect(existsSync(join(other, '.codex'))).toBe(false);
+  });
+});
+
 describe.skipIf(noCodex !== null)(
   `the real Codex ${'version' in codex ? codex.version : ''} with the installed hook`,
   { timeout: 120_000 },

@@ -4,7 +4,8 @@
 // event after the call), into the project's settings or the user's. The rest of
 // the settings stays; an entry written before is replaced, so installing twice
 // leaves one. A token is never written: connected, the hook reads WARDEN_TOKEN
-// from the runtime's environment. `hook-install/` holds one module per
+// from the runtime's environment. The worktree is: `--worktree`, by default
+// the project's folder (a `--user` hook binds each call to its session's). `hook-install/` holds one module per
 // runtime's settings format; the flags and the command line are checked and
 // built once, in `hook-install/common.ts`.
 
@@ -54,6 +55,7 @@ export function runHookInstall(
       files: installed.files,
       events: installer.events,
       command: hook.command,
+      worktree: hook.worktree,
       timeout: installed.timeout,
       timeoutUnit: installer.timeoutUnit,
       hookTimeout: hook.hookSeconds,
@@ -69,6 +71,11 @@ export function runHookInstall(
     `${s.green('installed')}: every ${installer.label} tool call now asks Warden (${decision}) and its completion is recorded (${completions.join(', ')}) (${file}${installed.replaced ? ', the earlier entries replaced' : ''})\n`,
   );
   io.out(`  ${hook.command}\n`);
+  io.out(
+    hook.worktree === null
+      ? `  every call is judged against its session's folder, as ${installer.label} names it or starts the hook in, never a folder the call names\n`
+      : `  every call is judged against the worktree ${hook.worktree}, whatever folder it names\n`,
+  );
   for (const other of installed.files.slice(1))
     io.out(`  Codex's trust for these entries written to ${other}\n`);
   if (runtime === 'codex' && installed.files.length === 1)

@@ -45,6 +45,10 @@ function installCommand(parent: CommandUnknownOpts, target: InstallTarget) {
     .description(target.description)
     .option('--project <dir>', 'the project (default: this folder)')
     .option('--user', target.user)
+    .option(
+      '--worktree <dir>',
+      'the worktree the hook binds every call to (default: the project folder; with --user, the session’s)',
+    )
     .option('--server <url>', 'connected: the Warden server (the token comes from WARDEN_TOKEN)')
     .option('--policy <file>', 'standalone: the policy file')
     .option('--data <dir>', 'standalone: the data folder for the audit log')

@@ -3,7 +3,7 @@
 // write a settings file whole or not at all. Each runtime's module
 // (`claude-code.ts`, `codex.ts`, `gemini.ts`) only knows its own file format.
 
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,8 @@ const RUNTIME_MARGIN_SECONDS = 5;
 export interface HookCommand {
   /** The shell command line the runtime runs. */
   readonly command: string;
+  /** The worktree it binds calls to (`--worktree`), or null where the runtime's session says. */
+  readonly worktree: string | null;
   /** The hook's own deadline (`--timeout`, default 55 s). */
   readonly hookSeconds: number;
   /** The runtime's `timeout` for the hook, in seconds: a little longer than the hook's. */
@@ -37,9 +39,38 @@ export type Planned =
   | { readonly ok: false; readonly path: string; readonly message: string };
 
 /**
+ * The worktree the installed hook binds calls to: `--worktree DIR`, else for
+ * a project's settings the project folder (the hook installed for a project
+ * judges every call against it, whatever folder a call names), else none:
+ * a `--user` hook serves every project, and binds each call to the session's
+ * own (the runtime's project folder, or the folder it starts the hook in).
+ * A real path, of a folder that exists; or why it cannot be used.
+ */
+function installedWorktree(
+  options: HookInstallOptions,
+): { readonly worktree: string | null } | { readonly problem: string } {
+  const given = options.worktree;
+  if (given === undefined && options.user === true) return { worktree: null };
+  const dir = resolve(given ?? options.project ?? '.');
+  try {
+    const real = realpathSync(dir);
+    if (statSync(real).isDirectory()) return { worktree: real };
+  } catch {
+    // Said below.
+  }
+  return {
+    problem:
+      given === undefined
+        ? `the project \`${dir}\` is not a folder: the hook binds every call to it`
+        : `\`--worktree ${given}\` is not a folder`,
+  };
+}
+
+/**
  * Checks the flags and builds the command line of `warden hook <runtime>` with
  * them. Paths are made absolute: the runtime starts the hook in the session's
  * folder. A token is never part of it: connected, the hook reads WARDEN_TOKEN.
+ * The worktree is written in (`installedWorktree`): the agent never chooses it.
  */
 export function planHookCommand(runtime: InstallRuntime, options: HookInstallOptions): Planned {
   const bad = (path: string, message: string): Planned => ({ ok: false, path, message });
@@ -62,6 +93,9 @@ export function planHookCommand(runtime: InstallRuntime, options: HookInstallOpt
     );
   const seconds = timeoutSeconds({ timeout: options.timeout });
   if (typeof seconds === 'string') return bad('--timeout', seconds);
+  const bound = installedWorktree(options);
+  if ('problem' in bound)
+    return bad(options.worktree === undefined ? '--project' : '--worktree', bound.problem);
   if (options.gatewayConfig !== undefined) {
     // Checked now: a file the hook cannot read would deny every MCP call it was meant to map.
     const loaded = loadGatewayConfig(options.gatewayConfig);
@@ -82,10 +116,12 @@ export function planHookCommand(runtime: InstallRuntime, options: HookInstallOpt
     words.push('--gateway-config', resolve(options.gatewayConfig));
   if (options.sandbox !== undefined) words.push('--sandbox', options.sandbox);
   if (options.timeout !== undefined) words.push('--timeout', String(seconds));
+  if (bound.worktree !== null) words.push('--worktree', bound.worktree);
   return {
     ok: true,
     hook: {
       command: words.map(shellQuote).join(' '),
+      worktree: bound.worktree,
       hookSeconds: seconds,
       runtimeSeconds: Math.ceil(seconds) + RUNTIME_MARGIN_SECONDS,
     },
