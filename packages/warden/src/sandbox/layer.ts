@@ -12,11 +12,12 @@
 // folder, the real folder and those listings; a layer it cannot read whole is
 // discarded, never landed in part.
 //
-// Landing goes through the one path confinement (`paths/`): every new file is
-// first placed beside its target under a temporary name (renamed from the
-// layer when both lie on one file system, else copied), then, once all are in
-// place, deletions are made and the temporary files renamed over their
-// targets. A failure while placing removes what was placed: nothing changed.
+// Landing goes through the one path confinement (`paths/`), never through a
+// link out of a root: deletions first, then new folders, then each file
+// renamed over its target (written beside it under a temporary name first, so
+// no reader sees half a file). The layer's files are renamed where it lies on
+// the root's file system; elsewhere they are first copied into a staging
+// folder of the root, and a copy that fails changes nothing.
 //
 // The layer lives in its own folder, which this module makes and removes; it
 // knows nothing of processes or decisions, so a resident process can own it.
@@ -34,7 +35,6 @@ import {
   rename,
   rm,
   symlink,
-  unlink,
 } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join, sep } from 'node:path';
@@ -359,101 +359,99 @@ async function parentOf(
   if (name === undefined) throw new Error('the root itself cannot be landed on');
   const walked = await walk(c, segments, `\`${rel}\``, { last: 'follow', create });
   if (!walked.ok) throw new Error(walked.problem.message);
+  if (walked.value.name !== undefined) {
+    await walked.value.dir.close();
+    throw new Error(`\`${segments.join('/')}\` is not a folder`);
+  }
   return { dir: walked.value.dir, name };
-}
-
-interface Placed {
-  readonly rel: string;
-  readonly temp: string;
 }
 
 function tempName(): string {
   return `.warden-land-${randomBytes(8).toString('hex')}`;
 }
 
-/** Places a file step beside its target under a temporary name; the layer's copy moves when it can. */
-async function place(
+async function sameDevice(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([lstatOrNull(a), lstatOrNull(b)]);
+  return x !== null && y !== null && x.dev === y.dev;
+}
+
+/** Runs `work` on the folder holding `rel`, closing it after. */
+async function inParent<T>(
   c: Confinement,
-  step: Extract<LandStep, { kind: 'file' | 'link' }>,
-): Promise<Placed> {
-  const { dir } = await parentOf(c, step.rel, true);
+  rel: string,
+  create: boolean,
+  work: (dir: OpenedDir, name: string) => Promise<T>,
+): Promise<T> {
+  const { dir, name } = await parentOf(c, rel, create);
   try {
-    const temp = tempName();
-    const target = dir.child(temp);
-    if (step.kind === 'link') await symlink(step.target, target);
-    else {
-      try {
-        await rename(step.source, target);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-        await copyFile(step.source, target);
-      }
-      await chmod(target, step.mode);
-    }
-    return { rel: step.rel, temp };
+    return await work(dir, name);
   } finally {
     await dir.close();
   }
 }
 
-async function unplace(c: Confinement, placed: Placed): Promise<void> {
-  try {
-    const { dir } = await parentOf(c, placed.rel, false);
-    try {
-      await unlink(dir.child(placed.temp));
-    } finally {
-      await dir.close();
-    }
-  } catch {
-    // Gone already.
-  }
-}
-
-async function landRoot(effects: RootEffects): Promise<void> {
+async function landRoot(effects: RootEffects, upper: string): Promise<void> {
   const c = await confinement({ root: effects.root });
-  // 1. Place every new file and link beside its target; a failure takes them all back.
-  const placed: Placed[] = [];
+  const files = effects.steps.filter(
+    (step): step is Extract<LandStep, { kind: 'file' }> => step.kind === 'file',
+  );
+  // 1. Every new file where a rename can take it: the layer itself when it lies on the root's
+  //    file system, else a copy in a staging folder of the root. A failed copy changes nothing.
+  const sources = new Map<string, string>();
+  let staging: string | null = null;
+  if (files.length > 0 && !(await sameDevice(upper, effects.root))) {
+    staging = await mkdtemp(join(effects.root, '.warden-landing-'));
+    try {
+      for (const [index, step] of files.entries()) {
+        const copy = join(staging, String(index));
+        await copyFile(step.source, copy);
+        sources.set(step.rel, copy);
+      }
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+      throw new LayerUnreadable(`the layer could not be copied: ${(error as Error).message}`);
+    }
+  }
   try {
-    for (const step of effects.steps)
-      if (step.kind === 'file' || step.kind === 'link') placed.push(await place(c, step));
-  } catch (error) {
-    for (const p of placed) await unplace(c, p);
-    throw new LayerUnreadable(`the layer could not be placed: ${(error as Error).message}`);
-  }
-  // 2. Deletions, then folders, then each placed file renamed over its target.
-  for (const step of effects.steps) {
-    if (step.kind !== 'delete') continue;
-    const { dir, name } = await parentOf(c, step.rel, false).catch(() => ({ dir: null, name: '' }));
-    if (dir === null) continue;
-    try {
-      await rm(dir.child(name), { recursive: true, force: true });
-    } finally {
-      await dir.close();
-    }
-  }
-  for (const step of effects.steps) {
-    if (step.kind !== 'dir') continue;
-    const { dir, name } = await parentOf(c, step.rel, true);
-    try {
-      await mkdir(dir.child(name)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
+    // 2. Deletions, then folders, then each file and link renamed into place.
+    for (const step of effects.steps) {
+      if (step.kind !== 'delete') continue;
+      await inParent(c, step.rel, false, (dir, name) =>
+        rm(dir.child(name), { recursive: true, force: true }),
+      ).catch((error: Error) => {
+        // Gone already, or its folder went with a deletion above.
+        if (!/ENOENT|not a folder|missing|no such/i.test(error.message)) throw error;
       });
-      await chmod(dir.child(name), step.mode);
-    } finally {
-      await dir.close();
     }
-  }
-  for (const p of placed) {
-    const { dir, name } = await parentOf(c, p.rel, true);
-    try {
-      const target = dir.child(name);
-      const existing = await lstatOrNull(target);
-      // A folder where a file lands was deleted above; anything else is replaced whole.
-      if (existing?.isDirectory() === true) await rm(target, { recursive: true, force: true });
-      await rename(dir.child(p.temp), target);
-    } finally {
-      await dir.close();
+    for (const step of effects.steps) {
+      if (step.kind !== 'dir') continue;
+      await inParent(c, step.rel, true, async (dir, name) => {
+        const existing = await lstatOrNull(dir.child(name));
+        if (existing !== null && !existing.isDirectory())
+          await rm(dir.child(name), { force: true });
+        if (existing === null || !existing.isDirectory()) await mkdir(dir.child(name));
+        await chmod(dir.child(name), step.mode);
+      });
     }
+    for (const step of effects.steps) {
+      if (step.kind !== 'file' && step.kind !== 'link') continue;
+      await inParent(c, step.rel, true, async (dir, name) => {
+        const temp = dir.child(tempName());
+        if (step.kind === 'link') await symlink(step.target, temp);
+        else {
+          await rename(sources.get(step.rel) ?? step.source, temp);
+          await chmod(temp, step.mode);
+        }
+        const target = dir.child(name);
+        const existing = await lstatOrNull(target);
+        // A folder where a file lands was deleted above; anything else is replaced whole.
+        if (existing?.isDirectory() === true) await rm(target, { recursive: true, force: true });
+        await rename(temp, target);
+      });
+    }
+  } finally {
+    if (staging !== null)
+      await rm(staging, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
@@ -464,7 +462,11 @@ async function landRoot(effects: RootEffects): Promise<void> {
  */
 export async function landLayer(layer: Layer, observed: Observed): Promise<void> {
   try {
-    for (const root of observed.roots) await landRoot(root);
+    for (const [index, root] of observed.roots.entries()) {
+      const layerRoot = layer.roots[index];
+      if (layerRoot === undefined) throw new LayerUnreadable('the layer does not hold this root');
+      await landRoot(root, join(layerRoot.base, 'upper'));
+    }
   } finally {
     await discardLayer(layer);
   }
