@@ -7,7 +7,7 @@
 // the hook; a server that cannot be reached is a deny. Under CI the CLI is
 // required; elsewhere a missing CLI skips.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, exportedAudit, warden } from './helpers.js';
@@ -100,6 +100,15 @@ async function session(
   }
   return { ...run, completions };
 }
+
+/** A decision entry with the request it recorded: the worktree and what it asked. */
+type WorktreeEntry = Entry & {
+  readonly request?: {
+    readonly worktree?: string;
+    readonly actions?: string[];
+    readonly args?: { readonly paths?: string[] };
+  };
+};
 
 /** What the model read for a call Codex blocked on Warden's word. */
 const blocked = (reason: string, command: string) =>
@@ -256,6 +265,86 @@ describe.skipIf(noCodex !== null)(
       );
     });
 
+    describe('the model’s `workdir` is where a command acts, never the worktree (G2, E10)', () => {
+      /** A command the model runs in `workdir`, which Codex sends the hook as its `cwd`. */
+      const shellIn = (cmd: string, workdir: string): ScriptedCodexCall => ({
+        name: 'exec_command',
+        arguments: { cmd, workdir },
+      });
+
+      it('G14c, G22: under `-s danger-full-access`, a command in a `workdir` outside the project is a write there: it prompts and, with no approver, is denied, and writes nothing', async () => {
+        const cwd = worktree();
+        const outside = codexScratch('warden-codex-outside-');
+        const data = tempDir();
+        const command = 'echo hi > marker.txt';
+        const run = await session([shellIn(command, outside)], {
+          hook: [process.execPath, BIN, 'hook', 'codex', '--policy', policyFile, '--data', data],
+          cwd,
+          sandbox: 'danger-full-access',
+        });
+        // Codex 0.171 sends the model's `workdir` as the hook's `cwd`, and starts the hook in the session's.
+        expect((JSON.parse(run.hookCalls[0]?.stdin ?? '{}') as { cwd?: string }).cwd).toBe(outside);
+        expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toBe(
+          blocked(
+            'Warden: needs approval: `fileWriteOutsideWorktree` by rule `ask-outside` in workspace; no approver is connected, so it is denied (fail-closed)',
+            command,
+          ),
+        );
+        expect(existsSync(join(outside, 'marker.txt'))).toBe(false);
+        expect(existsSync(join(cwd, 'marker.txt'))).toBe(false);
+        // Decided against the project, the model's folder a write outside it.
+        const decisions = exportedAudit<WorktreeEntry>(data).filter((e) => e.kind === 'decision');
+        expect(
+          decisions.map((e) => [e.outcome, e.request?.worktree, e.request?.args?.paths]),
+        ).toEqual([['deny', realpathSync(cwd), [outside]]]);
+      });
+
+      it.skipIf(noSandbox !== null)(
+        'G2: under `-s danger-full-access`, an allowed command in a `workdir` outside the project runs under Warden’s sandbox in the project and writes nothing in that folder; one in Warden’s data folder is denied',
+        async () => {
+          const cwd = worktree();
+          const outside = codexScratch('warden-codex-outside-');
+          const data = tempDir();
+          const spawnOnly = join(tempDir(), 'policy.yaml');
+          writeFileSync(spawnOnly, hookPolicy());
+          const escape = `echo hi > marker.txt; echo x > ${join(outside, 'abs.txt')}`;
+          const run = await session([shellIn(escape, outside), shellIn('ls > listing.txt', data)], {
+            hook: [process.execPath, BIN, 'hook', 'codex', '--policy', spawnOnly, '--data', data],
+            cwd,
+            sandbox: 'danger-full-access',
+          });
+          const answer = JSON.parse(run.hookCalls[0]?.stdout ?? '{}') as {
+            hookSpecificOutput?: {
+              permissionDecision: string;
+              permissionDecisionReason: string;
+              updatedInput?: { command: string };
+            };
+          };
+          expect(answer.hookSpecificOutput?.permissionDecision, describeCodexRun(run)).toBe(
+            'allow',
+          );
+          expect(answer.hookSpecificOutput?.updatedInput?.command).toContain(
+            ` --worktree ${realpathSync(cwd)} `,
+          );
+          expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain(
+            `in the worktree \`${realpathSync(cwd)}\`, not in \`${realpathSync(outside)}\``,
+          );
+          // It ran in the project, under Warden's sandbox: the write outside it was refused.
+          expect(readFileSync(join(cwd, 'marker.txt'), 'utf8')).toBe('hi\n');
+          expect(existsSync(join(outside, 'marker.txt'))).toBe(false);
+          expect(existsSync(join(outside, 'abs.txt'))).toBe(false);
+          // The data folder as `workdir`: denied before any policy is read.
+          expect(run.toolOutputs[1]?.text, describeCodexRun(run)).toBe(
+            blocked(
+              `Warden: \`Bash\` acts in \`${realpathSync(data)}\`, in Warden's data folder, which no agent may read or change`,
+              'ls > listing.txt',
+            ),
+          );
+          expect(existsSync(join(data, 'listing.txt'))).toBe(false);
+        },
+      );
+    });
+
     describe('connected (`--server`, WARDEN_TOKEN)', () => {
       let served: Served;
       let agent: string;
@@ -392,6 +481,28 @@ describe.skipIf(noCodex !== null)(
           'blocked by PreToolUse hook: Warden: needs approval: `fileDelete` by rule `ask-deletes`',
         );
         expect(readFileSync(join(cwd, 'old.txt'), 'utf8')).toBe('old\n');
+      });
+
+      it('G14c, E10: under `-s danger-full-access`, a command in a `workdir` outside the project is decided by the server as a write there, against the project, and with nobody watching writes nothing', async () => {
+        const cwd = worktree();
+        const outside = codexScratch('warden-codex-outside-');
+        const command = 'echo hi > marker.txt';
+        const run = await session(
+          [{ name: 'exec_command', arguments: { cmd: command, workdir: outside } }],
+          { hook: hook(), cwd, env: { WARDEN_TOKEN: agent }, sandbox: 'danger-full-access' },
+        );
+        expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toContain(
+          'blocked by PreToolUse hook: Warden: needs approval: `fileWriteOutsideWorktree` by rule `ask-outside`',
+        );
+        expect(existsSync(join(outside, 'marker.txt'))).toBe(false);
+        const entries = (
+          await api(served.url, viewer, 'GET', '/v1/audit?workspace=acme&kind=decision')
+        ).body.entries as WorktreeEntry[];
+        const ours = entries.filter((e) => e.request?.args?.paths?.includes(outside) === true);
+        expect(
+          ours.map((e) => [e.outcome, e.request?.worktree, e.request?.actions]),
+          JSON.stringify(entries),
+        ).toEqual([['deny', realpathSync(cwd), ['processSpawn', 'fileWriteOutsideWorktree']]]);
       });
 
       it("G37: Warden's server unreachable: the call is denied, saying so, and does not run", async () => {
