@@ -41,7 +41,14 @@ describe('E44: control paths', () => {
       '.husky/pre-push',
     ])
       expect(mutation([path]), path).toBe('prompt');
-    for (const path of ['src/main.ts', 'package.json', 'README.md', '.git/COMMIT_EDITMSG'])
+    for (const path of [
+      'src/main.ts',
+      'package.json',
+      'README.md',
+      '.git/COMMIT_EDITMSG',
+      // git's own samples never run.
+      '.git/hooks/pre-commit.sample',
+    ])
       expect(mutation([path]), path).toBe('allow');
     expect(DEFAULT_CONTROL_PATHS).toContain('**/.git/hooks/**');
   });

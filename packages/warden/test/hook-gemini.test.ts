@@ -312,7 +312,6 @@ describe('G14b/G14c: what a Gemini CLI tool call asks of the gate', () => {
       ask: {
         command: `cd '${elsewhere}' && echo x > passwd`,
         actions: ['processSpawn', 'fileWriteOutsideWorktree'],
-        args: { paths: [elsewhere] },
       },
       shell: {
         input: { command: 'echo x > passwd', dir_path: elsewhere },

@@ -290,11 +290,12 @@ describe('the worktree is the registration’s, never the call’s `cwd`', () =>
         expect.objectContaining({
           worktree,
           actions: ['processSpawn', 'fileWriteOutsideWorktree'],
-          args: { paths: [outside] },
-          // Run where the runtime runs it (unsandboxed, in that folder), and judged there.
+          // Run where the runtime runs it (unsandboxed, in that folder), and judged there: its
+          // writes are the paths the command shows there, never the folder as every class's path.
           command: `cd '${outside}' && echo hi > marker.txt`,
         }),
       ]);
+      expect(server.requests.at(-1)?.args, runtime).toBeUndefined();
     }
   });
 
@@ -336,16 +337,11 @@ describe('the worktree is the registration’s, never the call’s `cwd`', () =>
           { cwd, env: { ...env, WARDEN_TOKEN: 'wdn_stand_in' } },
         );
         expect(answer.decision, `${runtime}: ${answer.reason}`).toBe('allow');
-        // Decided as it will run: in the worktree, the folder still a write outside it.
+        // Decided as it will run: in the worktree, where its one write lands.
         expect(server.requests.slice(asked), runtime).toEqual([
-          expect.objectContaining({
-            worktree,
-            grant: true,
-            actions: ['processSpawn', 'fileWriteOutsideWorktree'],
-            args: { paths: [outside] },
-            command: 'echo hi > marker.txt',
-          }),
+          expect.objectContaining({ worktree, grant: true, command: 'echo hi > marker.txt' }),
         ]);
+        expect(server.requests.at(-1)?.actions, runtime).toBeUndefined();
         expect(answer.command, runtime).toContain(
           ` exec --grant wg1.stand-in --worktree ${worktree} --server `,
         );
@@ -363,14 +359,23 @@ describe('standalone: a call outside the worktree is decided as what it is (G14c
     for (const runtime of RUNTIMES) {
       const { args, env, cwd } = bound(runtime);
       const standalone = [...args, '--policy', denyVarTmp, '--data', tempDir(), '--sandbox', 'off'];
-      const denied = hookSync(runtime, standalone, shellCall(runtime, outside, 'ls'), {
+      const denied = hookSync(
+        runtime,
+        standalone,
+        shellCall(runtime, outside, 'echo hi > marker.txt'),
+        { cwd, env },
+      );
+      expect(denied.decision, runtime).toBe('deny');
+      expect(denied.reason, runtime).toBe(
+        `Warden: denied: \`fileWriteOutsideWorktree\`: path \`${outside}/marker.txt\` matches paths [/var/tmp/**] of rule \`no-var-tmp\` in workspace`,
+      );
+      // A command that shows no write there is not certainly one: the rule cannot be verified.
+      const unknown = hookSync(runtime, standalone, shellCall(runtime, outside, 'make'), {
         cwd,
         env,
       });
-      expect(denied.decision, runtime).toBe('deny');
-      expect(denied.reason, runtime).toBe(
-        `Warden: denied: \`fileWriteOutsideWorktree\`: path \`${outside}\` matches paths [/var/tmp/**] of rule \`no-var-tmp\` in workspace`,
-      );
+      expect(unknown.decision, runtime).toBe('deny');
+      expect(unknown.reason, runtime).toContain('cannot be verified');
       const allowed = hookSync(runtime, standalone, shellCall(runtime, inside, 'ls'), {
         cwd,
         env,
@@ -385,12 +390,14 @@ describe('standalone: a call outside the worktree is decided as what it is (G14c
     const denied = hookSync(
       'gemini',
       standalone,
-      shellCall('gemini', worktree, 'ls', { dir_path: outside }),
+      shellCall('gemini', worktree, 'echo hi > marker.txt', { dir_path: outside }),
       { cwd, env },
     );
     expect(denied).toMatchObject({
       decision: 'deny',
-      reason: expect.stringContaining(`path \`${outside}\` matches paths [/var/tmp/**]`) as string,
+      reason: expect.stringContaining(
+        `path \`${outside}/marker.txt\` matches paths [/var/tmp/**]`,
+      ) as string,
     });
     // And a `dir_path` inside the worktree, from a `cwd` outside it, is where the command acts.
     expect(

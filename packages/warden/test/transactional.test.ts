@@ -206,6 +206,18 @@ describe.skipIf(missing !== null)(`E44: transactional runs (${backend ?? 'no san
     expect(existsSync(join(worktree, '.husky/pre-commit'))).toBe(true);
   });
 
+  it('`git init` and identity settings land without asking; a setting that names a program asks', async () => {
+    const init = 'git init -q && git config user.email coder@example.test';
+    const ran = await exec(init);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(existsSync(join(worktree, '.git', 'hooks', 'pre-commit.sample'))).toBe(true);
+    const knob = 'git config core.fsmonitor ./tools/fsmonitor';
+    const asked = await exec(knob);
+    expect(asked.code).toBe(3);
+    expect(asked.stderr).toContain('`.git/config` changes what later commands run');
+    expect(readFileSync(join(worktree, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+  });
+
   it('a command that cannot be read whole runs transactionally, without network, and is decided on what it did', async () => {
     const command = 'echo "$(echo made)" > made.txt';
     const ran = await exec(command);

@@ -9,6 +9,8 @@
 export const DEFAULT_CONTROL_PATHS: readonly string[] = [
   // git: hooks run on commit and push; the configuration names programs (pager, filters, ssh).
   '**/.git/hooks/**',
+  // git's own samples never run: `git init` and `git clone` write them.
+  '!**/.git/hooks/*.sample',
   '**/.git/config',
   '**/.git/info/attributes',
   '.githooks/**',

@@ -169,7 +169,7 @@ async function probeHook(scratch: string, policy: string, env: NodeJS.ProcessEnv
   };
   const answer = await answerHook(
     { stdin: () => Promise.resolve(JSON.stringify(input)), out: () => undefined, env },
-    { policy, data: join(scratch, 'hook', 'data'), sandbox: 'required' },
+    { policy, data: join(scratch, 'hook', 'data'), sandbox: 'required', worktree },
   );
   if (!('hookSpecificOutput' in answer))
     return failed('hook', 'the hook answered a `PreToolUse` call as a completion');

@@ -158,8 +158,9 @@ export function quoted(word: string): string {
  * - in a folder inside it, as `cd <folder> && …` (the command's relative
  *   paths resolve there, E26), which is also what runs under the sandbox;
  * - in a folder outside it (or one that cannot be resolved), as what it may
- *   do there too: `fileWriteOutsideWorktree` of that folder (`processSpawn`
- *   kept, as a command always is, G14c, E2), judged as `cd <folder> && …` where
+ *   do there too: `fileWriteOutsideWorktree`, with the paths the command shows
+ *   (unknown where it shows none, G18; `processSpawn` kept, as a command
+ *   always is, G14c, E2), judged as `cd <folder> && …` where
  *   the runtime runs it there itself; under Warden's sandbox it runs in the
  *   worktree instead, as it is, the worktree its only writable root.
  * `input` is the runtime's arguments, sent back rewritten once allowed; null
@@ -190,8 +191,10 @@ export async function planShell(
     ask: {
       ...base,
       command: inFolder,
+      // Which files it writes there is what the command shows (`cd <folder> && …`); the folder is
+      // not named in `args`, which would be read as every class's paths and make an unknown
+      // list a known one (E21, E42).
       actions: ['processSpawn', 'fileWriteOutsideWorktree'],
-      args: { paths: [where.folder] },
       ...extra,
     },
     ...(input === null ? {} : { shell: { input, command, elsewhere: where.folder } }),

@@ -440,7 +440,12 @@ export async function answerHook(
       plan = {
         ...plan,
         worktree: chosen.worktree,
-        ask: { ...plan.ask, command: plan.shell.command },
+        // Run in the worktree, it is decided as it runs there: the folder it was asked to act in
+        // is no write of it (the answer says where it ran).
+        ask: {
+          ...(plan.shell.elsewhere === undefined ? plan.ask : withoutActions(plan.ask)),
+          command: plan.shell.command,
+        },
       };
       sandboxed = true;
     }
@@ -593,4 +598,11 @@ export async function runHook<I extends HookInput, A extends object>(
   }
   io.out(`${JSON.stringify(answer)}\n`);
   return 0;
+}
+
+/** An ask without its declared classes: a command's own classes come from its words. */
+function withoutActions(ask: GatePlan['ask']): GatePlan['ask'] {
+  return Object.fromEntries(
+    Object.entries(ask).filter(([key]) => key !== 'actions'),
+  ) as GatePlan['ask'];
 }

@@ -3,11 +3,49 @@
 // `fileWriteOutsideWorktree`; every path written that changes what later
 // commands run (the profile's control paths) is `workspaceMutation`. Writes
 // inside the worktree elsewhere are not gated (G14c) and are only counted.
-// Pure: the layer's reading and the patterns come in.
+// A git configuration file is a control path only when what the command left
+// in it names a program (a hook folder, a filter, a pager, an ssh command…):
+// `git init`, `git clone` and `git config user.email` change nothing that runs.
 
+import { readFileSync } from 'node:fs';
 import { Globs, compilePathPatterns, normalizePath, pathInSet } from '@warden/engine';
+import { knobOf } from '../tools/builtin/git-guard.js';
 import type { Observed } from './layer.js';
 import { absoluteOf } from './layer.js';
+
+/**
+ * Whether a git configuration file's text sets anything that makes git run a
+ * program, or includes another file. Anything it does not read with
+ * certainty (a line of another shape, a continued value) counts as setting one.
+ */
+export function gitConfigRunsPrograms(text: string): boolean {
+  let section = '';
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\s*\]$/.exec(line);
+    if (header !== null) {
+      const name = (header[1] as string).toLowerCase();
+      if (name === 'include' || name === 'includeif') return true;
+      section = header[2] === undefined ? name : `${name}.${header[2]}`;
+      continue;
+    }
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=(.*))?$/.exec(line);
+    if (entry === null || section === '' || line.endsWith('\\')) return true;
+    if (knobOf(`${section}.${entry[1] as string}`) !== null) return true;
+  }
+  return false;
+}
+
+/** A control path whose change runs nothing: a git configuration that names no program. */
+function harmless(path: string, source: string | undefined): boolean {
+  if (source === undefined || !/(^|\/)\.git\/config$/.test(path)) return false;
+  try {
+    return !gitConfigRunsPrograms(readFileSync(source, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 export interface EffectRequests {
   readonly fileDelete?: { readonly paths: readonly string[]; readonly count: number | null };
@@ -61,10 +99,18 @@ export function effectRequests(
     count = count === null || root.deletedCount === null ? null : count + root.deletedCount;
     written += root.written.length;
     folders += root.made.length;
-    for (const rel of [...root.written, ...root.made]) {
+    const sources = new Map<string, string>();
+    for (const step of root.steps) if (step.kind === 'file') sources.set(step.rel, step.source);
+    for (const rel of root.made) if (!inWorktree) outside.push(name(rel));
+    // A folder made runs nothing; what is written in it may.
+    for (const rel of root.written) {
       const path = name(rel);
       if (!inWorktree) outside.push(path);
-      if (control.positives.length > 0 && pathInSet(normalizePath(path, worktree), control, true))
+      if (
+        control.positives.length > 0 &&
+        pathInSet(normalizePath(path, worktree), control, true) &&
+        !harmless(path, sources.get(rel))
+      )
         mutated.push(path);
     }
   }
