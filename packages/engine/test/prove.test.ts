@@ -58,8 +58,9 @@ function proofOf(rules: readonly RuleProof[], id: string): RuleProof {
   ).toEqual(file.length === 0 ? [] : [file[0]?.verdict === 'bypass' ? 'bypass' : 'sandbox']);
   const findings = proof.findings.filter((f) => f.how !== FILE_FORM);
   const order = ['holds', 'weakened', 'sandbox', 'bypass'] as const;
+  const verdicts = ['holds', 'weakened', 'sandbox', 'bypassable'] as const;
   const worst = findings.reduce<number>((w, f) => Math.max(w, order.indexOf(f.verdict)), 0);
-  const verdict = worst === 3 ? 'bypassable' : order[worst];
+  const verdict: RuleProof['verdict'] = verdicts[worst] ?? 'holds';
   const sandboxCovers = findings.some((f) => f.verdict === 'sandbox') ? proof.sandboxCovers : null;
   return { ...proof, findings, verdict, sandboxCovers };
 }

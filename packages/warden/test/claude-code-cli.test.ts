@@ -27,6 +27,9 @@ import { describeRun, locateClaude, runClaude } from './support/claude-cli.js';
 import type { ScriptedCall } from './support/fake-anthropic.js';
 import type { Served } from './support/processes.js';
 import { api, agentToken, cliToken, serve } from './support/processes.js';
+import { parse } from 'yaml';
+import { openTestWarden } from './support/warden.js';
+import { registerBuiltins } from '../src/tools/builtin/index.js';
 
 const claude = locateClaude();
 const noClaude = requireCli(claude, 'Claude Code CLI');
@@ -445,6 +448,94 @@ describe.skipIf(noClaude !== null)(
           expect(run.toolResults[0]?.text).toContain('the grant was refused');
           expect(existsSync(join(cwd, 'evil.txt'))).toBe(false);
           expect(existsSync(join(cwd, 'granted.txt'))).toBe(false);
+        });
+
+        it("E44: `bash - <<< 'rm -rf src'` under a deny on deleting `src` is denied as the deletion it is: `src` stays and the model is told why", async () => {
+          const cwd = worktree();
+          mkdirSync(join(cwd, 'src'));
+          writeFileSync(join(cwd, 'src', 'main.ts'), 'main\n');
+          writeFileSync(join(cwd, 'clean.sh'), 'rm -rf src\necho cleaned > cleaned.txt\n');
+          const data = tempDir();
+          const guarded = join(root, 'guard-src.yaml');
+          writeFileSync(
+            guarded,
+            `${policy}  - id: keep-src\n    action: fileDelete\n    decision: deny\n    when: { paths: ['src', 'src/**'] }\n`,
+          );
+          const hook = [
+            process.execPath,
+            BIN,
+            'hook',
+            'claude-code',
+            '--policy',
+            guarded,
+            '--data',
+            data,
+          ];
+          const run = await session(
+            'stdin script',
+            [bash("bash - <<< 'rm -rf src'"), bash('bash ./clean.sh')],
+            { hook, cwd },
+          );
+          // Read by the classifier: the here-string is the script `bash -` runs.
+          expect(answers(run)[0]?.hookSpecificOutput.permissionDecision).toBe('deny');
+          expect(run.toolResults[0]?.text, describeRun(run)).toContain('keep-src');
+          // Hidden in a script file: allowed as a process, run over a layer, and decided on what
+          // it did: nothing of it is kept, and the model reads the rule.
+          expect(answers(run)[1]?.hookSpecificOutput.permissionDecision).toBe('allow');
+          expect(run.toolResults[1]?.isError, describeRun(run)).toBe(true);
+          expect(run.toolResults[1]?.text, describeRun(run)).toContain(
+            'nothing the command did was kept',
+          );
+          expect(run.toolResults[1]?.text, describeRun(run)).toContain('keep-src');
+          expect(readFileSync(join(cwd, 'src', 'main.ts'), 'utf8')).toBe('main\n');
+          expect(existsSync(join(cwd, 'cleaned.txt'))).toBe(false);
+        });
+
+        it("E44: a git hook planted by a command is held for a human (standalone: denied); one planted another way never runs under Warden's own `git_commit`", async () => {
+          const cwd = worktree({ 'README.md': '# tiny\n' });
+          git(cwd, 'init', '-q');
+          const marker = join(root, `hook-ran-${Date.now()}`);
+          const plant = `printf '#!/bin/sh\\ntouch ${marker}\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`;
+          const data = tempDir();
+          const run = await session('plant a hook', [bash(plant)], { hook: standalone(data), cwd });
+          expect(run.toolResults[0]?.text, describeRun(run)).toContain(
+            '`.git/hooks/pre-commit` changes what later commands run',
+          );
+          expect(existsSync(join(cwd, '.git', 'hooks', 'pre-commit'))).toBe(false);
+          // Planted by a hand Warden does not see, the hook is still not run by Warden's own git.
+          writeFileSync(join(cwd, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\ntouch ${marker}\n`, {
+            mode: 0o755,
+          });
+          const t = await openTestWarden(parse(policy) as object);
+          try {
+            const tools = registerBuiltins(
+              t.warden.tools({
+                workspace: 'acme',
+                agent: 'claude-code',
+                source: 'builtin',
+                worktree: cwd,
+              }),
+              {
+                env: {
+                  ...process.env,
+                  GIT_AUTHOR_NAME: 'T',
+                  GIT_AUTHOR_EMAIL: 't@example.test',
+                  GIT_COMMITTER_NAME: 'T',
+                  GIT_COMMITTER_EMAIL: 't@example.test',
+                },
+              },
+            );
+            const committed = await tools.call(
+              'git_commit',
+              { message: 'first', paths: ['README.md'] },
+              { callId: 'c' },
+            );
+            expect(committed, JSON.stringify(committed)).toMatchObject({ ok: true });
+          } finally {
+            await t.cleanup();
+          }
+          expect(git(cwd, 'log', '--format=%s')).toBe('first\n');
+          expect(existsSync(marker)).toBe(false);
         });
 
         it('G2: ordinary work still runs: `ls` lists the worktree', async () => {
