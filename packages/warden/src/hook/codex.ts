@@ -52,7 +52,7 @@
 // `warden exec` runs it there, whatever folder Codex starts it in.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { GateAsk } from '../gate/types.js';
 import { hookAnswer } from './claude-code.js';
 import type { HookCompletion } from './completion.js';
@@ -69,6 +69,7 @@ import {
   resolvingFolder,
   text,
 } from './plan.js';
+import { isControlPath } from './control-paths.js';
 import { parsePatch, patchOfShellCommand, unwrapPatch } from './patch.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 
@@ -177,10 +178,16 @@ async function planPatch(
   if (!parsed.ok) return { kind: 'refuse', reason: `\`apply_patch\`: ${parsed.problem}: denied` };
   const deletes: string[] = [];
   const outside: string[] = [];
+  const mutated: string[] = [];
   const write = async (path: string) => {
     const target = resolve(cwd, path);
-    if (!(await insideWorktree(worktree, target)) && !outside.includes(target))
-      outside.push(target);
+    if (!(await insideWorktree(worktree, target))) {
+      if (!outside.includes(target)) outside.push(target);
+    } else if (
+      isControlPath(relative(worktree, target).split(sep).join('/')) &&
+      !mutated.includes(target)
+    )
+      mutated.push(target);
   };
   for (const file of parsed.files) {
     if (file.op === 'delete') {
@@ -195,7 +202,7 @@ async function planPatch(
       await write(file.moveTo);
     }
   }
-  if (deletes.length === 0 && outside.length === 0)
+  if (deletes.length === 0 && outside.length === 0 && mutated.length === 0)
     return {
       kind: 'ungated',
       reason: '`apply_patch` writes inside the worktree only (not gated)',
@@ -203,11 +210,13 @@ async function planPatch(
   const actions = [
     ...(deletes.length > 0 ? ['fileDelete'] : []),
     ...(outside.length > 0 ? ['fileWriteOutsideWorktree'] : []),
+    // A git hook, a shell start file, an agent's settings: it changes what runs later (E44).
+    ...(mutated.length > 0 ? ['workspaceMutation'] : []),
   ];
   return {
     kind: 'gate',
     worktree,
-    ask: { ...base, actions, args: { paths: [...deletes, ...outside] } },
+    ask: { ...base, actions, args: { paths: [...deletes, ...outside, ...mutated] } },
   };
 }
 

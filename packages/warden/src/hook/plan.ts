@@ -17,6 +17,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { GateAsk } from '../gate/types.js';
+import { isControlPath } from './control-paths.js';
 
 /** What one call comes to before any policy is read. */
 export type HookPlan =
@@ -362,7 +363,8 @@ export function hookInputOf<R extends ToolCallFields>(
 /**
  * A file tool's write (`Write`, `write_file`, …) named by the argument
  * `pathKey`, a relative one resolved against `cwd` (where the call acts):
- * inside the bound `worktree` not gated (G14c), outside it
+ * inside the bound `worktree` not gated (G14c) — but a write to a path that
+ * changes what later commands run is `workspaceMutation` (E44) — outside it
  * `fileWriteOutsideWorktree` with the path, judged by the one path confinement.
  */
 export async function planFileWrite(
@@ -376,8 +378,16 @@ export async function planFileWrite(
   const path = text(args, pathKey);
   if (path === null) return { kind: 'refuse', reason: `\`${tool}\` without a \`${pathKey}\`` };
   const target = resolve(resolvingFolder(cwd), path);
-  if (await insideWorktree(worktree, target))
+  if (await insideWorktree(worktree, target)) {
+    // A git hook, a shell start file, an agent's settings: a write that changes what runs later.
+    if (isControlPath(relative(worktree, target).split(sep).join('/')))
+      return {
+        kind: 'gate',
+        worktree,
+        ask: { ...base, actions: ['workspaceMutation'], args: { paths: [target] } },
+      };
     return { kind: 'ungated', reason: `\`${tool}\` writes inside the worktree (not gated)` };
+  }
   return {
     kind: 'gate',
     worktree,
