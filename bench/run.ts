@@ -1,7 +1,8 @@
 // `npm run bench`: Warden's engine against Cedar and casbin on equivalent
 // generated policy sets of 50, 5,000 and 50,000 rules, the gate, the HTTP
-// decide endpoint, the MCP gateway's overhead per tool call, and the parse
-// curve (decision time against command size).
+// decide endpoint, the MCP gateway's overhead per tool call, the parse
+// curve (decision time against command size), and what a transactional run
+// adds to `warden exec`.
 // Flags: --json, --quick, --sizes, --only.
 
 import { spawnSync } from 'node:child_process';
@@ -27,6 +28,11 @@ import { httpJsonLines, renderHttp, runHttpBench } from './http.js';
 import { hookJsonLines, renderHook, runHookBench } from './hook.js';
 import { gatewayJsonLines, renderGateway, runGatewayBench } from './gateway.js';
 import { BUILT_ENGINE, parseJsonLines, renderParse, runParseBench } from './parse.js';
+import {
+  renderTransactional,
+  runTransactionalBench,
+  transactionalJsonLines,
+} from './transactional.js';
 import type { Job, WorkerResult } from './worker.js';
 import { CLASS_POOL } from './worker.js';
 
@@ -34,11 +40,11 @@ interface Options {
   readonly json: boolean;
   readonly quick: boolean;
   readonly sizes: readonly number[];
-  readonly only: 'engine' | 'gate' | 'http' | 'hook' | 'gateway' | 'parse' | null;
+  readonly only: 'engine' | 'gate' | 'http' | 'hook' | 'gateway' | 'parse' | 'transactional' | null;
 }
 
 const USAGE =
-  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|hook|gateway|parse]';
+  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|hook|gateway|parse|transactional]';
 
 function parseArgs(argv: readonly string[]): Options {
   let json = false;
@@ -66,10 +72,11 @@ function parseArgs(argv: readonly string[]): Options {
         value !== 'http' &&
         value !== 'hook' &&
         value !== 'gateway' &&
-        value !== 'parse'
+        value !== 'parse' &&
+        value !== 'transactional'
       )
         throw new Error(
-          `--only takes \`engine\`, \`gate\`, \`http\`, \`hook\`, \`gateway\` or \`parse\`, got \`${value ?? ''}\``,
+          `--only takes \`engine\`, \`gate\`, \`http\`, \`hook\`, \`gateway\`, \`parse\` or \`transactional\`, got \`${value ?? ''}\``,
         );
       only = value;
     } else if (arg === '--help' || arg === '-h') {
@@ -114,6 +121,12 @@ async function main(): Promise<void> {
     const parse = runParseBench(BUILT_ENGINE, options.quick, log);
     if (options.json) process.stdout.write(`${parseJsonLines(parse).join('\n')}\n`);
     else process.stdout.write(`${renderParse(parse)}\n`);
+    return;
+  }
+  if (options.only === 'transactional') {
+    const tx = runTransactionalBench(options.quick, log);
+    if (options.json) process.stdout.write(`${transactionalJsonLines(tx).join('\n')}\n`);
+    else process.stdout.write(`${renderTransactional(tx)}\n`);
     return;
   }
   if (options.only === 'hook') {
@@ -221,6 +234,7 @@ async function main(): Promise<void> {
   const hook = options.only === null ? await runHookBench(options.quick, log) : null;
   const gateway = options.only === null ? await runGatewayBench(options.quick, log) : null;
   const parse = options.only === null ? runParseBench(BUILT_ENGINE, options.quick, log) : null;
+  const tx = options.only === null ? runTransactionalBench(options.quick, log) : null;
   log(`done in ${(elapsedMs(started) / 1000).toFixed(1)} s`);
 
   if (options.json) {
@@ -231,6 +245,7 @@ async function main(): Promise<void> {
       ...(hook === null ? [] : hookJsonLines(hook)),
       ...(gateway === null ? [] : gatewayJsonLines(gateway)),
       ...(parse === null ? [] : parseJsonLines(parse)),
+      ...(tx === null ? [] : transactionalJsonLines(tx)),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return;
@@ -248,6 +263,7 @@ async function main(): Promise<void> {
   if (hook !== null) process.stdout.write(`${renderHook(hook)}\n`);
   if (gateway !== null) process.stdout.write(`${renderGateway(gateway)}\n`);
   if (parse !== null) process.stdout.write(`${renderParse(parse)}\n`);
+  if (tx !== null) process.stdout.write(`${renderTransactional(tx)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -694,7 +694,8 @@ describe.each(BACKENDS)('token expiry in the store on $name', (backend) => {
       await store.close();
       await rawSql(backend.name, location, [
         'alter table api_tokens drop column expires_at',
-        "delete from warden_migrations where name = '0008_token_expiry'",
+        'drop table grant_claims',
+        "delete from warden_migrations where name in ('0008_token_expiry', '0009_grant_claims')",
       ]);
       const reopened = await open();
       try {

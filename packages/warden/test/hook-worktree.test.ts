@@ -13,7 +13,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -325,7 +324,7 @@ describe('the worktree is the registration’s, never the call’s `cwd`', () =>
   });
 
   it.skipIf(noSandbox !== null)(
-    'G2: allowed, a shell call from a folder outside the worktree is rewritten to run in the bound worktree — the grant’s worktree and the sandbox’s writable root — and the answer says so',
+    'G2: allowed, a shell call from a folder outside the worktree is rewritten to run there under the sandbox whose one writable root is the bound worktree (the grant’s), and the answer says so',
     async () => {
       for (const runtime of RUNTIMES) {
         const { args, env, cwd } = bound(runtime);
@@ -337,17 +336,22 @@ describe('the worktree is the registration’s, never the call’s `cwd`', () =>
           { cwd, env: { ...env, WARDEN_TOKEN: 'wdn_stand_in' } },
         );
         expect(answer.decision, `${runtime}: ${answer.reason}`).toBe('allow');
-        // Decided as it will run: in the worktree, where its one write lands.
+        // Decided as it will run: in that folder, where only the worktree is writable; the line
+        // the grant names is the one decided.
         expect(server.requests.slice(asked), runtime).toEqual([
-          expect.objectContaining({ worktree, grant: true, command: 'echo hi > marker.txt' }),
+          expect.objectContaining({
+            worktree,
+            grant: true,
+            actions: ['processSpawn', 'fileWriteOutsideWorktree'],
+            command: `cd '${outside}' && echo hi > marker.txt`,
+          }),
         ]);
-        expect(server.requests.at(-1)?.actions, runtime).toBeUndefined();
         expect(answer.command, runtime).toContain(
           ` exec --grant wg1.stand-in --worktree ${worktree} --server `,
         );
-        expect(answer.command, runtime).toMatch(/ -- 'echo hi > marker.txt'$/);
+        expect(answer.command, runtime).toContain(outside);
         expect(answer.reason, runtime).toContain(
-          `(runs under Warden's sandbox, in the worktree \`${worktree}\`, not in \`${outside}\`)`,
+          `(runs under Warden's sandbox, in \`${outside}\`, which it may read but not write: only the worktree \`${worktree}\` is writable)`,
         );
       }
     },
@@ -430,7 +434,7 @@ describe('standalone: a call outside the worktree is decided as what it is (G14c
   });
 
   it.skipIf(noSandbox !== null)(
-    'G2: the rewritten command, run by the runtime in the folder the model chose, runs in the worktree and writes nothing in that folder',
+    'G2: the rewritten command, run by the runtime in the folder the model chose, runs there and writes nothing in it: only the worktree is writable',
     async () => {
       const { args, env, cwd } = bound('claude-code');
       const data = tempDir();
@@ -445,7 +449,7 @@ describe('standalone: a call outside the worktree is decided as what it is (G14c
         { cwd, env },
       );
       expect(answer.decision, answer.reason).toBe('allow');
-      expect(answer.reason).toContain(`in the worktree \`${worktree}\`, not in \`${outside}\``);
+      expect(answer.reason).toContain(`in \`${outside}\`, which it may read but not write`);
       expect(answer.command).toContain(` --worktree ${worktree} `);
       // Claude Code runs the rewritten command line in the session's `cwd`: the outside folder.
       const ran = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
@@ -458,8 +462,8 @@ describe('standalone: a call outside the worktree is decided as what it is (G14c
         child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
         child.on('close', (code) => resolve({ code, stdout }));
       });
-      expect(ran.stdout.split('\n')[0]).toBe(worktree);
-      expect(readFileSync(join(worktree, 'marker.txt'), 'utf8')).toBe('hi\n');
+      expect(ran.stdout.split('\n')[0]).toBe(outside);
+      expect(existsSync(join(worktree, 'marker.txt'))).toBe(false);
       expect(existsSync(join(outside, 'marker.txt'))).toBe(false);
       expect(existsSync(join(outside, 'abs.txt'))).toBe(false);
       expect(ran.code).not.toBe(0);

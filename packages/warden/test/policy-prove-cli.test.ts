@@ -43,7 +43,7 @@ interface JsonRule {
 
 describe('warden policy prove', () => {
   it.each(TEMPLATES.map((t) => t.name))(
-    'G14c: the shipped template %s, as applying it writes it, holds (exit 0)',
+    'G14c: the shipped template %s, as applying it writes it, holds with the sandbox (exit 0)',
     (name) => {
       const template = TEMPLATES.find((t) => t.name === name);
       const params: Record<string, string | readonly string[]> = {};
@@ -58,13 +58,14 @@ describe('warden policy prove', () => {
       expect(ran.stdout).toMatch(/0 bypassable/);
       expect(ran.stdout).not.toMatch(/\bG\d/);
       for (const rule of applied.added.filter((r) => r.decision !== 'allow'))
+        // Every rule needs the sandbox for a script written to a file, which no reader sees.
         expect(ran.stdout).toMatch(
-          new RegExp(`^${rule.id}\\s+workspace\\s+${rule.decision}\\s+holds`, 'm'),
+          new RegExp(`^${rule.id}\\s+workspace\\s+${rule.decision}\\s+needs the sandbox`, 'm'),
         );
     },
   );
 
-  it('G14c: a policy proves rule by rule: holds, dead with the lint finding, preset rules in their mode', () => {
+  it('G14c: a policy proves rule by rule: held but for a script in a file, dead with the lint finding, preset rules in their mode', () => {
     const dir = write({ 'policy.yaml': POLICY });
     const ran = warden([
       'policy',
@@ -75,12 +76,13 @@ describe('warden policy prove', () => {
     ]);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(
-      /^protect-main\s+workspace\s+deny\s+holds\s+class:gitPush: \d+ disguises$/m,
+      /^protect-main\s+workspace\s+deny\s+needs the sandbox\s+class:gitPush: \d+ disguises, 1 not held$/m,
     );
+    expect(ran.stdout).toMatch(/a file written, then sourced/);
     expect(ran.stdout).toMatch(/^ask-delete-again\s+workspace\s+prompt\s+dead/m);
     expect(ran.stdout).toMatch(/ask-delete-again \(rules\[3\]\): dead: .*repeats `ask-delete`/);
-    expect(ran.stdout).toMatch(/^review-no-egress\s+mode:review\s+deny\s+holds/m);
-    expect(ran.stdout).toMatch(/4 rules: 3 hold, 0 bypassable, 1 dead/);
+    expect(ran.stdout).toMatch(/^review-no-egress\s+mode:review\s+deny\s+needs the sandbox/m);
+    expect(ran.stdout).toMatch(/4 rules: 0 hold, 3 need the sandbox, 0 bypassable, 1 dead/);
     expect(ran.stdout).not.toMatch(/\bG\d/);
   });
 

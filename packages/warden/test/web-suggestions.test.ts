@@ -151,20 +151,22 @@ describe.skipIf(BROWSER_SKIP !== null)(
   'suggested and provable rules in the console, in Chromium',
   { timeout: BROWSER_TEST_TIMEOUT },
   () => {
-    it('the rules tab marks each deny rule with its proof: a holding deny "holds", its duplicate "never decides"', async () => {
+    it('the rules tab marks each deny rule with its proof: a holding deny "holds with the sandbox", its duplicate "never decides"', async () => {
       const { page, errors } = await signedIn(tokens.viewer);
       await page.getByRole('tab', { name: 'Rules', exact: true }).click();
       const holds = ruleItem(page, 'protect-main').locator('.proof');
       await holds.waitFor({ timeout: 10_000 });
-      expect(await holds.innerText()).toBe('holds');
-      expect(await holds.getAttribute('data-verdict')).toBe('holds');
-      expect(await holds.getAttribute('title')).toContain('every disguise tried was still caught');
+      expect(await holds.innerText()).toBe('holds with the sandbox');
+      expect(await holds.getAttribute('data-verdict')).toBe('sandbox');
+      expect(await holds.getAttribute('title')).toContain('sandbox stops');
       expect(await holds.evaluate((el) => el.className)).toContain('proof-ok');
       const dead = ruleItem(page, 'protect-main-again').locator('.proof');
       expect(await dead.innerText()).toBe('never decides');
       expect(await dead.evaluate((el) => el.className)).toContain('proof-off');
-      // A holding rule has no disguise to list.
-      expect(await ruleItem(page, 'protect-main').locator('.proof-findings').count()).toBe(0);
+      // The one disguise only the sandbox stops folds out beneath, as text.
+      const findings = ruleItem(page, 'protect-main').locator('.proof-findings');
+      expect(await findings.count()).toBe(1);
+      expect(await findings.innerText()).toContain('1 disguise does not hold');
       expect(await page.locator('#panel-rules .proof-state').getAttribute('data-proof')).toBe(
         'read',
       );

@@ -129,6 +129,7 @@ export function prepareDecision(
     at,
     approverConnected,
     classifier: classifier.value,
+    ...(options.transactional === true ? { transactional: true } : {}),
   };
 }
 

@@ -181,11 +181,11 @@ function fromDecision<A extends object>(
     return a.deny(
       `the decision allowed the command but came without a grant to run it sandboxed (is the server older than this hook?): ${why}`,
     );
-  // A folder outside the worktree is not where it runs: `warden exec` runs it in the worktree.
+  // In a folder outside the worktree it runs there, read-only: only the worktree is written.
   const where =
     shell.elsewhere === undefined
       ? ''
-      : `, in the worktree \`${sandboxed.plan.worktree}\`, not in \`${shell.elsewhere}\``;
+      : `, in \`${shell.elsewhere}\`, which it may read but not write: only the worktree \`${sandboxed.plan.worktree}\` is writable`;
   return a.allow(`${why} (runs under Warden's sandbox${where})`, {
     ...shell.input,
     command: runnerCommand(
@@ -426,7 +426,8 @@ export async function answerHook(
   if (plan.kind === 'refuse') return a.deny(plan.reason);
   if (plan.kind === 'ungated') return a.allow(plan.reason);
   let sandboxed = false;
-  if (plan.shell !== undefined) {
+  const shell = plan.shell;
+  if (shell !== undefined) {
     const chosen = planSandbox(options.sandbox, plan.worktree, io.env);
     if (chosen.kind === 'refuse') return a.deny(chosen.reason);
     const unavailable =
@@ -435,18 +436,31 @@ export async function answerHook(
       return a.deny(
         `shell commands must run sandboxed (\`--sandbox required\`), but ${unavailable}`,
       );
-    if (chosen.kind === 'rewrite' && unavailable === null) {
-      // Decided as it will run: in the worktree, by `warden exec` (`plan.ts`, `planShell`).
+    // Never silent: the record says the command ran under the runtime's sandbox alone.
+    if (unavailable !== null)
       plan = {
         ...plan,
-        worktree: chosen.worktree,
-        // Run in the worktree, it is decided as it runs there: the folder it was asked to act in
-        // is no write of it (the answer says where it ran).
         ask: {
-          ...(plan.shell.elsewhere === undefined ? plan.ask : withoutActions(plan.ask)),
-          command: plan.shell.command,
+          ...plan.ask,
+          arguments: {
+            ...(typeof plan.ask.arguments === 'object' && plan.ask.arguments !== null
+              ? plan.ask.arguments
+              : {}),
+            sandbox: `not Warden's: ${unavailable}; its sandbox alone does not hide the credential folders or Warden's data folder`,
+          },
         },
       };
+    if (chosen.kind === 'rewrite' && unavailable === null) {
+      // Decided as it will run, by `warden exec` (`plan.ts`, `planShell`): in the worktree; in a
+      // folder outside it, as `cd <folder> && …`, which is then the very line the grant names.
+      plan =
+        shell.elsewhere === undefined
+          ? { ...plan, worktree: chosen.worktree, ask: { ...plan.ask, command: shell.command } }
+          : {
+              ...plan,
+              worktree: chosen.worktree,
+              shell: { ...shell, command: plan.ask.command ?? shell.command },
+            };
       sandboxed = true;
     }
   }
@@ -598,11 +612,4 @@ export async function runHook<I extends HookInput, A extends object>(
   }
   io.out(`${JSON.stringify(answer)}\n`);
   return 0;
-}
-
-/** An ask without its declared classes: a command's own classes come from its words. */
-function withoutActions(ask: GatePlan['ask']): GatePlan['ask'] {
-  return Object.fromEntries(
-    Object.entries(ask).filter(([key]) => key !== 'actions'),
-  ) as GatePlan['ask'];
 }

@@ -433,20 +433,31 @@ async function landRoot(effects: RootEffects, upper: string): Promise<void> {
         await chmod(dir.child(name), step.mode);
       });
     }
+    // Files and links by folder: each folder is walked to once, whatever it holds.
+    const byFolder = new Map<string, Extract<LandStep, { kind: 'file' | 'link' }>[]>();
     for (const step of effects.steps) {
       if (step.kind !== 'file' && step.kind !== 'link') continue;
-      await inParent(c, step.rel, true, async (dir, name) => {
-        const temp = dir.child(tempName());
-        if (step.kind === 'link') await symlink(step.target, temp);
-        else {
-          await rename(sources.get(step.rel) ?? step.source, temp);
-          await chmod(temp, step.mode);
+      const folder = step.rel.includes('/') ? step.rel.slice(0, step.rel.lastIndexOf('/')) : '';
+      const list = byFolder.get(folder);
+      if (list === undefined) byFolder.set(folder, [step]);
+      else list.push(step);
+    }
+    for (const steps of byFolder.values()) {
+      await inParent(c, (steps[0] as LandStep).rel, true, async (dir) => {
+        for (const step of steps) {
+          const name = step.rel.slice(step.rel.lastIndexOf('/') + 1);
+          const temp = dir.child(tempName());
+          if (step.kind === 'link') await symlink(step.target, temp);
+          else {
+            await rename(sources.get(step.rel) ?? step.source, temp);
+            await chmod(temp, step.mode);
+          }
+          const target = dir.child(name);
+          const existing = await lstatOrNull(target);
+          // A folder where a file lands was deleted above; anything else is replaced whole.
+          if (existing?.isDirectory() === true) await rm(target, { recursive: true, force: true });
+          await rename(temp, target);
         }
-        const target = dir.child(name);
-        const existing = await lstatOrNull(target);
-        // A folder where a file lands was deleted above; anything else is replaced whole.
-        if (existing?.isDirectory() === true) await rm(target, { recursive: true, force: true });
-        await rename(temp, target);
       });
     }
   } finally {

@@ -137,6 +137,20 @@ export function bwrapArgs(run: LinuxRun): string[] {
     if (run.varRunFolder) args.push('--tmpfs', '/var/run');
   }
   if (run.proxy !== null) args.push(...proxyEnv());
+  // A hidden folder that holds a writable root is hidden first, and the root bound into it after;
+  // every other hidden path after the writable binds, so a secret inside a root stays hidden.
+  const holds = (outer: string, inner: string): boolean =>
+    inner === outer || inner.startsWith(`${outer}/`);
+  const before = run.hide.filter((h) => run.writable.some((w) => holds(h.path, w)));
+  const after = run.hide.filter((h) => !before.includes(h));
+  // A folder that holds a root can be passed through (mode 0111) to reach it, never listed.
+  const hideArgs = (list: typeof run.hide, mode: string): string[] =>
+    list.flatMap((h) =>
+      h.kind === 'folder'
+        ? ['--perms', mode, '--tmpfs', h.path]
+        : ['--ro-bind', '/dev/null', h.path],
+    );
+  args.push(...hideArgs(before, '0111'));
   for (const folder of run.writable) args.push('--bind', folder, folder);
   // The command's own temporary folder.
   const tmp = replaced ? TMP_INSIDE : run.tmp;
@@ -144,11 +158,7 @@ export function bwrapArgs(run: LinuxRun): string[] {
   else args.push('--bind', run.tmp, run.tmp);
   // The proxy's socket, where `/tmp` is replaced.
   if (replaced && run.proxy !== null) args.push('--ro-bind', run.proxy, run.proxy);
-  // Hidden after the writable binds, so a secret inside a writable root stays hidden.
-  for (const hidden of run.hide) {
-    if (hidden.kind === 'folder') args.push('--perms', '0000', '--tmpfs', hidden.path);
-    else args.push('--ro-bind', '/dev/null', hidden.path);
-  }
+  args.push(...hideArgs(after, '0000'));
   // A replaced `/tmp` or `/run` is read-only like the rest: a write there fails as any write
   // outside the writable roots does ("Read-only file system").
   if (replaced) {

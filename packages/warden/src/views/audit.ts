@@ -49,7 +49,7 @@ export const recordedDecisionView = z.strictObject({
   transactional: z
     .literal(true)
     .optional()
-    .describe('the allow rested on running the call transactionally (E44)'),
+    .describe('the allow rested on running the call transactionally'),
 });
 
 /** The request as recorded: who acts and the tool stand in the entry itself. */

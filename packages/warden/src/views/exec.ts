@@ -12,10 +12,10 @@ export const execProfileView = z.strictObject({
   denyRead: z.array(z.string()),
   transactional: z
     .boolean()
-    .describe('the decision allowed it only over a copy-on-write layer, without network (E44)'),
+    .describe('the decision allowed it only over a copy-on-write layer, without network'),
   controlPaths: z
     .array(z.string())
-    .describe('paths that change what later commands run: a write there is decided (E44)'),
+    .describe('paths that change what later commands run: a write there is decided'),
 });
 
 export const execStartView = z.strictObject({

@@ -24,6 +24,10 @@ function decisionOptions(parent: CommandUnknownOpts, name: 'explain' | 'check', 
       'whether an approver is connected: `connected` or `none`',
       'none',
     )
+    .option(
+      '--transactional',
+      'the call runs over a copy-on-write layer and is decided on what it does before that lands (as `warden exec` runs it)',
+    )
     .option('--at <iso>', 'the time of the decision, with a zone (default: now)')
     .option('--classifier <file>', 'extend the command classifier with this configuration')
     .option('--json', 'print the decision JSON');

@@ -225,12 +225,19 @@ export const codexInstaller: RuntimeInstaller = {
       files: trustPath === path ? [path] : [path, trustPath],
       replaced,
       timeout: hook.runtimeSeconds,
-      notes: kept
-        .filter((copy): copy is string => copy !== null)
-        .map(
-          (copy) =>
-            `${copy.slice(0, -'.before-warden'.length)} is rewritten from its data, without its comments: the file as it was is in ${copy}`,
-        ),
+      notes: [
+        ...kept
+          .filter((copy): copy is string => copy !== null)
+          .map(
+            (copy) =>
+              `${copy.slice(0, -'.before-warden'.length)} is rewritten from its data, without its comments: the file as it was is in ${copy}`,
+          ),
+        ...(/--sandbox '?(required|off)'?/.test(hook.command)
+          ? []
+          : [
+              "under Codex's own sandbox (`-s workspace-write`, `read-only`, Codex's default) Warden's cannot start: allowed commands then run under Codex's sandbox alone, which lets them read ~/.ssh and Warden's data folder. Run Codex with `-s danger-full-access`, and Warden's sandbox runs every allowed command; or install with `--sandbox required` to deny the commands Warden cannot sandbox",
+            ]),
+      ],
       todo:
         target.scope === 'project' && !projectTrusted(user, target.project)
           ? [untrustedProject(target.project)]

@@ -27,6 +27,14 @@ const VERDICTS = /** @type {const} */ ({
   unproved: { words: 'not provable', tone: 'off', means: 'its target cannot be tried' },
 });
 
+/** `sandbox` where this host's sandbox stops every disguise the classifier cannot read. */
+const COVERED = /** @type {const} */ ({
+  words: 'holds with the sandbox',
+  tone: 'ok',
+  means:
+    'what the classifier cannot read (a script written to a file, say) this host’s sandbox stops, or decides on what it did',
+});
+
 /**
  * The proof of a rule of the matrix's list: by id and place, else by id and scope.
  * @param {import('../../lib/types.js').PolicyProof | null} proof
@@ -66,7 +74,10 @@ function findingItem(f) {
  * @param {import('../../lib/types.js').RuleProof} p
  */
 export function proofBadge(p) {
-  const v = VERDICTS[p.verdict] ?? VERDICTS.unproved;
+  const v =
+    p.verdict === 'sandbox' && p.sandboxCovers === true
+      ? COVERED
+      : (VERDICTS[p.verdict] ?? VERDICTS.unproved);
   const failing = p.findings.filter((f) => f.verdict !== 'holds');
   const title = [
     `Proof: ${v.words} — ${v.means}`,
