@@ -1,9 +1,10 @@
 // The transactional row of `npm run bench` (E44): what running a command over
-// a copy-on-write layer adds to `warden exec`, for a small command and for
-// one that writes 10,000 files. Each case runs the real binary standalone,
-// with `--transactional auto` (over a layer, its effects read, decided and
-// landed) and `--transactional off` (the same sandbox, writes as they happen),
-// interleaved, and reports the medians and their difference. Only on Linux
+// a copy-on-write layer adds to `warden exec`, for a small command, for one
+// that writes 10,000 new files and for one that rewrites 10,000 files. Each
+// case runs the real binary standalone, with `--transactional auto` (over a
+// layer, its effects read, decided and landed) and `--transactional off` (the
+// same sandbox, writes as they happen), interleaved, and reports the medians
+// and their difference. Only on Linux
 // with bwrap, socat and unshare; elsewhere the row says it was skipped.
 
 import { spawnSync } from 'node:child_process';
@@ -30,11 +31,21 @@ export interface TransactionalBench {
   readonly skipped: string | null;
 }
 
-const CASES: readonly { readonly name: string; readonly command: string }[] = [
+const CASES: readonly {
+  readonly name: string;
+  readonly command: string;
+  /** Files the worktree holds before the command runs. */
+  readonly existing?: number;
+}[] = [
   { name: 'echo hi > a.txt', command: 'echo hi > a.txt' },
   {
-    name: 'write 10,000 files',
+    name: 'write 10,000 new files',
     command: 'mkdir -p out && for i in {1..10000}; do echo $i > out/f$i; done',
+  },
+  {
+    name: 'rewrite 10,000 files',
+    command: 'for i in {1..10000}; do echo $i > out/f$i; done',
+    existing: 10_000,
   },
 ];
 
@@ -65,12 +76,17 @@ export function runTransactionalBench(
     writeFileSync(policy, POLICY);
     const runs = quick ? 3 : 7;
     const rows: TransactionalRow[] = [];
-    for (const { name, command } of CASES) {
+    for (const { name, command, existing } of CASES) {
       const times: Record<'auto' | 'off', number[]> = { auto: [], off: [] };
       for (let i = 0; i < runs; i++) {
         for (const mode of ['auto', 'off'] as const) {
           const worktree = join(root, `${mode}-${name.replace(/\W+/g, '-')}-${i}`);
           mkdirSync(worktree);
+          if (existing !== undefined) {
+            mkdirSync(join(worktree, 'out'));
+            for (let f = 1; f <= existing; f++)
+              writeFileSync(join(worktree, 'out', `f${f}`), 'old\n');
+          }
           const started = process.hrtime.bigint();
           const ran = spawnSync(
             process.execPath,
@@ -121,10 +137,10 @@ export function renderTransactional(bench: TransactionalBench): string {
     '',
     'Transactional runs (E44): one standalone `warden exec`, over a copy-on-write layer vs. the same sandbox without one (medians)',
     '',
-    '  case                      over a layer   without   added',
+    '  case                      over a layer   without    added',
     ...bench.rows.map(
       (r) =>
-        `  ${r.case.padEnd(24)} ${`${r.layeredMs.toFixed(0)} ms`.padStart(12)} ${`${r.directMs.toFixed(0)} ms`.padStart(9)} ${`+${r.addedMs.toFixed(0)} ms`.padStart(7)}`,
+        `  ${r.case.padEnd(24)} ${`${r.layeredMs.toFixed(0)} ms`.padStart(12)} ${`${r.directMs.toFixed(0)} ms`.padStart(9)} ${`+${r.addedMs.toFixed(0)} ms`.padStart(8)}`,
     ),
   ];
   return lines.join('\n');

@@ -401,7 +401,7 @@ describe('the command line a sandboxed server starts with', () => {
 });
 
 describe('a host without a sandbox backend (G2)', () => {
-  const bare = { platform: 'linux', bwrap: null, socat: '/usr/bin/socat', rg: null };
+  const bare = { platform: 'linux', bwrap: null, socat: '/usr/bin/socat' };
   const decider: Decider = {
     describe: 'test',
     decide: () => Promise.resolve({ allow: true, reason: 'allowed', auditId: null, callId: null }),
@@ -444,7 +444,7 @@ describe('a host without a sandbox backend (G2)', () => {
     try {
       expect(existsSync(join(dir, 'started'))).toBe(true);
       expect(logged).toContain(
-        'warning: servers.fx: starts WITHOUT the OS sandbox: this host offers no sandbox backend (Linux without `bwrap` and `rg` (ripgrep, which the sandbox runtime needs) on the PATH); it may write wherever this user can and reach any host (set `sandbox: required` to refuse instead)',
+        'warning: servers.fx: starts WITHOUT the OS sandbox: this host offers no sandbox backend (Linux without `bwrap` on the PATH); it may write wherever this user can and reach any host (set `sandbox: required` to refuse instead)',
       );
     } finally {
       await gateway.close();
@@ -460,7 +460,7 @@ describe('a host without a sandbox backend (G2)', () => {
     });
     await expect(started).rejects.toBeInstanceOf(GatewayStartError);
     await expect(started).rejects.toThrow(
-      'servers.fx: must start under the OS sandbox (`sandbox: required`), but this host offers no sandbox backend (Linux without `bwrap` and `rg` (ripgrep, which the sandbox runtime needs) on the PATH): it is not started',
+      'servers.fx: must start under the OS sandbox (`sandbox: required`), but this host offers no sandbox backend (Linux without `bwrap` on the PATH): it is not started',
     );
     expect(existsSync(join(dir, 'started'))).toBe(false);
   });

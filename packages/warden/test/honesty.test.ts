@@ -30,9 +30,9 @@ const BARE_LINUX = detectHost({
 const SANDBOX_LINUX = detectHost({
   platform: 'linux',
   env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
-  exists: only('/usr/bin/bwrap', '/usr/bin/socat', '/usr/bin/rg'),
+  exists: only('/usr/bin/bwrap', '/usr/bin/socat', '/usr/bin/unshare'),
 });
-const NO_RG_LINUX = detectHost({
+const NO_UNSHARE_LINUX = detectHost({
   platform: 'linux',
   env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
   exists: only('/usr/bin/bwrap', '/usr/bin/socat'),
@@ -246,7 +246,7 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
       for (const a of honestyMatrix(BARE_LINUX, probes === undefined ? {} : { probes }).adapters) {
         expect(a.cells.sandboxCovered.value, a.adapter).toBe(false);
         expect(a.cells.sandboxCovered.note).toContain(
-          'this host has no sandbox backend either (Linux without `bwrap` and `rg` (ripgrep',
+          'this host has no sandbox backend either (Linux without `bwrap` on the PATH',
         );
       }
     const hook = rowOf(m.adapters, 'claude-code-hook').cells.sandboxCovered.note;
@@ -257,7 +257,7 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
       '`warden exec` refuses to run the command unless `--no-sandbox` is given',
     );
     expect(m.host.statement).toContain('the guard rules are the outermost enforcement layer here');
-    expect(m.host.statement).toContain('Linux without `bwrap` and `rg` (ripgrep');
+    expect(m.host.statement).toContain('Linux without `bwrap` on the PATH');
     expect(m.host.statement).toContain('the eight allow defaults');
     expect(m.host.statement).toContain('sandbox floor that is missing');
     expect(allowDefaults()).toHaveLength(8);
@@ -272,7 +272,7 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
     for (const a of m.adapters) expect(a.cells.sandboxCovered.value).toBe(false);
   });
 
-  it('on a host with `bwrap`, `socat` and `rg` and no checks run, the paths Warden starts claim coverage only "where the backend runs" (G2, G7)', () => {
+  it('on a host with `bwrap` and `socat` and no checks run, the paths Warden starts claim coverage only "where the backend runs" (G2, G7)', () => {
     const m = honestyMatrix(SANDBOX_LINUX);
     expect(m.host.sandboxBackend).toBe(true);
     expect(m.host.backend).toBe('bwrap+socat');
@@ -398,17 +398,20 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
     );
   });
 
-  it('without `rg` the Linux sandbox runtime cannot start, so the host has no backend (G2)', () => {
-    const m = honestyMatrix(NO_RG_LINUX);
-    expect(m.host.sandboxBackend).toBe(false);
-    expect(m.host.statement).toContain('Linux without `rg` (ripgrep');
-    for (const a of m.adapters) expect(a.cells.sandboxCovered.value, a.adapter).toBe(false);
+  it('without `unshare` the host still has its sandbox, and says that writes then land as they happen (G2, E44)', () => {
+    const m = honestyMatrix(NO_UNSHARE_LINUX);
+    expect(m.host.sandboxBackend).toBe(true);
+    expect(m.host.transactional).toBe(false);
+    expect(m.host.statement).toContain('no `unshare`');
+    const full = honestyMatrix(SANDBOX_LINUX);
+    expect(full.host.transactional).toBe(true);
+    expect(full.host.statement).toContain('decided before it lands');
   });
 
   it('detects this host without being told anything', () => {
     const host = honestyMatrix(detectHost()).host;
     expect(host.platform).toBe(process.platform);
-    for (const found of [host.bwrap, host.socat, host.rg])
+    for (const found of [host.bwrap, host.socat, host.unshare])
       expect(found === null || typeof found === 'string').toBe(true);
   });
 });

@@ -174,14 +174,27 @@ trusted_hash = "sha256:0000"
         timeout: 35,
         replaced: i === 1,
         todo: [],
-        notes:
-          i === 0
+        notes: [
+          ...(i === 0
             ? [
                 `${file} is rewritten from its data, without its comments: the file as it was is in ${file}.before-warden`,
               ]
-            : [],
+            : []),
+          // Never silent: under Codex's own sandbox Warden's cannot start.
+          expect.stringContaining("under Codex's own sandbox"),
+        ],
       });
     }
+    const strict = install(
+      ['codex', '--user', '--server', 'http://127.0.0.1:8787', '--sandbox', 'required', '--json'],
+      env,
+    );
+    expect(strict.code, strict.stderr).toBe(0);
+    expect((JSON.parse(strict.stdout) as { notes: string[] }).notes).toEqual([]);
+    install(
+      ['codex', '--user', '--server', 'http://127.0.0.1:8787', '--timeout', '30', '--json'],
+      env,
+    );
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('wdn_');
     // Its comments cannot be kept: the file as it was is kept beside it.

@@ -24,7 +24,7 @@ import { BIN, exportedAudit, runAsync, warden } from './helpers.js';
 const backend = sandboxBackend(detectHost());
 const missing =
   backend === null
-    ? 'this host offers no sandbox backend (`bwrap`, `socat` and `rg` on Linux): the sandboxed hook runs are skipped'
+    ? 'this host offers no sandbox backend (`bwrap` and `socat` on Linux): the sandboxed hook runs are skipped'
     : null;
 if (missing !== null && UNDER_CI) throw new Error(`under CI the sandbox is required: ${missing}`);
 if (missing !== null) console.warn(`[skip] ${missing}`);
@@ -282,6 +282,39 @@ describe.skipIf(missing !== null)(
       const again = await run(rewritten?.command ?? '');
       expect(again.code).toBe(3);
       expect(again.stderr).toContain('a grant runs once');
+    });
+
+    it('E44: a command it cannot read whole is allowed to run transactionally instead of asking, and what it deleted is decided before it lands', async () => {
+      mkdirSync(join(worktree, 'keep'), { recursive: true });
+      writeFileSync(join(worktree, 'keep', 'a.txt'), 'a\n');
+      const kept = join(root, 'keep-policy.yaml');
+      writeFileSync(
+        kept,
+        `version: 1
+workspace: acme
+rules:
+  - { id: spawn, action: processSpawn, decision: allow }
+  - { id: keep-kept, action: fileDelete, decision: deny, when: { paths: ['keep/**'] } }
+`,
+      );
+      const args = () => ['--policy', kept, '--data', join(root, 'data-keep')];
+      const hidden = `eval "$(printf '%s' 'rm -f keep/a.txt; echo made > made.txt')"`;
+      // Without Warden's sandbox the unreadable part asks, and standalone nobody can answer.
+      expect(hook([...args(), '--sandbox', 'off'], bash(hidden)).permissionDecision).toBe('deny');
+      const answer = hook(args(), bash(hidden));
+      expect(answer.permissionDecision).toBe('allow');
+      const ran = await run(answer.updatedInput?.command ?? '');
+      expect(ran.code).toBe(3);
+      expect(ran.stderr).toContain('keep-kept');
+      expect(ran.stderr).toContain('keep/a.txt');
+      // Nothing the command did was kept: neither the deletion nor the file it made.
+      expect(readFileSync(join(worktree, 'keep', 'a.txt'), 'utf8')).toBe('a\n');
+      expect(existsSync(join(worktree, 'made.txt'))).toBe(false);
+      // The same kind of command whose effects the policy allows lands whole.
+      const fine = hook(args(), bash(`eval "$(printf '%s' 'echo made > made.txt')"`));
+      expect(fine.permissionDecision).toBe('allow');
+      expect((await run(fine.updatedInput?.command ?? '')).code).toBe(0);
+      expect(readFileSync(join(worktree, 'made.txt'), 'utf8')).toBe('made\n');
     });
 
     it('G2: a grant is claimed before its command runs: two runs started with it at once run it once', async () => {

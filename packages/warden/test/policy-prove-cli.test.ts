@@ -128,7 +128,7 @@ describe('warden policy prove', () => {
     expect(out.ok).toBe(false);
     expect(out.workspace).toBe('acme');
     expect(out.classifier).toBe(join(dir, 'gap.json'));
-    expect(Object.keys(out.sandbox)).toEqual(['backend']);
+    expect(Object.keys(out.sandbox)).toEqual(['backend', 'transactional']);
     expect(out.counts).toMatchObject({ bypassable: 1, dead: 1 });
     const main = out.rules.find((r) => r.rule === 'protect-main');
     expect(main).toMatchObject({ scope: 'workspace', decision: 'deny', verdict: 'bypassable' });

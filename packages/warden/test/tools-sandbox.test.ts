@@ -1,5 +1,5 @@
-// `run_command` under the OS sandbox (G2): where the host offers `bwrap`,
-// `socat` and `rg`, an allowed command writes only inside the worktree, cannot
+// `run_command` under the OS sandbox (G2): where the host offers `bwrap` and
+// `socat`, an allowed command writes only inside the worktree, cannot
 // read the folders it is denied, and reaches the network only through the
 // sandbox's proxy, for the hosts its command line named. `required` on a host
 // without a backend refuses the command; `off` runs it without one. Under CI
@@ -33,7 +33,7 @@ const POLICY = {
 const backend = sandboxBackend(detectHost());
 const missing =
   backend === null
-    ? 'this host offers no sandbox backend (`bwrap`, `socat` and `rg` on Linux): the sandboxed runs are skipped'
+    ? 'this host offers no sandbox backend (`bwrap` and `socat` on Linux): the sandboxed runs are skipped'
     : null;
 if (missing !== null && UNDER_CI) throw new Error(`under CI the sandbox is required: ${missing}`);
 if (missing !== null) console.warn(`[skip] ${missing}`);
@@ -195,14 +195,14 @@ describe.skipIf(missing !== null)(
 );
 
 describe('the sandbox modes (G2)', () => {
-  const bare = { platform: 'linux', bwrap: null, socat: '/usr/bin/socat', rg: null };
+  const bare = { platform: 'linux', bwrap: null, socat: '/usr/bin/socat' };
 
   it('`required` on a host without a backend refuses the command, and nothing runs', async () => {
     await open({ sandbox: 'required', sandboxHost: bare });
     const result = await fx.tools.call('run_command', { command: 'echo ran > ran.txt' });
     expect(result).toMatchObject({ ok: false, status: 'Denied' });
     expect(result.ok ? '' : result.error).toContain(
-      'shell commands must run sandboxed, but this host offers no sandbox backend (Linux without `bwrap` and `rg`',
+      'shell commands must run sandboxed, but this host offers no sandbox backend (Linux without `bwrap` on the PATH',
     );
     expect(existsSync(join(fx.worktree, 'ran.txt'))).toBe(false);
   });

@@ -7,7 +7,7 @@
 
 import type { ProvedDisguise, RuleProof, RuleVerdict } from '@warden/engine';
 import { provePolicy } from '@warden/engine';
-import { detectHost, sandboxBackend } from '../honesty/host.js';
+import { detectHost, sandboxBackend, transactionalProblem } from '../honesty/host.js';
 import type { InputIssue } from '../policy/load.js';
 import { loadClassifier, loadPolicyFile } from '../policy/load.js';
 import type { PolicyProveOptions } from './commands/policy.js';
@@ -57,7 +57,7 @@ function disguiseLine(finding: ProvedDisguise): string {
   return `${finding.command.replace(/\n/g, '\\n')}   (${finding.how}; ${finding.decision} by ${finding.rule}; ${seen})`;
 }
 
-function details(proof: RuleProof, backend: string | null): string[] {
+function details(proof: RuleProof, backend: string | null, transactional: boolean): string[] {
   const lines: string[] = [];
   const head = `${proof.rule} (${proof.path})`;
   const show = (findings: readonly ProvedDisguise[]) => {
@@ -79,7 +79,9 @@ function details(proof: RuleProof, backend: string | null): string[] {
     const cover =
       backend === null
         ? 'this host has no sandbox, so nothing stops them'
-        : `this host's sandbox (${backend}) confines them when Warden starts them`;
+        : transactional
+          ? `this host's sandbox (${backend}) confines them when Warden starts them, and decides what they delete or plant in the worktree before it lands`
+          : `this host's sandbox (${backend}) confines them when Warden starts them`;
     lines.push(
       `  ${head}: ${sandbox.length} disguise${sandbox.length === 1 ? ' is' : 's are'} seen only as starting a process; only the sandbox stops ${sandbox.length === 1 ? 'it' : 'them'} — ${cover}:`,
     );
@@ -112,7 +114,9 @@ export function runPolicyProve(io: Io, file: string, options: PolicyProveOptions
   if (!policy.ok || !classifier.ok) return fail(io, json, issues);
 
   // The host fact is found here and handed to the engine, which never looks.
-  const backend = sandboxBackend(detectHost({ env: io.env }));
+  const host = detectHost({ env: io.env });
+  const backend = sandboxBackend(host);
+  const transactional = backend !== null && transactionalProblem(host, io.env) === null;
   const proof = provePolicy({
     policy: policy.value.compiled,
     classifier: classifier.value,
@@ -126,7 +130,7 @@ export function runPolicyProve(io: Io, file: string, options: PolicyProveOptions
       file,
       workspace: policy.value.policy.workspace ?? null,
       classifier: options.classifier ?? null,
-      sandbox: { backend },
+      sandbox: { backend, transactional },
       at: new Date(at).toISOString(),
       counts: proof.counts,
       rules: proof.rules,
@@ -170,7 +174,7 @@ export function runPolicyProve(io: Io, file: string, options: PolicyProveOptions
     io.out(`${cells.join('  ').trimEnd()}\n`);
   }
   if (rows.length === 0) io.out('no deny or prompt rule, and no dead rule\n');
-  const explained = proof.rules.flatMap((r) => details(r, backend));
+  const explained = proof.rules.flatMap((r) => details(r, backend, transactional));
   if (explained.length > 0) io.out(`\n${explained.join('\n')}\n`);
   const c = proof.counts;
   const parts = [

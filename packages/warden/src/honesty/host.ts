@@ -13,11 +13,11 @@ export interface HostFacts {
   /** The `socat` executable found on the PATH, or `null`. */
   readonly socat: string | null;
   /**
-   * The `rg` (ripgrep) executable found on the PATH, or `null`; absent means
-   * not looked for. The sandbox runtime needs it on Linux to find the files it
-   * must keep unwritable inside the worktree (`.git/hooks`, shell profiles).
+   * The `unshare` executable found on the PATH, or `null`; absent means not
+   * looked for. A transactional run (E44) needs it on Linux to overlay the
+   * writable roots in a namespace of its own.
    */
-  readonly rg?: string | null;
+  readonly unshare?: string | null;
   /** macOS's `sandbox-exec` found on the PATH, or `null`; absent means not looked for. */
   readonly sandboxExec?: string | null;
 }
@@ -84,24 +84,19 @@ export function detectHost(options: DetectOptions = {}): HostFacts {
     platform: search.platform,
     bwrap: findOnPath('bwrap', search),
     socat: findOnPath('socat', search),
-    rg: findOnPath('rg', search),
+    unshare: findOnPath('unshare', search),
     sandboxExec: findOnPath('sandbox-exec', search),
   };
 }
 
-/** Whether ripgrep is missing: looked for and not found (a host that did not look is not held to it). */
-function rgMissing(host: HostFacts): boolean {
-  return host.rg === null;
-}
-
 /**
  * The sandbox backend the host offers, or `null`: on Linux `bwrap` and `socat`
- * together (and `rg`, which the sandbox runtime needs there), on macOS
+ * together, on macOS
  * `sandbox-exec`; Windows and every other platform have none Warden knows of (G2).
  */
 export function sandboxBackend(host: HostFacts): string | null {
   if (host.platform === 'linux')
-    return host.bwrap !== null && host.socat !== null && !rgMissing(host) ? 'bwrap+socat' : null;
+    return host.bwrap !== null && host.socat !== null ? 'bwrap+socat' : null;
   if (host.platform === 'darwin')
     return host.sandboxExec !== undefined && host.sandboxExec !== null ? 'sandbox-exec' : null;
   return null;
@@ -110,11 +105,7 @@ export function sandboxBackend(host: HostFacts): string | null {
 /** Why the host has no backend, as a phrase: "Linux without `socat` on the PATH". */
 export function missingBackend(host: HostFacts): string {
   if (host.platform === 'linux') {
-    const missing = [
-      host.bwrap === null ? '`bwrap`' : null,
-      host.socat === null ? '`socat`' : null,
-      rgMissing(host) ? '`rg` (ripgrep, which the sandbox runtime needs)' : null,
-    ]
+    const missing = [host.bwrap === null ? '`bwrap`' : null, host.socat === null ? '`socat`' : null]
       .filter((m) => m !== null)
       .join(' and ');
     return `Linux without ${missing} on the PATH`;
@@ -128,4 +119,21 @@ export function missingBackend(host: HostFacts): string {
 export function presentBackend(host: HostFacts): string {
   if (host.platform === 'darwin') return `\`sandbox-exec\` at \`${host.sandboxExec ?? ''}\``;
   return `\`bwrap\` at \`${host.bwrap ?? ''}\` and \`socat\` at \`${host.socat ?? ''}\``;
+}
+
+/**
+ * Why this host cannot run a command transactionally (E44), or null when it
+ * can: it needs Linux and `unshare` (looked up on the PATH of `env` when the
+ * facts did not look).
+ */
+export function transactionalProblem(
+  host: HostFacts,
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
+  if (host.platform !== 'linux') return 'a copy-on-write layer needs Linux';
+  const unshare =
+    host.unshare !== undefined
+      ? host.unshare
+      : findOnPath('unshare', { platform: host.platform, env, exists: executableFile });
+  return unshare === null ? 'this host has no `unshare` on the PATH' : null;
 }

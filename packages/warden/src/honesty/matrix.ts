@@ -13,7 +13,13 @@ import type { AdapterDeclaration } from './adapters.js';
 import { ADAPTERS, AVAILABLE_IN_THIS_BUILD } from './adapters.js';
 import type { AdapterRow, Cell, ProbePath, ProbeResult } from './columns.js';
 import type { HostFacts } from './host.js';
-import { detectHost, missingBackend, presentBackend, sandboxBackend } from './host.js';
+import {
+  detectHost,
+  missingBackend,
+  presentBackend,
+  sandboxBackend,
+  transactionalProblem,
+} from './host.js';
 
 export interface HonestyMatrix {
   readonly host: HostFacts & {
@@ -21,6 +27,11 @@ export interface HonestyMatrix {
     readonly sandboxBackend: boolean;
     /** Which one: `bwrap+socat`, `sandbox-exec`, or `null`. */
     readonly backend: string | null;
+    /**
+     * Whether sandboxed shell commands run transactionally here (E44): over a
+     * copy-on-write layer whose effects are decided before they land.
+     */
+    readonly transactional: boolean;
     /**
      * Whether no available adapter is known to run everything under the
      * sandbox (missing, failed or not checked), so the floor the allow
@@ -100,6 +111,14 @@ function checksClause(host: HostFacts, probes: readonly ProbeResult[] | undefine
   return ` (checked on this host for ${done.map((p) => PATH_NAMES[p.path]).join(', ')})`;
 }
 
+/** Whether what a sandboxed command does inside its writable folders is decided before it lands. */
+function transactionalClause(host: HostFacts): string {
+  const problem = transactionalProblem(host, {});
+  return problem === null
+    ? 'they run transactionally: what one deletes, plants or changes in the folders it may write is decided before it lands'
+    : `they do not run transactionally (${problem}): what one writes in the folders it may write lands as it happens`;
+}
+
 /**
  * The operator's sentence about the host. Without a backend the guard rules
  * are the outermost layer, full stop. With one, the paths by which Warden
@@ -111,7 +130,7 @@ export function hostStatement(host: HostFacts, probes?: readonly ProbeResult[]):
   if (sandboxBackend(host) === null) {
     return `this host offers no sandbox backend (${missingBackend(host)}): the guard rules are the outermost enforcement layer here, and ${allowDefaultsPhrase()} assume a sandbox floor that is missing`;
   }
-  return `this host offers a sandbox backend (${presentBackend(host)}): ${UNDER_BACKEND} run under it${checksClause(host, probes)}; ${OUTSIDE_BACKEND} run outside it, so for those the guard rules are the outermost layer Warden enforces, and ${allowDefaultsPhrase()} lack the sandbox floor they assume there unless the agent runtime sandboxes its own tools, which Warden does not check`;
+  return `this host offers a sandbox backend (${presentBackend(host)}): ${UNDER_BACKEND} run under it${checksClause(host, probes)}; ${transactionalClause(host)}; ${OUTSIDE_BACKEND} run outside it, so for those the guard rules are the outermost layer Warden enforces, and ${allowDefaultsPhrase()} lack the sandbox floor they assume there unless the agent runtime sandboxes its own tools, which Warden does not check`;
 }
 
 /**
@@ -196,6 +215,7 @@ export function honestyMatrix(
       ...host,
       sandboxBackend: backend !== null,
       backend,
+      transactional: backend !== null && transactionalProblem(host, {}) === null,
       floorMissing,
       statement: hostStatement(host, options.probes),
     },

@@ -453,12 +453,20 @@ export async function answerHook(
     if (chosen.kind === 'rewrite' && unavailable === null) {
       // Decided as it will run, by `warden exec` (`plan.ts`, `planShell`): in the worktree; in a
       // folder outside it, as `cd <folder> && …`, which is then the very line the grant names.
+      // Where the runner will run it over a layer, its unreadable parts are decided on what it
+      // does (E44), so the decision is asked as a transactional run.
+      const layered = chosen.transactional ? { transactional: true } : {};
       plan =
         shell.elsewhere === undefined
-          ? { ...plan, worktree: chosen.worktree, ask: { ...plan.ask, command: shell.command } }
+          ? {
+              ...plan,
+              worktree: chosen.worktree,
+              ask: { ...plan.ask, command: shell.command, ...layered },
+            }
           : {
               ...plan,
               worktree: chosen.worktree,
+              ask: { ...plan.ask, ...layered },
               shell: { ...shell, command: plan.ask.command ?? shell.command },
             };
       sandboxed = true;

@@ -8,14 +8,24 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { detectHost, missingBackend, sandboxBackend } from '../honesty/host.js';
+import {
+  detectHost,
+  missingBackend,
+  sandboxBackend,
+  transactionalProblem,
+} from '../honesty/host.js';
 
 export type HookSandbox = 'auto' | 'required' | 'off';
 export const HOOK_SANDBOX_MODES: readonly HookSandbox[] = ['auto', 'required', 'off'];
 
 /** Whether allowed shell commands are rewritten, or why the call is denied. */
 export type SandboxPlan =
-  | { readonly kind: 'rewrite'; readonly worktree: string }
+  | {
+      readonly kind: 'rewrite';
+      readonly worktree: string;
+      /** Whether the runner can run it over a copy-on-write layer (E44). */
+      readonly transactional: boolean;
+    }
   | { readonly kind: 'plain' }
   | { readonly kind: 'refuse'; readonly reason: string };
 
@@ -42,7 +52,11 @@ export function planSandbox(
   }
   try {
     // The grant names the worktree as the runner will see it: its real path.
-    return { kind: 'rewrite', worktree: realpathSync(cwd) };
+    return {
+      kind: 'rewrite',
+      worktree: realpathSync(cwd),
+      transactional: transactionalProblem(host, env) === null,
+    };
   } catch {
     return { kind: 'refuse', reason: `the working folder \`${cwd}\` cannot be read` };
   }

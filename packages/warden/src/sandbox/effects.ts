@@ -7,7 +7,8 @@
 // in it names a program (a hook folder, a filter, a pager, an ssh command…):
 // `git init`, `git clone` and `git config user.email` change nothing that runs.
 
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Globs, compilePathPatterns, normalizePath, pathInSet } from '@warden/engine';
 import { knobOf } from '../tools/builtin/git-guard.js';
 import type { Observed } from './layer.js';
@@ -38,9 +39,11 @@ export function gitConfigRunsPrograms(text: string): boolean {
 }
 
 /** A control path whose change runs nothing: a git configuration that names no program. */
-function harmless(path: string, source: string | undefined): boolean {
-  if (source === undefined || !/(^|\/)\.git\/config$/.test(path)) return false;
+function harmless(path: string, source: string): boolean {
+  if (!/(^|\/)\.git\/config$/.test(path)) return false;
   try {
+    // Only a file is read: a link could name anything, and what it names may change later.
+    if (!lstatSync(source).isFile()) return false;
     return !gitConfigRunsPrograms(readFileSync(source, 'utf8'));
   } catch {
     return false;
@@ -99,8 +102,6 @@ export function effectRequests(
     count = count === null || root.deletedCount === null ? null : count + root.deletedCount;
     written += root.written.length;
     folders += root.made.length;
-    const sources = new Map<string, string>();
-    for (const step of root.steps) if (step.kind === 'file') sources.set(step.rel, step.source);
     for (const rel of root.made) if (!inWorktree) outside.push(name(rel));
     // A folder made runs nothing; what is written in it may.
     for (const rel of root.written) {
@@ -109,7 +110,7 @@ export function effectRequests(
       if (
         control.positives.length > 0 &&
         pathInSet(normalizePath(path, worktree), control, true) &&
-        !harmless(path, sources.get(rel))
+        !harmless(path, join(root.upper, rel))
       )
         mutated.push(path);
     }

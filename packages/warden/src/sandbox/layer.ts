@@ -13,16 +13,19 @@
 // discarded, never landed in part.
 //
 // Landing goes through the one path confinement (`paths/`), never through a
-// link out of a root: deletions first, then new folders, then each file
-// renamed over its target (written beside it under a temporary name first, so
-// no reader sees half a file). The layer's files are renamed where it lies on
-// the root's file system; elsewhere they are first copied into a staging
-// folder of the root, and a copy that fails changes nothing.
+// link out of a root: deletions first, then the folders that replaced files,
+// then each folder the real root did not have, renamed into place whole (the
+// layer holds all of it), then each other file renamed over its target (a
+// rename replaces it whole, so no reader sees half a file). That works where
+// the layer lies on the root's file system; elsewhere every file is first
+// copied into a staging folder of the root, and a copy that fails changes
+// nothing.
 //
 // The layer lives in its own folder, which this module makes and removes; it
 // knows nothing of processes or decisions, so a resident process can own it.
 
 import type { Dirent, Stats } from 'node:fs';
+import { renameSync, rmSync, symlinkSync } from 'node:fs';
 import {
   chmod,
   copyFile,
@@ -34,7 +37,6 @@ import {
   readlink,
   rename,
   rm,
-  symlink,
 } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join, sep } from 'node:path';
@@ -60,16 +62,28 @@ export interface Layer {
   readonly roots: readonly LayerRoot[];
 }
 
-/** A step of landing one root, in the order it is made. */
+/**
+ * A step of landing one root, in the order it is made. A `tree` is a folder
+ * the real root did not have: the layer holds all of it, so it lands by one
+ * rename (its sockets, dead once the command ended, removed first).
+ */
 export type LandStep =
   | { readonly kind: 'delete'; readonly rel: string }
   | { readonly kind: 'dir'; readonly rel: string; readonly mode: number }
-  | { readonly kind: 'file'; readonly rel: string; readonly source: string; readonly mode: number }
-  | { readonly kind: 'link'; readonly rel: string; readonly target: string };
+  | { readonly kind: 'file'; readonly rel: string; readonly source: string }
+  | { readonly kind: 'link'; readonly rel: string; readonly target: string }
+  | {
+      readonly kind: 'tree';
+      readonly rel: string;
+      readonly source: string;
+      readonly sockets: readonly string[];
+    };
 
 /** What a command did to one root, read from its layer. */
 export interface RootEffects {
   readonly root: string;
+  /** The layer's upper folder for this root: a written file's content is there, at its path. */
+  readonly upper: string;
   /** Entries deleted, topmost only (a deleted folder stands for all it held); relative to the root. */
   readonly deleted: readonly string[];
   /** Each file (or link) those deletions removed, relative; empty past MAX_LISTED_DELETIONS. */
@@ -234,73 +248,90 @@ async function readRoot(root: LayerRoot): Promise<RootEffects> {
   const made: string[] = [];
   const steps: LandStep[] = [];
   let entries = 0;
-  const pending = [''];
-  while (pending.length > 0) {
-    const rel = pending.shift() as string;
+  // Each folder to read, and the new folder it lies in (`null` where the real root has it too):
+  // inside a new folder nothing exists in the real root, so nothing there is looked up.
+  const pending: { rel: string; tree: { sockets: string[] } | null }[] = [{ rel: '', tree: null }];
+  for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
+    const { rel, tree } = next;
     const here = join(upper, rel);
-    let children: string[];
+    let children: Dirent[];
     try {
-      children = await readdir(here);
+      children = await readdir(here, { withFileTypes: true });
     } catch (error) {
       throw new LayerUnreadable(
         `the layer's folder \`${rel || '.'}\` cannot be read: ${(error as Error).message}`,
       );
     }
-    const merged = listing.get(rel);
+    const merged = tree === null ? listing.get(rel) : undefined;
+    // What the real folder holds here, read once (a new folder's counterpart holds nothing).
+    const lower = new Map<string, Dirent>();
+    if (tree === null) {
+      try {
+        for (const entry of await readdir(join(root.real, rel), { withFileTypes: true }))
+          lower.set(entry.name, entry);
+      } catch {
+        // Not a folder in the real root (a file the command replaced by one): nothing is there.
+      }
+    }
     if (merged !== undefined) {
       // What the real folder holds and the merged view does not, was deleted.
-      let lowerNames: string[] = [];
-      try {
-        lowerNames = await readdir(join(root.real, rel));
-      } catch {
-        lowerNames = [];
-      }
-      for (const name of lowerNames)
+      for (const name of lower.keys())
         if (!merged.has(name)) {
           deleted.push(relJoin(rel, name));
           steps.push({ kind: 'delete', rel: relJoin(rel, name) });
         }
     }
-    for (const name of children) {
+    for (const entry of children) {
       if (++entries > MAX_LAYER_ENTRIES)
         throw new LayerUnreadable(
           `the command changed more than ${MAX_LAYER_ENTRIES.toLocaleString('en')} entries`,
         );
+      const name = entry.name;
       const child = relJoin(rel, name);
-      const stat = await lstat(join(here, name));
-      const lowerStat = await lstatOrNull(join(root.real, child));
-      if (isWhiteout(stat)) {
-        if (lowerStat !== null && merged === undefined) {
-          deleted.push(child);
-          steps.push({ kind: 'delete', rel: child });
+      const lowerStat = lower.get(name) ?? null;
+      if (entry.isCharacterDevice()) {
+        const stat = await lstat(join(here, name));
+        if (isWhiteout(stat)) {
+          if (lowerStat !== null && merged === undefined) {
+            deleted.push(child);
+            steps.push({ kind: 'delete', rel: child });
+          }
+          continue;
         }
-        continue;
       }
       // A folder replaced by a file, or a file by a folder: the old one is deleted first.
-      const replaced = lowerStat !== null && lowerStat.isDirectory() !== stat.isDirectory();
+      const replaced = lowerStat !== null && lowerStat.isDirectory() !== entry.isDirectory();
       if (replaced && !(merged !== undefined && deleted.includes(child))) {
         deleted.push(child);
         steps.push({ kind: 'delete', rel: child });
       }
-      if (stat.isDirectory()) {
-        if (lowerStat === null || replaced) {
+      if (entry.isDirectory()) {
+        if (tree !== null) {
           made.push(child);
-          steps.push({ kind: 'dir', rel: child, mode: stat.mode & 0o7777 });
+          pending.push({ rel: child, tree });
+        } else if (lowerStat === null) {
+          made.push(child);
+          const sockets: string[] = [];
+          steps.push({ kind: 'tree', rel: child, source: join(here, name), sockets });
+          pending.push({ rel: child, tree: { sockets } });
+        } else {
+          if (replaced) {
+            const stat = await lstat(join(here, name));
+            made.push(child);
+            steps.push({ kind: 'dir', rel: child, mode: stat.mode & 0o7777 });
+          }
+          pending.push({ rel: child, tree: null });
         }
-        pending.push(child);
-      } else if (stat.isFile()) {
+      } else if (entry.isFile()) {
         written.push(child);
-        steps.push({
-          kind: 'file',
-          rel: child,
-          source: join(here, name),
-          mode: stat.mode & 0o7777,
-        });
-      } else if (stat.isSymbolicLink()) {
+        if (tree === null) steps.push({ kind: 'file', rel: child, source: join(here, name) });
+      } else if (entry.isSymbolicLink()) {
         written.push(child);
-        steps.push({ kind: 'link', rel: child, target: await readlink(join(here, name)) });
-      } else if (stat.isSocket()) {
+        if (tree === null)
+          steps.push({ kind: 'link', rel: child, target: await readlink(join(here, name)) });
+      } else if (entry.isSocket()) {
         // A socket a finished process left behind is dead: it does not land.
+        if (tree !== null) tree.sockets.push(join(here, name));
         continue;
       } else {
         throw new LayerUnreadable(
@@ -326,6 +357,7 @@ async function readRoot(root: LayerRoot): Promise<RootEffects> {
   }
   return {
     root: root.real,
+    upper,
     deleted,
     deletedFiles: over ? [] : files,
     deletedCount: over ? null : files.length,
@@ -390,16 +422,76 @@ async function inParent<T>(
   }
 }
 
-async function landRoot(effects: RootEffects, upper: string): Promise<void> {
+/**
+ * The steps that land a new folder entry by entry: where it cannot be
+ * renamed whole (the layer lies on another file system, or the folder
+ * appeared in the real root meanwhile).
+ */
+async function expandTree(tree: Extract<LandStep, { kind: 'tree' }>): Promise<LandStep[]> {
+  const out: LandStep[] = [];
+  const sockets = new Set(tree.sockets);
+  const pending = [tree.rel];
+  const sourceOf = (rel: string): string => join(tree.source, rel.slice(tree.rel.length));
+  for (let rel = pending.shift(); rel !== undefined; rel = pending.shift()) {
+    const here = sourceOf(rel);
+    const stat = await lstat(here);
+    out.push({ kind: 'dir', rel, mode: stat.mode & 0o7777 });
+    for (const entry of await readdir(here, { withFileTypes: true })) {
+      const child = relJoin(rel, entry.name);
+      const source = join(here, entry.name);
+      if (entry.isDirectory()) pending.push(child);
+      else if (entry.isFile()) out.push({ kind: 'file', rel: child, source });
+      else if (entry.isSymbolicLink())
+        out.push({ kind: 'link', rel: child, target: await readlink(source) });
+      else if (!sockets.has(source))
+        throw new LayerUnreadable(
+          `the command made \`${child}\`, which is neither a file, a folder nor a link`,
+        );
+    }
+  }
+  return out;
+}
+
+/** How many entries land between two turns of the event loop: a resident process stays responsive. */
+const LANDING_BATCH = 256;
+
+/**
+ * Runs `work` on every item in batches, synchronously within a batch and
+ * yielding to the event loop between them: a rename is a few microseconds of
+ * the kernel's, and a thread-pool round trip for each would cost several times that.
+ */
+async function inBatches<T>(items: readonly T[], work: (item: T) => void): Promise<void> {
+  for (let start = 0; start < items.length; start += LANDING_BATCH) {
+    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const item of items.slice(start, start + LANDING_BATCH)) work(item);
+  }
+}
+
+/** Whether a rename failed because something stands at the target. */
+function occupied(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR';
+}
+
+async function landRoot(effects: RootEffects): Promise<void> {
   const c = await confinement({ root: effects.root });
-  const files = effects.steps.filter(
+  const renames = await sameDevice(effects.upper, effects.root);
+  // New folders land by one rename each where they can; the rest entry by entry.
+  const steps: LandStep[] = [];
+  const trees: Extract<LandStep, { kind: 'tree' }>[] = [];
+  for (const step of effects.steps) {
+    if (step.kind !== 'tree') steps.push(step);
+    else if (renames) trees.push(step);
+    else steps.push(...(await expandTree(step)));
+  }
+  const files = steps.filter(
     (step): step is Extract<LandStep, { kind: 'file' }> => step.kind === 'file',
   );
   // 1. Every new file where a rename can take it: the layer itself when it lies on the root's
   //    file system, else a copy in a staging folder of the root. A failed copy changes nothing.
   const sources = new Map<string, string>();
   let staging: string | null = null;
-  if (files.length > 0 && !(await sameDevice(upper, effects.root))) {
+  if (files.length > 0 && !renames) {
     staging = await mkdtemp(join(effects.root, '.warden-landing-'));
     try {
       for (const [index, step] of files.entries()) {
@@ -413,8 +505,8 @@ async function landRoot(effects: RootEffects, upper: string): Promise<void> {
     }
   }
   try {
-    // 2. Deletions, then folders, then each file and link renamed into place.
-    for (const step of effects.steps) {
+    // 2. Deletions, then folders, then each new folder renamed whole, then each file and link.
+    for (const step of steps) {
       if (step.kind !== 'delete') continue;
       await inParent(c, step.rel, false, (dir, name) =>
         rm(dir.child(name), { recursive: true, force: true }),
@@ -423,8 +515,7 @@ async function landRoot(effects: RootEffects, upper: string): Promise<void> {
         if (!/ENOENT|not a folder|missing|no such/i.test(error.message)) throw error;
       });
     }
-    for (const step of effects.steps) {
-      if (step.kind !== 'dir') continue;
+    const landDir = async (step: Extract<LandStep, { kind: 'dir' }>): Promise<void> => {
       await inParent(c, step.rel, true, async (dir, name) => {
         const existing = await lstatOrNull(dir.child(name));
         if (existing !== null && !existing.isDirectory())
@@ -432,32 +523,53 @@ async function landRoot(effects: RootEffects, upper: string): Promise<void> {
         if (existing === null || !existing.isDirectory()) await mkdir(dir.child(name));
         await chmod(dir.child(name), step.mode);
       });
+    };
+    for (const step of steps) if (step.kind === 'dir') await landDir(step);
+    const late: LandStep[] = [];
+    for (const tree of trees) {
+      for (const socket of tree.sockets) await rm(socket, { force: true });
+      const whole = await inParent(c, tree.rel, true, async (dir, name) => {
+        try {
+          await rename(tree.source, dir.child(name));
+          return true;
+        } catch (error) {
+          if (occupied(error)) return false;
+          throw error;
+        }
+      });
+      // Made meanwhile in the real root: what the layer holds lands into it, entry by entry.
+      if (!whole) late.push(...(await expandTree(tree)));
     }
+    for (const step of late) if (step.kind === 'dir') await landDir(step);
     // Files and links by folder: each folder is walked to once, whatever it holds.
     const byFolder = new Map<string, Extract<LandStep, { kind: 'file' | 'link' }>[]>();
-    for (const step of effects.steps) {
+    for (const step of [...steps, ...late]) {
       if (step.kind !== 'file' && step.kind !== 'link') continue;
       const folder = step.rel.includes('/') ? step.rel.slice(0, step.rel.lastIndexOf('/')) : '';
       const list = byFolder.get(folder);
       if (list === undefined) byFolder.set(folder, [step]);
       else list.push(step);
     }
-    for (const steps of byFolder.values()) {
-      await inParent(c, (steps[0] as LandStep).rel, true, async (dir) => {
-        for (const step of steps) {
-          const name = step.rel.slice(step.rel.lastIndexOf('/') + 1);
-          const temp = dir.child(tempName());
-          if (step.kind === 'link') await symlink(step.target, temp);
-          else {
-            await rename(sources.get(step.rel) ?? step.source, temp);
-            await chmod(temp, step.mode);
+    for (const list of byFolder.values()) {
+      await inParent(c, (list[0] as LandStep).rel, true, async (dir) => {
+        await inBatches(list, (step) => {
+          const target = dir.child(step.rel.slice(step.rel.lastIndexOf('/') + 1));
+          // A rename replaces the target whole, so no reader sees half a file; a link is
+          // made beside it first.
+          let source = sources.get(step.rel) ?? (step.kind === 'file' ? step.source : null);
+          if (source === null) {
+            source = dir.child(tempName());
+            symlinkSync((step as Extract<LandStep, { kind: 'link' }>).target, source);
           }
-          const target = dir.child(name);
-          const existing = await lstatOrNull(target);
-          // A folder where a file lands was deleted above; anything else is replaced whole.
-          if (existing?.isDirectory() === true) await rm(target, { recursive: true, force: true });
-          await rename(temp, target);
-        }
+          try {
+            renameSync(source, target);
+          } catch (error) {
+            // A folder stands where the file lands (made meanwhile): it goes, as the command left it.
+            if (!occupied(error)) throw error;
+            rmSync(target, { recursive: true, force: true });
+            renameSync(source, target);
+          }
+        });
       });
     }
   } finally {
@@ -474,9 +586,9 @@ async function landRoot(effects: RootEffects, upper: string): Promise<void> {
 export async function landLayer(layer: Layer, observed: Observed): Promise<void> {
   try {
     for (const [index, root] of observed.roots.entries()) {
-      const layerRoot = layer.roots[index];
-      if (layerRoot === undefined) throw new LayerUnreadable('the layer does not hold this root');
-      await landRoot(root, join(layerRoot.base, 'upper'));
+      if (layer.roots[index] === undefined)
+        throw new LayerUnreadable('the layer does not hold this root');
+      await landRoot(root);
     }
   } finally {
     await discardLayer(layer);

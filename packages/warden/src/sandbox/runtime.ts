@@ -21,7 +21,14 @@ import { mkdir, mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative, isAbsolute } from 'node:path';
 import type { HostFacts } from '../honesty/host.js';
-import { detectHost, findOnPath, missingBackend, sandboxBackend } from '../honesty/host.js';
+import {
+  detectHost,
+  missingBackend,
+  sandboxBackend,
+  transactionalProblem,
+} from '../honesty/host.js';
+
+export { transactionalProblem };
 import type { EgressProxy } from './egress-proxy.js';
 import { startEgressProxy } from './egress-proxy.js';
 import type { Layer } from './layer.js';
@@ -334,26 +341,6 @@ function applySeccomp(): string | null {
 export function defaultLayers(): string {
   const uid = process.getuid?.() ?? 0;
   return join(tmpdir(), `warden-layers-${uid}`);
-}
-
-/** Why this host cannot run transactionally, or null when it can (`unshare` is what it needs). */
-export function transactionalProblem(
-  host: HostFacts,
-  env: NodeJS.ProcessEnv = process.env,
-): string | null {
-  if (host.platform !== 'linux') return 'a copy-on-write layer needs Linux';
-  const unshare = findOnPath('unshare', {
-    platform: host.platform,
-    env,
-    exists: (p) => {
-      try {
-        return lstatSync(p).isFile();
-      } catch {
-        return false;
-      }
-    },
-  });
-  return unshare === null ? 'this host has no `unshare` on the PATH' : null;
 }
 
 function linuxSandbox(host: HostFacts): CommandSandbox {
