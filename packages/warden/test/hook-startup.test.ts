@@ -69,7 +69,8 @@ describe('the hook as one file (dist/hook/hook.cjs)', () => {
 
   it('loads what only some calls need from the bundles in lazy/, which exist', () => {
     const lazy = [...source.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1] as string);
-    expect(lazy).toContain('./lazy/warden.js');
+    expect(lazy).toContain('./lazy/decider-local.js');
+    expect(lazy).toContain('./lazy/decider-remote.js');
     expect(lazy.filter((l) => !l.startsWith('./lazy/') && !l.startsWith('node:'))).toEqual([]);
     for (const l of lazy.filter((l) => l.startsWith('./lazy/')))
       expect(() => statSync(resolve(DIST, 'hook', l))).not.toThrow();
@@ -78,7 +79,7 @@ describe('the hook as one file (dist/hook/hook.cjs)', () => {
   it('is built from the compiled modules as they are now, not from older ones', () => {
     const built = Math.min(
       statSync(bundle).mtimeMs,
-      statSync(join(DIST, 'hook', 'lazy', 'warden.js')).mtimeMs,
+      statSync(join(DIST, 'hook', 'lazy', 'decider-local.js')).mtimeMs,
     );
     const newer: string[] = [];
     const walk = (dir: string): void => {

@@ -13,10 +13,9 @@
 import { spawn } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { GateDecision } from '../gate/types.js';
 import { detectHost } from '../honesty/host.js';
 import type { EffectCounts, EffectRequests } from '../sandbox/effects.js';
-import { EFFECT_CLASSES, effectRequests, hasEffects } from '../sandbox/effects.js';
+import { effectRequests, hasEffects } from '../sandbox/effects.js';
 import type { Layer, Observed } from '../sandbox/layer.js';
 import { discardLayer, landLayer, layerMounted, readLayer } from '../sandbox/layer.js';
 import type { ExecProfile } from '../sandbox/profile.js';
@@ -29,7 +28,7 @@ import {
   TRANSACTIONAL_MODES,
   transactionalProblem,
 } from '../sandbox/runtime.js';
-import { postJson as post } from '../hook/post.js';
+import type { Decider } from '../decider/types.js';
 import { childEnv } from '../tools/builtin/process.js';
 import type { ExecOptions } from './commands/exec.js';
 import type { Io } from './io.js';
@@ -118,315 +117,116 @@ async function worktreeOf(dir: string | undefined): Promise<string> {
   return real;
 }
 
-// ─── Connected: the server decides ──────────────────────────────────────────
+// ─── Deciding: the server or the policy file, through one decider ───────────
 
-/** One JSON POST through the hook's client (`hook/post.ts`): bounded answers, read strictly. */
-async function postJson(
-  url: string,
-  token: string,
-  body: unknown,
-): Promise<{ status: number; json: unknown }> {
-  // No deadline of its own: the server holds a prompt for as long as its approval timeout.
-  const posted = await post(url, token, JSON.stringify(body), new AbortController().signal, TOOL);
-  let json: unknown = null;
-  try {
-    json = JSON.parse(posted.text) as unknown;
-  } catch {
-    // A body that is not JSON is judged by its status below.
-  }
-  return { status: posted.status, json };
-}
-
-function errorsOf(json: unknown): string {
-  const errors = (json as { errors?: { message?: unknown }[] } | null)?.errors;
-  if (!Array.isArray(errors)) return '';
-  const said = errors.map((e) => e.message).filter((m): m is string => typeof m === 'string');
-  return said.length === 0 ? '' : `: ${said.join('; ')}`;
-}
-
-/** A deny the command itself concluded: the server was not heard, so nothing may run. */
+/** A deny the command itself concluded: nothing was decided, so nothing may run. */
 function failedClosed(reason: string): Decided {
   return { outcome: 'deny', reason, auditId: null, decision: null };
 }
 
-async function connected(
-  server: string,
-  token: string,
-  command: string,
-  worktree: string,
-  options: ExecOptions,
-  transactional: boolean,
-): Promise<Granted> {
-  const base = server.replace(/\/+$/, '');
-  const recorder = (auditId: string): Recorder => ({
-    async record(outcome) {
-      const answer = await postJson(`${base}/v1/audit`, token, { auditId, ...outcome });
-      if (answer.status !== 201)
-        throw new Error(`the server answered HTTP ${answer.status}${errorsOf(answer.json)}`);
-    },
-    async decideEffects(requests) {
-      const auditIds: string[] = [];
-      for (const batch of effectBatches(requests)) {
-        let answer: { status: number; json: unknown };
-        try {
-          answer = await postJson(`${base}/v1/exec/effects`, token, { auditId, effects: batch });
-        } catch (error) {
-          return {
-            outcome: 'deny',
-            reason: `cannot reach the Warden server at ${server} (${(error as Error).message}): what the command did is discarded, fail-closed`,
-            auditIds,
-          };
-        }
-        const json = answer.json as Partial<EffectsAnswer> | null;
-        if (answer.status !== 200 || json === null || typeof json.reason !== 'string')
-          return {
-            outcome: 'deny',
-            reason: `the Warden server answered HTTP ${answer.status}${errorsOf(answer.json)}: what the command did is discarded, fail-closed`,
-            auditIds,
-          };
-        auditIds.push(...(json.auditIds ?? []));
-        if (json.outcome !== 'allow') return { outcome: 'deny', reason: json.reason, auditIds };
-      }
-      return { outcome: 'allow', reason: 'what the command did is allowed', auditIds };
-    },
-    close: () => Promise.resolve(),
-  });
-  const none: Recorder = {
-    record: () => Promise.resolve(),
-    decideEffects: NO_EFFECTS_DECIDER,
-    close: () => Promise.resolve(),
-  };
-  const refused = (reason: string): Granted => ({
-    decided: failedClosed(reason),
-    recorder: none,
-    profile: null,
-  });
-  const unreachable = (error: unknown): Granted => {
-    const code = (error as NodeJS.ErrnoException).code;
-    return refused(
-      `cannot reach the Warden server at ${server} (${code ?? (error as Error).message}): denied, fail-closed`,
-    );
-  };
-  /** The profile the server made from the decision a grant names. */
-  const start = async (grant: string, decided: Decided | null): Promise<Granted> => {
-    let answer: { status: number; json: unknown };
-    try {
-      answer = await postJson(`${base}/v1/exec/start`, token, { grant, command, worktree });
-    } catch (error) {
-      return unreachable(error);
-    }
-    const json = answer.json as { auditId?: unknown; profile?: ExecProfile } | null;
-    if (answer.status !== 200 || json === null || typeof json.auditId !== 'string' || !json.profile)
-      return refused(
-        `the Warden server refused to run this command under its grant (HTTP ${answer.status}${errorsOf(json)}): denied`,
-      );
-    return {
-      decided: decided ?? {
-        outcome: 'allow',
-        reason: `granted by decision \`${json.auditId}\``,
-        auditId: json.auditId,
-        decision: null,
-      },
-      recorder: recorder(json.auditId),
-      profile: json.profile,
-    };
-  };
-  if (options.grant !== undefined) return start(options.grant, null);
+const NO_RECORDER: Recorder = {
+  record: () => Promise.resolve(),
+  decideEffects: NO_EFFECTS_DECIDER,
+  close: () => Promise.resolve(),
+};
 
-  let answer: { status: number; json: unknown };
-  try {
-    answer = await postJson(`${base}/v1/decide`, token, {
-      tool: TOOL,
-      command,
-      worktree,
-      arguments: { command },
-      grant: true,
-      ...(transactional ? { transactional: true } : {}),
-      ...(options.agent === undefined ? {} : { agent: options.agent }),
-    });
-  } catch (error) {
-    return unreachable(error);
-  }
-  const json = answer.json as Record<string, unknown> | null;
-  // A decision the server could not record (503, or a `failure` without `auditId`) is a deny.
-  if (
-    json !== null &&
-    typeof json === 'object' &&
-    typeof json['failure'] === 'string' &&
-    (answer.status === 503 || typeof json['auditId'] !== 'string')
-  )
-    return refused(
-      `the Warden server could not record this decision, so it is denied: ${json['failure']}`,
-    );
-  if (answer.status !== 200 || json === null || typeof json !== 'object')
-    return refused(
-      `the Warden server answered HTTP ${answer.status}${errorsOf(json)}: denied, fail-closed`,
-    );
-  const auditId = typeof json['auditId'] === 'string' ? json['auditId'] : null;
-  const reason = typeof json['reason'] === 'string' ? json['reason'] : 'no reason given';
-  if (auditId === null)
-    return refused(
-      `the Warden server did not say which record holds this decision, so it is denied: ${reason}`,
-    );
-  const decided: Decided = { outcome: String(json['outcome']), reason, auditId, decision: json };
-  if (decided.outcome !== 'allow') return { decided, recorder: recorder(auditId), profile: null };
-  if (typeof json['grant'] !== 'string')
-    return refused(
-      `the Warden server allowed the command but granted no profile to run it under (is it older than this command?): ${reason}`,
-    );
-  return start(json['grant'], decided);
-}
-
-// ─── Standalone: the policy file decides ────────────────────────────────────
-
-async function standalone(
-  file: string,
-  command: string,
-  worktree: string,
+/**
+ * The decider for this command: the server with the token, or Warden opened
+ * on the policy file and the data folder (a grant is checked with the key in
+ * the folder it was made in: none there, no grant).
+ */
+async function openDecider(
+  server: string | null,
+  token: string | undefined,
   options: ExecOptions,
   io: Io,
-  transactional: boolean,
-): Promise<Granted> {
-  const [{ loadPolicyFile }, { openWarden }, grants, profiles, effects] = await Promise.all([
-    import('../policy/load.js'),
-    import('../warden.js'),
-    import('../sandbox/grant.js'),
-    import('../sandbox/profile.js'),
-    import('../gate/effects.js'),
-  ]);
-  const loaded = loadPolicyFile(file, 'workspace', () => '');
-  if (!loaded.ok)
-    throw new Refusal(
-      `the policy \`${file}\` cannot be used: ${loaded.issues.map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`).join('; ')}`,
-    );
-  const workspace = loaded.value.policy.workspace;
-  if (workspace === undefined) throw new Refusal(`the policy \`${file}\` names no workspace`);
+): Promise<Decider | Decided> {
+  if (server !== null) {
+    const [{ remoteDecider }, { oneShotTransport }] = await Promise.all([
+      import('../decider/remote.js'),
+      import('../decider/transport.js'),
+    ]);
+    return remoteDecider({ server, token: token as string, transport: oneShotTransport() });
+  }
   const data = resolve(options.data ?? '.warden');
-  // A grant is checked with the key in the data folder it was made in: none there, no grant.
   if (options.grant !== undefined && !(await exists(data)))
-    return {
-      decided: failedClosed(
-        `the grant was refused: there is no data folder \`${data}\` holding the key it was made with`,
-      ),
-      recorder: {
-        record: () => Promise.resolve(),
-        decideEffects: NO_EFFECTS_DECIDER,
-        close: () => Promise.resolve(),
-      },
-      profile: null,
-    };
-  const warden = await openWarden({
+    return failedClosed(
+      `the grant was refused: there is no data folder \`${data}\` holding the key it was made with`,
+    );
+  const { openLocalDecider } = await import('../decider/local.js');
+  const opened = await openLocalDecider({
+    policy: options.policy as string,
+    managed: options.managed ?? io.env['WARDEN_MANAGED_POLICY'] ?? null,
     data,
-    policyFile: file,
-    managedPolicyFile: options.managed ?? io.env['WARDEN_MANAGED_POLICY'] ?? null,
     env: io.env,
     auditThread: false,
   });
-  try {
-    const sources = {
-      secrets: warden.store.secrets,
-      audit: warden.store.audit,
-      grants: warden.store.grants,
-      snapshot: (ws: string) => warden.gate.snapshot(ws),
-      // The data folder holds the key grants are signed with: no granted command reads it.
-      denyRead: [...DEFAULT_DENY_READ, await realpath(data).catch(() => data)],
-    };
-    const recorderFor = (run: {
-      workspace: string;
-      agent: string;
-      callId: string;
-      auditId: string;
-    }): Recorder => ({
-      async record(outcome) {
-        await warden.gate.complete(
-          { workspace: run.workspace, agent: run.agent, source: TOOL, worktree },
-          { callId: run.callId, decisionId: run.auditId, tool: TOOL, ...outcome },
-        );
-      },
-      async decideEffects(requests) {
-        const found = await effects.decidedCall(warden.store.audit, run.auditId);
-        if (!found.ok) return { outcome: 'deny', reason: found.problem, auditIds: [] };
-        // Standalone nobody answers a prompt: it is denied (G22).
-        const decided = await effects.decideEffects(warden.gate, found.call, requests);
-        const auditIds = decided.decisions.flatMap((d) =>
-          d.auditId === undefined ? [] : [d.auditId],
-        );
-        const recorded = decided.decisions.every((d) => d.auditId !== undefined);
-        return recorded
-          ? { outcome: decided.outcome, reason: decided.reason, auditIds }
-          : {
-              outcome: 'deny',
-              reason: `Warden could not record the decision on what the command did, so it is discarded: ${decided.reason}`,
-              auditIds,
-            };
-      },
-      close: () => warden.close(),
-    });
-    const closing: Recorder = {
-      record: () => Promise.resolve(),
-      decideEffects: NO_EFFECTS_DECIDER,
-      close: () => warden.close(),
-    };
-    const run = async (grant: string, decided: Decided | null): Promise<Granted> => {
-      const granted = await profiles.grantedRun(sources, grant, {
-        command,
-        worktree,
-        at: Date.now(),
-      });
-      if (!granted.ok)
-        return {
-          decided: failedClosed(`the grant was refused: ${granted.problem}`),
-          recorder: closing,
-          profile: null,
-        };
-      const { run: r } = granted;
-      await profiles.recordStart(warden.gate, r, command);
-      return {
-        decided: decided ?? {
-          outcome: 'allow',
-          reason: `granted by decision \`${r.auditId}\``,
-          auditId: r.auditId,
-          decision: null,
-        },
-        recorder: recorderFor(r),
-        profile: r.profile,
-      };
-    };
-    if (options.grant !== undefined) return await run(options.grant, null);
+  if (!opened.ok) throw new Refusal(opened.problem);
+  return opened.decider;
+}
 
-    const ctx = { workspace, agent: options.agent ?? TOOL, source: TOOL, worktree };
-    const decision: GateDecision = await warden.gate.decide(ctx, {
+/**
+ * Asks for the command (or redeems its grant) and, where it may run, claims
+ * the run and gets the profile it runs under, with where its end is recorded.
+ */
+async function decideRun(
+  decider: Decider,
+  command: string,
+  worktree: string,
+  options: ExecOptions,
+  transactional: boolean,
+): Promise<Granted> {
+  const start = async (grant: string, decided: Decided | null): Promise<Granted> => {
+    const started = await decider.startRun(grant, command, worktree);
+    if (!started.ok)
+      return { decided: failedClosed(started.problem), recorder: NO_RECORDER, profile: null };
+    const { run } = started;
+    return {
+      decided: decided ?? {
+        outcome: 'allow',
+        reason: `granted by decision \`${run.auditId}\``,
+        auditId: run.auditId,
+        decision: null,
+      },
+      recorder: {
+        record: (outcome) => decider.recordRun(run, outcome),
+        decideEffects: (requests) => decider.decideEffects(run, requests),
+        close: () => Promise.resolve(),
+      },
+      profile: run.profile,
+    };
+  };
+  if (options.grant !== undefined) return start(options.grant, null);
+  const answer = await decider.decide({
+    placement: {
+      source: TOOL,
+      ...(options.agent === undefined ? {} : { agent: options.agent }),
+    },
+    worktree,
+    ask: {
       tool: TOOL,
       command,
       arguments: { command },
       ...(transactional ? { transactional: true } : {}),
-    });
-    if (decision.auditId === undefined)
-      return {
-        decided: failedClosed(
-          `Warden could not record this decision, so it is denied: ${decision.failure ?? decision.reason}`,
-        ),
-        recorder: closing,
-        profile: null,
-      };
-    const decided: Decided = {
-      outcome: decision.outcome,
-      reason: decision.reason,
-      auditId: decision.auditId,
-      decision,
+    },
+    grant: true,
+  });
+  const decided: Decided = {
+    outcome: answer.allow ? 'allow' : 'deny',
+    reason: answer.reason,
+    auditId: answer.auditId,
+    decision: answer.answer,
+  };
+  if (!answer.allow) return { decided, recorder: NO_RECORDER, profile: null };
+  if (answer.grant === null)
+    return {
+      decided: failedClosed(
+        `the Warden server allowed the command but granted no profile to run it under (is it older than this command?): ${answer.reason}`,
+      ),
+      recorder: NO_RECORDER,
+      profile: null,
     };
-    if (decision.outcome !== 'allow') return { decided, recorder: closing, profile: null };
-    const grant = grants.issueGrant(await grants.grantKey(warden.store.secrets), {
-      auditId: decision.auditId,
-      command,
-      worktree,
-      at: Date.now(),
-    });
-    return await run(grant, decided);
-  } catch (error) {
-    await warden.close();
-    throw error;
-  }
+  return start(answer.grant, decided);
 }
 
 // ─── Running the allowed command ────────────────────────────────────────────
@@ -548,27 +348,6 @@ function chooseSandbox(options: ExecOptions): CommandSandbox | null {
   }
 }
 
-/** At most this many paths go in one report of what a command did. */
-const PATHS_PER_REPORT = 5_000;
-
-/** Effect requests in reports of at most PATHS_PER_REPORT paths, deletions first. */
-function effectBatches(requests: EffectRequests): EffectRequests[] {
-  const out: EffectRequests[] = [];
-  for (const cls of EFFECT_CLASSES) {
-    const effect = requests[cls];
-    if (effect === undefined) continue;
-    for (let at = 0; at < effect.paths.length; at += PATHS_PER_REPORT) {
-      const paths = effect.paths.slice(at, at + PATHS_PER_REPORT);
-      out.push(
-        cls === 'fileDelete'
-          ? { fileDelete: { paths, count: requests.fileDelete?.count ?? null } }
-          : { [cls]: { paths } },
-      );
-    }
-  }
-  return out;
-}
-
 function transactionalMode(value: string | undefined): TransactionalMode {
   const mode = value ?? 'auto';
   if (!(TRANSACTIONAL_MODES as readonly string[]).includes(mode))
@@ -688,9 +467,16 @@ export async function runExec(
     // Asked as a transactional run only where it can be one: the decision may rest on it.
     const transactional = wanted !== 'off' && layerProblem === null;
 
-    const { decided, recorder, profile } = hasServer
-      ? await connected(server, token as string, command, worktree, options, transactional)
-      : await standalone(options.policy as string, command, worktree, options, io, transactional);
+    const decider = await openDecider(hasServer ? server : null, token, options, io);
+    const { decided, recorder, profile } =
+      'outcome' in decider
+        ? { decided: decider, recorder: NO_RECORDER, profile: null }
+        : await decideRun(decider, command, worktree, options, transactional).catch(
+            async (error: unknown) => {
+              await decider.close();
+              throw error;
+            },
+          );
     try {
       if (decided.outcome !== 'allow') {
         const reason =
@@ -863,6 +649,7 @@ export async function runExec(
       return ran.exitCode;
     } finally {
       await recorder.close();
+      if (!('outcome' in decider)) await decider.close();
       await closeSandbox();
     }
   } catch (error) {

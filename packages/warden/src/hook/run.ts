@@ -17,14 +17,12 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ClaudeCodeAnswer } from './claude-code.js';
 import { claudeCode } from './claude-code.js';
-import type { CallContext } from '../gate/types.js';
 import type { JsonValue } from '../store/types.js';
-import type { Warden } from '../warden.js';
 import type { HookCompletion } from './completion.js';
 import { endingOf } from './completion.js';
 import type { GatePlan } from './plan.js';
 import { recordable } from './plan.js';
-import { BadAnswer, postJson } from './post.js';
+import type { Decider } from '../decider/types.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 import type { RunnerSource } from './sandboxed.js';
 import { isRunnerCommand, planSandbox, runnerCommand } from './sandboxed.js';
@@ -72,6 +70,8 @@ export interface HookIo {
   readonly err?: (text: string) => void;
   /** The folder the runtime started the hook in (default: this process's working folder). */
   readonly cwd?: () => string;
+  /** Where deciders come from (default: made for this one call, and closed after it). */
+  readonly open?: OpenDecider;
 }
 
 /** Claude Code's own default hook timeout is 60 s; the hook answers a little before it. */
@@ -197,156 +197,129 @@ function fromDecision<A extends object>(
   });
 }
 
-async function connected<A extends object>(
-  a: Answering<A>,
-  server: string,
-  token: string,
-  plan: GatePlan,
-  options: HookOptions,
-  signal: AbortSignal,
-  sandboxed: boolean,
-): Promise<A> {
-  const url = `${server.replace(/\/+$/, '')}/v1/decide`;
-  const body = {
-    ...plan.ask,
-    worktree: plan.worktree,
-    ...(sandboxed ? { grant: true } : {}),
-    ...(options.agent === undefined ? {} : { agent: options.agent }),
-    ...(options.space === undefined ? {} : { space: options.space }),
-    ...(options.mode === undefined ? {} : { mode: options.mode }),
-  };
-  let response: { status: number; text: string };
-  try {
-    response = await postJson(url, token, JSON.stringify(body), signal, a.runtime.name);
-  } catch (error) {
-    if (signal.aborted) throw error;
-    if (error instanceof BadAnswer)
-      return a.deny(`the Warden server at ${server} sent ${error.message}: denied, fail-closed`);
-    const code = (error as NodeJS.ErrnoException).code;
-    return a.deny(
-      `cannot reach the Warden server at ${server} (${code ?? (error as Error).message}): denied, fail-closed`,
-    );
-  }
-  const { text } = response;
-  let answer: Record<string, unknown> | null = null;
-  try {
-    answer = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // Reported below.
-  }
-  // A decision the server could not record (503, or a `failure` without `auditId`) is a deny.
-  if (
-    answer !== null &&
-    typeof answer === 'object' &&
-    typeof answer.failure === 'string' &&
-    (response.status === 503 || typeof answer.auditId !== 'string')
-  )
-    return a.deny(
-      `the Warden server could not record this decision, so it is denied: ${answer.failure}`,
-    );
-  if (response.status === 200 && answer !== null)
-    return fromDecision(
-      a,
-      answer.outcome,
-      answer.reason,
-      sandboxed ? { plan, grant: answer.grant, source: { server } } : null,
-    );
-  const errors = (answer?.errors as { message?: string }[] | undefined)
-    ?.map((e) => e.message)
-    .filter((m): m is string => typeof m === 'string');
-  const said = errors !== undefined && errors.length > 0 ? `: ${errors.join('; ')}` : '';
-  return a.deny(`the Warden server answered HTTP ${response.status}${said}: denied, fail-closed`);
-}
+/** Who decides a hook's calls: a Warden server, or a policy file on a data folder. */
+export type DeciderSpec =
+  | { readonly kind: 'remote'; readonly server: string; readonly token: string }
+  | {
+      readonly kind: 'local';
+      readonly policy: string;
+      readonly managed: string | null;
+      readonly data: string;
+    };
+
+/** A decider to use for one call, and what to do once done with it; or why there is none. */
+export type OpenDecider = (
+  spec: DeciderSpec,
+  env: NodeJS.ProcessEnv,
+) => Promise<
+  { readonly decider: Decider; release(): Promise<void> } | { readonly problem: string }
+>;
 
 /**
- * Standalone: the policy file's workspace, the call's context in it, and
- * Warden opened on the data folder (without a writer thread: one call, one
- * record, and starting a thread would cost more than writing it here); or why
- * the file cannot be used.
+ * For a hook started per call: a remote decider that posts once and exits, or
+ * Warden opened on the policy file (without a writer thread: one call, one
+ * record, and starting a thread would cost more than writing it here), closed
+ * after the call.
  */
-async function openStandalone(
-  file: string,
-  data: string,
-  options: HookOptions,
-  io: HookIo,
-  runtime: Pick<HookRuntime, 'name'>,
-): Promise<
-  { readonly warden: Warden; readonly context: CallContext } | { readonly problem: string }
-> {
-  const [{ loadPolicyFile }, { openWarden }] = await Promise.all([
-    import('../policy/load.js'),
-    import('../warden.js'),
-  ]);
-  const loaded = loadPolicyFile(file, 'workspace', () => '');
-  if (!loaded.ok)
-    return {
-      problem: `the policy \`${file}\` cannot be used: ${loaded.issues.map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`).join('; ')}`,
-    };
-  const workspace = loaded.value.policy.workspace;
-  if (workspace === undefined) return { problem: `the policy \`${file}\` names no workspace` };
-  const warden = await openWarden({
-    data,
-    policyFile: file,
-    managedPolicyFile: options.managed ?? io.env.WARDEN_MANAGED_POLICY ?? null,
-    env: io.env,
+export const openForOneCall: OpenDecider = async (spec, env) => {
+  if (spec.kind === 'remote') {
+    const [{ remoteDecider }, { oneShotTransport }] = await Promise.all([
+      import('../decider/remote.js'),
+      import('../decider/transport.js'),
+    ]);
+    const decider = remoteDecider({
+      server: spec.server,
+      token: spec.token,
+      transport: oneShotTransport(),
+    });
+    return { decider, release: () => decider.close() };
+  }
+  const { openLocalDecider } = await import('../decider/local.js');
+  const opened = await openLocalDecider({
+    policy: spec.policy,
+    managed: spec.managed,
+    data: spec.data,
+    env,
     auditThread: false,
   });
+  if (!opened.ok) return { problem: opened.problem };
+  return { decider: opened.decider, release: () => opened.decider.close() };
+};
+
+/** Who decides, from the hook's options: a server with a token, or a policy file. */
+function deciderSpec(
+  options: HookOptions,
+  io: HookIo,
+  data: string,
+): DeciderSpec | { readonly problem: string } {
+  const server = options.server ?? io.env.WARDEN_URL;
+  const token = options.token ?? io.env.WARDEN_TOKEN;
+  if (server !== undefined && server !== '') {
+    if (options.policy !== undefined)
+      return { problem: 'give either `--server` (connected) or `--policy` (standalone), not both' };
+    if (token === undefined || token === '')
+      return {
+        problem: `no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
+      };
+    return { kind: 'remote', server, token };
+  }
+  if (options.policy !== undefined) {
+    const managed = options.managed ?? io.env.WARDEN_MANAGED_POLICY;
+    return {
+      kind: 'local',
+      policy: options.policy,
+      managed: managed === undefined || managed === '' ? null : managed,
+      data,
+    };
+  }
   return {
-    warden,
-    context: {
-      workspace,
-      agent: options.agent ?? runtime.name,
-      source: runtime.name,
-      ...(options.space === undefined ? {} : { space: options.space }),
-      ...(options.mode === undefined ? {} : { mode: options.mode }),
-    },
+    problem:
+      'the hook has no policy: give `--server URL` with a token (or WARDEN_URL and WARDEN_TOKEN), or `--policy FILE`',
   };
 }
 
-async function standalone<A extends object>(
+/** Where the runner command of a sandboxed call asks: the same server, or file and data folder. */
+function runnerSource(spec: DeciderSpec): RunnerSource {
+  return spec.kind === 'remote'
+    ? { server: spec.server }
+    : {
+        policy: spec.policy,
+        data: spec.data,
+        ...(spec.managed === null ? {} : { managed: spec.managed }),
+      };
+}
+
+/** Asks the decider about one planned call, and answers the runtime with what it said. */
+async function decideCall<A extends object>(
   a: Answering<A>,
-  file: string,
-  data: string,
+  decider: Decider,
+  spec: DeciderSpec,
   plan: GatePlan,
   options: HookOptions,
-  io: HookIo,
   signal: AbortSignal,
   sandboxed: boolean,
 ): Promise<A> {
-  const opened = await openStandalone(file, data, options, io, a.runtime);
-  if ('problem' in opened) return a.deny(opened.problem);
-  const { warden, context } = opened;
-  try {
-    const decision = await warden.gate.decide({ ...context, worktree: plan.worktree }, plan.ask, {
-      signal,
-    });
-    // A decision that could not be recorded is a deny (contracts §8).
-    if (decision.auditId === undefined)
-      return a.deny(
-        `Warden could not record this decision, so it is denied: ${decision.failure ?? decision.reason}`,
-      );
-    if (!sandboxed || decision.outcome !== 'allow' || plan.ask.command === undefined)
-      return fromDecision(a, decision.outcome, decision.reason);
-    const { grantKey, issueGrant } = await import('../sandbox/grant.js');
-    const grant = issueGrant(await grantKey(warden.store.secrets), {
-      auditId: decision.auditId,
-      command: plan.ask.command,
-      worktree: plan.worktree,
-      at: Date.now(),
-    });
-    const managed = options.managed ?? io.env.WARDEN_MANAGED_POLICY;
-    return fromDecision(a, decision.outcome, decision.reason, {
-      plan,
-      grant,
-      source: {
-        policy: file,
-        data,
-        ...(managed === undefined || managed === '' ? {} : { managed }),
+  const decided = await decider.decide(
+    {
+      placement: {
+        source: a.runtime.name,
+        ...(options.agent === undefined ? {} : { agent: options.agent }),
+        ...(options.space === undefined ? {} : { space: options.space }),
+        ...(options.mode === undefined ? {} : { mode: options.mode }),
       },
-    });
-  } finally {
-    await warden.close();
-  }
+      worktree: plan.worktree,
+      ask: plan.ask,
+      ...(sandboxed ? { grant: true } : {}),
+    },
+    { signal },
+  );
+  if (!decided.allow) return a.deny(decided.reason);
+  if (!sandboxed || plan.ask.command === undefined) return a.allow(decided.reason);
+  return fromDecision(a, 'allow', decided.reason, {
+    plan,
+    grant: decided.grant,
+    source: runnerSource(spec),
+  });
 }
 
 /** A path the call names (or the folder it acts in) inside the data folder, if it names one. */
@@ -387,8 +360,8 @@ export async function answerHook(
   const seconds = timeoutSeconds(options);
   if (typeof seconds === 'string') return a.deny(seconds);
   const signal = deadline(seconds * 1000);
+  const open = io.open ?? openForOneCall;
   const server = options.server ?? io.env.WARDEN_URL;
-  const token = options.token ?? io.env.WARDEN_TOKEN;
   const hasServer = server !== undefined && server !== '';
   if (hasServer && options.policy !== undefined)
     return a.deny('give either `--server` (connected) or `--policy` (standalone), not both');
@@ -401,7 +374,7 @@ export async function answerHook(
   const parsed = parseInput(runtime, text);
   if (typeof parsed === 'string') return a.deny(parsed);
   if ('completion' in parsed)
-    return answerCompletion(runtime, parsed.completion, options, io, signal, seconds);
+    return answerCompletion(runtime, parsed.completion, options, io, open, signal, seconds);
   const input = parsed.call;
   const bound = boundWorktree(options.worktree, runtime, io.env, io.cwd ?? (() => process.cwd()));
   if ('problem' in bound) return a.deny(`${bound.problem}: every call is judged against it`);
@@ -472,16 +445,16 @@ export async function answerHook(
       sandboxed = true;
     }
   }
+  const spec = deciderSpec(options, io, data);
+  if ('problem' in spec) return a.deny(spec.problem);
   try {
-    if (hasServer) {
-      if (token === undefined || token === '')
-        return a.deny(
-          `no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
-        );
-      return await connected(a, server, token, plan, options, signal, sandboxed);
+    const opened = await open(spec, io.env);
+    if ('problem' in opened) return a.deny(opened.problem);
+    try {
+      return await decideCall(a, opened.decider, spec, plan, options, signal, sandboxed);
+    } finally {
+      await opened.release();
     }
-    if (options.policy !== undefined)
-      return await standalone(a, options.policy, data, plan, options, io, signal, sandboxed);
   } catch (error) {
     if (signal.aborted)
       return a.deny(
@@ -489,9 +462,6 @@ export async function answerHook(
       );
     throw error;
   }
-  return a.deny(
-    'the hook has no policy: give `--server URL` with a token (or WARDEN_URL and WARDEN_TOKEN), or `--policy FILE`',
-  );
 }
 
 /**
@@ -507,6 +477,7 @@ async function answerCompletion<I extends HookInput, A extends object>(
   completion: I & HookCompletion,
   options: HookOptions,
   io: HookIo,
+  open: OpenDecider,
   signal: AbortSignal,
   seconds: number,
 ): Promise<A> {
@@ -526,81 +497,49 @@ async function answerCompletion<I extends HookInput, A extends object>(
   });
   if (plan.kind === 'ungated' && plan.gateway === true) return runtime.completed();
   const ungated = plan.kind === 'ungated' ? plan.reason : undefined;
-  const input = recordable(completion.toolInput);
-  const server = options.server ?? io.env.WARDEN_URL;
-  const token = options.token ?? io.env.WARDEN_TOKEN;
-  try {
-    if (server !== undefined && server !== '') {
-      if (token === undefined || token === '')
-        return warn(
-          `no token for ${server}: set WARDEN_TOKEN (an \`agent\` token) or give --token`,
-        );
-      const body = {
-        completes: completion.match,
-        tool: completion.toolName,
-        status: completion.status,
-        ...(completion.durationMs === undefined ? {} : { durationMs: completion.durationMs }),
-        ...(completion.error === undefined ? {} : { error: completion.error }),
-        arguments: endingOf(completion),
-        input,
-        ...(ungated === undefined ? {} : { ungated }),
-      };
-      const url = `${server.replace(/\/+$/, '')}/v1/audit`;
-      const response = await postJson(url, token, JSON.stringify(body), signal, runtime.name);
-      // 409: recorded already (a runtime that sends the event twice).
-      if (response.status === 201 || response.status === 409) return runtime.completed();
-      return warn(`the Warden server answered HTTP ${response.status}${errorsIn(response.text)}`);
-    }
-    if (options.policy === undefined)
-      return warn('the hook has no policy: give `--server URL` with a token, or `--policy FILE`');
-    const [opened, { recordCompletion }] = await Promise.all([
-      openStandalone(
-        options.policy,
-        dataFolder(options.data, bound.worktree),
-        options,
-        io,
-        runtime,
-      ),
-      import('../gate/completion.js'),
-    ]);
+  const spec = deciderSpec(options, io, dataFolder(options.data, bound.worktree));
+  if ('problem' in spec) return warn(spec.problem);
+  const work = async (): Promise<A> => {
+    const opened = await open(spec, io.env);
     if ('problem' in opened) return warn(opened.problem);
-    const { warden, context } = opened;
     try {
-      await recordCompletion(
-        warden.gate,
-        warden.store.audit,
-        context,
+      await opened.decider.completeHook(
+        {
+          source: runtime.name,
+          ...(options.agent === undefined ? {} : { agent: options.agent }),
+          ...(options.space === undefined ? {} : { space: options.space }),
+          ...(options.mode === undefined ? {} : { mode: options.mode }),
+        },
         {
           match: completion.match,
           tool: completion.toolName,
           status: completion.status,
           ending: endingOf(completion),
-          input: input as JsonValue,
+          input: recordable(completion.toolInput) as JsonValue,
           ...(completion.durationMs === undefined ? {} : { durationMs: completion.durationMs }),
           ...(completion.error === undefined ? {} : { error: completion.error }),
           ...(ungated === undefined ? {} : { ungated }),
         },
-        Date.now(),
       );
       return runtime.completed();
     } finally {
-      await warden.close();
+      await opened.release();
     }
+  };
+  try {
+    // Bounded like a decision: a completion never holds the runtime past the deadline.
+    return await Promise.race([
+      work(),
+      new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(new Error('the deadline passed'));
+        signal.addEventListener('abort', () => reject(new Error('the deadline passed')), {
+          once: true,
+        });
+      }),
+    ]);
   } catch (error) {
     if (signal.aborted) return warn(`no answer within ${seconds} s`);
     return warn(error instanceof Error ? error.message : String(error));
-  }
-}
-
-/** The messages of a problem answer, for a warning. */
-function errorsIn(text: string): string {
-  try {
-    const errors = (JSON.parse(text) as { errors?: { message?: unknown }[] }).errors
-      ?.map((e) => e.message)
-      .filter((m): m is string => typeof m === 'string');
-    return errors === undefined || errors.length === 0 ? '' : `: ${errors.join('; ')}`;
-  } catch {
-    return '';
   }
 }
 
