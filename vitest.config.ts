@@ -6,7 +6,8 @@ export default defineConfig({
     globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 20_000,
     // Every server the tests start checks each answer against its declared schema.
-    env: { WARDEN_CHECK_ANSWERS: '1' },
+    // The resident runners the hooks' clients start stop soon after the last call.
+    env: { WARDEN_CHECK_ANSWERS: '1', WARDEN_RUNNER_IDLE: '60' },
     reporters: ['default'],
   },
 });

@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, exportedAudit, warden } from './helpers.js';
+import { BIN, GRANTED_PREFIX, exportedAudit, warden } from './helpers.js';
 import { sandboxForTests, tempDir } from './support/backends.js';
 import type { ClaudeRun, RunOptions } from './support/claude-cli.js';
 import type { HookCall } from './support/agent-cli.js';
@@ -233,7 +233,7 @@ function shellWords(line: string): string[] {
 
 /**
  * The hook allowed the call and handed Claude Code the same input with its
- * command run through `warden exec` under the decision's grant, for the
+ * command run through the runner's client under the decision's grant, for the
  * session's cwd as the worktree, asking the same Warden (`who`).
  */
 function expectSandboxed(run: ClaudeRun, index: number, cwd: string, who: readonly string[]): void {
@@ -246,14 +246,14 @@ function expectSandboxed(run: ClaudeRun, index: number, cwd: string, who: readon
   expect(answer?.updatedInput).toMatchObject(rest);
   const words = shellWords(String(answer?.updatedInput?.command));
   expect(words, describeRun(run)).toEqual([
-    process.execPath,
-    BIN,
-    'exec',
+    ...GRANTED_PREFIX,
     '--grant',
     expect.stringMatching(/\S/),
     '--worktree',
     cwd,
     ...who,
+    // Connected, the runner's client is told which data folder's runner serves it.
+    ...(who[0] === '--server' ? ['--data', expect.stringMatching(/\/\.warden$/)] : []),
     '--',
     command,
   ]);

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, exportedAudit, warden } from './helpers.js';
+import { BIN, GRANTED_RUN, exportedAudit, warden } from './helpers.js';
 import { sandboxForTests, tempDir } from './support/backends.js';
 import type { HookCall } from './support/agent-cli.js';
 import { forEvent, requireCli } from './support/agent-cli.js';
@@ -253,7 +253,7 @@ describe.skipIf(noCodex !== null)(
           expect(answer.hookSpecificOutput?.permissionDecision, describeCodexRun(run)).toBe(
             'allow',
           );
-          expect(answer.hookSpecificOutput?.updatedInput?.command).toContain(' exec --grant ');
+          expect(answer.hookSpecificOutput?.updatedInput?.command).toMatch(GRANTED_RUN);
           expect(readFileSync(join(cwd, 'marker.txt'), 'utf8')).toBe('hello\n');
           const ran = exportedAudit<Entry>(data).find(
             (e) =>
@@ -419,8 +419,8 @@ describe.skipIf(noCodex !== null)(
           const answer = JSON.parse(run.hookCalls[0]?.stdout ?? '{}') as {
             hookSpecificOutput?: { updatedInput?: { command: string } };
           };
-          expect(answer.hookSpecificOutput?.updatedInput?.command, describeCodexRun(run)).toContain(
-            ` exec --grant `,
+          expect(answer.hookSpecificOutput?.updatedInput?.command, describeCodexRun(run)).toMatch(
+            GRANTED_RUN,
           );
           expect(answer.hookSpecificOutput?.updatedInput?.command).toContain(
             ` --server ${served.url} `,

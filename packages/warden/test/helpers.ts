@@ -8,6 +8,13 @@ import { run } from '../src/cli/main.js';
 import type { Io } from '../src/cli/io.js';
 
 export const BIN = join(import.meta.dirname, '..', 'bin', 'warden.js');
+/** The resident runner's client for a granted run, and for a hook (`bin/warden-run`, `bin/warden-hook`). */
+export const RUN_CLIENT = join(import.meta.dirname, '..', 'bin', 'warden-run');
+export const HOOK_CLIENT = join(import.meta.dirname, '..', 'bin', 'warden-hook');
+/** The words a hook's rewritten command starts with: the runner's client, run by bash. */
+export const GRANTED_PREFIX: readonly string[] = ['/bin/bash', RUN_CLIENT, process.execPath];
+/** A rewritten command: the runner's client with a grant. */
+export const GRANTED_RUN = /\/warden-run \S+ --grant \S+ /;
 export const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
 

@@ -652,7 +652,7 @@ describe('warden hook install claude-code', () => {
     expect(settings.model).toBe('opus');
     expect(settings.hooks.Stop).toHaveLength(1);
     const ours = settings.hooks.PreToolUse.filter((g) =>
-      g.hooks.some((h) => h.command.includes('hook claude-code')),
+      g.hooks.some((h) => /warden-hook \S+ claude-code/.test(h.command)),
     );
     expect(ours).toHaveLength(1);
     expect(ours[0]).toMatchObject({ matcher: '*', hooks: [{ type: 'command', timeout: 60 }] });

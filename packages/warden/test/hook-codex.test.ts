@@ -22,7 +22,7 @@ import {
 import type { HookOptions } from '../src/hook/run.js';
 import { answerHook } from '../src/hook/run.js';
 import { detectHost, sandboxBackend } from '../src/honesty/index.js';
-import { BIN, FIXTURES, exportedAudit, warden } from './helpers.js';
+import { BIN, FIXTURES, GRANTED_RUN, exportedAudit, warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 
 const POLICY = `version: 1
@@ -627,7 +627,7 @@ describe('standalone answers: deny with a reason, `{}` to let a call run (G22, G
     if (backend === null) expect(rewritten).toEqual({});
     else {
       expect(rewritten.hookSpecificOutput.permissionDecision).toBe('allow');
-      expect(rewritten.hookSpecificOutput.updatedInput?.command).toMatch(/ exec --grant \S+ /);
+      expect(rewritten.hookSpecificOutput.updatedInput?.command).toMatch(GRANTED_RUN);
       expect(rewritten.hookSpecificOutput.updatedInput?.command).toMatch(
         /'echo hello > marker.txt'$/,
       );

@@ -26,7 +26,7 @@ import {
 } from '../src/hook/gemini.js';
 import type { HookIo, HookOptions } from '../src/hook/run.js';
 import { answerHook, runHook } from '../src/hook/run.js';
-import { BIN, FIXTURES, exportedAudit, warden } from './helpers.js';
+import { BIN, FIXTURES, GRANTED_RUN, exportedAudit, warden } from './helpers.js';
 import { sandboxForTests, tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
 import {
@@ -725,7 +725,7 @@ describe('standalone (`--policy`): the policy file decides, prompts are denied (
         .hookSpecificOutput.tool_input;
       const { command, ...rest } = rewritten;
       expect(rest).toEqual({ description: 'push', dir_path: 'src' });
-      expect(command).toContain(`${BIN} exec --grant `);
+      expect(command).toMatch(GRANTED_RUN);
       expect(command).toContain(`--policy ${policyFile} --data ${data} -- `);
       expect(command).toMatch(/ -- 'cd '\\''.*\/src'\\'' && git push origin feature\/x'$/);
     },

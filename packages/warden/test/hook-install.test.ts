@@ -69,9 +69,9 @@ const readToml = (file: string) => parse(readFileSync(file, 'utf8')) as unknown 
 
 const wardens = (groups: Group[] | undefined) =>
   (groups ?? []).filter((g) =>
-    g.hooks.some(
-      (h) =>
-        / hook (codex|gemini|claude-code)\b/.test(h.command) && h.command.includes('warden.js'),
+    g.hooks.some((h) =>
+      // As installed: the resident runner's client, handed the Node that runs Warden.
+      /\/bin\/warden-hook \S+ (codex|gemini|claude-code)\b/.test(h.command),
     ),
   );
 
@@ -106,7 +106,7 @@ describe('warden hook install claude-code: the decision and the completions', ()
       const ours = wardens(settings.hooks[event]);
       expect(ours, event).toHaveLength(1);
       expect(ours[0]).toMatchObject({ matcher: '*', hooks: [{ type: 'command', timeout: 25 }] });
-      expect(ours[0]?.hooks[0]?.command).toContain(' hook claude-code --policy ');
+      expect(ours[0]?.hooks[0]?.command).toContain(' claude-code --policy ');
       expect(ours[0]?.hooks[0]?.command).toContain(' --timeout 20');
     }
     // A hook that is not Warden's stays, whatever it is called; the others keep their places.
@@ -223,7 +223,7 @@ trusted_hash = "sha256:0000"
       const entry = group.hooks[0] as Group['hooks'][number];
       expect(group.matcher).toBeUndefined();
       expect(entry).toMatchObject({ type: 'command', timeout: 35 });
-      expect(entry.command).toContain(' hook codex --server http://127.0.0.1:8787 --timeout 30');
+      expect(entry.command).toContain(' codex --server http://127.0.0.1:8787 --timeout 30');
       expect(doc.hooks.state[codexTrustKey(file, event, place, 0)]).toEqual({
         trusted_hash: codexHookHash(event, undefined, entry),
       });
@@ -306,7 +306,7 @@ describe('warden hook install gemini', () => {
       expect(ours[0]?.matcher).toBe('.*');
       // Gemini CLI waits longer than the hook answers: --timeout 10 s → at least 11 000 ms.
       expect(Number(entry?.timeout)).toBeGreaterThanOrEqual(10 * 1000 + 1000);
-      expect(entry?.command).toContain(' hook gemini --server http://127.0.0.1:8787 --timeout 10');
+      expect(entry?.command).toContain(' gemini --server http://127.0.0.1:8787 --timeout 10');
     }
   });
 

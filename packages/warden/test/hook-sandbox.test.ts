@@ -19,7 +19,7 @@ import { tempDir, UNDER_CI } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
 import { api, approverWatching, agentToken, cliToken, serve } from './support/processes.js';
 import type { Ran } from './helpers.js';
-import { BIN, exportedAudit, runAsync, warden } from './helpers.js';
+import { BIN, GRANTED_RUN, exportedAudit, runAsync, warden } from './helpers.js';
 
 const backend = sandboxBackend(detectHost());
 const missing =
@@ -264,7 +264,7 @@ describe.skipIf(missing !== null)(
       expect(answer.permissionDecisionReason).toContain("runs under Warden's sandbox");
       const rewritten = answer.updatedInput;
       expect(rewritten?.description).toBe('a step');
-      expect(rewritten?.command).toContain(' exec --grant ');
+      expect(rewritten?.command).toMatch(GRANTED_RUN);
       const ran = await run(rewritten?.command ?? '');
       expect(ran.stdout).toBe('in\n');
       expect(readFileSync(join(worktree, 'inside.txt'), 'utf8')).toBe('in\n');
@@ -327,8 +327,9 @@ rules:
         expect(refused.stderr).toMatch(/a grant runs once/);
     });
 
-    it('G2: a run killed mid-way keeps the entry made when it started, and its grant never runs again', async () => {
-      const answer = hook(args(), bash('echo started > killed.txt; sleep 30'));
+    it('G2: a run killed mid-way keeps the entry made when it started, its end is recorded as killed, nothing it did is kept, and its grant never runs again', async () => {
+      const command = 'echo started > killed.txt; sleep 30';
+      const answer = hook(args(), bash(command));
       const rewritten = answer.updatedInput?.command ?? '';
       const child = spawn('bash', ['-c', rewritten], {
         cwd: worktree,
@@ -336,18 +337,25 @@ rules:
         stdio: 'ignore',
         detached: true,
       });
-      // Wait until the command is running, then kill the whole group without warning.
-      for (let i = 0; i < 200 && !existsSync(join(worktree, 'killed.txt')); i++)
+      const ofRun = (): Entry[] =>
+        audit(data).filter(
+          (e) => (e as { arguments?: { command?: string } }).arguments?.command === command,
+        );
+      // Wait until the run has started (its entry is there), then kill the whole group without warning.
+      for (let i = 0; i < 200 && ofRun().length === 0; i++)
         await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 300));
       const ended = new Promise((r) => child.on('exit', r));
       process.kill(-(child.pid as number), 'SIGKILL');
       await ended;
-      const entries = audit(data).filter(
-        (e) =>
-          (e as { arguments?: { command?: string } }).arguments?.command ===
-          'echo started > killed.txt; sleep 30',
-      );
-      expect(entries.map((e) => e.status)).toEqual(['Staged']);
+      // The runner notices its client is gone: the run ended, killed.
+      for (let i = 0; i < 100 && ofRun().length < 2; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const entries = ofRun();
+      expect(entries.map((e) => e.status)).toEqual(['Staged', 'Error']);
+      expect(entries[1]?.error).toContain('SIGKILL');
+      // It ran over a layer, and a killed run's layer is never landed.
+      expect(existsSync(join(worktree, 'killed.txt'))).toBe(false);
       const again = await run(rewritten);
       expect(again.code).toBe(3);
       expect(again.stderr).toMatch(/a grant runs once/);

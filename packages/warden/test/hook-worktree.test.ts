@@ -340,7 +340,7 @@ describe('the worktree is the registration’s, never the call’s `cwd`', () =>
           }),
         ]);
         expect(answer.command, runtime).toContain(
-          ` exec --grant wg1.stand-in --worktree ${worktree} --server `,
+          ` --grant wg1.stand-in --worktree ${worktree} --server `,
         );
         expect(answer.command, runtime).toContain(outside);
         expect(answer.reason, runtime).toContain(

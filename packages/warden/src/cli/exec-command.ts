@@ -29,6 +29,8 @@ import {
   transactionalProblem,
 } from '../sandbox/runtime.js';
 import type { Decider } from '../decider/types.js';
+import type { DeciderSpec, OpenDecider } from '../decider/open.js';
+import { openForOneCall } from '../decider/open.js';
 import { childEnv } from '../tools/builtin/process.js';
 import type { ExecOptions } from './commands/exec.js';
 import type { Io } from './io.js';
@@ -140,29 +142,27 @@ async function openDecider(
   token: string | undefined,
   options: ExecOptions,
   io: Io,
-): Promise<Decider | Decided> {
-  if (server !== null) {
-    const [{ remoteDecider }, { oneShotTransport }] = await Promise.all([
-      import('../decider/remote.js'),
-      import('../decider/transport.js'),
-    ]);
-    return remoteDecider({ server, token: token as string, transport: oneShotTransport() });
+  open: OpenDecider,
+): Promise<{ decider: Decider; release(): Promise<void> } | Decided> {
+  let spec: DeciderSpec;
+  if (server !== null) spec = { kind: 'remote', server, token: token as string };
+  else {
+    const data = resolve(options.data ?? '.warden');
+    if (options.grant !== undefined && !(await exists(data)))
+      return failedClosed(
+        `the grant was refused: there is no data folder \`${data}\` holding the key it was made with`,
+      );
+    const managed = options.managed ?? io.env['WARDEN_MANAGED_POLICY'];
+    spec = {
+      kind: 'local',
+      policy: options.policy as string,
+      managed: managed === undefined || managed === '' ? null : managed,
+      data,
+    };
   }
-  const data = resolve(options.data ?? '.warden');
-  if (options.grant !== undefined && !(await exists(data)))
-    return failedClosed(
-      `the grant was refused: there is no data folder \`${data}\` holding the key it was made with`,
-    );
-  const { openLocalDecider } = await import('../decider/local.js');
-  const opened = await openLocalDecider({
-    policy: options.policy as string,
-    managed: options.managed ?? io.env['WARDEN_MANAGED_POLICY'] ?? null,
-    data,
-    env: io.env,
-    auditThread: false,
-  });
-  if (!opened.ok) throw new Refusal(opened.problem);
-  return opened.decider;
+  const opened = await open(spec, io.env);
+  if ('problem' in opened) throw new Refusal(opened.problem);
+  return opened;
 }
 
 /**
@@ -231,7 +231,7 @@ async function decideRun(
 
 // ─── Running the allowed command ────────────────────────────────────────────
 
-interface Ran {
+export interface Ran {
   readonly exitCode: number;
   readonly signal: string | null;
   readonly timedOut: boolean;
@@ -243,6 +243,27 @@ interface Ran {
 }
 
 const SIGNALS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
+/**
+ * Notes the lines of a command's standard error that say the sandbox refused
+ * a write, or a read of a path it hides, up to MAX_VIOLATIONS each.
+ */
+export function scanErrors(
+  text: string,
+  hidden: readonly string[],
+  refusedWrites: string[],
+  hiddenReads: string[],
+): void {
+  for (const line of text.split('\n'))
+    if (REFUSED_WRITE.test(line) && refusedWrites.length < MAX_VIOLATIONS)
+      refusedWrites.push(line.trim().slice(0, 500));
+    else if (
+      REFUSED_READ.test(line) &&
+      hidden.some((path) => line.includes(path)) &&
+      hiddenReads.length < MAX_VIOLATIONS
+    )
+      hiddenReads.push(line.trim().slice(0, 500));
+}
 
 /**
  * Starts the command with standard input and output passed through and
@@ -269,17 +290,7 @@ function runCommand(
     const refusedWrites: string[] = [];
     const hiddenReads: string[] = [];
     let partial = '';
-    const scan = (text: string): void => {
-      for (const line of text.split('\n'))
-        if (REFUSED_WRITE.test(line) && refusedWrites.length < MAX_VIOLATIONS)
-          refusedWrites.push(line.trim().slice(0, 500));
-        else if (
-          REFUSED_READ.test(line) &&
-          hidden.some((path) => line.includes(path)) &&
-          hiddenReads.length < MAX_VIOLATIONS
-        )
-          hiddenReads.push(line.trim().slice(0, 500));
-    };
+    const scan = (text: string): void => scanErrors(text, hidden, refusedWrites, hiddenReads);
     child.stderr.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
       const lines = (partial + chunk.toString('utf8')).split('\n');
@@ -421,11 +432,29 @@ async function settleLayer(
 }
 
 /** Runs `warden exec`; the exit code is the command's, or 3 for a deny, 1 for a usage error. */
+/** Starts a launched command and reports how it ended: here, or by a client of the runner. */
+export type Spawner = (
+  file: string,
+  args: readonly string[],
+  worktree: string,
+  env: NodeJS.ProcessEnv,
+  timeoutS: number | null,
+  hidden: readonly string[],
+) => Promise<Ran>;
+
+/** What a resident process gives `runExec` instead of making it anew each call. */
+export interface ExecHooks {
+  readonly spawn?: Spawner;
+  readonly open?: OpenDecider;
+}
+
 export async function runExec(
   io: Io,
   words: readonly string[],
   options: ExecOptions,
+  hooks: ExecHooks = {},
 ): Promise<number> {
+  const spawnRun: Spawner = hooks.spawn ?? runCommand;
   const json = options.json === true;
   const say = (text: string, value: Record<string, unknown>): void => {
     io.err(json ? `${JSON.stringify(value)}\n` : `warden exec: ${text}\n`);
@@ -467,13 +496,19 @@ export async function runExec(
     // Asked as a transactional run only where it can be one: the decision may rest on it.
     const transactional = wanted !== 'off' && layerProblem === null;
 
-    const decider = await openDecider(hasServer ? server : null, token, options, io);
+    const opened = await openDecider(
+      hasServer ? server : null,
+      token,
+      options,
+      io,
+      hooks.open ?? openForOneCall,
+    );
     const { decided, recorder, profile } =
-      'outcome' in decider
-        ? { decided: decider, recorder: NO_RECORDER, profile: null }
-        : await decideRun(decider, command, worktree, options, transactional).catch(
+      'outcome' in opened
+        ? { decided: opened, recorder: NO_RECORDER, profile: null }
+        : await decideRun(opened.decider, command, worktree, options, transactional).catch(
             async (error: unknown) => {
-              await decider.close();
+              await opened.release();
               throw error;
             },
           );
@@ -530,13 +565,13 @@ export async function runExec(
       let notTransactional = launch?.notTransactional ?? null;
       let ran: Ran;
       try {
-        ran = await runCommand(
+        ran = await spawnRun(
           launch?.file ?? SHELL,
           launch?.args ?? ['-c', command],
           worktree,
           io.env,
           timeoutS,
-          launch?.hidden,
+          launch?.hidden ?? [],
         );
         // The layer could not be set up: nothing ran. A run that need not be transactional runs
         // again without one; one that must, does not run at all.
@@ -557,13 +592,13 @@ export async function runExec(
           }
           notTransactional = 'the copy-on-write layer could not be set up on this host';
           launch = await start('off');
-          ran = await runCommand(
+          ran = await spawnRun(
             launch?.file ?? SHELL,
             launch?.args ?? ['-c', command],
             worktree,
             io.env,
             timeoutS,
-            launch?.hidden,
+            launch?.hidden ?? [],
           );
         }
       } finally {
@@ -649,7 +684,7 @@ export async function runExec(
       return ran.exitCode;
     } finally {
       await recorder.close();
-      if (!('outcome' in decider)) await decider.close();
+      if (!('outcome' in opened)) await opened.release();
       await closeSandbox();
     }
   } catch (error) {

@@ -13,6 +13,7 @@ import { registerExec } from './commands/exec.js';
 import { registerGateway } from './commands/gateway.js';
 import { registerPins } from './commands/pins.js';
 import { registerRules } from './commands/rules.js';
+import { registerRunner } from './commands/runner.js';
 import { registerHook } from './commands/hook.js';
 import { registerInspector } from './commands/inspector.js';
 import { registerPolicy } from './commands/policy.js';
@@ -45,6 +46,7 @@ const REGISTRATIONS: readonly Registration[] = [
   registerApprovals,
   registerHook,
   registerExec,
+  registerRunner,
   registerDoctor,
   registerClassifier,
   registerAudit,

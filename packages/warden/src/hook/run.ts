@@ -23,6 +23,8 @@ import { endingOf } from './completion.js';
 import type { GatePlan } from './plan.js';
 import { recordable } from './plan.js';
 import type { Decider } from '../decider/types.js';
+import type { DeciderSpec, OpenDecider } from '../decider/open.js';
+import { openForOneCall } from '../decider/open.js';
 import type { HookInput, HookRuntime } from './runtime.js';
 import type { RunnerSource } from './sandboxed.js';
 import { isRunnerCommand, planSandbox, runnerCommand } from './sandboxed.js';
@@ -197,55 +199,6 @@ function fromDecision<A extends object>(
   });
 }
 
-/** Who decides a hook's calls: a Warden server, or a policy file on a data folder. */
-export type DeciderSpec =
-  | { readonly kind: 'remote'; readonly server: string; readonly token: string }
-  | {
-      readonly kind: 'local';
-      readonly policy: string;
-      readonly managed: string | null;
-      readonly data: string;
-    };
-
-/** A decider to use for one call, and what to do once done with it; or why there is none. */
-export type OpenDecider = (
-  spec: DeciderSpec,
-  env: NodeJS.ProcessEnv,
-) => Promise<
-  { readonly decider: Decider; release(): Promise<void> } | { readonly problem: string }
->;
-
-/**
- * For a hook started per call: a remote decider that posts once and exits, or
- * Warden opened on the policy file (without a writer thread: one call, one
- * record, and starting a thread would cost more than writing it here), closed
- * after the call.
- */
-export const openForOneCall: OpenDecider = async (spec, env) => {
-  if (spec.kind === 'remote') {
-    const [{ remoteDecider }, { oneShotTransport }] = await Promise.all([
-      import('../decider/remote.js'),
-      import('../decider/transport.js'),
-    ]);
-    const decider = remoteDecider({
-      server: spec.server,
-      token: spec.token,
-      transport: oneShotTransport(),
-    });
-    return { decider, release: () => decider.close() };
-  }
-  const { openLocalDecider } = await import('../decider/local.js');
-  const opened = await openLocalDecider({
-    policy: spec.policy,
-    managed: spec.managed,
-    data: spec.data,
-    env,
-    auditThread: false,
-  });
-  if (!opened.ok) return { problem: opened.problem };
-  return { decider: opened.decider, release: () => opened.decider.close() };
-};
-
 /** Who decides, from the hook's options: a server with a token, or a policy file. */
 function deciderSpec(
   options: HookOptions,
@@ -279,9 +232,9 @@ function deciderSpec(
 }
 
 /** Where the runner command of a sandboxed call asks: the same server, or file and data folder. */
-function runnerSource(spec: DeciderSpec): RunnerSource {
+function runnerSource(spec: DeciderSpec, data: string): RunnerSource {
   return spec.kind === 'remote'
-    ? { server: spec.server }
+    ? { server: spec.server, data }
     : {
         policy: spec.policy,
         data: spec.data,
@@ -294,6 +247,7 @@ async function decideCall<A extends object>(
   a: Answering<A>,
   decider: Decider,
   spec: DeciderSpec,
+  data: string,
   plan: GatePlan,
   options: HookOptions,
   signal: AbortSignal,
@@ -318,7 +272,7 @@ async function decideCall<A extends object>(
   return fromDecision(a, 'allow', decided.reason, {
     plan,
     grant: decided.grant,
-    source: runnerSource(spec),
+    source: runnerSource(spec, data),
   });
 }
 
@@ -451,7 +405,7 @@ export async function answerHook(
     const opened = await open(spec, io.env);
     if ('problem' in opened) return a.deny(opened.problem);
     try {
-      return await decideCall(a, opened.decider, spec, plan, options, signal, sandboxed);
+      return await decideCall(a, opened.decider, spec, data, plan, options, signal, sandboxed);
     } finally {
       await opened.release();
     }

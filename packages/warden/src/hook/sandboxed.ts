@@ -5,8 +5,8 @@
 // host has no backend, `--sandbox auto` (the default) lets the command run as
 // it is and `required` denies it; `off` never rewrites.
 
-import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   detectHost,
@@ -69,7 +69,8 @@ export function shellQuote(word: string): string {
 
 /** Who the runner asks: the server, or the policy file and data folder. */
 export type RunnerSource =
-  | { readonly server: string }
+  /** `data`: the data folder whose runner serves the run (connected, it holds only the runner). */
+  | { readonly server: string; readonly data?: string }
   | { readonly policy: string; readonly data: string; readonly managed?: string };
 
 /** The program that is `warden`: this Node and this package's entry point. */
@@ -77,24 +78,64 @@ function wardenArgv(): string[] {
   return [process.execPath, fileURLToPath(new URL('../../bin/warden.js', import.meta.url))];
 }
 
-/**
- * Whether a command line is one `runnerCommand` wrote: this Warden's
- * `exec --grant`. Such a run records how it ended itself.
- */
-export function isRunnerCommand(command: string): boolean {
-  return command.startsWith(`${wardenArgv().map(shellQuote).join(' ')} exec --grant `);
+/** The resident runner's client for a granted run (`bin/warden-run`), run by bash. */
+function runClientArgv(): string[] {
+  return [
+    '/bin/bash',
+    fileURLToPath(new URL('../../bin/warden-run', import.meta.url)),
+    process.execPath,
+  ];
 }
 
-/** The command line Claude Code runs instead: the original, under `warden exec --grant`. */
+/**
+ * Whether a granted run goes through the resident runner: where bash and
+ * curl are there to be its client. Elsewhere `warden exec --grant` runs it in
+ * a Node process of its own.
+ */
+export function runnerClientUsable(env: NodeJS.ProcessEnv = process.env): boolean {
+  const exists = (path: string): boolean => {
+    try {
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (!exists('/bin/bash')) return false;
+  return (env.PATH ?? '')
+    .split(':')
+    .some((dir) => dir.startsWith('/') && exists(join(dir, 'curl')));
+}
+
+/**
+ * Whether a command line is one `runnerCommand` wrote: this Warden's
+ * `exec --grant`, or its runner's client. Such a run records how it ended itself.
+ */
+export function isRunnerCommand(command: string): boolean {
+  return (
+    command.startsWith(`${wardenArgv().map(shellQuote).join(' ')} exec --grant `) ||
+    command.startsWith(`${runClientArgv().map(shellQuote).join(' ')} --grant `)
+  );
+}
+
+/**
+ * The command line the runtime runs instead: the original, under Warden's
+ * sandbox — through the resident runner's client where it can be used, else
+ * `warden exec --grant`.
+ */
 export function runnerCommand(
   grant: string,
   worktree: string,
   command: string,
   source: RunnerSource,
+  client: boolean = runnerClientUsable(),
 ): string {
   const where =
     'server' in source
-      ? ['--server', source.server]
+      ? [
+          '--server',
+          source.server,
+          ...(client && source.data !== undefined ? ['--data', resolve(source.data)] : []),
+        ]
       : [
           '--policy',
           resolve(source.policy),
@@ -103,8 +144,7 @@ export function runnerCommand(
           ...(source.managed === undefined ? [] : ['--managed', resolve(source.managed)]),
         ];
   return [
-    ...wardenArgv(),
-    'exec',
+    ...(client ? runClientArgv() : [...wardenArgv(), 'exec']),
     '--grant',
     grant,
     '--worktree',

@@ -55,6 +55,12 @@ export interface LinuxRun {
   readonly gid: number;
   /** Whether `/var/run` is a folder of its own rather than a link to `/run`. */
   readonly varRunFolder: boolean;
+  /**
+   * util-linux's `setpriv`, or null: with it, the sandbox (and a layer's
+   * namespace) is killed when the process that started it dies, even by
+   * SIGKILL, so nothing of a run outlives its caller.
+   */
+  readonly setpriv?: string | null;
 }
 
 /** Quotes one word for bash. */
@@ -176,29 +182,32 @@ export function bwrapArgs(run: LinuxRun): string[] {
  */
 export function linuxCommand(run: LinuxRun, bwrap: string): { file: string; args: string[] } {
   const sandbox = bwrapArgs(run);
-  if (run.layer === null) return { file: bwrap, args: sandbox };
+  const setpriv = run.setpriv ?? null;
+  // Killed with its parent: a sandbox whose caller is gone does not run on.
+  const tied = (file: string, args: string[]): { file: string; args: string[] } =>
+    setpriv === null
+      ? { file, args }
+      : { file: setpriv, args: ['--pdeathsig', 'KILL', file, ...args] };
+  if (run.layer === null) return tied(bwrap, sandbox);
   const script = [
     ...mountLines(run.layer),
-    '"$@"',
+    setpriv === null ? '"$@"' : `${q(setpriv)} --pdeathsig KILL "$@"`,
     'rc=$?',
     ...listingLines(run.layer),
     'exit $rc',
   ].join('\n');
-  return {
-    file: 'unshare',
-    args: [
-      '--user',
-      '--map-root-user',
-      '--mount',
-      '--propagation',
-      'private',
-      '--',
-      '/bin/bash',
-      '-c',
-      script,
-      'warden-layer',
-      bwrap,
-      ...sandbox,
-    ],
-  };
+  return tied('unshare', [
+    '--user',
+    '--map-root-user',
+    '--mount',
+    '--propagation',
+    'private',
+    '--',
+    '/bin/bash',
+    '-c',
+    script,
+    'warden-layer',
+    bwrap,
+    ...sandbox,
+  ]);
 }

@@ -23,6 +23,7 @@ import { dirname, join, relative, isAbsolute } from 'node:path';
 import type { HostFacts } from '../honesty/host.js';
 import {
   detectHost,
+  findOnPath,
   missingBackend,
   sandboxBackend,
   transactionalProblem,
@@ -399,6 +400,17 @@ function linuxSandbox(host: HostFacts): CommandSandbox {
             proxy: proxy?.socket ?? null,
             tmp,
             seccomp: applySeccomp(),
+            setpriv: findOnPath('setpriv', {
+              platform: 'linux',
+              env: process.env,
+              exists: (p) => {
+                try {
+                  return lstatSync(p).isFile();
+                } catch {
+                  return false;
+                }
+              },
+            }),
             layer,
             uid: process.getuid?.() ?? 0,
             gid: process.getgid?.() ?? 0,

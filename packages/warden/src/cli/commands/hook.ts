@@ -65,6 +65,10 @@ function installCommand(parent: CommandUnknownOpts, target: InstallTarget) {
       '--timeout <seconds>',
       `the hook answers within this long (default 55); ${target.runtime} is told to wait 5 s longer`,
     )
+    .option(
+      '--no-runner',
+      "answer each call in a Node process of its own instead of through the data folder's resident runner",
+    )
     .option('--json', 'print JSON');
 }
 

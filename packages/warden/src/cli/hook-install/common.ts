@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGatewayConfig } from '../../gateway/config.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutSeconds } from '../../hook/run.js';
-import { HOOK_SANDBOX_MODES, shellQuote } from '../../hook/sandboxed.js';
+import { HOOK_SANDBOX_MODES, runnerClientUsable, shellQuote } from '../../hook/sandboxed.js';
 import type { HookInstallOptions } from '../commands/hook.js';
 
 /** The runtimes `warden hook install` writes into, by their `warden hook` name. */
@@ -17,6 +17,9 @@ export type InstallRuntime = 'claude-code' | 'codex' | 'gemini';
 
 /** `package/bin/warden.js`, the entry point the installed command starts. */
 export const WARDEN_BIN = fileURLToPath(new URL('../../../bin/warden.js', import.meta.url));
+
+/** `package/bin/warden-hook`, the resident runner's client the installed command starts. */
+export const HOOK_CLIENT = fileURLToPath(new URL('../../../bin/warden-hook', import.meta.url));
 
 /** The runtime waits this much longer than the hook takes to answer. */
 const RUNTIME_MARGIN_SECONDS = 5;
@@ -107,7 +110,12 @@ export function planHookCommand(runtime: InstallRuntime, options: HookInstallOpt
           .join('; ')}`,
       );
   }
-  const words = [process.execPath, WARDEN_BIN, 'hook', runtime];
+  // Through the resident runner where its client can run (a shell and curl), else one Node
+  // process per call.
+  const words =
+    options.runner !== false && runnerClientUsable()
+      ? ['/bin/sh', HOOK_CLIENT, process.execPath, runtime]
+      : [process.execPath, WARDEN_BIN, 'hook', runtime];
   if (options.server !== undefined) words.push('--server', options.server);
   if (options.policy !== undefined) words.push('--policy', resolve(options.policy));
   if (options.data !== undefined) words.push('--data', resolve(options.data));
@@ -132,13 +140,15 @@ export function planHookCommand(runtime: InstallRuntime, options: HookInstallOpt
 export const DEFAULT_RUNTIME_SECONDS = DEFAULT_TIMEOUT_SECONDS + RUNTIME_MARGIN_SECONDS;
 
 /**
- * Whether a hook's command line is Warden's: `…/bin/warden.js hook <runtime>`
- * (as installed) or `warden hook <runtime>`, with any runtime name or alias.
+ * Whether a hook's command line is Warden's: the runner's client
+ * (`…/bin/warden-hook NODE <runtime>`), `…/bin/warden.js hook <runtime>` or
+ * `warden hook <runtime>`, with any runtime name or alias.
  */
 export function isWardenCommand(command: unknown): command is string {
   return (
     typeof command === 'string' &&
-    /\bwarden(?:\.js)?'? +hook +(?:claude-code|codex|gemini|gemini-cli)\b/.test(command)
+    (/\bwarden(?:\.js)?'? +hook +(?:claude-code|codex|gemini|gemini-cli)\b/.test(command) ||
+      /\bwarden-hook'? +\S+ +'?(?:claude-code|codex|gemini|gemini-cli)\b/.test(command))
   );
 }
 
