@@ -9,6 +9,7 @@
 // would call it (Codex: trusted; Gemini CLI: the connection's variables let
 // through; every runtime: the hook's program exists).
 
+import { resolve } from 'node:path';
 import type { HonestyMatrix, ProbePath, ProbeResult } from '../honesty/index.js';
 import { ADAPTERS, detectHost, honestyMatrix, renderMatrix } from '../honesty/index.js';
 import type { DoctorOptions } from './commands/doctor.js';
@@ -70,6 +71,24 @@ function checkLine(probe: ProbeResult, matrix: HonestyMatrix): string {
   return `sandbox check, ${label}: skipped: ${probe.detail}`;
 }
 
+/** This folder's runner (`.warden`), and whether the hooks' clients can reach one here. */
+async function runnerLines(io: Io): Promise<{ json: unknown; text: string }> {
+  const { runnerStatus } = await import('../runner/lifecycle.js');
+  const { runnerClientUsable } = await import('../hook/sandboxed.js');
+  const data = resolve('.warden');
+  const status = await runnerStatus(data);
+  const client = runnerClientUsable(io.env);
+  const text = [
+    status.running
+      ? `runner (${data}): running, pid ${status.pid} since ${status.since}: ${status.hooks} hook calls, ${status.runs} runs`
+      : `runner (${data}): not running (${status.reason}); the next hook call starts it`,
+    client
+      ? "runner's clients: sh, bash and curl are here: installed hooks ask the resident runner"
+      : "runner's clients: bash or curl is missing: installed hooks answer each call in a Node process of their own",
+  ].join('\n');
+  return { json: { data, ...status, clients: client }, text: `${text}\n` };
+}
+
 export async function runDoctor(io: Io, version: string, options: DoctorOptions): Promise<number> {
   const host = detectHost({ env: io.env });
   const probes =
@@ -89,11 +108,15 @@ export async function runDoctor(io: Io, version: string, options: DoctorOptions)
             backend: matrix.host.backend,
             detail: runCommand.detail,
           };
-    io.out(`${JSON.stringify({ ...matrix, probe, probes, hooks: hookStatuses(io) }, null, 2)}\n`);
+    const runner = (await runnerLines(io)).json;
+    io.out(
+      `${JSON.stringify({ ...matrix, probe, probes, hooks: hookStatuses(io), runner }, null, 2)}\n`,
+    );
   } else {
     const checks = (probes ?? []).map((p) => checkLine(p, matrix));
     io.out(`${renderMatrix(matrix)}${checks.length === 0 ? '' : `\n${checks.join('\n')}\n`}`);
     io.out(`\n${hookLines(hookStatuses(io))}`);
+    io.out(`\n${(await runnerLines(io)).text}`);
   }
   return failed ? EXIT.usage : EXIT.ok;
 }

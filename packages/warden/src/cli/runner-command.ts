@@ -1,10 +1,9 @@
 // `warden runner serve|status|stop`: runs a data folder's resident runner
 // (`runner/`), or asks the one that runs what it served, or to stop.
 
-import { request } from 'node:http';
 import { resolve } from 'node:path';
-import { claimRunner, runnerLog } from '../runner/lifecycle.js';
-import { socketPath, socketProblem } from '../runner/place.js';
+import { askRunner, claimRunner, runnerLog, runnerStatus } from '../runner/lifecycle.js';
+import { socketPath } from '../runner/place.js';
 import type { RunnerServeOptions, RunnerStatusOptions } from './commands/runner.js';
 import type { Io } from './io.js';
 import { EXIT, printJson, usage } from './io.js';
@@ -52,27 +51,6 @@ export async function runRunnerServe(io: Io, options: RunnerServeOptions): Promi
   return EXIT.ok;
 }
 
-/** One request to the runner over its socket. */
-function ask(
-  path: string,
-  method: 'GET' | 'POST',
-  route: string,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolveAsk, reject) => {
-    const req = request({ socketPath: path, method, path: route, timeout: 5000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolveAsk({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-      );
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 export async function runRunnerStatus(
   io: Io,
   options: RunnerStatusOptions,
@@ -80,44 +58,27 @@ export async function runRunnerStatus(
 ): Promise<number> {
   const json = options.json === true;
   const data = resolve(options.data ?? '.warden');
-  const path = socketPath(data);
-  const problem = socketProblem(path);
-  const notRunning = (why: string): number => {
-    if (json) printJson(io, { running: false, data, reason: why });
-    else io.out(`no runner serves ${data}: ${why}\n`);
+  const status = await runnerStatus(data);
+  if (!status.running) {
+    if (json) printJson(io, { running: false, data, reason: status.reason });
+    else io.out(`no runner serves ${data}: ${status.reason}\n`);
     return verb === 'stop' ? EXIT.ok : EXIT.usage;
-  };
-  if (problem !== null) return notRunning(problem);
-  let answer: { status: number; text: string };
-  try {
-    answer = await ask(
-      path,
-      verb === 'stop' ? 'POST' : 'GET',
-      verb === 'stop' ? '/stop' : '/status',
-    );
-  } catch (error) {
-    return notRunning(`its socket does not answer (${(error as Error).message})`);
   }
   if (verb === 'stop') {
-    if (json) printJson(io, { stopped: answer.status === 200, data });
-    else
-      io.out(
-        answer.status === 200
-          ? `the runner of ${data} stops\n`
-          : `the runner answered HTTP ${answer.status}\n`,
-      );
-    return answer.status === 200 ? EXIT.ok : EXIT.usage;
+    let stopped = false;
+    try {
+      stopped = (await askRunner(socketPath(data), 'POST', '/stop')).status === 200;
+    } catch {
+      stopped = false;
+    }
+    if (json) printJson(io, { stopped, data });
+    else io.out(stopped ? `the runner of ${data} stops\n` : `the runner of ${data} did not stop\n`);
+    return stopped ? EXIT.ok : EXIT.usage;
   }
-  let status: { pid?: number; since?: string; hooks?: number; runs?: number; open?: number };
-  try {
-    status = JSON.parse(answer.text) as typeof status;
-  } catch {
-    return notRunning(`it answered something that is not its status (HTTP ${answer.status})`);
-  }
-  if (json) printJson(io, { running: true, data, ...status });
+  if (json) printJson(io, { data, ...status });
   else
     io.out(
-      `the runner of ${data} runs (pid ${status.pid ?? '?'}, since ${status.since ?? '?'}): ${status.hooks ?? 0} hook calls, ${status.runs ?? 0} runs, ${status.open ?? 0} open\n`,
+      `the runner of ${data} runs (pid ${status.pid}, since ${status.since}): ${status.hooks} hook calls, ${status.runs} runs, ${status.open} open\n`,
     );
   return EXIT.ok;
 }

@@ -97,9 +97,16 @@ export function runnerLog(data: string): (line: string) => void {
 export async function claimRunner(data: string): Promise<{ release(): void } | null | string> {
   const problem = prepareDataFolder(data);
   if (problem !== null) return problem;
-  const lock = takeLock(data);
-  if (!lock.ok) return null;
   const socket = join(data, SOCKET_NAME);
+  let lock = takeLock(data);
+  // Held by a runner that serves the folder: nothing to do. Held by one whose socket is gone, it
+  // stops within a second or two (it looks for its socket every second): wait for it.
+  for (let waited = 0; !lock.ok && waited < 5000; waited += 100) {
+    if (await answers(socket)) return null;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    lock = takeLock(data);
+  }
+  if (!lock.ok) return null;
   try {
     statSync(socket);
   } catch {
@@ -116,4 +123,69 @@ export async function claimRunner(data: string): Promise<{ release(): void } | n
   }
   rmSync(socket, { force: true });
   return lock;
+}
+
+/** What a data folder's runner says of itself, or why none answers. */
+export type RunnerStatus =
+  | {
+      readonly running: true;
+      readonly pid: number;
+      readonly since: string;
+      readonly hooks: number;
+      readonly runs: number;
+      readonly open: number;
+    }
+  | { readonly running: false; readonly reason: string };
+
+/** One request to the runner over its socket, bounded by 5 s. */
+export async function askRunner(
+  path: string,
+  method: 'GET' | 'POST',
+  route: string,
+): Promise<{ status: number; text: string }> {
+  const { request } = await import('node:http');
+  return new Promise((resolveAsk, reject) => {
+    const req = request({ socketPath: path, method, path: route, timeout: 5000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolveAsk({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Whether the data folder's runner runs, and what it served. */
+export async function runnerStatus(data: string): Promise<RunnerStatus> {
+  const path = join(data, SOCKET_NAME);
+  const problem = socketProblem(path);
+  if (problem !== null) return { running: false, reason: problem };
+  let answer: { status: number; text: string };
+  try {
+    answer = await askRunner(path, 'GET', '/status');
+  } catch (error) {
+    return {
+      running: false,
+      reason: `its socket does not answer (${(error as Error).message})`,
+    };
+  }
+  try {
+    const status = JSON.parse(answer.text) as {
+      pid: number;
+      since: string;
+      hooks: number;
+      runs: number;
+      open: number;
+    };
+    return { running: true, ...status };
+  } catch {
+    return {
+      running: false,
+      reason: `it answered something that is not its status (HTTP ${answer.status})`,
+    };
+  }
 }

@@ -25,10 +25,10 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { mkdir, realpath, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { chmodSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Decider } from '../decider/types.js';
+import type { Decider, StartedRun } from '../decider/types.js';
 import type { DeciderSpec, OpenDecider } from '../decider/open.js';
 import { openForOneCall } from '../decider/open.js';
 import type { ExecOptions } from '../cli/commands/exec.js';
@@ -250,7 +250,30 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       now: () => Date.now(),
       color: false,
     };
-    void runExec(io, [command], execOptions, { spawn: session.spawn, open })
+    // A run whose grant was redeemed is written down in its folder, so a runner that starts after
+    // this one died mid-run records how it ended (`sweep`).
+    const sessionOpen: OpenDecider = async (spec, specEnv) => {
+      const got = await open(spec, specEnv);
+      if ('problem' in got) return got;
+      const { decider } = got;
+      return {
+        release: got.release,
+        decider: {
+          ...decider,
+          async startRun(grant, line, tree) {
+            const started = await decider.startRun(grant, line, tree);
+            if (started.ok && spec.kind === 'local')
+              await writeFile(
+                join(dir, 'run.json'),
+                JSON.stringify({ spec, run: started.run, command: line }),
+                { mode: 0o600 },
+              );
+            return started;
+          },
+        },
+      };
+    };
+    void runExec(io, [command], execOptions, { spawn: session.spawn, open: sessionOpen })
       .catch((error: unknown) => {
         session.messages.push(
           `warden exec: the run failed inside the runner: ${error instanceof Error ? error.message : String(error)}`,
@@ -326,6 +349,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
   };
 
   const started = Date.now();
+  await sweep(runsDir, open, log);
   const server = createServer((req, res) => void handle(req, res));
   server.keepAliveTimeout = 1000;
   // Relative to the data folder (the process works there): no socket path length limit.
@@ -416,5 +440,48 @@ export async function isFolder(path: string): Promise<boolean> {
     return (await stat(await realpath(path))).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/**
+ * Runs an earlier runner left open (it died while their commands ran): each
+ * one whose decision was made here is recorded as ended in an error, and its
+ * folder removed. What such a command did in its layer never landed.
+ */
+async function sweep(
+  runsDir: string,
+  open: OpenDecider,
+  log: (line: string) => void,
+): Promise<void> {
+  let left: string[];
+  try {
+    left = await readdir(runsDir);
+  } catch {
+    return;
+  }
+  for (const id of left) {
+    const dir = join(runsDir, id);
+    try {
+      const text = await readFile(join(dir, 'run.json'), 'utf8').catch(() => null);
+      if (text !== null) {
+        const { spec, run, command } = JSON.parse(text) as {
+          spec: DeciderSpec;
+          run: StartedRun;
+          command: string;
+        };
+        const opened = await open(spec, process.env);
+        if (!('problem' in opened))
+          await opened.decider.recordRun(run, {
+            status: 'Error',
+            durationMs: 0,
+            error:
+              "Warden's runner stopped while the command ran: how it ended is unknown, and what it did over its copy-on-write layer was not kept",
+            arguments: { command },
+          });
+      }
+    } catch (error) {
+      log(`the run left in ${dir} could not be recorded: ${(error as Error).message}`);
+    }
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
