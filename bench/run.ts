@@ -2,7 +2,7 @@
 // generated policy sets of 50, 5,000 and 50,000 rules, the gate, the HTTP
 // decide endpoint, the MCP gateway's overhead per tool call, the parse
 // curve (decision time against command size), and what a transactional run
-// adds to `warden exec`.
+// adds to `warden exec`, and a tool call in each real agent CLI with and without Warden.
 // Flags: --json, --quick, --sizes, --only.
 
 import { spawnSync } from 'node:child_process';
@@ -28,6 +28,7 @@ import { httpJsonLines, renderHttp, runHttpBench } from './http.js';
 import { hookJsonLines, renderHook, runHookBench } from './hook.js';
 import { gatewayJsonLines, renderGateway, runGatewayBench } from './gateway.js';
 import { BUILT_ENGINE, parseJsonLines, renderParse, runParseBench } from './parse.js';
+import { agentsJsonLines, renderAgents, runAgentsBench } from './agents.js';
 import {
   renderTransactional,
   runTransactionalBench,
@@ -40,11 +41,12 @@ interface Options {
   readonly json: boolean;
   readonly quick: boolean;
   readonly sizes: readonly number[];
-  readonly only: 'engine' | 'gate' | 'http' | 'hook' | 'gateway' | 'parse' | 'transactional' | null;
+  readonly only:
+    'engine' | 'gate' | 'http' | 'hook' | 'gateway' | 'parse' | 'transactional' | 'agents' | null;
 }
 
 const USAGE =
-  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|hook|gateway|parse|transactional]';
+  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|hook|gateway|parse|transactional|agents]';
 
 function parseArgs(argv: readonly string[]): Options {
   let json = false;
@@ -73,10 +75,11 @@ function parseArgs(argv: readonly string[]): Options {
         value !== 'hook' &&
         value !== 'gateway' &&
         value !== 'parse' &&
-        value !== 'transactional'
+        value !== 'transactional' &&
+        value !== 'agents'
       )
         throw new Error(
-          `--only takes \`engine\`, \`gate\`, \`http\`, \`hook\`, \`gateway\`, \`parse\` or \`transactional\`, got \`${value ?? ''}\``,
+          `--only takes \`engine\`, \`gate\`, \`http\`, \`hook\`, \`gateway\`, \`parse\`, \`transactional\` or \`agents\`, got \`${value ?? ''}\``,
         );
       only = value;
     } else if (arg === '--help' || arg === '-h') {
@@ -127,6 +130,12 @@ async function main(): Promise<void> {
     const tx = runTransactionalBench(options.quick, log);
     if (options.json) process.stdout.write(`${transactionalJsonLines(tx).join('\n')}\n`);
     else process.stdout.write(`${renderTransactional(tx)}\n`);
+    return;
+  }
+  if (options.only === 'agents') {
+    const agents = await runAgentsBench(options.quick, log);
+    if (options.json) process.stdout.write(`${agentsJsonLines(agents).join('\n')}\n`);
+    else process.stdout.write(`${renderAgents(agents)}\n`);
     return;
   }
   if (options.only === 'hook') {
@@ -235,6 +244,7 @@ async function main(): Promise<void> {
   const gateway = options.only === null ? await runGatewayBench(options.quick, log) : null;
   const parse = options.only === null ? runParseBench(BUILT_ENGINE, options.quick, log) : null;
   const tx = options.only === null ? runTransactionalBench(options.quick, log) : null;
+  const agents = options.only === null ? await runAgentsBench(options.quick, log) : null;
   log(`done in ${(elapsedMs(started) / 1000).toFixed(1)} s`);
 
   if (options.json) {
@@ -246,6 +256,7 @@ async function main(): Promise<void> {
       ...(gateway === null ? [] : gatewayJsonLines(gateway)),
       ...(parse === null ? [] : parseJsonLines(parse)),
       ...(tx === null ? [] : transactionalJsonLines(tx)),
+      ...(agents === null ? [] : agentsJsonLines(agents)),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return;
@@ -264,6 +275,7 @@ async function main(): Promise<void> {
   if (gateway !== null) process.stdout.write(`${renderGateway(gateway)}\n`);
   if (parse !== null) process.stdout.write(`${renderParse(parse)}\n`);
   if (tx !== null) process.stdout.write(`${renderTransactional(tx)}\n`);
+  if (agents !== null) process.stdout.write(`${renderAgents(agents)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -30,7 +30,7 @@ import { agentToken, approverWatching, cliToken, serve } from './support/process
 const clients = runnerClientUsable();
 const backend = sandboxBackend(detectHost());
 const missing = !clients
-  ? "the runner's clients need /bin/bash and curl"
+  ? "the runner's clients need /bin/bash and socat"
   : backend === null
     ? 'this host offers no sandbox backend (`bwrap` and `socat` on Linux)'
     : null;

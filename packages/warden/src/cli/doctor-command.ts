@@ -83,8 +83,8 @@ async function runnerLines(io: Io): Promise<{ json: unknown; text: string }> {
       ? `runner (${data}): running, pid ${status.pid} since ${status.since}: ${status.hooks} hook calls, ${status.runs} runs`
       : `runner (${data}): not running (${status.reason}); the next hook call starts it`,
     client
-      ? "runner's clients: sh, bash and curl are here: installed hooks ask the resident runner"
-      : "runner's clients: bash or curl is missing: installed hooks answer each call in a Node process of their own",
+      ? "runner's clients: sh, bash and socat are here: installed hooks ask the resident runner"
+      : "runner's clients: bash or socat is missing: installed hooks answer each call in a Node process of their own",
   ].join('\n');
   return { json: { data, ...status, clients: client }, text: `${text}\n` };
 }

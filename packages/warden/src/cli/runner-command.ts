@@ -2,7 +2,8 @@
 // (`runner/`), or asks the one that runs what it served, or to stop.
 
 import { resolve } from 'node:path';
-import { askRunner, claimRunner, runnerLog, runnerStatus } from '../runner/lifecycle.js';
+import { claimRunner, runnerLog, runnerStatus } from '../runner/lifecycle.js';
+import { askRunner } from '../runner/protocol.js';
 import { socketPath } from '../runner/place.js';
 import type { RunnerServeOptions, RunnerStatusOptions } from './commands/runner.js';
 import type { Io } from './io.js';
@@ -67,7 +68,7 @@ export async function runRunnerStatus(
   if (verb === 'stop') {
     let stopped = false;
     try {
-      stopped = (await askRunner(socketPath(data), 'POST', '/stop')).status === 200;
+      stopped = (await askRunner(socketPath(data), 'stop')).status === 200;
     } catch {
       stopped = false;
     }

@@ -89,7 +89,7 @@ function runClientArgv(): string[] {
 
 /**
  * Whether a granted run goes through the resident runner: where bash and
- * curl are there to be its client. Elsewhere `warden exec --grant` runs it in
+ * socat are there to be its client. Elsewhere `warden exec --grant` runs it in
  * a Node process of its own.
  */
 export function runnerClientUsable(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -103,7 +103,7 @@ export function runnerClientUsable(env: NodeJS.ProcessEnv = process.env): boolea
   if (!exists('/bin/bash')) return false;
   return (env.PATH ?? '')
     .split(':')
-    .some((dir) => dir.startsWith('/') && exists(join(dir, 'curl')));
+    .some((dir) => dir.startsWith('/') && exists(join(dir, 'socat')));
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { LOCK_NAME, LOG_NAME, SOCKET_NAME, prepareDataFolder, socketProblem } from './place.js';
+import { askRunner } from './protocol.js';
 
 /** Whether something answers on the socket at `path` within `ms`. */
 export function answers(path: string, ms = 500): Promise<boolean> {
@@ -48,7 +49,7 @@ function takeLock(data: string): { ok: true; release(): void } | { ok: false; ho
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       mkdirSync(lock, { mode: 0o700 });
-      writeFileSync(join(lock, 'pid'), String(process.pid));
+      writeFileSync(join(lock, 'pid'), `${process.pid}\n`);
       return { ok: true, release: () => rmSync(lock, { recursive: true, force: true }) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -137,28 +138,6 @@ export type RunnerStatus =
     }
   | { readonly running: false; readonly reason: string };
 
-/** One request to the runner over its socket, bounded by 5 s. */
-export async function askRunner(
-  path: string,
-  method: 'GET' | 'POST',
-  route: string,
-): Promise<{ status: number; text: string }> {
-  const { request } = await import('node:http');
-  return new Promise((resolveAsk, reject) => {
-    const req = request({ socketPath: path, method, path: route, timeout: 5000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolveAsk({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-      );
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /** Whether the data folder's runner runs, and what it served. */
 export async function runnerStatus(data: string): Promise<RunnerStatus> {
   const path = join(data, SOCKET_NAME);
@@ -166,7 +145,7 @@ export async function runnerStatus(data: string): Promise<RunnerStatus> {
   if (problem !== null) return { running: false, reason: problem };
   let answer: { status: number; text: string };
   try {
-    answer = await askRunner(path, 'GET', '/status');
+    answer = await askRunner(path, 'status');
   } catch (error) {
     return {
       running: false,

@@ -14,16 +14,15 @@
 // between calls (`decider/open.ts`). Every request names the data folder it
 // belongs to; one for another folder is refused.
 //
-// Requests are `application/x-www-form-urlencoded` POSTs (what `curl
-// --data-urlencode` sends):
-//   /hook        runtime, arg (repeated), input, cwd, token, env.NAME
-//   /run/start   grant, worktree, command, source flags, pid, token
-//   /run/end     id, status
-// and `GET /status`. A hook's answer is the runtime's JSON; a run's steps are
-// bash assignments for the client to evaluate (`warden_state`, …), quoted here.
+// Requests (`protocol.ts`, one per connection) are `hook` (fields: runtime,
+// arg (repeated), cwd, token, env.NAME; the body is the runtime's input),
+// `run/start` (grant, worktree, command, the source's flags, pid, runner,
+// token), `run/end` (id, status), `status` and `stop`. A hook's answer is the
+// runtime's JSON; a run's steps are bash assignments for the client to
+// evaluate (`warden_state`, …), quoted here.
 
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { chmodSync, realpathSync, statSync } from 'node:fs';
@@ -41,9 +40,9 @@ import { boundWorktree, dataFolder } from '../hook/worktree.js';
 import { RunSession } from './sessions.js';
 import type { Step } from './sessions.js';
 import { SOCKET_NAME } from './place.js';
+import type { RunnerRequest } from './protocol.js';
+import { readRequest, writeAnswer } from './protocol.js';
 
-/** A request body larger than this is no client's: a hook's input is at most 4 MiB. */
-const MAX_BODY_BYTES = 6 * 1024 * 1024;
 /** The variables a client passes on from the runtime's environment. */
 const PASSED_ENV = [
   'WARDEN_URL',
@@ -89,25 +88,14 @@ function stepScript(session: RunSession, step: Step): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('the request is larger than 6 MiB');
-    chunks.push(chunk as Buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
-
-/** The token a client sent (read from a file descriptor, so it ends in a line break). */
-function tokenOf(form: URLSearchParams): string | undefined {
-  const token = (form.get('token') ?? '').replace(/\r?\n$/, '');
+/** The token a client passed on from the runtime's environment, if any. */
+function tokenOf(form: RunnerRequest): string | undefined {
+  const token = form.get('token') ?? '';
   return token === '' ? undefined : token;
 }
 
 /** The environment a call is answered in: the runner's own, with the runtime's variables. */
-function callEnv(form: URLSearchParams): NodeJS.ProcessEnv {
+function callEnv(form: RunnerRequest): NodeJS.ProcessEnv {
   const dropped = new Set<string>(['WARDEN_TOKEN', ...PASSED_ENV]);
   const env: NodeJS.ProcessEnv = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !dropped.has(name)),
@@ -170,7 +158,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       ? null
       : `this call belongs to the data folder \`${implied}\`, and the runner reached serves \`${data}\``;
 
-  const hook = async (form: URLSearchParams): Promise<string> => {
+  const hook = async (form: RunnerRequest): Promise<string> => {
     counts.hooks += 1;
     const name = form.get('runtime') ?? '';
     const runtime = await loadRuntime(name);
@@ -189,7 +177,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     }
     let out = '';
     const io: HookIo = {
-      stdin: () => Promise.resolve(form.get('input') ?? ''),
+      stdin: () => Promise.resolve(form.body),
       out: (text) => {
         out += text;
       },
@@ -203,7 +191,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     return out;
   };
 
-  const runStart = async (form: URLSearchParams): Promise<string> => {
+  const runStart = async (form: RunnerRequest): Promise<string> => {
     counts.runs += 1;
     const get = (name: string): string | undefined => form.get(name) ?? undefined;
     const worktree = get('worktree');
@@ -296,7 +284,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     return script;
   };
 
-  const runEnd = async (form: URLSearchParams): Promise<string> => {
+  const runEnd = async (form: RunnerRequest): Promise<string> => {
     const session = sessions.get(form.get('id') ?? '');
     if (session === undefined)
       throw new Error('no such run: it ended, or this runner did not start it');
@@ -305,14 +293,19 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     return answerStep(session);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const trace = process.env.WARDEN_RUNNER_TRACE === '1';
+  const handle = async (socket: Socket): Promise<void> => {
     touch();
-    const send = (status: number, body: string, type = 'text/plain; charset=utf-8'): void => {
-      res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
-      res.end(body);
+    const began = performance.now();
+    let op = '?';
+    const send = (status: number, body: string): void => {
+      writeAnswer(socket, status, body);
+      if (trace) log(`${op} ${status} ${(performance.now() - began).toFixed(1)} ms`);
     };
     try {
-      if (req.method === 'GET' && req.url === '/status') {
+      const form = await readRequest(socket);
+      op = form.op;
+      if (op === 'status')
         send(
           200,
           JSON.stringify({
@@ -323,26 +316,18 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
             runs: counts.runs,
             open: sessions.size,
           }),
-          'application/json',
         );
-        return;
-      }
-      if (req.method !== 'POST') {
-        send(405, 'only POST and GET /status\n');
-        return;
-      }
-      const form = await readForm(req);
-      if (req.url === '/hook') send(200, await hook(form), 'application/json');
-      else if (req.url === '/run/start') send(200, await runStart(form));
-      else if (req.url === '/run/end') send(200, await runEnd(form));
-      else if (req.url === '/stop') {
+      else if (op === 'hook') send(200, await hook(form));
+      else if (op === 'run/start') send(200, await runStart(form));
+      else if (op === 'run/end') send(200, await runEnd(form));
+      else if (op === 'stop') {
         send(200, 'stopping\n');
         void close();
-      } else send(404, `no route ${req.url ?? ''}\n`);
+      } else send(404, `no operation \`${op}\`\n`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      options.log(`request ${req.url ?? ''} failed: ${message}`);
-      send(500, `${message}\n`);
+      log(`${op} failed: ${message}`);
+      if (!socket.destroyed) send(500, `${message}\n`);
     } finally {
       touch();
     }
@@ -350,8 +335,14 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
 
   const started = Date.now();
   await sweep(runsDir, open, log);
-  const server = createServer((req, res) => void handle(req, res));
-  server.keepAliveTimeout = 1000;
+  const connections = new Set<Socket>();
+  // A client half-closes once it has sent its request; the answer still goes back.
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
+    socket.on('error', () => undefined);
+    void handle(socket);
+  });
   // Relative to the data folder (the process works there): no socket path length limit.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -371,8 +362,10 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       clearInterval(ticker);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A call still waiting (for a human, say) ends now: its client denies.
+      for (const socket of connections) socket.destroy();
+      await stopped;
       for (const session of sessions.values()) await session.report(null);
       for (const made of deciders.values()) {
         const got = await made.catch(() => null);

@@ -159,11 +159,16 @@ export function listingLines(layer: Layer): string[] {
     const upper = join(root.base, 'upper');
     const lower = join(root.base, 'lower');
     const listing = join(root.base, 'listing');
-    return (
-      `( cd ${q(upper)} && find . -type d -printf '%P\\0' | ` +
-      `while IFS= read -r -d '' d; do [ -d ${q(lower)}"/$d" ] && printf '%s\\0' ${q(root.real)}"/$d"; done | ` +
-      `xargs -0 -r bash -c 'exec find "$@" -mindepth 1 -maxdepth 1 -printf "%H\\0%f\\0"' find ) > ${q(listing)} 2>/dev/null`
-    );
+    // One `find` for the layer's folders; the merged names by bash's own globbing (no process
+    // per folder): `<folder>\0<name>\0` for each name, `.` and `..` left out.
+    return [
+      `( shopt -s nullglob dotglob; cd ${q(upper)} || exit 1`,
+      `  find . -type d -printf '%P\\0' | while IFS= read -r -d '' d; do`,
+      `    [ -d ${q(lower)}"/$d" ] || continue`,
+      `    m=${q(root.real)}"\${d:+/$d}"`,
+      `    for f in "$m"/*; do printf '%s\\0%s\\0' "$m" "\${f##*/}"; done`,
+      `  done ) > ${q(listing)} 2>/dev/null`,
+    ].join('\n');
   });
 }
 

@@ -73,11 +73,12 @@ function inner(run: LinuxRun): string[] {
   // The filter is applied last, so only the bridge may open a Unix socket (to the proxy).
   const filtered = run.seccomp === null ? [] : ['env', 'SRT_ALLOW_NESTED_USERNS=0', run.seccomp];
   if (run.proxy === null) return [...filtered, run.shell, '-c', run.command];
-  // The bridge from 127.0.0.1:3128 to the proxy's socket, ready before the command starts.
-  const hex = `:${PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} `;
+  // The bridge from 127.0.0.1:3128 to the proxy's socket, ready before the command starts: bash
+  // itself tries the port until socat listens (a connection that sends nothing asks the proxy
+  // nothing), without starting a process per try; it gives up after 2 s.
   const bridge = [
     `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${q(run.proxy)} 2>/dev/null &`,
-    `for _w in $(seq 400); do grep -q ${q(hex)} /proc/net/tcp 2>/dev/null && break; sleep 0.005; done`,
+    `for ((_w = 0; _w < 4000; _w++)); do { : 3<>/dev/tcp/127.0.0.1/${PROXY_PORT}; } 2>/dev/null && break; ((_w % 20 == 19)) && sleep 0.01; done`,
     'unset _w',
     `exec ${[...filtered, run.shell].map(q).join(' ')} -c "$1"`,
   ].join('\n');

@@ -139,7 +139,9 @@ export interface WrappedHook {
   calls(): HookCall[];
 }
 
-export function wrapHook(workdir: string, hook: readonly string[]): WrappedHook {
+export function wrapHook(workdir: string, hook: readonly string[], raw = false): WrappedHook {
+  // Raw: the command as it is, recording nothing (for timing the hook as the CLI runs it).
+  if (raw) return { command: hook.map(quote).join(' '), calls: () => [] };
   const log = join(workdir, 'hook-calls.jsonl');
   const argvFile = join(workdir, 'hook-argv.json');
   const wrapper = join(workdir, 'hook-wrapper.mjs');

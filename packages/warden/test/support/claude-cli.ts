@@ -57,8 +57,10 @@ export interface ClaudeRun {
 
 export interface RunOptions {
   readonly bin: string;
+  /** The hook's command as it is, without the wrapper that records its calls (for timing). */
+  readonly rawHook?: boolean;
   readonly calls: readonly ScriptedCall[];
-  /** The hook's command line; it runs with the session's cwd as its working folder. */
+  /** The hook's command line; it runs with the session's cwd as its working folder (none: no hook). */
   readonly hook: readonly string[];
   readonly cwd: string;
   /** Added to the CLI's environment (the hook and the Bash tool inherit it). */
@@ -79,19 +81,26 @@ export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
   const workdir = mkdtempSync(join(tmpdir(), 'warden-cc-'));
   const home = join(workdir, 'home');
   mkdirSync(home);
-  const hook = wrapHook(workdir, options.hook);
+  const hook = wrapHook(workdir, options.hook, options.rawHook === true);
   const settings = join(workdir, 'settings.json');
   const group = [
     { matcher: '*', hooks: [{ type: 'command', command: hook.command, timeout: 60 }] },
   ];
+  // No hook at all where none is given (a session without Warden, for comparison).
   writeFileSync(
     settings,
-    JSON.stringify({
-      hooks: {
-        PreToolUse: group,
-        ...(options.completions === true ? { PostToolUse: group, PostToolUseFailure: group } : {}),
-      },
-    }),
+    JSON.stringify(
+      options.hook.length === 0
+        ? {}
+        : {
+            hooks: {
+              PreToolUse: group,
+              ...(options.completions === true
+                ? { PostToolUse: group, PostToolUseFailure: group }
+                : {}),
+            },
+          },
+    ),
   );
 
   const fake = await startFakeAnthropic(options.calls);

@@ -64,6 +64,8 @@ export interface CodexRun {
 
 export interface RunCodexOptions {
   readonly bin: string;
+  /** The hook's command as it is, without the wrapper that records its calls (for timing). */
+  readonly rawHook?: boolean;
   readonly calls: readonly ScriptedCodexCall[];
   /** The hook's command line; Codex runs it with the session's cwd as its working folder. */
   readonly hook: readonly string[];
@@ -147,7 +149,7 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
   const codexHome = join(workdir, 'codex-home');
   mkdirSync(home);
   mkdirSync(codexHome);
-  const hook = wrapHook(workdir, options.hook);
+  const hook = wrapHook(workdir, options.hook, options.rawHook === true);
   const fake = await startFakeOpenAi(options.calls);
   writeFileSync(
     join(codexHome, 'config.toml'),

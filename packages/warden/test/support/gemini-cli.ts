@@ -63,6 +63,8 @@ export interface GeminiRun {
 
 export interface RunOptions {
   readonly bin: string;
+  /** The hook's command as it is, without the wrapper that records its calls (for timing). */
+  readonly rawHook?: boolean;
   readonly calls: readonly ScriptedCall[];
   /** The hook's command line; it runs with the session's cwd as its working folder. */
   readonly hook: readonly string[];
@@ -103,7 +105,7 @@ export async function runGemini(options: RunOptions): Promise<GeminiRun> {
   const workdir = mkdtempSync(join(tmpdir(), 'warden-gemini-'));
   const home = join(workdir, 'home');
   mkdirSync(join(home, '.gemini'), { recursive: true });
-  const hook = wrapHook(workdir, options.hook);
+  const hook = wrapHook(workdir, options.hook, options.rawHook === true);
   const group = [
     {
       matcher: '.*',
