@@ -165,15 +165,16 @@ function expectHonest(answers: readonly Answer[]): { acked: string[]; refused: A
   return { acked, refused };
 }
 
-/** The decision ids in the store, and whether the chain verifies against its head. */
+/**
+ * The ids a decision's `auditId` may name — each decision entry's own id (for a
+ * recorded decision, its decision id) — and whether the chain verifies against its head.
+ */
 async function stored(store: Store): Promise<{ decisions: Set<string>; ok: boolean }> {
   const decisions = new Set<string>();
   const items: ChainItem[] = [];
   for await (const { seq, entry, columns } of store.audit.scan()) {
     items.push({ entry, position: seq, columns });
-    if (entry.kind === 'decision' && typeof entry.decisionId === 'string')
-      decisions.add(entry.decisionId);
-    else if (entry.kind === 'decision') decisions.add(entry.id);
+    if (entry.kind === 'decision') decisions.add(String(entry.id));
   }
   const report = await verifyChain(items, await store.audit.head());
   return { decisions, ok: report.ok };
@@ -247,6 +248,53 @@ describe.skipIf(POSTGRES_SKIP !== null && !UNDER_CI)('a 2xx means durable, on Po
       await dropSchema(schema);
     }
   }, 90_000);
+
+  it('contracts §8: with the database blackholed mid-burst (connections open, no byte flowing), every auditId answered names an entry that exists afterwards, and the chain verifies', async () => {
+    requirePostgresUnderCi();
+    const schema = uniqueSchema();
+    const tcp = await pgProxy(new URL(PG_URL));
+    const store = await openPostgres({
+      url: tcp.url,
+      schema,
+      connectTimeoutMs: 500,
+      statementTimeoutMs: 2000,
+    });
+    const h = await harness(store);
+    const direct = await openPostgres({ url: PG_URL, schema });
+    try {
+      const answers = await burst(h, {
+        ms: 8000,
+        width: 30,
+        faultAt: 600,
+        recoverAt: 5600,
+        fault: () => tcp.hold(),
+        recover: () => tcp.release(),
+      });
+      tcp.release();
+      await afterRecovery(h);
+      await h.warden.writer.drain();
+      // Every answer with an auditId: recorded, whatever it says; the others are 503 denies.
+      const acked: string[] = [];
+      for (const answer of answers) {
+        if (typeof answer.body.auditId === 'string') {
+          expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+          acked.push(answer.body.auditId);
+        } else {
+          expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+          expect(answer.body.outcome).toBe('deny');
+        }
+      }
+      expect(acked.length).toBeGreaterThan(0);
+      await expectStored(acked, direct);
+    } finally {
+      tcp.release();
+      await h.close();
+      await store.close();
+      await direct.close();
+      await tcp.close();
+      await dropSchema(schema);
+    }
+  }, 120_000);
 
   it('contracts §8: with the database refusing audit writes mid-burst (disk full), every 200 auditId is stored, every other answer is a 503 deny without auditId, and the chain goes on', async () => {
     requirePostgresUnderCi();

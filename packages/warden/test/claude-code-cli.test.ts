@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, GRANTED_PREFIX, exportedAudit, warden } from './helpers.js';
+import { BIN, GRANTED_PREFIX, HOOK_CLIENT, RUN_CLIENT, exportedAudit, warden } from './helpers.js';
 import { sandboxForTests, tempDir } from './support/backends.js';
 import type { ClaudeRun, RunOptions } from './support/claude-cli.js';
 import type { HookCall } from './support/agent-cli.js';
@@ -691,5 +691,81 @@ describe.skipIf(noClaude !== null)(
         },
       );
     });
+  },
+);
+
+describe.skipIf(noClaude !== null)(
+  `Claude Code ${'version' in claude ? claude.version : ''}: the installed hook, and why it is a command`,
+  { timeout: 120_000 },
+  () => {
+    it('G37: an `http` hook whose server is down decides nothing: under `acceptEdits` and `bypassPermissions` Bash and Write run, and only `dontAsk` denies them — so Warden installs command hooks', async () => {
+      if ('missing' in claude) throw new Error(claude.missing);
+      const closed = `http://127.0.0.1:${await (await import('./support/processes.js')).freePort()}/hook`;
+      const ran: Record<string, boolean> = {};
+      for (const mode of ['acceptEdits', 'bypassPermissions', 'dontAsk'] as const) {
+        const cwd = tempDir('warden-cc-http-');
+        await runClaude({
+          bin: claude.bin,
+          calls: [
+            bash('echo hi > marker.txt'),
+            { name: 'Write', input: { file_path: join(cwd, 'w.txt'), content: 'w' } },
+          ],
+          hook: [],
+          httpHook: closed,
+          cwd,
+          permissionMode: mode,
+        });
+        ran[mode] = existsSync(join(cwd, 'marker.txt')) && existsSync(join(cwd, 'w.txt'));
+      }
+      expect(ran).toEqual({ acceptEdits: true, bypassPermissions: true, dontAsk: false });
+    });
+
+    it("G37: the installed hook (the runner's client) denies in `bypassPermissions` when no runner can answer", async () => {
+      const cwd = tempDir('warden-cc-runner-');
+      const run = await session('no runner', [bash('echo hi > marker.txt')], {
+        hook: ['/bin/sh', HOOK_CLIENT, join(cwd, 'no-node'), 'claude-code', '--policy', policyFile],
+        cwd,
+      });
+      expect(existsSync(join(cwd, 'marker.txt'))).toBe(false);
+      expect(run.toolResults[0]?.text).toContain("Warden's runner");
+    });
+
+    it.skipIf(noSandbox !== null)(
+      "G2, G37: through the installed hook, a push to main is denied with Warden's reason and an allowed command runs under the sandbox, through the resident runner",
+      async () => {
+        const cwd = tempDir('warden-cc-runner-');
+        const data = join(cwd, '.warden');
+        const hook = [
+          '/bin/sh',
+          HOOK_CLIENT,
+          process.execPath,
+          'claude-code',
+          '--policy',
+          policyFile,
+        ];
+        try {
+          const run = await session(
+            'runner',
+            [bash('git push origin main'), bash('echo hi > a.txt')],
+            {
+              hook,
+              cwd,
+              completions: true,
+            },
+          );
+          expect(run.toolResults[0]?.text).toContain(DENY_MAIN);
+          expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('hi\n');
+          const second = answers(run)[1]?.hookSpecificOutput?.updatedInput?.command ?? '';
+          expect(second).toContain(RUN_CLIENT);
+          const statuses = exportedAudit<{ kind: string; status?: string }>(data)
+            .filter((e) => e.kind === 'call')
+            .map((e) => e.status);
+          // The denied push; the run, started and ended; no second record of its completion.
+          expect(statuses).toEqual(['Denied', 'Staged', 'Ok']);
+        } finally {
+          warden(['runner', 'stop', '--data', data]);
+        }
+      },
+    );
   },
 );

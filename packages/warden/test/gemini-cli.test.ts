@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, exportedAudit, warden } from './helpers.js';
+import { BIN, GRANTED_RUN, exportedAudit, warden } from './helpers.js';
 import type { HookCall } from './support/agent-cli.js';
 import { forEvent, requireCli } from './support/agent-cli.js';
 import { endings } from './support/audit.js';
@@ -146,8 +146,8 @@ function expectSandboxed(run: GeminiRun, index: number, command: string, who: st
   const rewritten = answer?.hookSpecificOutput?.tool_input ?? {};
   expect(Object.keys(rewritten).sort()).toEqual(['command', 'description']);
   expect(rewritten.description).toBe('run it');
-  expect(rewritten.command).toContain(`${BIN} exec --grant `);
-  expect(rewritten.command).toContain(` ${who} -- `);
+  expect(rewritten.command).toMatch(GRANTED_RUN);
+  expect(rewritten.command).toContain(` ${who}`);
   expect(String(rewritten.command).endsWith(` -- '${command.replaceAll("'", `'\\''`)}'`)).toBe(
     true,
   );

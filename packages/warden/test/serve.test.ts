@@ -316,6 +316,56 @@ describe('warden serve', () => {
     expect(Date.now() - revokedAt).toBeLessThan(1500);
   });
 
+  it('stops under keep-alive load without waiting out its grace period: what arrives is refused with its connection closed, and the refusals are logged once, counted', async () => {
+    const data = dataWithPolicy();
+    const agent = agentToken(data, 'coder-1', 'acme', 'coder');
+    const config = join(data, 'config.json');
+    // A grace period far longer than this test may take: the stop must not need it.
+    writeFileSync(config, JSON.stringify({ shutdownGraceSeconds: 600 }));
+    const server = await started(['--data', data, '--config', config]);
+    const { Agent, request } = await import('node:http');
+    const agentPool = new Agent({ keepAlive: true, maxSockets: 8 });
+    const body = JSON.stringify({ command: 'git status' });
+    let stopped = false;
+    const statuses: number[] = [];
+    const one = (): Promise<number> =>
+      new Promise((resolve) => {
+        const req = request(
+          `${server.url}/v1/decide`,
+          {
+            method: 'POST',
+            agent: agentPool,
+            headers: {
+              authorization: `Bearer ${agent}`,
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', () => resolve(0));
+        req.end(body);
+      });
+    const loops = Array.from({ length: 8 }, async () => {
+      while (!stopped) statuses.push(await one());
+    });
+    // Load first, then the stop.
+    while (statuses.filter((s) => s === 200).length < 50)
+      await new Promise((r) => setTimeout(r, 20));
+    const code = await server.stop('SIGTERM');
+    stopped = true;
+    await Promise.all(loops);
+    agentPool.destroy();
+    expect(code).toBe(0);
+    const log = server.stderr() + server.stdout();
+    expect(log.match(/request failed/g) ?? []).toEqual([]);
+    const refused = statuses.filter((s) => s === 503).length;
+    if (refused > 0) expect(log).toContain(`refused ${refused} requests while stopping`);
+  });
+
   it('finishes a request in flight on SIGTERM and flushes its audit record (graceful shutdown)', async () => {
     const data = dataWithPolicy();
     const agent = agentToken(data, 'coder-1', 'acme', 'coder');

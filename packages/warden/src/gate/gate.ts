@@ -360,8 +360,12 @@ export class Gate {
     // The denial is recorded before it is answered with an `auditId`; the store may be
     // what failed, so the attempt is bounded, and a denial that could not be written
     // is answered as such: no `auditId`, and a `failure` that says it is not recorded.
+    // Its entry has an id of its own (the decision's own entry may still land, late, from
+    // the attempt that failed), and the answer names that entry: an `auditId` always
+    // names an entry that exists.
+    let recorded: string;
     try {
-      await within(
+      const [entry] = await within(
         this.writer.append([
           this.drafts.failure(partial, result, failure),
           this.drafts.call(partial, 'Denied', result.reason, partial.at),
@@ -370,6 +374,7 @@ export class Gate {
         'audit',
         'the audit log',
       );
+      recorded = String(entry?.id ?? partial.decisionId);
     } catch (recordError) {
       const why = faultMessage(recordError);
       const said =
@@ -378,6 +383,6 @@ export class Gate {
           : `${failure}; this denial is not recorded in the audit log either: ${why}`;
       return unrecorded({ ...answer, reason: `denied: ${said} (Warden fails closed)` }, said);
     }
-    return { ...answer, failure };
+    return { ...answer, auditId: recorded, failure };
   }
 }

@@ -47,6 +47,8 @@ import { asksForPage, mountWeb } from './web.js';
 export interface ServerState {
   /** Set when the server stops taking requests: readiness answers 503. */
   shuttingDown: boolean;
+  /** Requests refused (503) since it began to stop: logged once, counted, when it has stopped. */
+  refusedWhileStopping?: number;
 }
 
 const BODY_LIMIT = 2 * 1024 * 1024;
@@ -103,6 +105,12 @@ export function createApp(
     const started = performance.now();
     await next();
     const status = c.res.status;
+    // Stopping, every request is refused and its connection closed: counted, not logged one by one.
+    if (state.shuttingDown && status === 503) {
+      state.refusedWhileStopping = (state.refusedWhileStopping ?? 0) + 1;
+      c.res.headers.set('connection', 'close');
+      return;
+    }
     const identity = c.get('identity') as Identity | undefined;
     if (status < 500 && !ctx.logger.isLevelEnabled('debug')) return;
     const line = {

@@ -187,6 +187,11 @@ export async function startServer(
       await closed;
       clearTimeout(grace);
       await warden.close();
+      if ((state.refusedWhileStopping ?? 0) > 0)
+        logger.warn(
+          { refused: state.refusedWhileStopping },
+          `refused ${state.refusedWhileStopping} requests while stopping (503, connection closed)`,
+        );
       logger.info('stopped: the audit log is flushed');
     })());
   return { url, port, warden, reports, hosts: () => hosts.accepted(), stop };

@@ -65,7 +65,9 @@ export interface RunOptions {
   readonly cwd: string;
   /** Added to the CLI's environment (the hook and the Bash tool inherit it). */
   readonly env?: Record<string, string>;
-  readonly permissionMode?: 'default' | 'acceptEdits' | 'bypassPermissions';
+  readonly permissionMode?: 'default' | 'acceptEdits' | 'bypassPermissions' | 'dontAsk';
+  /** Instead of the command hook: an `http` hook posting to this URL (Claude Code's own kind). */
+  readonly httpHook?: string;
   readonly timeoutMs?: number;
   /** Also send completions to the hook: `PostToolUse` and `PostToolUseFailure`. */
   readonly completions?: boolean;
@@ -84,13 +86,20 @@ export async function runClaude(options: RunOptions): Promise<ClaudeRun> {
   const hook = wrapHook(workdir, options.hook, options.rawHook === true);
   const settings = join(workdir, 'settings.json');
   const group = [
-    { matcher: '*', hooks: [{ type: 'command', command: hook.command, timeout: 60 }] },
+    {
+      matcher: '*',
+      hooks: [
+        options.httpHook === undefined
+          ? { type: 'command', command: hook.command, timeout: 60 }
+          : { type: 'http', url: options.httpHook, timeout: 10 },
+      ],
+    },
   ];
   // No hook at all where none is given (a session without Warden, for comparison).
   writeFileSync(
     settings,
     JSON.stringify(
-      options.hook.length === 0
+      options.hook.length === 0 && options.httpHook === undefined
         ? {}
         : {
             hooks: {
