@@ -15,7 +15,8 @@ import { Warden } from 'warden';
 import type { AuditDraft } from 'warden/store';
 import { openSqlite } from 'warden/store';
 
-export type GateTask = 'engine' | 'gate' | 'gate-same-thread' | 'ingest' | 'raw';
+export type GateTask =
+  'engine' | 'gate' | 'gate-same-thread' | 'latency' | 'latency-same-thread' | 'ingest' | 'raw';
 
 export interface GateResult {
   readonly task: GateTask;
@@ -23,6 +24,8 @@ export interface GateResult {
   readonly ms: number;
   readonly perSec: number;
   readonly p99us?: number;
+  /** One caller's median time per recorded decision, where measured. */
+  readonly p50us?: number;
   readonly note?: string;
 }
 
@@ -107,6 +110,40 @@ async function gate(total: number, concurrency: number, sameThread: boolean): Pr
       perSec: (total / ms) * 1000,
       p99us: (latencies[Math.floor(latencies.length * 0.99)] ?? 0) * 1000,
       note: `${concurrency} callers; every decision committed before it is answered`,
+    };
+  } finally {
+    await warden.close();
+    await store.close();
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
+/** One caller deciding after the other: the time a single decision takes, committed. */
+async function latency(total: number, sameThread: boolean): Promise<GateResult> {
+  const data = temp();
+  const store = await openSqlite({ data, auditThread: !sameThread });
+  const warden = await Warden.open({ store, env: {} });
+  try {
+    await warden.putPolicy(POLICY, { author: 'bench' });
+    for (let i = 0; i < 3000; i++) await warden.gate.decide(CTX, ASKS[i % ASKS.length] as never);
+    const times: number[] = [];
+    const started = performance.now();
+    for (let i = 0; i < total; i++) {
+      const t0 = performance.now();
+      const decision = await warden.gate.decide(CTX, ASKS[i % ASKS.length] as never);
+      times.push(performance.now() - t0);
+      if (decision.rule === 'failClosed') throw new Error(decision.reason);
+    }
+    const ms = performance.now() - started;
+    times.sort((a, b) => a - b);
+    return {
+      task: sameThread ? 'latency-same-thread' : 'latency',
+      ops: total,
+      ms,
+      perSec: (total / ms) * 1000,
+      p50us: (times[Math.floor(times.length / 2)] ?? 0) * 1000,
+      p99us: (times[Math.floor(times.length * 0.99)] ?? 0) * 1000,
+      note: 'one caller; every decision committed before it is answered',
     };
   } finally {
     await warden.close();
@@ -268,6 +305,8 @@ async function main(): Promise<void> {
   if (task === 'engine') result = engine(total);
   else if (task === 'gate') result = await gate(total, 512, false);
   else if (task === 'gate-same-thread') result = await gate(total, 512, true);
+  else if (task === 'latency') result = await latency(total, false);
+  else if (task === 'latency-same-thread') result = await latency(total, true);
   else if (task === 'ingest') result = await ingest(total);
   else if (task === 'raw') result = await raw(total);
   else throw new Error(`unknown task \`${String(task)}\``);

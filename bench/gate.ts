@@ -10,6 +10,8 @@ import type { GateResult, GateTask } from './gate-worker.js';
 const WORKER = fileURLToPath(new URL('./gate-worker.ts', import.meta.url));
 /** Recorded decisions per second the gate should sustain on a 2-core machine. */
 export const GATE_TARGET = 20_000;
+/** One caller's median time per recorded decision the in-process gate should keep to, in µs. */
+export const LATENCY_TARGET_US = 100;
 
 function measure(task: GateTask, total: number): GateResult {
   const child = spawnSync(process.execPath, [...process.execArgv, WORKER, task, String(total)], {
@@ -25,6 +27,7 @@ export interface GateReport {
   readonly results: readonly GateResult[];
   readonly ratios: Readonly<Record<string, number>>;
   readonly target: { readonly name: string; readonly pass: boolean; readonly detail: string };
+  readonly latency: { readonly name: string; readonly pass: boolean; readonly detail: string };
 }
 
 export function runGateBench(quick: boolean, log: (message: string) => void): GateReport {
@@ -33,6 +36,8 @@ export function runGateBench(quick: boolean, log: (message: string) => void): Ga
     ['engine', n * 2],
     ['gate', n],
     ['gate-same-thread', Math.round(n / 2)],
+    ['latency', Math.round(n / 4)],
+    ['latency-same-thread', Math.round(n / 4)],
     ['ingest', n],
     ['raw', n],
   ];
@@ -69,9 +74,16 @@ export function runGateBench(quick: boolean, log: (message: string) => void): Ga
     rawOverIngest: rate('raw') / rate('ingest'),
   };
   const pass = rate('gate') >= GATE_TARGET;
+  const p50 = (task: GateTask) => results.find((r) => r.task === task)?.p50us ?? Infinity;
+  const best = Math.min(p50('latency'), p50('latency-same-thread'));
   return {
     results,
     ratios,
+    latency: {
+      name: `gate + durable audit in process: ≤ ${LATENCY_TARGET_US} µs p50, one caller`,
+      pass: best <= LATENCY_TARGET_US,
+      detail: `${Math.round(p50('latency-same-thread'))} µs writing on the caller's thread (the resident runner, a library gate), ${Math.round(p50('latency'))} µs through the writer thread (the server: more decisions per second under load, one more hop each)`,
+    },
     target: {
       name: `gate: ≥ ${GATE_TARGET.toLocaleString('en-US')} recorded decisions/s on SQLite`,
       pass,
@@ -84,6 +96,8 @@ const LABEL: Record<GateTask, string> = {
   engine: 'engine alone (explainDecision)',
   gate: 'gate + audit on SQLite (writer thread)',
   'gate-same-thread': 'gate + audit on SQLite (one thread)',
+  latency: 'one caller, writer thread',
+  'latency-same-thread': 'one caller, one thread',
   ingest: 'audit ingest (append, batches of 500)',
   raw: 'raw better-sqlite3 inserts (ceiling)',
 };
@@ -93,8 +107,9 @@ export function renderGate(report: GateReport): string {
   lines.push(`  ${'measurement'.padEnd(42)} ${'per second'.padStart(12)} ${'p99'.padStart(9)}`);
   for (const r of report.results) {
     const p99 = r.p99us === undefined ? '' : `${(r.p99us / 1000).toFixed(1)} ms`;
+    const p50 = r.p50us === undefined ? '' : `  p50 ${Math.round(r.p50us)} µs`;
     lines.push(
-      `  ${LABEL[r.task].padEnd(42)} ${Math.round(r.perSec).toLocaleString('en-US').padStart(12)} ${p99.padStart(9)}`,
+      `  ${LABEL[r.task].padEnd(42)} ${Math.round(r.perSec).toLocaleString('en-US').padStart(12)} ${p99.padStart(9)}${p50}`,
     );
     if (r.note !== undefined) lines.push(`    ${r.note}`);
   }
@@ -109,6 +124,9 @@ export function renderGate(report: GateReport): string {
   lines.push(
     `  ${report.target.pass ? 'PASS' : 'MISS'} ${report.target.name}: ${report.target.detail}`,
   );
+  lines.push(
+    `  ${report.latency.pass ? 'PASS' : 'MISS'} ${report.latency.name}: ${report.latency.detail}`,
+  );
   return lines.join('\n');
 }
 
@@ -117,5 +135,6 @@ export function gateJsonLines(report: GateReport): string[] {
     ...report.results.map((r) => JSON.stringify({ type: 'gate', ...r })),
     JSON.stringify({ type: 'gate-ratios', ...report.ratios }),
     JSON.stringify({ type: 'target', ...report.target }),
+    JSON.stringify({ type: 'target', ...report.latency }),
   ];
 }

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, GRANTED_RUN, exportedAudit, warden } from './helpers.js';
+import { BIN, GRANTED_RUN, HOOK_CLIENT, exportedAudit, warden } from './helpers.js';
 import { sandboxForTests, tempDir } from './support/backends.js';
 import type { HookCall } from './support/agent-cli.js';
 import { forEvent, requireCli } from './support/agent-cli.js';
@@ -265,6 +265,41 @@ describe.skipIf(noCodex !== null)(
         },
       );
     });
+
+    it.skipIf(noSandbox !== null)(
+      "G2, G37: through the installed hook (the resident runner's client), a push to main is denied with Warden's reason and an allowed command runs under Warden's sandbox",
+      async () => {
+        const cwd = worktree();
+        const data = tempDir();
+        try {
+          const run = await session(
+            [shell('git push origin main'), shell('echo hello > marker.txt')],
+            {
+              hook: [
+                '/bin/sh',
+                HOOK_CLIENT,
+                process.execPath,
+                'codex',
+                '--policy',
+                policyFile,
+                '--data',
+                data,
+              ],
+              cwd,
+              sandbox: 'danger-full-access',
+            },
+          );
+          expect(run.toolOutputs[0]?.text, describeCodexRun(run)).toContain(DENY_MAIN);
+          expect(readFileSync(join(cwd, 'marker.txt'), 'utf8')).toBe('hello\n');
+          const statuses = exportedAudit<Entry>(data)
+            .filter((e) => e.kind === 'call')
+            .map((e) => e.status);
+          expect(statuses).toEqual(['Denied', 'Staged', 'Ok']);
+        } finally {
+          warden(['runner', 'stop', '--data', data]);
+        }
+      },
+    );
 
     describe('the model’s `workdir` is where a command acts, never the worktree (G2, E10)', () => {
       /** A command the model runs in `workdir`, which Codex sends the hook as its `cwd`. */

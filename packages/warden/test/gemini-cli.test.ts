@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, GRANTED_RUN, exportedAudit, warden } from './helpers.js';
+import { BIN, GRANTED_RUN, HOOK_CLIENT, exportedAudit, warden } from './helpers.js';
 import type { HookCall } from './support/agent-cli.js';
 import { forEvent, requireCli } from './support/agent-cli.js';
 import { endings } from './support/audit.js';
@@ -172,6 +172,44 @@ describe.skipIf(noGemini !== null)(
   { timeout: 180_000 },
   () => {
     describe('standalone (`--policy`, `--data`)', () => {
+      it.skipIf(noSandbox !== null)(
+        "G2, G37: through the installed hook (the resident runner's client), a push to main is denied with Warden's reason and an allowed command runs under Warden's sandbox",
+        async () => {
+          const cwd = tempDir('warden-gemini-wt-');
+          const data = tempDir();
+          try {
+            const run = await session(
+              'runner',
+              [shell('git push origin main'), shell('echo hello > marker.txt')],
+              {
+                hook: [
+                  '/bin/sh',
+                  HOOK_CLIENT,
+                  process.execPath,
+                  'gemini',
+                  '--policy',
+                  policyFile,
+                  '--data',
+                  data,
+                ],
+                cwd,
+                completions: true,
+              },
+            );
+            expect(seen(run)[0], describeRun(run)).toEqual({
+              error: `Tool execution blocked: ${DENY_MAIN}`,
+            });
+            expect(readFileSync(join(cwd, 'marker.txt'), 'utf8')).toBe('hello\n');
+            const statuses = exportedAudit<{ kind: string; status?: string }>(data)
+              .filter((e) => e.kind === 'call')
+              .map((e) => e.status);
+            expect(statuses).toEqual(['Denied', 'Staged', 'Ok']);
+          } finally {
+            warden(['runner', 'stop', '--data', data]);
+          }
+        },
+      );
+
       it(`G37, G22, G39: a push to main is denied with Warden's reason reaching the model; an allowed command runs${noSandbox === null ? ` under the sandbox (G2, ${backend ?? ''})` : ''}; a command run in a subfolder is judged there (E26); a write outside the worktree needs approval and is denied; each decision is audited under \`gemini-cli\``, async () => {
         const cwd = tempDir('warden-gemini-wt-');
         mkdirSync(join(cwd, 'sub'));
