@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { validateGatewayConfig } from '../src/gateway/config.js';
 import { warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
+import { eventually } from './support/warden.js';
 import type { Closable } from './support/gateway-client.js';
 import {
   SDK,
@@ -75,8 +76,12 @@ describe('warden gateway with hideDenied', () => {
     const s = setup(true);
     const agent = await gatewayAgent(standalone(s), open);
     expect(await names(agent.client)).toEqual(['fx__note', 'fx__peek']);
-    expect(agent.stderr()).toContain('hidden from tools/list');
-    expect(agent.stderr()).toContain('`fx__push`');
+    // Standard error and the answer come through different pipes: the line may arrive just after.
+    const said = await eventually(
+      async () => agent.stderr().includes('hidden from tools/list') && agent.stderr(),
+      15_000,
+    );
+    expect(said).toContain('`fx__push`');
     const refused = await call(agent.client, 'fx__push');
     expect(text(refused)).toContain('no-push');
     expect(text(await call(agent.client, 'fx__note'))).toBe('done note');
