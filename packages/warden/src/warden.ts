@@ -27,7 +27,13 @@ import type { CallContext } from './gate/gate.js';
 import { Gate } from './gate/gate.js';
 import { GateFault, faultMessage } from './gate/fault.js';
 import type { ManagedFile, PolicySource } from './gate/snapshot.js';
-import { FilePolicySource, StorePolicySource, agentKey, freezeOf } from './gate/snapshot.js';
+import {
+  DEFAULT_REFRESH_MS,
+  FilePolicySource,
+  StorePolicySource,
+  agentKey,
+  freezeOf,
+} from './gate/snapshot.js';
 import type { PinCheck, ToolDefinition } from './gateway/pins.js';
 import type { PastDecision, Suggestion } from './approvals/suggest.js';
 import { suggestRules, suggestedRules } from './approvals/suggest.js';
@@ -54,6 +60,7 @@ import { ToolRegistry } from './tools/registry.js';
 import type { Inspector } from './inspector/inspector.js';
 import type { InstanceAgent } from './instance/index.js';
 import { newId as ulid } from './ids.js';
+import { Registrations } from './store/registrations.js';
 
 export interface WardenOptions {
   /** The data folder: the SQLite database and the agents' folders (default `./.warden`). */
@@ -120,6 +127,8 @@ export class Warden {
   readonly gate: Gate;
   readonly approvals: ApprovalBroker;
   readonly writer: AuditWriter;
+  /** Where each agent is registered, kept as long as a policy snapshot is trusted. */
+  readonly registrations: Registrations;
   readonly data: string;
   readonly logger: Logger;
   /** The managed layer's file when one pins it (G29); null when the stored managed layer applies. */
@@ -153,6 +162,11 @@ export class Warden {
     this.classifier = parts.options.classifier;
     const redact: Redact = (value, basePath) => this.redactor.redact(value, basePath);
     this.writer = new AuditWriter(parts.store.audit);
+    this.registrations = new Registrations(
+      parts.store,
+      parts.clock,
+      parts.options.refreshMs ?? DEFAULT_REFRESH_MS,
+    );
     this.approvals = new ApprovalBroker(parts.store, this.writer, redact, {
       clock: parts.clock,
       ...parts.options.approvals,
@@ -754,6 +768,7 @@ export class Warden {
 
   /** Finishes pending work: open approval channels close, queued audit entries are written. */
   async close(): Promise<void> {
+    this.registrations.close();
     await this.approvals.close();
     await this.writer.close();
     this.source.close();

@@ -1,4 +1,4 @@
-// The README's first command runs examples/gate-a-tool.mjs: it must work as
+// The walkthrough's library example, examples/gate-a-tool.mjs: it must work as
 // shown, on the embedded store in a data folder of its own.
 
 import { spawnSync } from 'node:child_process';

@@ -517,10 +517,9 @@ describe('warden gateway, connected to a Warden server', () => {
   }, 90_000);
 });
 
-describe("the README's gateway example", () => {
+describe("the gateway guide's example", () => {
   it('starts as written (every downstream tool mapped, G5) and decides a write', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## The MCP gateway'));
+    const section = readFileSync(join(ROOT, 'docs', 'guides', 'mcp-gateway.md'), 'utf8');
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
     expect(yaml).toBeDefined();
     const dir = tempDir();

@@ -310,9 +310,7 @@ describe('the sandbox column and the host statement (G2, G7)', () => {
       'Warden cannot sandbox what such an agent runs',
     );
     const builtin = rowOf(m.adapters, 'builtin').cells.sandboxCovered;
-    expect(builtin.note).toContain(
-      "`run_command`'s shell commands run under @anthropic-ai/sandbox-runtime",
-    );
+    expect(builtin.note).toContain("`run_command`'s shell commands run under the OS sandbox");
     // G37: the file tools stay uncovered, and the note says so in the spec's words.
     expect(builtin.note).toContain(
       'the tool surface and this engine are their only file-system boundary',

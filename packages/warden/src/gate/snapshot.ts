@@ -12,6 +12,9 @@ import { loadPolicyFile } from '../policy/load.js';
 import type { FreezeRecord, JsonValue, Store, StoredRule } from '../store/types.js';
 import { GateFault } from './fault.js';
 
+/** How long a snapshot is trusted before its version is read again. */
+export const DEFAULT_REFRESH_MS = 250;
+
 export interface PolicySnapshot {
   readonly workspace: string;
   readonly compiled: CompiledPolicy;
@@ -191,7 +194,7 @@ export class StorePolicySource implements PolicySource {
     const managed = options.managedFile ?? null;
     this.managedFile = managed === null ? null : new WatchedFile(managed.file, 'managed');
     this.managedSource = managed === null ? null : managed.source;
-    this.refreshMs = options.refreshMs ?? 250;
+    this.refreshMs = options.refreshMs ?? DEFAULT_REFRESH_MS;
     this.clock = options.clock ?? Date.now;
     this.onSkipped = options.onSkipped;
     this.unsubscribe = store.events.subscribe((event) => {

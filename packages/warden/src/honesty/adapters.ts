@@ -89,7 +89,7 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       probe: 'run_command',
       value: 'partial',
       covered:
-        "`run_command`'s shell commands run under @anthropic-ai/sandbox-runtime (unless the embedding sets `sandbox: 'off'`): they write only inside the worktree and the sandbox's own temporary folder, cannot read the usual credential folders, and reach the network only through its proxy, for the hosts the allowed command line names and those the operator listed",
+        "`run_command`'s shell commands run under the OS sandbox (Warden's own bubblewrap sandbox on Linux, `sandbox-exec` on macOS; unless the embedding sets `sandbox: 'off'`): they write only inside the worktree and the sandbox's own temporary folder, cannot read the usual credential folders, and reach the network only through its proxy, for the hosts the allowed command line names and those the operator listed",
       uncovered:
         "the file tools are confined by Warden's path module, not sandboxed, so the tool surface and this engine are their only file-system boundary, and git, `gh` and `http_fetch` run with the full rights of Warden's user",
       broken: '`run_command` refuses every command while its sandbox cannot start',
@@ -151,7 +151,7 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       probe: 'exec',
       value: true,
       covered:
-        "every command `warden exec` runs, also one a hook's grant names, runs under @anthropic-ai/sandbox-runtime with the profile made from its decision: it writes only inside the worktree and the folders the policy lets the agent write, cannot read the usual credential folders nor Warden's data folder, and reaches the network only through the sandbox's proxy, for the hosts its command line names",
+        "every command `warden exec` runs, also one a hook's grant names, runs under the OS sandbox (Warden's own bubblewrap sandbox on Linux, `sandbox-exec` on macOS) with the profile made from its decision: it writes only inside the worktree and the folders the policy lets the agent write, cannot read the usual credential folders nor Warden's data folder, and reaches the network only through the sandbox's proxy, for the hosts its command line names",
       uncovered:
         'only what does not go through `warden exec`: a command the agent runs by other means is neither decided nor sandboxed by it',
       broken: '`warden exec` runs no command while its sandbox cannot start',
@@ -186,7 +186,7 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       probe: 'gateway',
       value: 'partial',
       covered:
-        "each stdio server the gateway starts runs under @anthropic-ai/sandbox-runtime, unless its entry or the gateway's configuration says `sandbox: off` (logged as a warning): it reads everything but the usual credential folders, writes only the folders its entry lists under `sandbox.write` (none by default, never `/`) and reaches only the hosts listed under `sandbox.hosts` (none by default)",
+        "each stdio server the gateway starts runs under the OS sandbox, unless its entry or the gateway's configuration says `sandbox: off` (logged as a warning): it reads everything but the usual credential folders, writes only the folders its entry lists under `sandbox.write` (none by default, never `/`) and reaches only the hosts listed under `sandbox.hosts` (none by default)",
       uncovered:
         'servers reached by URL (Streamable HTTP) run wherever they run, and Warden does not sandbox them',
       broken:
@@ -222,7 +222,7 @@ export const ADAPTERS: readonly AdapterDeclaration[] = [
       probe: 'gateway',
       value: 'partial',
       covered:
-        'the `mcp__*` calls Claude Code sends through the gateway reach stdio servers that run under @anthropic-ai/sandbox-runtime, each writing only the folders its entry lists and reaching only its listed hosts',
+        'the `mcp__*` calls Claude Code sends through the gateway reach stdio servers that run under the OS sandbox, each writing only the folders its entry lists and reaching only its listed hosts',
       uncovered:
         'Claude Code runs its native Read, Write, Edit, Bash and web tools in its own process, which Warden starts no sandbox around and whose own sandbox setting it does not check, and downstream servers reached by URL are not sandboxed by Warden',
       broken: "the gateway's stdio servers fail to start while the sandbox cannot",

@@ -70,9 +70,10 @@ export type PlacedBy = 'token' | 'registration' | null;
 
 /**
  * Where an agent acts (contracts §8): the space and the mode its token binds,
- * else the ones it is registered with (`PUT /v1/agents/:id`), else none. The
- * registration is read on every call, so a change to it holds from the next
- * request on.
+ * else the ones it is registered with (`PUT /v1/agents/:id`), else none. A
+ * change to the registration holds from the next request on at the server
+ * that made it, and within a quarter second at the others (sooner with
+ * Postgres's notices), as a policy change does.
  */
 export interface Placement {
   readonly space: string | null;
@@ -93,7 +94,7 @@ export async function placementOf(
   let registered: { space: string | null; mode: string | null } = { space: null, mode: null };
   if (bound.space === null || bound.mode === null) {
     try {
-      registered = (await ctx.warden.store.agents.get(workspace, agent)) ?? registered;
+      registered = await ctx.warden.registrations.get(workspace, agent);
     } catch (error) {
       // Without the registration the space is unknown: acting in none could be freer (fail-closed).
       throw new GateFault(

@@ -602,7 +602,7 @@ export interface ReportStore extends ReportReader {
 
 // ─── Events between processes ──────────────────────────────────────────────
 
-export type StoreTopic = 'approval' | 'policy' | 'presence';
+export type StoreTopic = 'agent' | 'approval' | 'policy' | 'presence';
 
 export interface StoreEvent {
   readonly topic: StoreTopic;

@@ -63,7 +63,7 @@ export function sandboxForTests(
   const backend = sandboxBackend(detectHost());
   const missing =
     backend === null
-      ? `this host offers no sandbox backend (\`bwrap\`, \`socat\` and \`rg\` on Linux): ${runs} are skipped`
+      ? `this host offers no sandbox backend (\`bwrap\` and \`socat\` on Linux): ${runs} are skipped`
       : null;
   if (missing !== null && UNDER_CI) throw new Error(`under CI the sandbox is required: ${missing}`);
   if (missing !== null && say) console.warn(`[skip] ${missing}`);

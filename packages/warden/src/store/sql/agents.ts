@@ -58,6 +58,8 @@ export class SqlAgentStore implements AgentStore {
         )
         .execute(),
     );
+    // Servers keep registrations a moment (store/registrations.ts): this one changed.
+    this.ctx.notify('agent', agent.workspace, agent.id);
     return (await this.get(agent.workspace, agent.id)) as AgentRecord;
   }
 

@@ -4,7 +4,7 @@
 
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
-import type { Backend } from '../types.js';
+import type { Backend, StoreTopic } from '../types.js';
 import type { Database } from '../schema.js';
 
 export type Db = Kysely<Database>;
@@ -22,7 +22,7 @@ export interface SqlContext {
   write<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Called after a change commits, to tell other processes (LISTEN/NOTIFY on Postgres). */
   readonly notify: (
-    topic: 'approval' | 'policy' | 'presence',
+    topic: StoreTopic,
     workspace: string | null,
     id?: string,
   ) => void;
