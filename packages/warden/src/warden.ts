@@ -102,6 +102,8 @@ export interface KnownAgent {
   readonly name: string | null;
   /** The space it is registered in; null for none (or an agent known only from its folder). */
   readonly space: string | null;
+  /** The mode it is registered in; null for none. */
+  readonly mode: string | null;
 }
 
 /** A freeze in force, as listed: an admin's, or one the managed policy writes. */
@@ -592,8 +594,9 @@ export class Warden {
     const byId = new Map<string, KnownAgent>();
     for (const a of onDisk)
       if (a.workspace === null || a.workspace === workspace)
-        byId.set(a.id, { id: a.id, name: a.settings?.name ?? null, space: null });
-    for (const a of registered) byId.set(a.id, { id: a.id, name: a.name, space: a.space });
+        byId.set(a.id, { id: a.id, name: a.settings?.name ?? null, space: null, mode: null });
+    for (const a of registered)
+      byId.set(a.id, { id: a.id, name: a.name, space: a.space, mode: a.mode });
     return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
   }
 

@@ -50,11 +50,16 @@ describe('the matrix gives every known agent a column', () => {
       'agent:payer-1',
       'space:payments',
     ]);
-    const agents = body.agents as { id: string; name: string | null; space: string | null }[];
+    const agents = body.agents as {
+      id: string;
+      name: string | null;
+      space: string | null;
+      mode: string | null;
+    }[];
     expect(agents).toEqual([
-      { id: 'coder-2', name: null, space: null },
-      { id: 'helper-1', name: null, space: null },
-      { id: 'payer-1', name: 'Payer', space: 'payments' },
+      { id: 'coder-2', name: null, space: null, mode: null },
+      { id: 'helper-1', name: null, space: null, mode: null },
+      { id: 'payer-1', name: 'Payer', space: 'payments', mode: null },
     ]);
     // Each column is decided as the engine decides that agent: the workspace's deny.
     const push = (body.rows as { class: string; cells: { scope: string; decision: string }[] }[])

@@ -38,6 +38,9 @@ export interface MatrixColumn {
   readonly autonomyMeaning?: string;
   /** Modes: the command net's final deny entries (G15). */
   readonly commandNet?: readonly string[];
+  /** Agents: the space and the mode it is registered in, where its calls are decided (null: none). */
+  readonly space?: string | null;
+  readonly mode?: string | null;
 }
 
 export interface MatrixCell {
@@ -103,7 +106,13 @@ function enumerationOf(
   const base = { policy: compiled, managed, at };
   switch (column.kind) {
     case 'agent':
-      return enumerate({ ...base, agent: column.id as string });
+      // As its calls are decided: in the space and the mode it is registered in (contracts §8).
+      return enumerate({
+        ...base,
+        agent: column.id as string,
+        ...(column.space === null || column.space === undefined ? {} : { space: column.space }),
+        ...(column.mode === null || column.mode === undefined ? {} : { mode: column.mode }),
+      });
     case 'space':
       return enumerate({ ...base, agent: NOBODY, space: column.id as string });
     case 'mode':
@@ -129,11 +138,26 @@ function scopeIds(policies: readonly Policy[], kind: 'agent' | 'space'): string[
   return out;
 }
 
-/** The matrix's columns: the workspace, each agent, each space, each mode preset. */
+/** Where an agent acts, in words: `in space \`infra\` and mode \`review\``. */
+function placementWords(space: string | null, mode: string | null): string {
+  if (space === null && mode === null) return 'in no space and no mode';
+  if (mode === null) return `in space \`${space as string}\` and no mode`;
+  if (space === null) return `in no space and mode \`${mode}\``;
+  return `in space \`${space}\` and mode \`${mode}\``;
+}
+
+/**
+ * The matrix's columns: the workspace, each agent (decided where it is
+ * registered, as its calls are), each space, each mode preset.
+ */
 export function matrixColumns(
   compiled: CompiledPolicy,
   managed: CompiledPolicy | null,
-  known: readonly { readonly id: string; readonly space: string | null }[],
+  known: readonly {
+    readonly id: string;
+    readonly space: string | null;
+    readonly mode?: string | null;
+  }[],
 ): MatrixColumn[] {
   const policy = compiled.policy;
   const layers = managed === null ? [policy] : [policy, managed.policy];
@@ -151,13 +175,19 @@ export function matrixColumns(
       label: 'any agent, with no rules of its own, in no space and no mode',
     },
   ];
-  for (const id of agents)
+  const placed = new Map(known.map((a) => [a.id, a]));
+  for (const id of agents) {
+    const space = placed.get(id)?.space ?? null;
+    const mode = placed.get(id)?.mode ?? null;
     columns.push({
       scope: `agent:${id}`,
       kind: 'agent',
       id,
-      label: `agent \`${id}\`, in no space and no mode`,
+      label: `agent \`${id}\`, ${placementWords(space, mode)}`,
+      space,
+      mode,
     });
+  }
   for (const id of spaces) {
     const autonomy = compiled.autonomy.get(id) ?? null;
     const effective = effectiveAutonomy(autonomy);

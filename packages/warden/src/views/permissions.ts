@@ -32,6 +32,16 @@ export const matrixColumnView = z.strictObject({
   effectiveAutonomy: z.enum(AUTONOMY_LEVELS).optional().describe('spaces: the dial as it acts'),
   autonomyMeaning: z.string().optional(),
   commandNet: z.array(z.string()).optional().describe("modes: the command net's deny entries"),
+  space: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('agents: the space it is registered in, where its cells are decided (null: none)'),
+  mode: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('agents: the mode it is registered in, where its cells are decided (null: none)'),
 });
 
 /** A constrained rule that decides instead of the cell's when its conditions hold. */
@@ -101,7 +111,12 @@ export const permissionsMatrixView = z.strictObject({
   rows: z.array(matrixRowView),
   rules: z.array(ruleEntryView),
   agents: z.array(
-    z.strictObject({ id: z.string(), name: z.string().nullable(), space: z.string().nullable() }),
+    z.strictObject({
+      id: z.string(),
+      name: z.string().nullable(),
+      space: z.string().nullable(),
+      mode: z.string().nullable(),
+    }),
   ),
   modes: z.array(z.string()),
   managed: z.strictObject({

@@ -1,5 +1,6 @@
 // `warden agent create|list`: the instance's agent folders; the module that
 // reads them (and the audit log) loads when a subcommand runs.
+// `warden agent place`: the space and mode it acts in, on a server or in the data folder.
 // `warden agent freeze|thaw|frozen`: the kill switch, on a server or in the data folder.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
@@ -69,7 +70,23 @@ function frozen(agent: CommandUnknownOpts) {
   );
 }
 
+function place(agent: CommandUnknownOpts) {
+  return storeOrServerOptions(
+    agent
+      .command('place')
+      .description(
+        'where an agent acts when its token binds none: its space (autonomy) and mode (command net); what is not named stays',
+      )
+      .argument('<id>', 'the agent id')
+      .option('--space <space>', 'the space it acts in')
+      .option('--no-space', 'take it out of every space')
+      .option('--mode <mode>', 'the mode it acts in')
+      .option('--no-mode', 'take it out of every mode'),
+  );
+}
+
 export type AgentCreateOptions = OptionsOf<typeof create>;
+export type AgentPlaceOptions = OptionsOf<typeof place>;
 export type AgentFreezeOptions = OptionsOf<typeof freeze>;
 export type AgentThawOptions = OptionsOf<typeof thaw>;
 export type AgentFrozenOptions = OptionsOf<typeof frozen>;
@@ -84,6 +101,9 @@ export function registerAgent(program: CommandUnknownOpts, cli: Cli): void {
     );
   create(agent).action(async (id, options) => (await load()).runAgentCreate(cli.io, id, options));
   list(agent).action(async (options) => (await load()).runAgentList(cli.io, options));
+  place(agent).action(async (id, options) =>
+    cli.exit(await (await import('../place-command.js')).runPlace(cli.io, id, options)),
+  );
   const freezing = () => import('../freeze-command.js');
   freeze(agent).action(async (id, options) =>
     cli.exit(await (await freezing()).runFreeze(cli.io, id, options)),

@@ -118,7 +118,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
         columns: v.columns,
         rows: v.matrix.rows,
         rules: v.rules,
-        agents: v.known.map((a) => ({ id: a.id, name: a.name, space: a.space })),
+        agents: v.known.map((a) => ({ id: a.id, name: a.name, space: a.space, mode: a.mode })),
         modes: Object.keys(v.snapshot.compiled.policy.modes).sort((a, b) => a.localeCompare(b)),
         managed: {
           loaded: v.snapshot.managed !== null,
