@@ -80,7 +80,7 @@ export interface HttpResult {
 }
 
 /** A realistic mix: allows and denies, classes and command lines, four agents. */
-const MIX: readonly { readonly label: string; readonly body: Record<string, unknown> }[] = [
+export const MIX: readonly { readonly label: string; readonly body: Record<string, unknown> }[] = [
   {
     label: 'git push feature/login',
     body: {
@@ -193,7 +193,7 @@ const MIX: readonly { readonly label: string; readonly body: Record<string, unkn
 
 const SERVER = fileURLToPath(new URL('./http-server.ts', import.meta.url));
 
-class ServerProcess {
+export class ServerProcess {
   private readonly child: ChildProcess;
   private readonly exited: Promise<number | null>;
 
@@ -244,7 +244,7 @@ class ServerProcess {
   }
 }
 
-interface Load {
+export interface Load {
   readonly result: autocannon.Result;
   readonly answers: number;
   readonly ms: number;
@@ -254,10 +254,11 @@ interface Load {
 }
 
 /** One autocannon run: `amount` requests, or `seconds` of them. */
-function load(
+export function load(
   url: string,
   requests: autocannon.Request[],
   until: { readonly amount: number } | { readonly seconds: number },
+  connections = CONNECTIONS,
 ): Promise<Load> {
   return new Promise((resolve, reject) => {
     const size = 'amount' in until ? until.amount : 0;
@@ -270,7 +271,7 @@ function load(
     const instance = autocannon(
       {
         url,
-        connections: CONNECTIONS,
+        connections,
         pipelining: PIPELINING,
         requests,
         ...('amount' in until ? { amount: until.amount } : { duration: until.seconds }),
@@ -297,13 +298,13 @@ function load(
   });
 }
 
-function percentile(sorted: Float64Array, p: number): number {
+export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
 }
 
 /** Waits until the server has written what it was sent (a timed warm-up leaves requests in flight). */
-async function settle(server: ServerProcess): Promise<void> {
+export async function settle(server: ServerProcess): Promise<void> {
   let before = (await server.count()).entries;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -476,9 +477,10 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  });

@@ -5,7 +5,10 @@
 // itself). It talks to the load process over the IPC channel: it sends
 // `ready` with its URL, answers `count` with the audit log's counts, and
 // `stop` stops it (as SIGTERM does) and ends the process normally, so that a
-// --cpu-prof profile is written.
+// --cpu-prof profile is written. The cluster bench starts `warden` with a
+// setting (JSON, the second argument): a data folder or a Postgres URL and
+// schema to share with other servers, and whether this one writes the policy
+// and the tokens or finds them there.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -37,7 +40,23 @@ export type ServerMessage =
       /** Entries of every kind (a deny also writes a `call` entry with status Denied). */
       readonly entries: number;
       readonly denied: number;
+      /** CPU this process has used so far, all its threads, in microseconds. */
+      readonly cpuMicros: number;
     };
+
+/** Where a `warden` server keeps its state, when it shares it (the cluster bench). */
+export interface WardenSetting {
+  readonly data?: string;
+  readonly databaseUrl?: string;
+  readonly schema?: string;
+  /** Write the policy and make the tokens (the first server); the others find them. */
+  readonly setup: boolean;
+}
+
+const cpuMicros = (): number => {
+  const used = process.cpuUsage();
+  return used.user + used.system;
+};
 
 export const WORKSPACE = 'acme';
 export const AGENTS = ['coder-1', 'coder-2', 'reviewer-1', 'ops-1'] as const;
@@ -81,15 +100,24 @@ function send(message: ServerMessage): void {
   process.send?.(message);
 }
 
-async function warden(): Promise<void> {
-  const data = mkdtempSync(join(tmpdir(), 'warden-bench-http-'));
-  const config = configSchema.parse({ data, port: 0, logLevel: 'silent' });
+async function warden(setting: WardenSetting): Promise<void> {
+  const owned = setting.data === undefined;
+  const data = setting.data ?? mkdtempSync(join(tmpdir(), 'warden-bench-http-'));
+  const config = configSchema.parse({
+    data,
+    port: 0,
+    logLevel: 'silent',
+    ...(setting.databaseUrl === undefined ? {} : { databaseUrl: setting.databaseUrl }),
+    ...(setting.schema === undefined ? {} : { databaseSchema: setting.schema }),
+  });
   const running = await startServer(config, { version: 'bench', env: {} });
   const { warden } = running;
-  const put = await warden.putPolicy(POLICY, { author: 'bench' });
-  if (!put.ok) throw new Error(`the bench policy was refused: ${JSON.stringify(put)}`);
   const tokens: string[] = [];
-  for (const agent of AGENTS) {
+  if (setting.setup) {
+    const put = await warden.putPolicy(POLICY, { author: 'bench' });
+    if (!put.ok) throw new Error(`the bench policy was refused: ${JSON.stringify(put)}`);
+  }
+  for (const agent of setting.setup ? AGENTS : []) {
     const made = await createToken(warden.store.tokens, {
       role: 'agent',
       name: agent,
@@ -115,10 +143,11 @@ async function warden(): Promise<void> {
           decisions: decisions[0]?.count ?? 0,
           entries: all[0]?.count ?? 0,
           denied: denied[0]?.count ?? 0,
+          cpuMicros: cpuMicros(),
         });
       } else if (command.type === 'stop') {
         await running.stop();
-        rmSync(data, { recursive: true, force: true });
+        if (owned) rmSync(data, { recursive: true, force: true });
         process.exit(0);
       }
     })().catch(fail);
@@ -126,7 +155,7 @@ async function warden(): Promise<void> {
   // The load process ended without a `stop` (it failed): stop anyway, leave nothing behind.
   process.once('disconnect', () => {
     void running.stop().finally(() => {
-      rmSync(data, { recursive: true, force: true });
+      if (owned) rmSync(data, { recursive: true, force: true });
       process.exit(1);
     });
   });
@@ -148,7 +177,8 @@ async function bare(constant: string): Promise<void> {
   if (typeof address !== 'object' || address === null)
     throw new Error('the bare server has no port');
   process.on('message', (command: ServerCommand) => {
-    if (command.type === 'count') send({ type: 'count', decisions: 0, entries: 0, denied: 0 });
+    if (command.type === 'count')
+      send({ type: 'count', decisions: 0, entries: 0, denied: 0, cpuMicros: cpuMicros() });
     else if (command.type === 'stop') {
       server.close(() => process.exit(0));
       server.closeIdleConnections();
@@ -166,6 +196,9 @@ function fail(error: unknown): never {
 }
 
 const [kind, constant] = process.argv.slice(2) as [ServerKind, string | undefined];
-if (kind === 'warden') warden().catch(fail);
+if (kind === 'warden')
+  warden(constant === undefined ? { setup: true } : (JSON.parse(constant) as WardenSetting)).catch(
+    fail,
+  );
 else if (kind === 'bare') bare(constant ?? '{}').catch(fail);
 else fail(new Error(`unknown server \`${String(kind)}\``));

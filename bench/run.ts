@@ -25,6 +25,7 @@ import { computeRatios, evaluateTargets, fmtUs, jsonLines, renderHuman } from '.
 import { compileWarden, wardenClassRequest, wardenDocument } from './warden.js';
 import { gateJsonLines, renderGate, runGateBench } from './gate.js';
 import { httpJsonLines, renderHttp, runHttpBench } from './http.js';
+import { clusterJsonLines, renderCluster, runClusterBench } from './cluster.js';
 import { hookJsonLines, renderHook, runHookBench } from './hook.js';
 import { gatewayJsonLines, renderGateway, runGatewayBench } from './gateway.js';
 import { BUILT_ENGINE, parseJsonLines, renderParse, runParseBench } from './parse.js';
@@ -42,11 +43,20 @@ interface Options {
   readonly quick: boolean;
   readonly sizes: readonly number[];
   readonly only:
-    'engine' | 'gate' | 'http' | 'hook' | 'gateway' | 'parse' | 'transactional' | 'agents' | null;
+    | 'engine'
+    | 'gate'
+    | 'http'
+    | 'cluster'
+    | 'hook'
+    | 'gateway'
+    | 'parse'
+    | 'transactional'
+    | 'agents'
+    | null;
 }
 
 const USAGE =
-  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|hook|gateway|parse|transactional|agents]';
+  'usage: tsx bench/run.ts [--json] [--quick] [--sizes 50,5000,50000] [--only engine|gate|http|cluster|hook|gateway|parse|transactional|agents]';
 
 function parseArgs(argv: readonly string[]): Options {
   let json = false;
@@ -72,6 +82,7 @@ function parseArgs(argv: readonly string[]): Options {
         value !== 'engine' &&
         value !== 'gate' &&
         value !== 'http' &&
+        value !== 'cluster' &&
         value !== 'hook' &&
         value !== 'gateway' &&
         value !== 'parse' &&
@@ -79,7 +90,7 @@ function parseArgs(argv: readonly string[]): Options {
         value !== 'agents'
       )
         throw new Error(
-          `--only takes \`engine\`, \`gate\`, \`http\`, \`hook\`, \`gateway\`, \`parse\`, \`transactional\` or \`agents\`, got \`${value ?? ''}\``,
+          `--only takes \`engine\`, \`gate\`, \`http\`, \`cluster\`, \`hook\`, \`gateway\`, \`parse\`, \`transactional\` or \`agents\`, got \`${value ?? ''}\``,
         );
       only = value;
     } else if (arg === '--help' || arg === '-h') {
@@ -148,6 +159,12 @@ async function main(): Promise<void> {
     const gateway = await runGatewayBench(options.quick, log);
     if (options.json) process.stdout.write(`${gatewayJsonLines(gateway).join('\n')}\n`);
     else process.stdout.write(`${renderGateway(gateway)}\n`);
+    return;
+  }
+  if (options.only === 'cluster') {
+    const cluster = runClusterBench(options.quick, log);
+    if (options.json) process.stdout.write(`${clusterJsonLines(cluster).join('\n')}\n`);
+    else process.stdout.write(`${renderCluster(cluster)}\n`);
     return;
   }
   if (options.only === 'http') {
@@ -240,6 +257,7 @@ async function main(): Promise<void> {
   const ratios = computeRatios(rows, options.sizes);
   const targets = evaluateTargets(rows, options.sizes, ratios, compile);
   const http = options.only === null ? runHttpBench(options.quick, log) : null;
+  const cluster = options.only === null ? runClusterBench(options.quick, log) : null;
   const hook = options.only === null ? await runHookBench(options.quick, log) : null;
   const gateway = options.only === null ? await runGatewayBench(options.quick, log) : null;
   const parse = options.only === null ? runParseBench(BUILT_ENGINE, options.quick, log) : null;
@@ -252,6 +270,7 @@ async function main(): Promise<void> {
       ...jsonLines(rows, ratios, targets, compile),
       ...(gate === null ? [] : gateJsonLines(gate)),
       ...(http === null ? [] : httpJsonLines(http)),
+      ...(cluster === null ? [] : clusterJsonLines(cluster)),
       ...(hook === null ? [] : hookJsonLines(hook)),
       ...(gateway === null ? [] : gatewayJsonLines(gateway)),
       ...(parse === null ? [] : parseJsonLines(parse)),
@@ -271,6 +290,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${renderHuman(header, infos, rows, ratios, targets, compile)}\n`);
   if (gate !== null) process.stdout.write(`${renderGate(gate)}\n`);
   if (http !== null) process.stdout.write(`${renderHttp(http)}\n`);
+  if (cluster !== null) process.stdout.write(`${renderCluster(cluster)}\n`);
   if (hook !== null) process.stdout.write(`${renderHook(hook)}\n`);
   if (gateway !== null) process.stdout.write(`${renderGateway(gateway)}\n`);
   if (parse !== null) process.stdout.write(`${renderParse(parse)}\n`);

@@ -163,7 +163,14 @@ export class Warden {
     this.clock = parts.clock;
     this.classifier = parts.options.classifier;
     const redact: Redact = (value, basePath) => this.redactor.redact(value, basePath);
-    this.writer = new AuditWriter(parts.store.audit);
+    // Postgres links every batch after the chain's head under a row lock, so batches of one
+    // server commit one after another anyway: one at a time, and everything that arrives
+    // meanwhile joins the next (group commit), instead of many small transactions queueing
+    // for the lock and the pool's connections.
+    this.writer = new AuditWriter(
+      parts.store.audit,
+      parts.store.backend === 'postgres' ? { maxInFlight: 1, maxBatch: 512 } : {},
+    );
     this.registrations = new Registrations(
       parts.store,
       parts.clock,
