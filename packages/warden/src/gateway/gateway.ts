@@ -211,6 +211,8 @@ export class Gateway {
   private readonly clock: () => number;
   private readonly closedClients = new WeakSet<Client>();
   private closing = false;
+  /** Completions being recorded: a call's result does not wait for its record, closing does. */
+  private readonly recording = new Set<Promise<void>>();
   private plans: ReadonlyMap<string, SandboxPlan> = new Map();
   /** The tools `tools/list` left out last, to log when that changes. */
   private hiddenKey = '';
@@ -692,7 +694,9 @@ export class Gateway {
     }
     const durationMs = Math.round(performance.now() - started);
     server.violations();
-    await this.record(
+    // The call was decided, and its decision recorded, before it went out; what it did is
+    // recorded in order (the record is queued now) while the result goes back.
+    const recorded = this.record(
       verdict,
       exposed.name,
       args,
@@ -700,11 +704,14 @@ export class Gateway {
       durationMs,
       error,
     );
+    this.recording.add(recorded);
+    void recorded.finally(() => this.recording.delete(recorded));
     return result;
   }
 
   async close(): Promise<void> {
     this.closing = true;
+    await Promise.allSettled([...this.recording]);
     const downstreams = this.downstreams;
     this.downstreams = [];
     for (const d of downstreams) d.gone ??= 'the gateway is stopping';
