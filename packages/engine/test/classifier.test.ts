@@ -218,6 +218,23 @@ describe('the classifier (G14c)', () => {
 
   it('derives prCreate and prPublish from gh', () => {
     expect(read('gh pr create --fill')[0]?.[2]).toEqual({ prCreate: {}, ...spawn });
+    // The branch it targets and the one it proposes, as the `create_pr` tool gives them.
+    expect(read('gh pr create --base main --title x')[0]?.[2]).toEqual({
+      prCreate: { refs: ['main'] },
+      ...spawn,
+    });
+    expect(read('gh pr create -B release/2 -H feature/x -b "body" --draft')[0]?.[2]).toEqual({
+      prCreate: { refs: ['release/2', 'feature/x'] },
+      ...spawn,
+    });
+    expect(read('gh pr create --base=main')[0]?.[2]).toEqual({
+      prCreate: { refs: ['main'] },
+      ...spawn,
+    });
+    expect(read('gh pr create --base "$B"')[0]?.[2]).toEqual({
+      prCreate: { refs: null },
+      ...spawn,
+    });
     expect(read('gh -R o/r pr merge 12 --squash')[0]?.[2]).toEqual({ prPublish: {}, ...spawn });
     expect(read('gh pr review 12 --approve')[0]?.[2]).toEqual({ prPublish: {}, ...spawn });
   });

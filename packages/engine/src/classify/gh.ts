@@ -179,6 +179,65 @@ function api(words: readonly Word[], start: number): Extraction {
   return { effects: [effect('vendorSyncWrite')] };
 }
 
+/**
+ * `gh pr create --base B --head H` proposes H for B: the refs are the base
+ * and the head, as the built-in `create_pr` tool gives them. Without
+ * `--base` the target is the repository's default branch, which the command
+ * line does not name.
+ */
+function prCreate(words: readonly Word[], start: number): Extraction {
+  const { seen } = operandsAndOptions(words, start, {
+    flags: [
+      '-d',
+      '--draft',
+      '-f',
+      '--fill',
+      '--fill-first',
+      '--fill-verbose',
+      '-w',
+      '--web',
+      '--dry-run',
+      '--no-maintainer-edit',
+    ],
+    values: [
+      '-B',
+      '--base',
+      '-H',
+      '--head',
+      '-t',
+      '--title',
+      '-b',
+      '--body',
+      '-F',
+      '--body-file',
+      '-a',
+      '--assignee',
+      '-l',
+      '--label',
+      '-m',
+      '--milestone',
+      '-p',
+      '--project',
+      '-r',
+      '--reviewer',
+      '-T',
+      '--template',
+      '--recover',
+    ],
+  });
+  const named = (short: string, long: string) =>
+    seen.filter((o) => o.name === short || o.name === long).at(-1);
+  const base = named('-B', '--base');
+  if (base === undefined) return { effects: [effect('prCreate')] };
+  const head = named('-H', '--head');
+  const literal = (o: typeof base) => o.value !== null && o.value.literal;
+  if (!literal(base) || (head !== undefined && !literal(head)))
+    return { effects: [effect('prCreate', { refs: null })] };
+  const refs = [base.value?.value as string];
+  if (head !== undefined) refs.push(head.value?.value as string);
+  return { effects: [effect('prCreate', { refs })] };
+}
+
 /** `gh repo sync [DEST] [-b BRANCH]` updates a branch of a repository from its source: a push. */
 function repoSync(words: readonly Word[], start: number): Extraction {
   const { seen } = operandsAndOptions(words, start, {
@@ -204,7 +263,7 @@ export function gh(words: readonly Word[], _ctx: ExtractContext): Extraction {
   if (action === undefined) return NONE;
   if (!action.literal) return { effects: [], unparseable: 'the gh command is not literal' };
   if (group.value === 'pr' && PR_CREATE_VERBS.has(action.value))
-    return { effects: [effect('prCreate')] };
+    return prCreate(words, words.indexOf(action) + 1);
   if (group.value === 'pr' && PR_MERGE_VERBS.has(action.value))
     return { effects: [effect('prPublish')] };
   if (group.value === 'repo' && action.value === 'clone') {
