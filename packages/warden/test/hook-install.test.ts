@@ -124,6 +124,27 @@ describe('warden hook install claude-code: the decision and the completions', ()
     expect(ran.stderr).toContain('`--timeout soon` is not a number of seconds');
     expect(existsSync(join(project, '.claude'))).toBe(false);
   });
+
+  it('refuses a --policy that does not load, with its problems, for every runtime, writing nothing', () => {
+    const broken = join(tempDir(), 'policy.yaml');
+    writeFileSync(
+      broken,
+      'version: 1\nworkspace: acme\nrules:\n  - { id: x, action: gitPushh, decision: allow }\n',
+    );
+    for (const runtime of ['claude-code', 'codex', 'gemini']) {
+      const project = tempDir();
+      const home = tempDir();
+      const ran = install([runtime, '--project', project, '--policy', broken], {
+        HOME: home,
+        CODEX_HOME: join(home, '.codex'),
+      });
+      expect(ran.code, runtime).toBe(1);
+      expect(ran.stderr).toContain('does not load, so the hook would deny every call');
+      expect(ran.stderr).toContain('rules[0].action: unknown action class `gitPushh`');
+      for (const folder of ['.claude', '.codex', '.gemini'])
+        expect(existsSync(join(project, folder)), `${runtime} ${folder}`).toBe(false);
+    }
+  });
 });
 
 describe('warden hook install codex', () => {

@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadGatewayConfig } from '../../gateway/config.js';
+import { loadPolicyFile } from '../../policy/load.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutSeconds } from '../../hook/run.js';
 import { HOOK_SANDBOX_MODES, runnerClientUsable, shellQuote } from '../../hook/sandboxed.js';
 import type { HookInstallOptions } from '../commands/hook.js';
@@ -86,6 +87,18 @@ export function planHookCommand(runtime: InstallRuntime, options: HookInstallOpt
     );
   if (options.policy !== undefined && !existsSync(options.policy))
     return bad('--policy', `no file \`${options.policy}\``);
+  // A policy that does not load would make the hook deny every call: refused here, with why.
+  if (options.policy !== undefined) {
+    const loaded = loadPolicyFile(options.policy, 'workspace', () => '');
+    if (!loaded.ok)
+      return bad(
+        '--policy',
+        `\`${options.policy}\` does not load, so the hook would deny every call; fix it first (\`warden policy lint\` shows the same): ${loaded.issues
+          .slice(0, 5)
+          .map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`)
+          .join('; ')}${loaded.issues.length > 5 ? `; and ${loaded.issues.length - 5} more` : ''}`,
+      );
+  }
   if (
     options.sandbox !== undefined &&
     !(HOOK_SANDBOX_MODES as readonly string[]).includes(options.sandbox)
