@@ -241,6 +241,34 @@ describe.skipIf(missing !== null)(
       }
     }, 60_000);
 
+    it('G2: a server that dies after the sandbox refused it something: the agent is told what was refused, not only that it closed', async () => {
+      const s = setup({});
+      // The tool's failure ends the server, as a server that does not expect a refusal may.
+      writeFileSync(
+        join(s.dir, 'fragile.mjs'),
+        FETCH_SERVER.replace(
+          "return { content: [{ type: 'text', text: String(error.stderr ?? error) }], isError: true };",
+          'process.exit(3);',
+        ),
+      );
+      writeFileSync(
+        s.config,
+        JSON.stringify({
+          agent: 'coder-1',
+          workspace: 'acme',
+          servers: { fragile: { command: process.execPath, args: [join(s.dir, 'fragile.mjs')] } },
+          tools: { '*__get': { actions: ['networkEgress'], args: { hosts: ['url'] } } },
+        }),
+      );
+      const { client } = await agent(s);
+      const died = await call(client, 'fragile__get', { url: 'http://localhost:9/' });
+      expect(died.isError).toBe(true);
+      expect(text(died)).toContain(
+        'the downstream server `fragile` closed its connection after the sandbox refused it',
+      );
+      expect(text(died)).toContain('localhost');
+    }, 60_000);
+
     it('G2: a backend that cannot run keeps the server from starting; it never starts without the sandbox', () => {
       const s = setup({});
       const marker = join(s.dir, 'started');

@@ -99,14 +99,22 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Why a server's calls fail now: it closed its connection, and what the sandbox refused it before. */
+function closedWords(name: string, refused: readonly string[]): string {
+  const said = `the downstream server \`${name}\` closed its connection`;
+  if (refused.length === 0) return said;
+  const last = refused.slice(-3);
+  return `${said} after the sandbox refused it ${refused.length === 1 ? 'something' : `${refused.length} things`} (its configuration's \`sandbox\` settings do not allow them): ${last.join('; ')}${refused.length > last.length ? '; …' : ''}`;
+}
+
 function where(entry: ServerEntry): string {
   return entry.kind === 'stdio' ? `\`${entry.command}\`` : entry.url;
 }
 
 interface Connected {
   readonly client: Client;
-  /** Logs what the sandbox refused since the last look. */
-  readonly violations: () => void;
+  /** Logs what the sandbox refused since the last look, and answers it. */
+  readonly violations: () => readonly string[];
 }
 
 /**
@@ -118,7 +126,7 @@ async function connectClient(
   entry: ServerEntry,
   plan: SandboxPlan | undefined,
   timeoutMs: number,
-  closed: (client: Client) => void,
+  closed: (client: Client, refused: readonly string[]) => void,
   log: (line: string) => void,
 ): Promise<Connected> {
   let started: ServerProcess | null;
@@ -128,14 +136,17 @@ async function connectClient(
     throw new Error(`cannot start ${where(entry)}: ${describeError(error)}`);
   }
   const launch = started?.launch ?? null;
-  const violations = launch === null ? () => undefined : violationReporter(entry.name, launch, log);
+  const violations: () => readonly string[] =
+    launch === null ? () => [] : violationReporter(entry.name, launch, log);
+  // Everything the sandbox refused this server: when it dies, that is likely why.
+  const refused: string[] = [];
   const client = new Client({ name: 'warden-gateway', version: '1' });
   client.onclose = () => {
     if (launch !== null) {
-      violations();
+      refused.push(...violations());
       launch.release();
     }
-    closed(client);
+    closed(client, refused);
   };
   const transport =
     entry.kind === 'stdio'
@@ -155,7 +166,14 @@ async function connectClient(
     launch?.release();
     throw new Error(`cannot connect to ${where(entry)}: ${describeError(error)}`);
   }
-  return { client, violations };
+  return {
+    client,
+    violations: () => {
+      const fresh = violations();
+      refused.push(...fresh);
+      return fresh;
+    },
+  };
 }
 
 async function listAll(client: Client, timeoutMs: number): Promise<Tool[]> {
@@ -251,12 +269,12 @@ export class Gateway {
   }
 
   /** A connection ended: its server's calls fail (a stdio one is started again at the next call). */
-  private readonly clientClosed = (client: Client): void => {
+  private readonly clientClosed = (client: Client, refused: readonly string[]): void => {
     this.closedClients.add(client);
     const downstream = this.downstreams.find((d) => d.client === client);
     if (downstream === undefined || downstream.gone !== null) return;
     downstream.client = null;
-    downstream.gone = `the downstream server \`${downstream.entry.name}\` closed its connection`;
+    downstream.gone = closedWords(downstream.entry.name, refused);
     if (this.closing) return;
     this.log(
       downstream.entry.kind === 'stdio'
@@ -289,7 +307,7 @@ export class Gateway {
         entry,
         client: exited ? null : result.value.client,
         violations: result.value.violations,
-        gone: exited ? `the downstream server \`${entry.name}\` closed its connection` : null,
+        gone: exited ? closedWords(entry.name, result.value.violations()) : null,
         attempts: [],
         failures: 0,
         nextTryAt: 0,

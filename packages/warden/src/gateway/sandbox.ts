@@ -185,16 +185,21 @@ export async function serverProcess(
   return { command: launch.file, args: [...launch.args], launch };
 }
 
-/** Logs what the sandbox refused a server since the last look, one line each. */
+/**
+ * Logs what the sandbox refused a server since the last look, one line each,
+ * and answers those lines (the gateway names them when the server then dies).
+ */
 export function violationReporter(
   server: string,
   launch: SandboxedLaunch,
   log: (line: string) => void,
-): () => void {
+): () => readonly string[] {
   let seen = 0;
   return () => {
     const lines = launch.violations();
-    for (const line of lines.slice(seen)) log(`servers.${server}: the sandbox refused: ${line}`);
+    const fresh = lines.slice(seen);
+    for (const line of fresh) log(`servers.${server}: the sandbox refused: ${line}`);
     seen = Math.max(seen, lines.length);
+    return fresh;
   };
 }
