@@ -73,11 +73,96 @@ export function asIssues(
   return problems.map((p) => ({ code, path: p.path, message: p.message }));
 }
 
+/**
+ * Fields by the words a person reads them as: a revision's `message` is the note
+ * typed beside a change. Any other field is named by its path.
+ */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  message: 'note',
+  note: 'note',
+  reason: 'reason',
+  title: 'title',
+  name: 'name',
+  hours: 'number of hours',
+  limit: 'limit',
+};
+
+/** The field a path ends in, as a sentence names it: `the note`, `the field \`spaces.x\``. */
+function fieldOf(path: string): string {
+  const last = /([A-Za-z_$][\w$]*)(?:\[\d+\])*$/.exec(path)?.[1];
+  const word = last === undefined ? undefined : FIELD_WORDS[last];
+  if (word !== undefined) return `the ${word}`;
+  return path === '' ? 'the value' : `the field \`${path}\``;
+}
+
+/** Zod's name of a type, as a person says it. */
+function typeWords(type: string): string {
+  const words: Record<string, string> = {
+    string: 'text',
+    number: 'a number',
+    int: 'a whole number',
+    boolean: 'true or false',
+    array: 'a list',
+    object: 'an object',
+    null: 'null',
+  };
+  return words[type] ?? `a ${type}`;
+}
+
+/** `The note is too long…` from `the note is too long…`. */
+function sentence(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+/**
+ * A problem's message as a person reads it. Zod's own wording of a failed
+ * check (`too big: expected string to have <=500 characters`), which the API's
+ * schemas pass through, becomes a sentence naming the field and the limit
+ * (`The note is too long: at most 500 characters.`); every message Warden
+ * wrote itself is kept as it is.
+ */
+export function humaneMessage(problem: Pick<Issue, 'path' | 'message'>): string {
+  const { path, message } = problem;
+  const field = fieldOf(path);
+  let m: RegExpExecArray | null;
+  if ((m = /^too big: expected string to have <=(\d+) characters?$/i.exec(message)))
+    return sentence(`${field} is too long: at most ${m[1]} characters.`);
+  if ((m = /^too small: expected string to have >=(\d+) characters?$/i.exec(message)))
+    return m[1] === '1'
+      ? sentence(`${field} is empty: write at least one character.`)
+      : sentence(`${field} is too short: at least ${m[1]} characters.`);
+  if ((m = /^too big: expected array to have <=(\d+) items?$/i.exec(message)))
+    return sentence(`${field} holds too many entries: at most ${m[1]}.`);
+  if ((m = /^too small: expected array to have >=(\d+) items?$/i.exec(message)))
+    return sentence(`${field} holds too few entries: at least ${m[1]}.`);
+  if ((m = /^too big: expected (?:number|int|bigint) to be (<=?)(\S+)$/i.exec(message)))
+    return sentence(`${field} is too large: ${m[1] === '<' ? 'less than' : 'at most'} ${m[2]}.`);
+  if ((m = /^too small: expected (?:number|int|bigint) to be (>=?)(\S+)$/i.exec(message)))
+    return sentence(`${field} is too small: ${m[1] === '>' ? 'more than' : 'at least'} ${m[2]}.`);
+  if ((m = /^invalid input: expected (\w+), received (\w+)$/i.exec(message)))
+    return m[2] === 'undefined'
+      ? sentence(`${field} is missing.`)
+      : sentence(
+          `${field} must be ${typeWords(m[1] as string)}, not ${typeWords(m[2] as string)}.`,
+        );
+  if ((m = /^invalid option: expected one of (.+)$/i.exec(message))) {
+    const options = (m[1] as string).split('|').map((o) => `\`${o.replace(/^"|"$/g, '')}\``);
+    return sentence(`${field} must be one of ${options.join(', ')}.`);
+  }
+  if ((m = /^unrecognized keys?: (.+)$/i.exec(message)))
+    return sentence(
+      `${path === '' ? 'the body' : field} has a field it does not take: ${(m[1] as string).replaceAll('"', '`')}.`,
+    );
+  if (/^invalid string: must match pattern /i.test(message))
+    return sentence(`${field} is not in the form it takes.`);
+  return message;
+}
+
 /** The body of an error response: each problem's path and message, in that order, and nothing else. */
 export function errorBody(problems: readonly Issue[]): {
   errors: { path: string; message: string }[];
 } {
-  return { errors: problems.map((p) => ({ path: p.path, message: p.message })) };
+  return { errors: problems.map((p) => ({ path: p.path, message: humaneMessage(p) })) };
 }
 
 /**

@@ -18,18 +18,46 @@ export function signOut() {
   window.sessionStorage.removeItem(KEY);
 }
 
+/**
+ * One problem as a person reads it: a message the server wrote as a whole
+ * sentence (`The note is too long: at most 500 characters.`) already names
+ * its field and stands alone; a shorter one is said after its field's path.
+ * @param {{ path?: string, message?: string }} p
+ */
+export function problemText(p) {
+  const message = p.message ?? '';
+  return p.path && !/^[A-Z]/.test(message) ? `${p.path}: ${message}` : message;
+}
+
 /** A refusal or failure of the API, with the server's own words. */
 export class ApiError extends Error {
   /** @param {number} status @param {{ path?: string, message?: string }[]} problems */
   constructor(status, problems) {
-    super(
-      problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ') ||
-        `the server answered HTTP ${status}`,
-    );
+    super(problems.map(problemText).join('; ') || `the server answered HTTP ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.problems = problems;
   }
+}
+
+/**
+ * Why a token typed to sign in was not taken, in words for the person who
+ * typed it: the server's words (`give a token: …`, `the token is not known or
+ * was revoked`) are for API clients, not for someone pasting a token.
+ * @param {unknown} error what signing in with it threw
+ */
+export function tokenProblem(error) {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  if (error.status === 0)
+    return 'The server cannot be reached: check the connection and try again.';
+  if (error.status !== 401) return error.message;
+  const expired = /expired at (\d{4}-\d\d-\d\dT[\d:.]+Z?)/.exec(error.message);
+  if (expired !== null) {
+    const at = new Date(expired[1] ?? '');
+    const when = Number.isNaN(at.getTime()) ? expired[1] : at.toLocaleString();
+    return `That token expired at ${when}: ask an admin for a new one.`;
+  }
+  return 'That token is not valid: check it, or ask an admin for a new one.';
 }
 
 /**

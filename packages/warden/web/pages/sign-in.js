@@ -4,7 +4,7 @@
 // next (`?next=`) is a path of this console, with its query; anything else
 // is said and ignored.
 
-import { signIn, signOut } from '../lib/api.js';
+import { signIn, signOut, tokenProblem } from '../lib/api.js';
 import { h, replace } from '../lib/dom.js';
 
 /**
@@ -56,7 +56,13 @@ export function render(main, ctx) {
       onsubmit: async (event) => {
         event.preventDefault();
         replace(error);
-        signIn(input.value.trim());
+        const typed = input.value.trim();
+        if (typed === '') {
+          replace(error, 'Paste your API token first: the token field is empty.');
+          input.focus();
+          return;
+        }
+        signIn(typed);
         try {
           const me = await ctx.signedIn();
           const refusal = consoleRefusal(me);
@@ -67,7 +73,8 @@ export function render(main, ctx) {
           }
         } catch (e) {
           signOut();
-          replace(error, e instanceof Error ? e.message : String(e));
+          replace(error, tokenProblem(e));
+          input.focus();
           return;
         }
         ctx.navigate(next ?? '/');
