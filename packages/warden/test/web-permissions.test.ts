@@ -722,7 +722,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       const alert = page.locator('.permissions > p[role="alert"]');
       await alert.getByText('Cannot read the policy of this workspace').waitFor();
       expect(await alert.innerText()).toContain('no policy is stored for workspace `nope`');
-      expect(await page.getByRole('tab').count()).toBe(7);
+      expect(await page.getByRole('tab').count()).toBe(8);
       await page.locator('#tab-what-if').click();
       await page.locator('#panel-what-if').getByLabel('Agent', { exact: true }).fill('x');
       await page.locator('#panel-what-if').getByLabel('Command line').fill('git push');

@@ -151,7 +151,9 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(seen.document).toBeLessThanOrEqual(PHONE.width);
       expect(seen.body).toBeLessThanOrEqual(PHONE.width);
 
-      // Every answer is reachable on screen, and tall enough to tap.
+      // Every answer is reachable on screen, and tall enough to tap; "approve for a
+      // while" is folded on a phone, one tap away.
+      await promptCard.locator('summary', { hasText: 'Approve for a while' }).click();
       const buttons = [
         promptCard.getByRole('button', { name: 'Approve once' }),
         promptCard.getByRole('button', { name: /Approve for/ }),

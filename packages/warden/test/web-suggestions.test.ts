@@ -1,8 +1,8 @@
 // Suggested and provable rules in the console, in real Chromium against a
 // real `warden serve`. Three pushes to feature branches, each approved once
 // by a connected approver, become a suggested rule: a viewer sees it under
-// "Suggested rules" in the permissions page's rules tab — its scope, its rule
-// in words, the prompts behind it and its blast radius — and no button, only
+// "Suggested rules", the permissions page's own tab for them — its scope, its
+// rule in words, the prompts behind it and its blast radius — and no button, only
 // that accepting takes an admin token. An admin accepts it there: the page says
 // which revision now holds it, and the next such push is allowed without
 // asking. The rules tab marks each deny rule with its proof's verdict — a
@@ -100,9 +100,9 @@ async function signedIn(token: string): Promise<SignedIn> {
   return signed;
 }
 
-/** The suggestion for agent coder-1 in the rules tab's "Suggested rules", once it has read them. */
+/** The suggestion for agent coder-1 in the "Suggestions" tab, once it has read them. */
 async function suggested(page: Page): Promise<Locator> {
-  await page.getByRole('tab', { name: 'Rules', exact: true }).click();
+  await page.getByRole('tab', { name: 'Suggestions', exact: true }).click();
   const item = page.locator(`li.suggestion[data-suggestion="${suggestion.id}"]`);
   await item.waitFor({ timeout: 10_000 });
   return item;
@@ -313,7 +313,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
             }),
           }),
       );
-      await page.getByRole('tab', { name: 'Rules', exact: true }).click();
+      await page.getByRole('tab', { name: 'Suggestions', exact: true }).click();
       const item = page.locator('li.suggestion[data-suggestion="sug-000000000000"]');
       await item.waitFor({ timeout: 10_000 });
       // Past decisions that were denied, and would be allowed, are said in red.

@@ -6,22 +6,28 @@
 // working (revoked, expired) does not take the page away: a banner says why
 // and signs in again over it, so an unsaved edit is kept.
 
-import { api, signIn, signOut, token } from './lib/api.js';
+import { api, signIn, signOut, token, tokenProblem } from './lib/api.js';
 import { h, replace } from './lib/dom.js';
+import { renderHeader } from './lib/header.js';
 
-/** Paths → page modules; `:name` parts become `ctx.params.name`. */
+/**
+ * Paths → page modules; `:name` parts become `ctx.params.name`; `nav` is the
+ * header's link the page is under.
+ * @type {{ path: string, page: string, title: string, open?: boolean, nav: import('./lib/header.js').NavKey | null }[]}
+ */
 const ROUTES = [
-  { path: '/sign-in', page: 'sign-in', title: 'Sign in', open: true },
-  { path: '/', page: 'home', title: 'Workspaces' },
-  { path: '/approvals', page: 'approvals', title: 'Approvals' },
-  { path: '/agents', page: 'agents', title: 'Agents' },
-  { path: '/agents/:agent', page: 'agent', title: 'Agent' },
+  { path: '/sign-in', page: 'sign-in', title: 'Sign in', open: true, nav: null },
+  { path: '/', page: 'home', title: 'Workspaces', nav: 'workspaces' },
+  { path: '/approvals', page: 'approvals', title: 'Approvals', nav: 'approvals' },
+  { path: '/agents', page: 'agents', title: 'Agents', nav: 'agents' },
+  { path: '/agents/:agent', page: 'agent', title: 'Agent', nav: 'agents' },
   {
     path: '/workspaces/:workspace/settings/workspace/permissions',
     page: 'permissions',
     title: 'Permissions',
+    nav: 'permissions',
   },
-  { path: '/workspaces/:workspace/tools', page: 'tools', title: 'Pinned tools' },
+  { path: '/workspaces/:workspace/tools', page: 'tools', title: 'Pinned tools', nav: 'tools' },
 ];
 
 /** @param {string} pattern @param {string} path @returns {Record<string, string> | null} */
@@ -81,101 +87,21 @@ export function currentWorkspace() {
   return identity?.workspace ?? window.sessionStorage.getItem('warden.workspace');
 }
 
-/**
- * The navigation's link to the pinned tools of `ws`, with a badge counting
- * the tools whose definition changed (read now; a page that reads the pins
- * tells it again with `warden:tool-pins`).
- * @param {string} ws @param {string} here
- */
-function toolsLink(ws, here) {
-  const href = `/workspaces/${encodeURIComponent(ws)}/tools`;
-  const count = h('span', { class: 'nav-count', dataset: { workspace: ws } });
-  if (identity?.permissions?.includes('read') === true)
-    api('GET', `/v1/tool-pins?workspace=${encodeURIComponent(ws)}`).then(
-      (/** @type {import('./lib/types.js').ToolPinList} */ { pins }) => {
-        // A page's own, later reading wins.
-        if (count.dataset.changed === undefined)
-          showChanged(count, pins.filter((p) => p.pending !== null).length);
-      },
-      () => undefined,
-    );
-  return h('a', { href, 'aria-current': here === href ? 'page' : undefined }, 'Tools', count);
-}
+/** The header's link of the page shown: set by `show`, read whenever the header is drawn again. @type {import('./lib/header.js').NavKey | null} */
+let current = null;
 
-/** Fills a navigation badge with the number of changed tools (empty at none). @param {HTMLElement} el @param {number} changed */
-function showChanged(el, changed) {
-  replace(
-    el,
-    changed === 0
-      ? null
-      : [
-          ' ',
-          h(
-            'span',
-            {
-              class: 'badge badge-deny',
-              title: `${changed} pinned ${changed === 1 ? 'tool' : 'tools'} changed: refused until an admin accepts the new definition`,
-            },
-            String(changed),
-            h('span', { class: 'visually-hidden' }, ' changed'),
-          ),
-        ],
-  );
-  el.dataset.changed = String(changed);
-}
-
+/** Draws the one header (lib/header.js) for the page shown and who is signed in. */
 function renderNav() {
-  const nav = document.getElementById('nav');
-  const who = document.getElementById('who');
-  if (nav === null || who === null) return;
-  if (identity === null) {
-    replace(nav);
-    replace(who);
-    return;
-  }
-  const ws = currentWorkspace();
-  const here = window.location.pathname;
-  /** @param {string} href @param {string} label */
-  const link = (href, label) =>
-    h('a', { href, 'aria-current': here === href ? 'page' : undefined }, label);
-  replace(
-    nav,
-    ws === null
-      ? link('/', 'Workspaces')
-      : link(`/workspaces/${encodeURIComponent(ws)}/settings/workspace/permissions`, 'Permissions'),
-    link('/approvals', 'Approvals'),
-    link('/agents', 'Agents'),
-    ws === null ? null : toolsLink(ws, here),
-  );
-  replace(
-    who,
-    h('span', null, identity.name, ' · ', h('span', { class: 'role' }, identity.role)),
-    // A token that expires says when, before it does.
-    identity.expiresAt === null || identity.expiresAt === undefined
-      ? null
-      : h(
-          'span',
-          {
-            class: 'muted token-expiry',
-            title: `This token stops working at ${identity.expiresAt}`,
-          },
-          ` · token until ${new Date(identity.expiresAt).toLocaleString()}`,
-        ),
-    ws === null ? null : h('span', { class: 'muted' }, ` · ${ws}`),
-    h(
-      'button',
-      {
-        class: 'link',
-        type: 'button',
-        onclick: () => {
-          signOut();
-          identity = null;
-          navigate('/sign-in');
-        },
-      },
-      'Sign out',
-    ),
-  );
+  renderHeader({
+    identity,
+    workspace: identity === null ? null : currentWorkspace(),
+    current,
+    onSignOut: () => {
+      signOut();
+      identity = null;
+      navigate('/sign-in');
+    },
+  });
 }
 
 /** The route of a path given as text (`?next=`); undefined when it names none. @param {string | null} path */
@@ -205,6 +131,7 @@ async function show() {
         identity = null;
       }
     }
+    current = null;
     renderNav();
     document.title = 'Not found · Warden';
     replace(
@@ -235,6 +162,7 @@ async function show() {
     params.workspace ?? new URLSearchParams(window.location.search).get('workspace');
   if (shownWorkspace !== undefined && shownWorkspace !== null && shownWorkspace !== '')
     window.sessionStorage.setItem('warden.workspace', shownWorkspace);
+  current = route.nav;
   renderNav();
   document.title = `${route.title} · Warden`;
   replace(main, h('p', { class: 'muted' }, 'Loading…'));
@@ -291,13 +219,6 @@ document.addEventListener('click', (event) => {
   navigate(a.pathname + a.search);
 });
 window.addEventListener('popstate', () => void show());
-// A page that read the pinned tools says how many changed: the badge follows.
-window.addEventListener('warden:tool-pins', (event) => {
-  const detail = /** @type {CustomEvent<{ workspace: string, changed: number }>} */ (event).detail;
-  for (const el of document.querySelectorAll('#nav .nav-count'))
-    if (el instanceof HTMLElement && el.dataset.workspace === detail.workspace)
-      showChanged(el, detail.changed);
-});
 /**
  * The token stopped working while a page was open: the page stays, with
  * whatever was typed in it, and a banner above it says why and signs in
@@ -338,9 +259,9 @@ function sessionEnded(reason) {
     h(
       'p',
       null,
-      'The server no longer accepts the token of this tab',
-      reason === '' ? '' : ` (${reason})`,
-      ': it was revoked or it expired. What you were editing stays on this page; sign in again, then save it.',
+      'The server no longer accepts the token of this tab: ',
+      /expired at/.test(reason) ? 'it expired' : 'it was revoked or it expired',
+      '. What you were editing stays on this page; sign in again, then save it.',
     ),
     h(
       'form',
@@ -349,7 +270,13 @@ function sessionEnded(reason) {
         onsubmit: async (/** @type {SubmitEvent} */ event) => {
           event.preventDefault();
           replace(error);
-          signIn(input.value.trim());
+          const typed = input.value.trim();
+          if (typed === '') {
+            replace(error, 'Paste your API token first: the token field is empty.');
+            input.focus();
+            return;
+          }
+          signIn(typed);
           try {
             const me = /** @type {import('./lib/types.js').Identity} */ (
               await api('GET', '/v1/me')
@@ -365,7 +292,7 @@ function sessionEnded(reason) {
             identity = me;
           } catch (e) {
             signOut();
-            replace(error, e instanceof Error ? e.message : String(e));
+            replace(error, tokenProblem(e));
             return;
           }
           el.remove();

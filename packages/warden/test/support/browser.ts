@@ -1,8 +1,11 @@
 // A real browser for the web console's tests: Debian's `chromium` driven by
 // playwright-core (never a downloaded browser). Where it is not installed the
 // tests say so and skip; under CI it is required (`.ci/run` installs it).
+// Also what the tests measure in a page: axe-core's accessibility findings,
+// and whether the page is wider than the screen.
 
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { UNDER_CI } from './backends.js';
@@ -63,4 +66,58 @@ export function pageErrors(page: Page): string[] {
     if (message.type() === 'error') errors.push(message.text());
   });
   return errors;
+}
+
+/** axe-core's script, as its package ships it to be put into a page. */
+const AXE_SOURCE = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+/** One accessibility violation axe-core found: its rule, how bad, and where. */
+export interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  /** The CSS selectors of the elements it found it on. */
+  readonly targets: readonly string[];
+}
+
+/**
+ * Runs axe-core in `page` as it is now (its script put in by the test, not
+ * the page: the console's content security policy stays as it is) and
+ * answers the violations of impact `serious` or `critical`. Its experimental
+ * check that a control's accessible name holds the text it shows
+ * (`label-content-name-mismatch`) runs too.
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  const found = (await page.evaluate(`window.axe
+    .run(document, {
+      resultTypes: ['violations'],
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+    })
+    .then((r) =>
+      r.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.map((n) => n.target.join(' ')),
+      })),
+    )`)) as AxeViolation[];
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Violations as a failure prints them: each rule's id, impact and help, and the elements it found (the first ten). */
+export function describeViolations(violations: readonly AxeViolation[]): string {
+  return violations
+    .map(
+      (v) =>
+        `${v.id} (${v.impact ?? '?'}, ${v.targets.length}): ${v.help}\n    ${v.targets.slice(0, 10).join('\n    ')}`,
+    )
+    .join('\n');
+}
+
+/** The page's width as its scrolling shows it: the viewport's, and the document's (wider means sideways scrolling). */
+export function pageWidths(page: Page): Promise<{ viewport: number; document: number }> {
+  return page.evaluate(
+    '({ viewport: window.innerWidth, document: document.documentElement.scrollWidth })',
+  ) as Promise<{ viewport: number; document: number }>;
 }

@@ -19,6 +19,7 @@ import {
   workspacePicker,
 } from './agents/common.js';
 import { freezeOf, freezePanel, frozenBadge } from './agents/freeze.js';
+import { folded } from '../lib/fold.js';
 
 /** How many of the workspace's newest audit entries show who is active. */
 const SAMPLE = 500;
@@ -39,6 +40,13 @@ function activity(entries) {
     seen.set(agent, a);
   }
   return seen;
+}
+
+/** A registered agent's field, a long one folded; a dash when it has none. @param {string | null | undefined} value @param {string} what */
+function shown(value, what) {
+  return value === null || value === undefined
+    ? h('span', { class: 'muted' }, '—')
+    : folded(value, { limit: 80, what });
 }
 
 /** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
@@ -192,16 +200,21 @@ export async function render(main, ctx) {
                     ? h('span', { class: 'muted ag-small' }, ' data folder')
                     : null,
               ),
-              h('td', null, a?.role ?? h('span', { class: 'muted' }, '—')),
-              h('td', null, a?.name ?? h('span', { class: 'muted' }, '—')),
-              h('td', null, a?.space ?? h('span', { class: 'muted' }, '—')),
-              h('td', null, a?.model ?? h('span', { class: 'muted' }, '—')),
+              h('td', null, shown(a?.role, 'the role')),
+              h('td', null, shown(a?.name, 'the name')),
+              h('td', null, shown(a?.space, 'the space')),
+              h('td', null, shown(a?.model, 'the model')),
               h(
                 'td',
                 null,
                 tools.length === 0
                   ? h('span', { class: 'muted' }, assigned === null ? 'none seen' : 'none')
-                  : tools.map((t, i) => [i > 0 ? ' ' : null, code(t)]),
+                  : folded(tools.join(' '), {
+                      limit: 200,
+                      render: (text) =>
+                        text.split(' ').map((t, i) => [i > 0 ? ' ' : null, code(t)]),
+                      what: 'the tools',
+                    }),
               ),
               h('td', null, time(a?.lastActivity ?? act?.last ?? null)),
             );

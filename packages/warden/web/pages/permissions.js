@@ -1,4 +1,5 @@
 // The permissions screen of a workspace: its parts live in `permissions/`
-// (the matrix, rules, autonomy dial, templates, what-if, audit, honesty).
+// (the matrix, rules, suggested rules, autonomy dial, templates, what-if,
+// audit, honesty).
 
 export { render } from './permissions/page.js';

@@ -13,6 +13,7 @@
 
 import { api, query } from '../lib/api.js';
 import { code, h, replace, section, time } from '../lib/dom.js';
+import { folded, foldedPre } from '../lib/fold.js';
 import { errorText, failure, loading } from './agents/common.js';
 
 /** @typedef {import('../lib/types.js').ToolPin} ToolPin @typedef {import('../lib/types.js').ToolDefinition} ToolDefinition */
@@ -70,11 +71,20 @@ const FIELDS = /** @type {const} */ ([
   },
 ]);
 
-/** One field's text in a `<pre>`, or "none". @param {string | null} text @param {string} field @param {'old' | 'new' | 'pinned'} side */
+/** One field's text in a `<pre>` (a long one folded), or "none". @param {string | null} text @param {string} field @param {'old' | 'new' | 'pinned'} side */
 function shownText(text, field, side) {
   return text === null
     ? h('p', { class: 'muted pin-none', dataset: { field, side } }, 'none')
-    : h('pre', { class: 'pin-text', dataset: { field, side } }, text);
+    : foldedPre(text, {
+        limit: 2000,
+        what: `the ${field}`,
+        attrs: { class: 'pin-text', dataset: { field, side } },
+      });
+}
+
+/** A tool's name as code, a long one folded. @param {string} tool */
+function toolName(tool) {
+  return folded(tool, { limit: 80, render: code, what: 'the tool name' });
 }
 
 /** The pinned definition of a tool, folded. @param {ToolPin} pin */
@@ -139,7 +149,7 @@ export async function render(main, ctx) {
         { id: headingId },
         h('span', { class: 'badge badge-deny' }, 'changed'),
         ' ',
-        code(pin.tool),
+        toolName(pin.tool),
       ),
       h(
         'p',
@@ -294,7 +304,7 @@ export async function render(main, ctx) {
                 h(
                   'th',
                   { scope: 'row', tabindex: '-1', class: 'pin-tool' },
-                  code(pin.tool),
+                  toolName(pin.tool),
                   pinnedDefinition(pin),
                 ),
                 h(
@@ -312,7 +322,11 @@ export async function render(main, ctx) {
                 ),
                 h('td', { class: 'pin-current' }, shortHash(pin.hash)),
                 h('td', null, time(pin.pinnedAt)),
-                h('td', { class: 'pin-by' }, pin.pinnedBy),
+                h(
+                  'td',
+                  { class: 'pin-by' },
+                  folded(pin.pinnedBy, { limit: 80, what: 'who pinned it' }),
+                ),
               );
             }),
           ),

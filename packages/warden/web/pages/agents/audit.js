@@ -6,6 +6,7 @@
 
 import { api, query } from '../../lib/api.js';
 import { badge, code, h, replace, section, time } from '../../lib/dom.js';
+import { folded } from '../../lib/fold.js';
 import { errorText, preview, statusBadge } from './common.js';
 
 const PAGE = 25;
@@ -16,7 +17,8 @@ const KINDS = ['call', 'decision', 'approval', 'change'];
 function details(e) {
   const parts = [];
   if (e.kind === 'call') {
-    if (typeof e.error === 'string' && e.error !== '') parts.push(h('div', null, e.error));
+    if (typeof e.error === 'string' && e.error !== '')
+      parts.push(h('div', null, folded(e.error, { what: 'the error' })));
     const args = preview(e.arguments);
     if (args !== '' && args !== 'null')
       parts.push(h('div', null, h('span', { class: 'muted' }, 'arguments '), code(args)));
@@ -24,28 +26,42 @@ function details(e) {
       parts.push(h('div', { class: 'muted' }, `${e.durationMs} ms`));
   } else if (e.kind === 'decision') {
     const command = e.request?.command;
-    if (typeof command === 'string') parts.push(h('div', null, code(command)));
+    if (typeof command === 'string')
+      parts.push(
+        h('div', null, folded(command, { limit: 160, render: code, what: 'the command' })),
+      );
     else if (Array.isArray(e.request?.actions))
-      parts.push(h('div', null, code(e.request.actions.join(', '))));
-    if (typeof e.decision?.reason === 'string') parts.push(h('div', null, e.decision.reason));
+      parts.push(
+        h('div', null, folded(e.request.actions.join(', '), { render: code, what: 'the actions' })),
+      );
+    if (typeof e.decision?.reason === 'string')
+      parts.push(h('div', null, folded(e.decision.reason, { what: 'the reason' })));
     if (e.approval?.by)
       parts.push(
         h(
           'div',
           { class: 'muted' },
-          `${e.approval.answer ?? e.approval.state} by ${e.approval.by}${e.approval.reason ? `: ${e.approval.reason}` : ''}`,
+          folded(
+            `${e.approval.answer ?? e.approval.state} by ${e.approval.by}${e.approval.reason ? `: ${e.approval.reason}` : ''}`,
+            { what: 'the answer' },
+          ),
         ),
       );
     if (e.override?.by)
       parts.push(
-        h('div', { class: 'muted' }, `overridden by ${e.override.by}: ${e.override.reason}`),
+        h(
+          'div',
+          { class: 'muted' },
+          folded(`overridden by ${e.override.by}: ${e.override.reason}`, { what: 'the override' }),
+        ),
       );
-    if (typeof e.failure === 'string') parts.push(h('div', { class: 'error' }, e.failure));
+    if (typeof e.failure === 'string')
+      parts.push(h('div', { class: 'error' }, folded(e.failure, { what: 'the failure' })));
   } else if (e.kind === 'approval') {
     const who = e.by === null || e.by === undefined ? '' : ` by ${e.by}`;
     const how =
       e.answer === 'remember' ? `remember ${e.hours ?? '?'} h in ${e.scope ?? '?'}` : e.answer;
-    parts.push(h('div', null, `${how}${who}${e.reason ? `: ${e.reason}` : ''}`));
+    parts.push(h('div', null, folded(`${how}${who}${e.reason ? `: ${e.reason}` : ''}`)));
   } else if (e.kind === 'change') {
     parts.push(h('div', null, `${e.change ?? 'change'} by ${e.by ?? '?'}`));
   }
@@ -63,11 +79,17 @@ function row(e) {
   return h(
     'tr',
     { dataset: { entry: e.id, kind: e.kind } },
-    h('td', null, time(e.occurredAt)),
-    h('td', null, e.kind),
-    h('td', null, typeof e.tool === 'string' ? code(e.tool) : h('span', { class: 'muted' }, '—')),
-    h('td', null, result),
-    h('td', { class: 'ag-details' }, details(e)),
+    h('td', { dataset: { label: 'Time' } }, time(e.occurredAt)),
+    h('td', { dataset: { label: 'Kind' } }, e.kind),
+    h(
+      'td',
+      { class: 'ag-tool', dataset: { label: 'Tool' } },
+      typeof e.tool === 'string'
+        ? folded(e.tool, { limit: 80, render: code, what: 'the tool' })
+        : h('span', { class: 'muted' }, '—'),
+    ),
+    h('td', { dataset: { label: 'Result' } }, result),
+    h('td', { class: 'ag-details', dataset: { label: 'Details' } }, details(e)),
   );
 }
 

@@ -3,6 +3,7 @@
 
 import { api, query } from '../../lib/api.js';
 import { code, h, replace, section, time } from '../../lib/dom.js';
+import { folded } from '../../lib/fold.js';
 import { failure, loading } from './common.js';
 
 const LIMIT = 200;
@@ -66,12 +67,18 @@ export function tasksSection(where) {
           h(
             'tr',
             { dataset: { task: t.id } },
-            h('td', null, t.title),
+            h('td', null, folded(t.title, { limit: 160, what: 'the title' })),
             h('td', null, stateBadge(t)),
             h('td', null, time(t.dueAt)),
             h('td', null, time(t.createdAt)),
             h('td', null, time(t.doneAt)),
-            h('td', null, t.note ?? h('span', { class: 'muted' }, '—')),
+            h(
+              'td',
+              null,
+              t.note === null || t.note === undefined
+                ? h('span', { class: 'muted' }, '—')
+                : folded(t.note, { limit: 160, what: 'the note' }),
+            ),
             h('td', null, code(t.id)),
           ),
         ),

@@ -4,8 +4,13 @@
 // give: once, for N hours in a scope (showing the rule it writes, from the
 // approval's offer), deny with an optional reason; for a soft deny, override
 // with a required reason. A role that may not answer sees no buttons.
+// Long text (a 3,000-character command, a long reason) shows its beginning
+// with a "Show all" control; on a phone the request's further details and
+// "approve for a while" fold behind a disclosure each, so that a card with
+// its answers fits one screen.
 
 import { code, h, replace, rich, time } from '../../lib/dom.js';
+import { folded, foldedPre } from '../../lib/fold.js';
 import {
   actionText,
   argumentsText,
@@ -27,6 +32,31 @@ const DEFAULT_HOURS = 8;
 /** The server's default limit for "approve for N hours" (it checks, whatever this says). */
 const MAX_HOURS = 168;
 
+/** Where a card is narrow enough to fold its details (the stylesheet's phone width). */
+const NARROW = '(max-width: 640px)';
+
+/** Whether the cards are drawn for a phone. */
+function narrow() {
+  return typeof window.matchMedia === 'function' && window.matchMedia(NARROW).matches;
+}
+
+/** At most `n` characters of `text`, with an ellipsis when cut (the whole is shown elsewhere). @param {string} text @param {number} n */
+function clipped(text, n) {
+  const chars = Array.from(text);
+  return chars.length <= n ? text : `${chars.slice(0, n).join('')}…`;
+}
+
+/**
+ * `content` folded behind a disclosure on a phone (closed until opened), as
+ * it is elsewhere.
+ * @param {boolean} fold @param {string} summary @param {string} cls @param {...import('../../lib/dom.js').Child} content
+ */
+function foldOnPhone(fold, summary, cls, ...content) {
+  return fold
+    ? h('details', { class: `ap-fold ${cls}` }, h('summary', null, summary), ...content)
+    : content;
+}
+
 /** @param {number} ms */
 function inWords(ms) {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -37,14 +67,17 @@ function inWords(ms) {
 
 /**
  * `key: values` rows of the request's arguments (`refs`, `paths`, `hosts`, `count`, `cents`).
- * @param {ApprovalView} view @returns {[string, string][]}
+ * @param {ApprovalView} view @returns {[string, import('../../lib/dom.js').Child][]}
  */
 function requestArgs(view) {
   const args = view.request?.args;
   if (args === undefined || args === null || typeof args !== 'object') return [];
   return Object.entries(args).map(([key, value]) => [
     `${key.slice(0, 1).toUpperCase()}${key.slice(1)}`,
-    Array.isArray(value) ? value.map(String).join(', ') : String(value),
+    folded(Array.isArray(value) ? value.map(String).join(', ') : String(value), {
+      limit: 120,
+      what: `the ${key}`,
+    }),
   ]);
 }
 
@@ -70,9 +103,13 @@ function staysDenied(scope, id) {
           'rule ',
           code(String(d.rule)),
           ` (${d.enforcement === 'soft' ? 'soft: only an overrider may let one call through, with a reason' : 'hard'}) in ${scopeLabel(String(d.scope))}: `,
-          rich(d.sentence),
+          folded(d.sentence, { limit: 200, render: rich, what: 'the rule' }),
           typeof d.example === 'string'
-            ? [' For example ', code(d.example), ' stays denied.']
+            ? [
+                ' For example ',
+                folded(d.example, { limit: 120, render: code, what: 'the example' }),
+                ' stays denied.',
+              ]
             : null,
         ),
       ),
@@ -85,7 +122,12 @@ function staysDenied(scope, id) {
  * @param {readonly RuleDraft[] | undefined} rules
  */
 function ruleCodes(rules) {
-  return rules === undefined ? [] : rules.map((r, j) => [j > 0 ? '; ' : null, code(ruleText(r))]);
+  return rules === undefined
+    ? []
+    : rules.map((r, j) => [
+        j > 0 ? '; ' : null,
+        folded(ruleText(r), { limit: 120, render: code, what: 'the rule' }),
+      ]);
 }
 
 /** @param {[string, import('../../lib/dom.js').Child][]} rows */
@@ -119,7 +161,14 @@ function facetList(view) {
         ' — rule ',
         code(f.rule ?? '?'),
         ` in ${f.scope ?? 'default'}`,
-        f.because === undefined ? null : h('span', { class: 'muted' }, ' · ', rich(f.because)),
+        f.because === undefined
+          ? null
+          : h(
+              'span',
+              { class: 'muted' },
+              ' · ',
+              folded(f.because, { limit: 160, render: rich, what: 'the reason' }),
+            ),
       ),
     ),
   );
@@ -158,6 +207,7 @@ export function approvalCard(view, options) {
   const scopes = Array.isArray(view.scopes) ? view.scopes : [];
   const effective = scopes.filter((s) => s.effective);
   const remembers = !soft && view.rememberable === true && effective.length > 0;
+  const phone = narrow();
 
   /** @type {CardState} */
   const state = {
@@ -412,7 +462,7 @@ export function approvalCard(view, options) {
         );
     return [
       h('div', { class: 'row' }, once),
-      remember,
+      remembers ? foldOnPhone(phone, 'Approve for a while…', 'ap-for-a-while', remember) : remember,
       denyForm('deny-reason', 'Reason for denying (optional)', 'Deny'),
     ];
   };
@@ -475,12 +525,67 @@ export function approvalCard(view, options) {
       soft ? 'soft deny' : 'ask',
     ),
     ' ',
-    view.agent,
+    clipped(view.agent, 80),
     ' · ',
-    view.tool ?? (actionText(view) || '—'),
+    // The command in full is under "Action", with its "Show all".
+    clipped(view.tool ?? (actionText(view) || '—'), 80),
   );
   const args = argumentsText(view.arguments);
   const argsId = `${id}-args`;
+  const action = actionText(view);
+  /** @type {[string, import('../../lib/dom.js').Child][]} */
+  const what = [
+    [
+      'Action',
+      action === ''
+        ? null
+        : folded(action, { limit: phone ? 100 : 200, render: code, what: 'the command' }),
+    ],
+    [
+      soft ? 'Denied because' : 'Because',
+      view.decision?.reason
+        ? folded(view.decision.reason, {
+            limit: phone ? 140 : 300,
+            render: rich,
+            what: 'the reason',
+          })
+        : null,
+    ],
+  ];
+  /** @type {[string, import('../../lib/dom.js').Child][]} */
+  const about = [
+    ['Agent', folded(view.agent, { limit: 120, what: 'the agent' })],
+    ['Workspace', view.workspace],
+    [
+      'Tool',
+      view.tool === null || view.tool === undefined
+        ? null
+        : folded(view.tool, { limit: 120, render: code, what: 'the tool' }),
+    ],
+    ['Space', view.request?.space],
+    ['Mode', view.request?.mode],
+    ...requestArgs(view),
+  ];
+  const more = [
+    h('h4', null, soft ? 'Denied by' : 'Asks about'),
+    facetList(view) ??
+      h(
+        'p',
+        { class: 'muted' },
+        `rule ${view.decision?.rule ?? '?'} in ${view.decision?.scope ?? '?'}`,
+      ),
+    soft
+      ? h('p', { class: 'muted' }, 'A soft deny: an overrider may override it with a reason.')
+      : null,
+    h('h4', { id: `${argsId}-h` }, 'Arguments'),
+    args === null
+      ? h('p', { class: 'muted ap-args' }, 'none sent')
+      : foldedPre(args, {
+          limit: phone ? 300 : 1200,
+          what: 'the arguments',
+          attrs: { class: 'ap-args', id: argsId, 'aria-labelledby': `${argsId}-h`, tabindex: '0' },
+        }),
+  ];
   const el = h(
     'li',
     { class: `ap-card card${soft ? ' ap-card-soft' : ''}`, dataset: { id: view.id } },
@@ -503,37 +608,10 @@ export function approvalCard(view, options) {
           countdown,
         ),
       ),
-      facts([
-        ['Agent', view.agent],
-        ['Workspace', view.workspace],
-        ['Tool', view.tool === null || view.tool === undefined ? null : code(view.tool)],
-        ['Action', actionText(view) === '' ? null : code(actionText(view))],
-        ['Space', view.request?.space],
-        ['Mode', view.request?.mode],
-        ...requestArgs(view),
-        [
-          soft ? 'Denied because' : 'Because',
-          view.decision?.reason ? rich(view.decision.reason) : null,
-        ],
-      ]),
-      h('h4', null, soft ? 'Denied by' : 'Asks about'),
-      facetList(view) ??
-        h(
-          'p',
-          { class: 'muted' },
-          `rule ${view.decision?.rule ?? '?'} in ${view.decision?.scope ?? '?'}`,
-        ),
-      soft
-        ? h('p', { class: 'muted' }, 'A soft deny: an overrider may override it with a reason.')
-        : null,
-      h('h4', { id: `${argsId}-h` }, 'Arguments'),
-      args === null
-        ? h('p', { class: 'muted ap-args' }, 'none sent')
-        : h(
-            'pre',
-            { class: 'ap-args', id: argsId, 'aria-labelledby': `${argsId}-h`, tabindex: '0' },
-            args,
-          ),
+      // On a phone what was asked and why come first; the rest is one tap away.
+      phone
+        ? [facts(what), foldOnPhone(true, 'More about this request', 'ap-more', facts(about), more)]
+        : [facts([...about.slice(0, 3), what[0], ...about.slice(3), what[1]]), more],
       actions,
       alert,
       outcome,

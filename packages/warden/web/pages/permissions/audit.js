@@ -6,6 +6,7 @@
 
 import { api, query } from '../../lib/api.js';
 import { badge, checkedOf, code, h, replace, section, time, valueOf } from '../../lib/dom.js';
+import { folded } from '../../lib/fold.js';
 import { openEditor } from './editor.js';
 import { alertBox, clear, fail, field, rich, select } from './ui.js';
 
@@ -27,10 +28,13 @@ const SPANS = [
 function requestSummary(entry) {
   /** @type {Partial<import('../../lib/types.js').ActionRequest>} */
   const r = entry.request ?? {};
+  /** @type {import('../../lib/types.js').Child[]} */
   const parts = [];
-  if (entry.tool !== null && entry.tool !== undefined) parts.push(code(entry.tool));
-  if (Array.isArray(r.actions)) parts.push(r.actions.join(', '));
-  if (typeof r.command === 'string') parts.push(code(r.command));
+  if (entry.tool !== null && entry.tool !== undefined)
+    parts.push(folded(entry.tool, { limit: 80, render: code, what: 'the tool' }));
+  if (Array.isArray(r.actions)) parts.push(folded(r.actions.join(', '), { what: 'the actions' }));
+  if (typeof r.command === 'string')
+    parts.push(folded(r.command, { limit: 160, render: code, what: 'the command' }));
   const where = [
     r.space === undefined ? null : `space ${r.space}`,
     r.mode === undefined ? null : `mode ${r.mode}`,
@@ -41,9 +45,19 @@ function requestSummary(entry) {
     'span',
     null,
     parts.map((p, i) => [i === 0 ? '' : ' · ', p]),
-    where === '' ? null : h('span', { class: 'muted' }, ` (${where})`),
+    where === '' ? null : h('span', { class: 'muted' }, ' (', folded(where, { limit: 120 }), ')'),
   );
 }
+
+/** The audit table's columns: their class (which sets their width) and heading. */
+const COLUMNS = [
+  ['when', 'When'],
+  ['agent', 'Agent'],
+  ['request', 'Request'],
+  ['outcome', 'Outcome'],
+  ['rule', 'Rule and scope'],
+  ['why', 'Why'],
+];
 
 /** The decisions, newest first, advisory hits highlighted. @param {readonly AuditEntry[]} decisions */
 function decisionsTable(decisions) {
@@ -65,9 +79,7 @@ function decisionsTable(decisions) {
         h(
           'tr',
           null,
-          ['When', 'Agent', 'Request', 'Outcome', 'Rule and scope', 'Why'].map((t) =>
-            h('th', { scope: 'col' }, t),
-          ),
+          COLUMNS.map(([key, t]) => h('th', { scope: 'col', class: `c-${key}` }, t)),
         ),
       ),
       h(
@@ -82,12 +94,16 @@ function decisionsTable(decisions) {
               class: hits.length > 0 ? 'advisory-hit' : undefined,
               dataset: { id: e.id, advisory: hits.length > 0 ? 'yes' : 'no' },
             },
-            h('td', null, time(e.occurredAt)),
-            h('td', null, code(e.agentId)),
-            h('td', null, requestSummary(e)),
+            h('td', { class: 'c-when', dataset: { label: 'When' } }, time(e.occurredAt)),
             h(
               'td',
-              null,
+              { class: 'c-agent', dataset: { label: 'Agent' } },
+              folded(e.agentId, { limit: 80, render: code, what: 'the agent' }),
+            ),
+            h('td', { class: 'c-request', dataset: { label: 'Request' } }, requestSummary(e)),
+            h(
+              'td',
+              { class: 'c-outcome', dataset: { label: 'Outcome' } },
               badge(e.outcome === 'ask' ? 'prompt' : e.outcome),
               e.override ? h('span', { class: 'muted' }, ` overridden by ${e.override.by}`) : null,
               e.approval
@@ -100,15 +116,22 @@ function decisionsTable(decisions) {
             ),
             h(
               'td',
-              null,
+              { class: 'c-rule', dataset: { label: 'Rule and scope' } },
               d.rule === undefined
                 ? '—'
-                : [code(d.rule), h('span', { class: 'muted' }, ` ${d.scope ?? ''}`)],
+                : [
+                    folded(d.rule, { limit: 80, render: code, what: 'the rule id' }),
+                    h('span', { class: 'muted' }, ' ', folded(d.scope ?? '', { limit: 80 })),
+                  ],
             ),
             h(
               'td',
-              null,
-              rich(d.reason ?? (e.failure === undefined ? '' : JSON.stringify(e.failure))),
+              { class: 'c-why', dataset: { label: 'Why' } },
+              folded(d.reason ?? (e.failure === undefined ? '' : JSON.stringify(e.failure)), {
+                limit: 240,
+                render: rich,
+                what: 'the reason',
+              }),
               hits.length === 0
                 ? null
                 : h(
@@ -182,9 +205,11 @@ function advisoryView(answer, env) {
             h(
               'tr',
               null,
-              ['Rule', 'Facet', 'Would have', 'Times', 'Agents', 'Last', ''].map((t) =>
+              ['Rule', 'Facet', 'Would have', 'Times', 'Agents', 'Last'].map((t) =>
                 h('th', { scope: 'col' }, t),
               ),
+              // The column of the "make it hard" buttons: named for a screen reader, not shown.
+              h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Change')),
             ),
           ),
           h(
@@ -199,12 +224,18 @@ function advisoryView(answer, env) {
                   'th',
                   { scope: 'row' },
                   code(r.rule),
-                  rule === undefined ? null : h('p', { class: 'muted' }, rich(rule.sentence)),
+                  rule === undefined
+                    ? null
+                    : h(
+                        'p',
+                        { class: 'muted' },
+                        folded(rule.sentence, { limit: 300, render: rich, what: 'the rule' }),
+                      ),
                 ),
                 h('td', null, code(r.facet)),
                 h('td', null, badge(r.wouldBe)),
                 h('td', { class: 'count' }, String(r.count)),
-                h('td', null, r.agents.join(', ')),
+                h('td', null, folded(r.agents.join(', '), { what: 'the agents' })),
                 h('td', null, time(r.lastAt)),
                 h(
                   'td',

@@ -8,6 +8,7 @@
 // one kind of scope or to names that hold some text.
 
 import { badge, code, h, replace } from '../../lib/dom.js';
+import { folded } from '../../lib/fold.js';
 import { openEditor } from './editor.js';
 import { managedSourceText, ruleItem } from './rules.js';
 import { alertBox, rich, scopeName, uid } from './ui.js';
@@ -25,11 +26,35 @@ function columnNote(column) {
   return null;
 }
 
-/** What the small line under a cell's badge says. @param {import('../../lib/types.js').MatrixCell} cell */
+/** A part of a cell's name that a screen reader says and the eye does not need. @param {string} text */
+function spoken(text) {
+  return h('span', { class: 'visually-hidden' }, text);
+}
+
+/** A small line under a cell's badge, set off from the one before it when spoken. @param {string} text */
+function note(text) {
+  return [spoken(', '), h('span', { class: 'cell-note' }, text)];
+}
+
+/**
+ * What decides a cell, in the small line under its badge, with the words a
+ * screen reader says before it: the built-in default, the rule written here,
+ * or "↑ the scope" it inherits from.
+ * @param {import('../../lib/types.js').MatrixCell} cell
+ */
 function cellBy(cell) {
-  if (cell.decidedIn === 'default') return 'default';
-  if (!cell.inherited) return cell.rule;
-  return `↑ ${scopeName(cell.decidedIn)}`;
+  if (cell.decidedIn === 'default')
+    return [spoken(' by the built-in '), h('span', { class: 'cell-by' }, 'default')];
+  if (!cell.inherited) return [spoken(' by rule '), h('span', { class: 'cell-by' }, cell.rule)];
+  return [
+    spoken(' inherited from '),
+    h(
+      'span',
+      { class: 'cell-by' },
+      h('span', { 'aria-hidden': 'true' }, '↑ '),
+      scopeName(cell.decidedIn),
+    ),
+  ];
 }
 
 /** Whether an advisory rule (reported, never enforced) is written in this cell. @param {import('../../lib/types.js').PermissionsMatrix} data @param {import('../../lib/types.js').MatrixCell} cell */
@@ -37,22 +62,6 @@ function advisoryHere(data, cell) {
   return cell.rules.some((id) =>
     data.rules.some((r) => r.id === id && r.layer === 'workspace' && r.enforcement === 'advisory'),
   );
-}
-
-/** @param {import('../../lib/types.js').MatrixRow} row @param {import('../../lib/types.js').MatrixCell} cell */
-function cellLabel(row, cell) {
-  const parts = [
-    `${row.class} in ${scopeName(cell.scope)}: ${cell.effective === 'prompt' ? 'ask' : cell.effective}`,
-  ];
-  if (cell.decision !== cell.effective) parts.push(`(${cell.decision} before the autonomy dial)`);
-  parts.push(
-    cell.decidedIn === 'default'
-      ? 'by the built-in default'
-      : `by rule ${cell.rule} in ${scopeName(cell.decidedIn)}`,
-  );
-  if (cell.exceptions.length > 0)
-    parts.push(`, ${cell.exceptions.length} conditional exception(s)`);
-  return parts.join(' ');
 }
 
 /** @type {[string, string][]} */
@@ -181,7 +190,9 @@ export function mountMatrix(panel, env) {
               cell.inherited
                 ? [' inherited from ', h('strong', null, scopeName(cell.decidedIn))]
                 : ' written here',
-              decider === undefined ? '.' : [': ', rich(decider.sentence)],
+              decider === undefined
+                ? '.'
+                : [': ', folded(decider.sentence, { limit: 400, render: rich, what: 'the rule' })],
             ],
       ),
       cell.exceptions.length === 0
@@ -197,7 +208,7 @@ export function mountMatrix(panel, env) {
                   null,
                   badge(e.decision),
                   ' ',
-                  rich(e.sentence),
+                  folded(e.sentence, { limit: 400, render: rich, what: 'the exception' }),
                   h('span', { class: 'muted' }, ` [${e.rule}]`),
                 ),
               ),
@@ -343,7 +354,6 @@ export function mountMatrix(panel, env) {
                       ]
                         .filter((c) => c !== '')
                         .join(' '),
-                      'aria-label': cellLabel(row, cell),
                       'aria-expanded': isSelected ? 'true' : 'false',
                       'aria-controls': detailId,
                       dataset: { class: row.class, scope: cell.scope, effective: cell.effective },
@@ -353,22 +363,17 @@ export function mountMatrix(panel, env) {
                         showDetail(data, true);
                       },
                     },
+                    // Named by what it shows (the decision, what decides it, its notes),
+                    // after the class and scope it is the cell of, said but not shown.
+                    spoken(`${row.class} in ${scopeName(cell.scope)}: `),
                     badge(cell.effective),
-                    h('span', { class: 'cell-by' }, cellBy(cell)),
+                    cellBy(cell),
                     cell.decision === cell.effective
                       ? null
-                      : h(
-                          'span',
-                          { class: 'cell-note' },
-                          `${cell.decision === 'prompt' ? 'ask' : cell.decision} before dial`,
-                        ),
-                    cell.exceptions.length === 0
-                      ? null
-                      : h('span', { class: 'cell-note' }, `+${cell.exceptions.length} when…`),
-                    cell.managed ? h('span', { class: 'cell-note' }, 'managed') : null,
-                    advisoryHere(data, cell)
-                      ? h('span', { class: 'cell-note' }, 'advisory rule')
-                      : null,
+                      : note(`${cell.decision === 'prompt' ? 'ask' : cell.decision} before dial`),
+                    cell.exceptions.length === 0 ? null : note(`+${cell.exceptions.length} when…`),
+                    cell.managed ? note('managed') : null,
+                    advisoryHere(data, cell) ? note('advisory rule') : null,
                   ),
                 );
               }),

@@ -1,6 +1,6 @@
 // The permissions screen (guard-rules §11): the policy matrix where rules
-// are written, the rules with origin and expiry, the autonomy dial per
-// space, templates, the what-if check, the permissions audit log and where
+// are written, the rules with origin and expiry, the rules suggested by
+// repeated approvals (a tab of their own), the autonomy dial per space, templates, the what-if check, the permissions audit log and where
 // rules are enforced. Each part is a tab; each shows only the controls the
 // signed-in role may use (the API refuses the rest anyway).
 
@@ -11,6 +11,7 @@ import { mountHonesty } from './honesty.js';
 import { mountMatrix } from './matrix.js';
 import { mountRules } from './rules.js';
 import { createState } from './state.js';
+import { mountSuggestions } from './suggestions.js';
 import { mountTemplates } from './templates.js';
 import { mountWhatIf } from './whatif.js';
 import { alertBox, fail, tabKeys } from './ui.js';
@@ -18,6 +19,7 @@ import { alertBox, fail, tabKeys } from './ui.js';
 const TABS = [
   { id: 'matrix', label: 'Matrix', mount: mountMatrix },
   { id: 'rules', label: 'Rules', mount: mountRules },
+  { id: 'suggestions', label: 'Suggestions', mount: mountSuggestions },
   { id: 'autonomy', label: 'Autonomy', mount: mountAutonomy },
   { id: 'templates', label: 'Templates', mount: mountTemplates },
   { id: 'what-if', label: 'What-if', mount: mountWhatIf },

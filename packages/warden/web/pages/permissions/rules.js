@@ -4,14 +4,15 @@
 // with where it comes from, G29). Lint warnings say which rules never decide;
 // each deny and prompt rule carries its proof's verdict (read once per page).
 // A search and filters (scope, class, decision, origin, expiry) narrow every
-// list at once; a rule's lint warnings stand beside it. Below them, the
-// rules suggested by prompts approved once again and again.
+// list at once; a rule's lint warnings stand beside it. The rules suggested
+// by prompts approved once again and again have their own tab
+// (suggestions.js), not a place below hundreds of rules and warnings.
 
 import { api, query } from '../../lib/api.js';
 import { code, h, replace, section, time } from '../../lib/dom.js';
+import { folded } from '../../lib/fold.js';
 import { openEditor, revoke } from './editor.js';
 import { proofBadge, proofOf } from './proof.js';
-import { suggestionsSection } from './suggestions.js';
 import { alertBox, originTag, rich, scopeName, uid } from './ui.js';
 
 /** Rules a list shows before "Show all": a long policy stays quick to draw. */
@@ -121,7 +122,11 @@ export function ruleItem(env, rule, box, proof = null, warnings = [], asking = n
       class: `rule${rule.expired ? ' is-expired' : ''}`,
       dataset: { rule: rule.id, layer: rule.layer },
     },
-    h('p', { class: 'sentence' }, rich(rule.sentence)),
+    h(
+      'p',
+      { class: 'sentence' },
+      folded(rule.sentence, { limit: 400, render: rich, what: 'the rule' }),
+    ),
     h(
       'p',
       { class: 'meta' },
@@ -163,7 +168,7 @@ function warningLine(w) {
     { class: 'rule-warning', dataset: { code: w.code } },
     h('span', { class: 'tag tag-warning' }, 'warning'),
     ' ',
-    rich(w.message),
+    folded(w.message, { limit: 400, render: rich, what: 'the warning' }),
   );
 }
 
@@ -265,7 +270,7 @@ export function mountRules(panel, env) {
       },
       choices.map(([value, text]) => h('option', { value, selected: filter[key] === value }, text)),
     );
-    return h('span', { class: 'filter-field' }, h('label', { for: id }, label), ' ', el);
+    return h('span', { class: 'filter-field' }, h('label', { for: id }, label), el);
   };
   const searchId = uid('rules-search');
   const search = h('input', {
@@ -284,7 +289,7 @@ export function mountRules(panel, env) {
   const toolbar = h(
     'div',
     { class: 'row rule-filter', role: 'search' },
-    h('span', { class: 'filter-field' }, h('label', { for: searchId }, 'Search'), ' ', search),
+    h('span', { class: 'filter-field' }, h('label', { for: searchId }, 'Search'), search),
     selects,
     count,
   );
@@ -364,7 +369,9 @@ export function mountRules(panel, env) {
           'p',
           { class: 'muted' },
           `Revision ${data.revision.revision}, by ${data.revision.author}`,
-          data.revision.message === null ? '' : ` — ${data.revision.message}`,
+          data.revision.message === null
+            ? ''
+            : [' — ', folded(data.revision.message, { limit: 200, what: 'the note' })],
           '. ',
           env.canWrite
             ? 'Each change is saved as a new revision in your name.'
@@ -422,16 +429,18 @@ export function mountRules(panel, env) {
             h(
               'ul',
               { class: 'list' },
-              data.skipped.map((s) => h('li', null, 'Left out: ', rich(s))),
+              data.skipped.map((s) =>
+                h('li', null, 'Left out: ', folded(s, { limit: 400, render: rich })),
+              ),
               data.warnings
                 .slice(0, expanded.has('warnings') ? data.warnings.length : SHOWN_AT_FIRST)
                 .map((w) =>
                   h(
                     'li',
                     null,
-                    code(w.rule),
+                    folded(w.rule, { limit: 80, render: code, what: 'the rule id' }),
                     ' ',
-                    rich(w.message),
+                    folded(w.message, { limit: 400, render: rich, what: 'the warning' }),
                     ' ',
                     h('span', { class: 'muted' }, `(${w.code})`),
                   ),
@@ -443,7 +452,7 @@ export function mountRules(panel, env) {
           ),
     );
   };
-  replace(panel, box, toolbar, body, suggestionsSection(env));
+  replace(panel, box, toolbar, body);
   draw(env.state.data, env.state.error);
   api('GET', `/v1/policy/proof${query({ workspace: env.workspace })}`).then(
     (/** @type {import('../../lib/types.js').PolicyProof} */ answer) => {

@@ -6,6 +6,7 @@
 
 import { api, query } from '../../lib/api.js';
 import { code, h, replace, section, time } from '../../lib/dom.js';
+import { folded } from '../../lib/fold.js';
 import { ruleText } from '../approvals/format.js';
 import { changeLine } from './editor.js';
 import { alertBox, clear, fail, scopeName } from './ui.js';
@@ -122,10 +123,11 @@ function suggestionItem(env, s) {
         h(
           'li',
           null,
-          code(
+          folded(
             ruleText(
               /** @type {import('../../lib/types.js').RuleDraft} */ (/** @type {unknown} */ (r)),
             ),
+            { limit: 200, render: code, what: 'the rule' },
           ),
         ),
       ),
@@ -134,7 +136,11 @@ function suggestionItem(env, s) {
       'p',
       { class: 'evidence' },
       `${count(s.approvals, 'prompt')} approved once`,
-      ` · agents: ${names(s.agents)} · tools: ${names(s.tools)} · from `,
+      ' · agents: ',
+      folded(names(s.agents), { limit: 200, what: 'the agents' }),
+      ' · tools: ',
+      folded(names(s.tools), { limit: 200, what: 'the tools' }),
+      ' · from ',
       time(s.firstAt),
       ' to ',
       time(s.lastAt),
@@ -161,7 +167,16 @@ function suggestionItem(env, s) {
 }
 
 /**
- * The suggested rules as a section of the rules tab, read once when it is made.
+ * The suggested rules as their own tab of the permissions screen, read once
+ * when the tab is first opened.
+ * @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env
+ */
+export function mountSuggestions(panel, env) {
+  replace(panel, suggestionsSection(env));
+}
+
+/**
+ * The suggested rules as a section, read once when it is made.
  * @param {import('../../lib/types.js').PermissionsEnv} env
  */
 export function suggestionsSection(env) {
