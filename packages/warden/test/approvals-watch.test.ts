@@ -3,10 +3,11 @@
 // answers once, for N hours in a picked scope (G23), or deny; a soft deny is
 // overridden only with a reason by an overrider (G26).
 
+import { spawn } from 'node:child_process';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { warden } from './helpers.js';
+import { BIN, warden } from './helpers.js';
 import { tempDir } from './support/backends.js';
 import type { Served, Spawned } from './support/processes.js';
 import {
@@ -19,6 +20,7 @@ import {
   spawnWarden,
 } from './support/processes.js';
 import { askPushPolicy } from './support/ask-push-policy.js';
+import { eventually } from './support/warden.js';
 
 const POLICY = askPushPolicy(`  - id: soft-install
     scope: workspace
@@ -209,6 +211,43 @@ describe('warden approvals watch', () => {
     expect(held.body).toMatchObject({ outcome: 'allow' });
   });
 
+  it('on a terminal one key answers, without Enter; the card shows the deadline the caller said', async () => {
+    // `script` gives the watcher a terminal, and passes what the test types to it.
+    const command = [process.execPath, BIN, 'approvals', 'watch', '--server', setup.server.url]
+      .map((w) => `'${w}'`)
+      .join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { ...process.env, WARDEN_TOKEN: setup.approver, NO_COLOR: '1', TERM: 'xterm' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
+    try {
+      await eventually(async () => screen.includes('connected to'), 15_000);
+      await presence(true);
+      const pending = api(
+        setup.server.url,
+        setup.agent,
+        'POST',
+        '/v1/decide',
+        { tool: 'git_push', command: 'git push origin feature/k', args: { refs: ['feature/k'] } },
+        { 'x-warden-wait': '30' },
+      );
+      // Its card (after the one the presence probe raised and denied itself).
+      const card = () => screen.slice(screen.indexOf('feature/k'));
+      await eventually(
+        async () => screen.includes('feature/k') && card().includes('[o] once'),
+        15_000,
+      );
+      expect(card()).toMatch(/answer within (29|28) s, or it is denied/);
+      child.stdin.write('o');
+      expect((await pending).body).toMatchObject({ decision: 'prompt', outcome: 'allow' });
+      await eventually(async () => screen.includes('approved once by bob'), 15_000);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
   it('ends when its input ends, and then prompts are denied at once (G22)', async () => {
     const watcher = watch(setup.approver);
     await watcher.waitFor('connected to');
@@ -274,6 +313,30 @@ describe('warden approvals watch', () => {
     expect(denied.code, denied.stderr).toBe(0);
     await watcher.waitFor('"event":"settled"');
   });
+});
+
+describe('prompts nobody can answer any more', () => {
+  it('G22: a `?wait=0` prompt ends when its last approver goes away, though no caller waits on it; a later answer is refused', async () => {
+    const watcher = watch(setup.approver, '--json');
+    await watcher.waitFor('"event":"ready"');
+    const id = (await decide({ command: 'git push origin feature/g' }, '?wait=0')).body
+      .approvalId as string;
+    expect(typeof id).toBe('string');
+    await watcher.stop('SIGTERM');
+    // Nobody waits on it: the server itself ends it once no approver is connected.
+    const ended = await eventually(async () => {
+      const read = await api(setup.server.url, setup.viewer, 'GET', `/v1/approvals/${id}`);
+      return read.body.state === 'pending' ? null : read.body;
+    }, 20_000);
+    expect(ended).toMatchObject({
+      state: 'expired',
+      closedReason: 'no approver is connected any more',
+    });
+    const late = answerAs(setup.approver, id, '--once');
+    expect(late.code).not.toBe(0);
+    const final = await api(setup.server.url, setup.agent, 'GET', `/v1/decide/${id}`);
+    expect(final.body).toMatchObject({ outcome: 'deny' });
+  }, 40_000);
 });
 
 describe('warden approvals answer', () => {

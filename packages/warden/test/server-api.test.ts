@@ -281,6 +281,45 @@ describe('HTTP API: decide, approvals and the live channel (contracts §8, G22, 
     await s.next('settled', (a) => a.id === approvalId);
   });
 
+  it('G22: a caller that says how long it waits (X-Warden-Wait) gets a prompt that ends a second before, and the approver sees that deadline', async () => {
+    const s = await h.stream(h.tokens.approver);
+    await s.next('ready');
+    const res = await h.app.request('/v1/decide?wait=0', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${h.tokens.agent}`,
+        'content-type': 'application/json',
+        'x-warden-wait': '5',
+      },
+      body: JSON.stringify(PUSH),
+    });
+    expect(res.status).toBe(200);
+    const asked = (await res.json()) as { approvalId: string };
+    const shown = await s.next('approval', (a) => a.id === asked.approvalId);
+    expect(Date.parse(shown.expiresAt as string) - Date.parse(shown.createdAt as string)).toBe(
+      4000,
+    );
+    // Without the header the approval timeout applies (10 s here), as it does when the caller waits longer.
+    const plain = await decide(h, PUSH, '?wait=0');
+    const other = await s.next('approval', (a) => a.id === plain.body.approvalId);
+    expect(Date.parse(other.expiresAt as string) - Date.parse(other.createdAt as string)).toBe(
+      10_000,
+    );
+    for (const bad of ['soon', '-3', '0', '1e9']) {
+      const refused = await h.app.request('/v1/decide', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${h.tokens.agent}`,
+          'content-type': 'application/json',
+          'x-warden-wait': bad,
+        },
+        body: JSON.stringify(COMMIT),
+      });
+      expect(refused.status, bad).toBe(400);
+      expect(await refused.text()).toContain('is not a number of seconds between 0 and 86400');
+    }
+  });
+
   it('G22: a long-poll decide is held until an approver answers through POST /v1/approvals/:id/answer', async () => {
     const s = await h.stream(h.tokens.approver);
     await s.next('ready');

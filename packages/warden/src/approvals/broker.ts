@@ -197,6 +197,41 @@ export class ApprovalBroker {
     return listed;
   }
 
+  /**
+   * Ends the approvals nobody can answer any more: those past their time,
+   * and prompts whose last approver went away, also when no caller waits on
+   * them (`?wait=0`). An override stays open for its window whoever is
+   * connected: it is answered later, and used by retrying the call. A server
+   * runs this every few seconds, so a prompt never outlives its approvers.
+   * Answers how many it ended.
+   */
+  async sweep(): Promise<number> {
+    const pending = await this.store.approvals.list({ state: 'pending', limit: 1000 });
+    const now = this.clock();
+    const answered = new Map<string, boolean>();
+    let ended = 0;
+    for (const approval of pending) {
+      if (now >= approval.expiresAtMs) {
+        if ((await this.expire(approval)) !== null) ended += 1;
+        continue;
+      }
+      if (approval.kind !== 'prompt') continue;
+      let someone = answered.get(approval.workspace);
+      if (someone === undefined) {
+        someone = await this.connected(approval.workspace, 'approver');
+        answered.set(approval.workspace, someone);
+      }
+      if (someone) continue;
+      const settled = await this.end(
+        approval,
+        'approver-gone',
+        'no approver is connected any more',
+      );
+      if (settled !== null) ended += 1;
+    }
+    return ended;
+  }
+
   /** Ends an approval whose time is up; null when someone settled it first. */
   private expire(approval: ApprovalRecord): Promise<ApprovalRecord | null> {
     const seconds = Math.round((approval.expiresAtMs - Date.parse(approval.createdAt)) / 1000);

@@ -138,8 +138,10 @@ async function converse(
     io.out(
       s.dim(`  only "approve once" is offered: ${view.onlyOnce ?? 'nothing to remember here'}\n`),
     );
+  const keys =
+    view.kind === 'override' ? ['v', 'd', 's'] : ['o', ...(remember ? ['r'] : []), 'd', 's'];
   for (;;) {
-    const line = await lines.ask(`${choices} › `, signal);
+    const line = await lines.choose(`${choices} › `, keys, signal);
     if (line === null) return null;
     const choice = line.trim().toLowerCase();
     if (choice === 's' || choice === 'skip') return 'skip';

@@ -20,15 +20,17 @@ export interface Io {
 export interface LineReader {
   /** The next line typed after `prompt`; null once the input has ended; rejects when `signal` aborts. */
   ask(prompt: string, signal: AbortSignal): Promise<string | null>;
+  /**
+   * One of `keys`, typed after `prompt`: on a terminal a single key press
+   * answers (no Enter); elsewhere a line, as `ask`.
+   */
+  choose(prompt: string, keys: readonly string[], signal: AbortSignal): Promise<string | null>;
   close(): void;
 }
 
 function stdinLines(): LineReader {
-  const rl = createInterface({
-    input: process.stdin,
-    output: process.stdout,
-    terminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
-  });
+  const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal });
   let ended = false;
   const end = new Promise<null>((resolve) =>
     rl.once('close', () => {
@@ -36,9 +38,25 @@ function stdinLines(): LineReader {
       resolve(null);
     }),
   );
+  const ask = (prompt: string, signal: AbortSignal): Promise<string | null> =>
+    ended ? Promise.resolve(null) : Promise.race([rl.question(prompt, { signal }), end]);
   return {
-    ask: (prompt, signal) =>
-      ended ? Promise.resolve(null) : Promise.race([rl.question(prompt, { signal }), end]),
+    ask,
+    choose: async (prompt, keys, signal) => {
+      if (!terminal) return ask(prompt, signal);
+      // The key lands in the line being typed first (readline listens before this does); a
+      // key that is a choice, typed on an empty line, then ends the line as Enter would.
+      const onKey = (typed: string | undefined) => {
+        if (typed !== undefined && rl.line === typed && keys.includes(typed.toLowerCase()))
+          rl.write(null, { name: 'return' });
+      };
+      process.stdin.on('keypress', onKey);
+      try {
+        return await ask(prompt, signal);
+      } finally {
+        process.stdin.off('keypress', onKey);
+      }
+    },
     close: () => rl.close(),
   };
 }

@@ -115,7 +115,10 @@ function localDecider(warden: Warden, workspace: string, options: LocalOptions):
       const decision = await warden.gate.decide(
         contextOf(workspace, call.placement, call.worktree),
         call.ask,
-        hooks.signal === undefined ? {} : { signal: hooks.signal },
+        {
+          ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
+          ...(hooks.deadlineAt === undefined ? {} : { waitMs: hooks.deadlineAt - Date.now() }),
+        },
       );
       // A decision that could not be recorded is a deny, whatever it says (contracts §8).
       if (decision.auditId === undefined)

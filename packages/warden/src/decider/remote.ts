@@ -139,9 +139,13 @@ function readDecision(answer: Answer, server: string, known: string | null = nul
 export function remoteDecider(options: RemoteOptions): Decider {
   const base = options.server.replace(/\/+$/, '');
   const { transport } = options;
-  const headers = (placement: Placement): Record<string, string> => ({
+  const headers = (placement: Placement, deadlineAt?: number): Record<string, string> => ({
     authorization: `Bearer ${options.token}`,
     'x-warden-adapter': placement.source,
+    // How long this caller waits for a human: the server ends the prompt just before.
+    ...(deadlineAt === undefined
+      ? {}
+      : { 'x-warden-wait': String(Math.max(1, Math.floor((deadlineAt - Date.now()) / 1000))) }),
   });
   const at = (path: string): URL => new URL(`${base}${path}`);
   const unreachable = (error: unknown): string =>
@@ -154,8 +158,16 @@ export function remoteDecider(options: RemoteOptions): Decider {
     body: unknown,
     limitMs = REQUEST_LIMIT_MS,
     signal?: AbortSignal,
+    deadlineAt?: number,
   ): Promise<Answer> =>
-    transport.request('POST', at(path), headers(placement), JSON.stringify(body), limitMs, signal);
+    transport.request(
+      'POST',
+      at(path),
+      headers(placement, deadlineAt),
+      JSON.stringify(body),
+      limitMs,
+      signal,
+    );
   const exec: Placement = { source: 'exec' };
 
   return {
@@ -192,6 +204,7 @@ export function remoteDecider(options: RemoteOptions): Decider {
             body,
             held ? APPROVAL_WAIT_LIMIT_MS : REQUEST_LIMIT_MS,
             signal,
+            hooks.deadlineAt,
           ),
           base,
         );

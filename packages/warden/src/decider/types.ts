@@ -44,6 +44,11 @@ export interface DecideHooks {
    * approval by itself; without it the server holds the request.
    */
   readonly waiting?: (approvalId: string) => void;
+  /**
+   * When the caller gives up (epoch ms): a prompt ends just before, so the
+   * approver sees the real deadline and an answer is never lost.
+   */
+  readonly deadlineAt?: number;
 }
 
 /** A decision as its adapter uses it. */

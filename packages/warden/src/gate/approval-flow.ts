@@ -26,6 +26,14 @@ import { freezeOf } from './snapshot.js';
 import type { Base, DecideOptions, GateDecision } from './types.js';
 import { fingerprint, withIds } from './types.js';
 
+/** A caller's answer must reach it before it gives up: the time an answer may take, then. */
+const ANSWER_MARGIN_MS = 1000;
+
+/** How long a prompt stays open: the approval timeout, or less when the caller waits less. */
+export function approvalTtl(timeoutMs: number, waitMs: number | undefined): number {
+  if (waitMs === undefined) return timeoutMs;
+  return Math.max(1000, Math.min(timeoutMs, waitMs - ANSWER_MARGIN_MS));
+}
 export class ApprovalFlow {
   constructor(
     private readonly store: Store,
@@ -96,7 +104,7 @@ export class ApprovalFlow {
       approvalId,
       offer,
       fingerprint(base.request, base.tool, base.arguments, base.unsandboxed === true),
-      this.broker.timeoutMs,
+      approvalTtl(this.broker.timeoutMs, options.waitMs),
     );
     try {
       await this.broker.open(pending);

@@ -58,6 +58,12 @@ export interface DecideOptions {
   readonly wait?: boolean;
   /** Aborting stops the wait: the approval is cancelled and the call denied. */
   readonly signal?: AbortSignal;
+  /**
+   * How long the caller waits for a human, from now: an approval ends a
+   * second before that (never later than the approval timeout), so the
+   * approver sees the caller's real deadline and an answer is never lost.
+   */
+  readonly waitMs?: number;
 }
 
 export interface ApprovalSummary {

@@ -252,6 +252,7 @@ async function decideCall<A extends object>(
   options: HookOptions,
   signal: AbortSignal,
   sandboxed: boolean,
+  deadlineAt?: number,
 ): Promise<A> {
   const decided = await decider.decide(
     {
@@ -265,7 +266,8 @@ async function decideCall<A extends object>(
       ask: plan.ask,
       ...(sandboxed ? { grant: true } : {}),
     },
-    { signal },
+    // The runtime gives up at the deadline: a prompt ends before, so its answer arrives.
+    { signal, ...(deadlineAt === undefined ? {} : { deadlineAt }) },
   );
   if (!decided.allow) return a.deny(decided.reason);
   if (!sandboxed || plan.ask.command === undefined) return a.allow(decided.reason);
@@ -313,6 +315,7 @@ export async function answerHook(
   const a = answering(runtime);
   const seconds = timeoutSeconds(options);
   if (typeof seconds === 'string') return a.deny(seconds);
+  const deadlineAt = Date.now() + seconds * 1000;
   const signal = deadline(seconds * 1000);
   const open = io.open ?? openForOneCall;
   const server = options.server ?? io.env.WARDEN_URL;
@@ -405,7 +408,17 @@ export async function answerHook(
     const opened = await open(spec, io.env);
     if ('problem' in opened) return a.deny(opened.problem);
     try {
-      return await decideCall(a, opened.decider, spec, data, plan, options, signal, sandboxed);
+      return await decideCall(
+        a,
+        opened.decider,
+        spec,
+        data,
+        plan,
+        options,
+        signal,
+        sandboxed,
+        deadlineAt,
+      );
     } finally {
       await opened.release();
     }

@@ -58,6 +58,8 @@ function realFolder(path: string): string {
 
 /** How long after listening the server warms its policies up; a server stopped sooner does none of it. */
 const WARM_UP_AFTER_MS = 1000;
+/** How often prompts nobody can answer any more are looked for (an approver counts as gone 5 s after its last beat). */
+const SWEEP_EVERY_MS = 2000;
 /** How many workspaces are warmed up: the code paths are warm after the first, the rest is their data. */
 const WARM_UP_WORKSPACES = 5;
 
@@ -161,6 +163,19 @@ export async function startServer(
   // The first console visit and the first decision after a start should not pay for compiling.
   const warming = setTimeout(() => void warmUp(warden, clock, logger), WARM_UP_AFTER_MS);
   warming.unref();
+  // A prompt nobody can answer any more ends, also one no caller waits on (`?wait=0`).
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    warden.approvals
+      .sweep()
+      .catch((error: unknown) =>
+        logger.warn(`cannot end the prompts nobody can answer: ${(error as Error).message}`),
+      )
+      .finally(() => (sweeping = false));
+  }, SWEEP_EVERY_MS);
+  sweeper.unref();
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   if (port !== config.port) hosts = serverHosts(config.host, port, allowed);
@@ -171,6 +186,7 @@ export async function startServer(
     (stopping ??= (async () => {
       state.shuttingDown = true;
       clearTimeout(warming);
+      clearInterval(sweeper);
       logger.info('shutting down: finishing requests in flight');
       const closed = new Promise<void>((done) => server.close(() => done()));
       server.closeIdleConnections();

@@ -13,7 +13,7 @@ import { grantKey, issueGrant } from '../../sandbox/grant.js';
 import type { Api } from '../api.js';
 import { agentCall, sourceOf } from '../context.js';
 import type { ServerContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { decideAnswerView, gateDecisionView } from '../../views/decision.js';
 
 const names = z.array(z.string()).describe('a list of names');
@@ -75,6 +75,21 @@ const decideSchema = requestSchema.extend({
     ),
 });
 
+/** The header an adapter says with how many seconds it waits for a human (its own deadline). */
+export const WAIT_HEADER = 'x-warden-wait';
+
+/** The caller's wait in milliseconds; undefined when it does not say; a bad value is a 400. */
+function callerWait(header: string | undefined): number | undefined {
+  if (header === undefined || header === '') return undefined;
+  const seconds = Number(header);
+  if (!/^\d+(\.\d+)?$/.test(header.trim()) || !(seconds > 0) || seconds > 86_400)
+    throw badRequest(
+      'X-Warden-Wait',
+      `\`${header.slice(0, 40)}\` is not a number of seconds between 0 and 86400`,
+    );
+  return Math.round(seconds * 1000);
+}
+
 /**
  * A decision as the answer: 200 only when its audit entry is committed (contracts §8:
  * a 2xx means durable); a denial that could not be recorded is a 503 that says so.
@@ -101,6 +116,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
       503: 'a deny that could not be recorded: the decision without `auditId`, and `failure` says why',
     },
     handler: async ({ c, identity, body, query }) => {
+      const waitMs = callerWait(c.req.header(WAIT_HEADER));
       const context = await agentCall(ctx, identity, body, {
         worktree: body.worktree,
         source: sourceOf(c.req.header('x-warden-adapter')),
@@ -120,6 +136,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
         },
         {
           wait: query.wait !== '0',
+          ...(waitMs === undefined ? {} : { waitMs }),
           // Read only when the call waits for an approver: made on demand, it costs nothing otherwise.
           get signal() {
             return c.req.raw.signal;
