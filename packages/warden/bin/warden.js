@@ -39,7 +39,15 @@ if (hook) {
       process.stderr.write(
         `warden: cannot start: ${error instanceof Error ? error.message : String(error)}\n`,
       );
-      process.stderr.write('warden: run `npm run build` in the Warden checkout first\n');
+      // In a checkout the build may be missing; an installed package is broken otherwise.
+      const checkout = require('node:fs').existsSync(
+        require('node:path').join(__dirname, '..', 'src'),
+      );
+      process.stderr.write(
+        checkout
+          ? 'warden: run `npm run build` in the Warden checkout first\n'
+          : 'warden: this installation is incomplete: install it again\n',
+      );
       process.exit(1);
     },
   );
