@@ -304,7 +304,7 @@ describe('the audit chain', () => {
     expect(warden(['audit', 'export', '--format', 'csv', '--data', t.data]).code).toBe(1);
     const none = warden(['audit', 'verify', '--data', tempDir('warden-empty-'), '--json']);
     expect(none.code).toBe(1);
-    expect(JSON.parse(none.stdout).errors[0].message).toContain('no audit log in');
+    expect(JSON.parse(none.stdout).errors[0].message).toContain('no Warden store in');
   });
 });
 

@@ -3,7 +3,6 @@
 // Workspace/. Roles and tools come from the settings; last activity from the
 // audit log, which only Warden writes (I1).
 
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { InstanceAgent } from '../instance/index.js';
 import {
@@ -12,11 +11,11 @@ import {
   listInstanceAgents,
   supervisorWarnings,
 } from '../instance/index.js';
-import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
-import { SQLITE_FILE } from '../store/sqlite.js';
+import { DEFAULT_DATA } from '../store/open.js';
 import type { AuditReader } from '../store/types.js';
 import type { AgentCreateOptions, AgentListOptions } from './commands/agent.js';
 import type { Io } from './io.js';
+import { openStoreFor, storeExists, storePlace } from './open.js';
 import { printJson, style, usage } from './io.js';
 
 function dataFolder(options: { data?: string }): string {
@@ -101,10 +100,10 @@ function describe(agent: InstanceAgent, lastActivity: string | null) {
 async function auditOf(
   io: Io,
   data: string,
+  json: boolean,
 ): Promise<{ audit: AuditReader; close: () => Promise<void> } | null> {
-  const options = storeOptionsFromEnv(io.env, data);
-  if (options.databaseUrl === undefined && !existsSync(join(data, SQLITE_FILE))) return null;
-  const store = await openStore(options);
+  if (!storeExists(storePlace(io, data))) return null;
+  const store = await openStoreFor(io, data, { json });
   return { audit: store.audit, close: () => store.close() };
 }
 
@@ -122,12 +121,7 @@ export async function runAgentList(io: Io, options: AgentListOptions): Promise<v
   const json = options.json === true;
   const data = dataFolder(options);
   const agents = await listInstanceAgents(data);
-  let store: Awaited<ReturnType<typeof auditOf>>;
-  try {
-    store = await auditOf(io, data);
-  } catch (error) {
-    return usage(io, json, '--data', `cannot open the audit log: ${(error as Error).message}`);
-  }
+  const store = await auditOf(io, data, json);
   const rows: ReturnType<typeof describe>[] = [];
   try {
     for (const agent of agents)

@@ -1,56 +1,30 @@
 // `warden audit verify|export|import`: the audit log's integrity and its
 // movement between installations (contracts §4, §6).
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { canonicalJson } from '@warden/engine';
 import { bodyOf, verifyChain } from '../audit/chain.js';
 import type { ChainBreak, ChainItem, VerifyReport } from '../audit/chain.js';
 import { draftFromEntry, jsonlItems } from '../audit/jsonl.js';
 import { toOtlp } from '../audit/otlp.js';
-import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
 import { MissingHead } from '../store/sql/audit.js';
-import { SQLITE_FILE } from '../store/sqlite.js';
 import type { AuditDraft, AuditEntry, JsonValue, Store } from '../store/types.js';
 import type { ExportOptions, ImportOptions, VerifyOptions } from './commands/audit.js';
 import type { Io } from './io.js';
+import { openStoreFor } from './open.js';
 import { fail, printJson, style, usage } from './io.js';
 
-function where(io: Io, data: string | undefined): string {
-  const url = io.env.DATABASE_URL;
-  return url !== undefined && url !== ''
-    ? 'the database named by DATABASE_URL'
-    : `\`${data ?? DEFAULT_DATA}\``;
-}
-
 /** Opens the store an audit command reads; an absent SQLite file is an error, not a new log. */
-async function open(
+function open(
   io: Io,
   options: Pick<VerifyOptions, 'data' | 'json'>,
   create: boolean,
 ): Promise<Store> {
-  const json = options.json === true;
-  const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
-  if (storeOptions.databaseUrl === undefined && !create) {
-    const file = join(resolve(storeOptions.data ?? DEFAULT_DATA), SQLITE_FILE);
-    if (!existsSync(file))
-      return usage(
-        io,
-        json,
-        '--data',
-        `no audit log in \`${options.data ?? DEFAULT_DATA}\`: there is no \`${SQLITE_FILE}\` there`,
-      );
-  }
-  try {
-    return await openStore(storeOptions);
-  } catch (error) {
-    return usage(
-      io,
-      json,
-      '--data',
-      `cannot open ${where(io, options.data)}: ${(error as Error).message}`,
-    );
-  }
+  return openStoreFor(io, options.data, {
+    json: options.json === true,
+    existing: create ? false : { hint: 'is it the data folder `warden serve` uses?' },
+  });
 }
 
 function report(io: Io, json: boolean, result: VerifyReport, source: string): void {

@@ -17,6 +17,7 @@ import { INSTALLERS } from './hook-install-command.js';
 import type { HookStatus } from './hook-install/runtime.js';
 import type { Io } from './io.js';
 import { EXIT } from './io.js';
+import { DEFAULT_DATA } from '../store/open.js';
 
 /** Warden's hook in each runtime's project (this folder) and user settings. */
 function hookStatuses(io: Io): HookStatus[] {
@@ -75,7 +76,7 @@ function checkLine(probe: ProbeResult, matrix: HonestyMatrix): string {
 async function runnerLines(io: Io): Promise<{ json: unknown; text: string }> {
   const { runnerStatus } = await import('../runner/lifecycle.js');
   const { runnerClientUsable } = await import('../hook/sandboxed.js');
-  const data = resolve('.warden');
+  const data = resolve(DEFAULT_DATA);
   const status = await runnerStatus(data);
   const client = runnerClientUsable(io.env);
   const text = [

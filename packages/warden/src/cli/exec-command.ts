@@ -35,6 +35,7 @@ import { childEnv } from '../tools/builtin/process.js';
 import type { ExecOptions } from './commands/exec.js';
 import type { Io } from './io.js';
 import { EXIT, usage } from './io.js';
+import { DEFAULT_DATA } from '../store/open.js';
 
 /** The tool name the gate and the audit log know these calls by. */
 const TOOL = 'exec';
@@ -147,7 +148,7 @@ async function openDecider(
   let spec: DeciderSpec;
   if (server !== null) spec = { kind: 'remote', server, token: token as string };
   else {
-    const data = resolve(options.data ?? '.warden');
+    const data = resolve(options.data ?? DEFAULT_DATA);
     if (options.grant !== undefined && !(await exists(data)))
       return failedClosed(
         `the grant was refused: there is no data folder \`${data}\` holding the key it was made with`,

@@ -4,6 +4,17 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { Option } from '@commander-js/extra-typings';
 import { ADAPTER_FLAGS } from '../hook/flags.js';
+import { DEFAULT_DATA } from '../store/open.js';
+
+/**
+ * The data folder, spelled and described once for every command: the store
+ * (SQLite, unless DATABASE_URL names Postgres), the audit log, the agents'
+ * folders and the runner's socket.
+ */
+export const DATA_FLAG = {
+  usage: '--data <dir>',
+  description: `the data folder (default \`${DEFAULT_DATA}\`; DATABASE_URL puts the store on Postgres)`,
+} as const;
 
 /** A repeatable flag's values, in the order given. */
 export function collect(value: string, previous: string[] = []): string[] {
@@ -11,12 +22,37 @@ export function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** The server a command talks to, and its token. */
+/** What `connectOptions` adds. Written out: inferred, the declaration file spells commander's types out whole. */
+export type ConnectFlags = {
+  server?: string;
+  token?: string;
+};
+
+/** What `storeOrServerOptions` adds. */
+export type StoreOrServerFlags = ConnectFlags & {
+  workspace?: string;
+  data?: string;
+  json?: true;
+};
+
+/** What `adapterOptions` adds. */
+export type AdapterFlags = ConnectFlags & {
+  policy?: string;
+  managed?: string;
+  data?: string;
+};
+
 export function connectOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   command: Command<A, O, G>,
-) {
+): Command<A, O & ConnectFlags, G> {
+  // The same type commander infers, said plainly (its own spelling does not unify with it).
   return command
     .option('--server <url>', 'the Warden server (default: WARDEN_URL)')
-    .option('--token <token>', 'a token for it (default: WARDEN_TOKEN)');
+    .option('--token <token>', 'a token for it (default: WARDEN_TOKEN)') as unknown as Command<
+    A,
+    O & ConnectFlags,
+    G
+  >;
 }
 
 /**
@@ -28,28 +64,25 @@ export function storeOrServerOptions<
   A extends unknown[],
   O extends OptionValues,
   G extends OptionValues,
->(command: Command<A, O, G>) {
+>(command: Command<A, O, G>): Command<A, O & StoreOrServerFlags, G> {
   return connectOptions(
     command
       .option('--workspace <id>', 'the workspace (default: the only one, or the token’s)')
-      .option(
-        '--data <dir>',
-        'the data folder, without a server (default `.warden`; DATABASE_URL for Postgres)',
-      ),
-  ).option('--json', 'print JSON');
+      .option(DATA_FLAG.usage, DATA_FLAG.description),
+  ).option('--json', 'print JSON') as unknown as Command<A, O & StoreOrServerFlags, G>;
 }
 
 /** The two adapter modes (contracts §4): connected to a server, or standalone on a policy file. */
 export function adapterOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   command: Command<A, O, G>,
-) {
+): Command<A, O & AdapterFlags, G> {
   const { server, token, policy, managed, data } = ADAPTER_FLAGS;
   return command
     .option(server.usage, server.description)
     .option(token.usage, token.description)
     .option(policy.usage, policy.description)
     .option(managed.usage, managed.description)
-    .option(data.usage, data.description);
+    .option(data.usage, data.description) as unknown as Command<A, O & AdapterFlags, G>;
 }
 
 /**
@@ -73,7 +106,7 @@ export function numberOption<Usage extends string>(
   description: string,
   accepts: (value: number) => boolean,
   problem: (text: string) => FlagProblem,
-) {
+): Option<Usage, undefined, undefined, number> {
   return new Option(usage, description).argParser((text) => {
     const value = Number(text);
     if (!accepts(value)) throw problem(text);

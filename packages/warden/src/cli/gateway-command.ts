@@ -13,6 +13,7 @@ import type { HostName } from '../gateway/hosts.js';
 import type { GatewayOptions } from './commands/gateway.js';
 import type { Io } from './io.js';
 import { EXIT, untilSignalled } from './io.js';
+import { DEFAULT_DATA } from '../store/open.js';
 
 function problems(io: Io, lines: readonly string[]): number {
   for (const line of lines) io.err(`error: ${line}\n`);
@@ -87,7 +88,7 @@ export async function runGateway(
     const made = await standaloneDecider(config, {
       policy: options.policy as string,
       managed: options.managed ?? io.env.WARDEN_MANAGED_POLICY ?? null,
-      data: options.data ?? '.warden',
+      data: options.data ?? DEFAULT_DATA,
       env: io.env,
     });
     if ('problems' in made) return problems(io, made.problems);
@@ -98,7 +99,7 @@ export async function runGateway(
   let gateway: Awaited<ReturnType<typeof Gateway.start>>;
   try {
     // Standalone, the data folder holds the audit log and the key grants are signed with.
-    const data = hasServer ? null : resolve(options.data ?? '.warden');
+    const data = hasServer ? null : resolve(options.data ?? DEFAULT_DATA);
     gateway = await Gateway.start(config, decider, {
       timeoutMs: timeoutSeconds * 1000,
       log,

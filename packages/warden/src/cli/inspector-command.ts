@@ -10,11 +10,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redactor } from '../audit/redact.js';
-import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
+import { DEFAULT_DATA, openStore } from '../store/open.js';
 import type { Store } from '../store/types.js';
 import { agentCredentials } from '../warden.js';
 import type { InspectorCommandOptions } from './commands/inspector.js';
 import type { Io } from './io.js';
+import { storePlace } from './open.js';
 import { EXIT, untilSignalled } from './io.js';
 
 /**
@@ -118,10 +119,10 @@ export async function runInspector(
   let store: Store;
   try {
     // The inspector never writes: no audit writer thread is started.
-    store = await openStore({ ...storeOptionsFromEnv(io.env, data), auditThread: false });
+    store = await openStore({ ...storePlace(io, data).options, auditThread: false });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return problems(io, redacted([`the store could not be opened: ${why}`]));
+    return problems(io, redacted([`cannot open ${storePlace(io, data).where}: ${why}`]));
   }
 
   const { Inspector } = await import('../inspector/inspector.js');

@@ -4,8 +4,6 @@
 // the human beside the scheduled ones. Thresholds and the default window come
 // from the server's configuration file when one is given, so both agree.
 
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { newId } from '../ids.js';
 import { listInstanceAgents } from '../instance/index.js';
 import { buildReport } from '../report/report.js';
@@ -15,11 +13,11 @@ import { renderMarkdown } from '../report/render.js';
 import type { Thresholds } from '../report/thresholds.js';
 import { loadConfig } from '../server/config.js';
 import type { OpenStoreOptions } from '../store/open.js';
-import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
-import { SQLITE_FILE } from '../store/sqlite.js';
+import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
 import type { Store } from '../store/types.js';
 import type { ReportOptions } from './commands/report.js';
 import type { Io } from './io.js';
+import { openStoreFor, placeOf } from './open.js';
 import { EXIT, fail, printJson, usage } from './io.js';
 
 export type { ReportOptions };
@@ -82,31 +80,8 @@ async function supervisorOf(io: Io, options: ReportOptions, data: string): Promi
 }
 
 /** Opens the store to read; an absent SQLite file is an error, not a new empty store. */
-async function open(io: Io, json: boolean, settings: Settings): Promise<Store> {
-  if (settings.store.databaseUrl === undefined) {
-    const file = join(resolve(settings.data), SQLITE_FILE);
-    if (!existsSync(file))
-      return usage(
-        io,
-        json,
-        '--data',
-        `no Warden store in \`${settings.data}\`: there is no \`${SQLITE_FILE}\` there (is it the data folder \`warden serve\` uses?)`,
-      );
-  }
-  try {
-    return await openStore(settings.store);
-  } catch (error) {
-    const where =
-      settings.store.databaseUrl === undefined
-        ? `\`${settings.data}\``
-        : 'the database named by DATABASE_URL';
-    return usage(
-      io,
-      json,
-      settings.store.databaseUrl === undefined ? '--data' : 'DATABASE_URL',
-      `cannot open ${where}: ${(error as Error).message}`,
-    );
-  }
+function open(io: Io, json: boolean, settings: Settings): Promise<Store> {
+  return openStoreFor(io, placeOf(settings.data, settings.store), { json, existing: {} });
 }
 
 const FLAG: Readonly<Record<ReportProblem['path'], string>> = {

@@ -8,9 +8,10 @@ import { socketPath } from '../runner/place.js';
 import type { RunnerServeOptions, RunnerStatusOptions } from './commands/runner.js';
 import type { Io } from './io.js';
 import { EXIT, printJson, usage } from './io.js';
+import { DEFAULT_DATA } from '../store/open.js';
 
 export async function runRunnerServe(io: Io, options: RunnerServeOptions): Promise<number> {
-  const data = resolve(options.data ?? '.warden');
+  const data = resolve(options.data ?? DEFAULT_DATA);
   const idle = options.idle === undefined ? 900 : Number(options.idle);
   if (!Number.isFinite(idle) || idle <= 0)
     return usage(
@@ -58,7 +59,7 @@ export async function runRunnerStatus(
   verb: 'status' | 'stop',
 ): Promise<number> {
   const json = options.json === true;
-  const data = resolve(options.data ?? '.warden');
+  const data = resolve(options.data ?? DEFAULT_DATA);
   const status = await runnerStatus(data);
   if (!status.running) {
     if (json) printJson(io, { running: false, data, reason: status.reason });

@@ -3,8 +3,8 @@
 // DATABASE_URL's Postgres), where a running server reads the change within
 // a second. The freeze and pin commands share it.
 
-import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
-import { Warden } from '../warden.js';
+import type { Warden } from '../warden.js';
+import { openWardenFor } from './open.js';
 import type { ConnectOptions } from './client.js';
 import type { Io } from './io.js';
 import { fail, usage } from './io.js';
@@ -27,22 +27,14 @@ export function useServer(io: Io, options: Where): boolean {
  * it cannot open. Its managed layer is the one a server on the folder reads:
  * WARDEN_MANAGED_POLICY's file when set, else the stored one.
  */
-export async function openLocal(io: Io, json: boolean, data: string | undefined): Promise<Warden> {
-  const storeOptions = storeOptionsFromEnv(io.env, data ?? DEFAULT_DATA);
+export function openLocal(io: Io, json: boolean, data: string | undefined): Promise<Warden> {
   const managed = io.env.WARDEN_MANAGED_POLICY;
-  try {
-    return await Warden.open({
-      ...storeOptions,
+  return openWardenFor(io, data, {
+    json,
+    warden: {
       env: managed === undefined || managed === '' ? {} : { WARDEN_MANAGED_POLICY: managed },
-    });
-  } catch (error) {
-    return usage(
-      io,
-      json,
-      storeOptions.databaseUrl === undefined ? '--data' : 'DATABASE_URL',
-      `cannot open the store: ${(error as Error).message}`,
-    );
-  }
+    },
+  });
 }
 
 /** The flag or setting a fault of the data folder's Warden is about. */

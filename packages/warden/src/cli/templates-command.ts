@@ -4,11 +4,7 @@
 // (`--server`, a token that may change the policy) or straight into the data
 // folder (or DATABASE_URL's Postgres), through the same `applyTemplate`.
 
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describeRule, didYouMean, validatePolicy } from '@warden/engine';
-import { DEFAULT_DATA, storeOptionsFromEnv } from '../store/open.js';
-import { SQLITE_FILE } from '../store/sqlite.js';
 import { TEMPLATES, applyTemplate, templateRules } from '../templates/index.js';
 import type {
   TemplateArgs,
@@ -16,8 +12,7 @@ import type {
   TemplateParam,
   TemplateRule,
 } from '../templates/index.js';
-import { Warden } from '../warden.js';
-import type { PolicyWriteResult } from '../warden.js';
+import type { PolicyWriteResult, Warden } from '../warden.js';
 import type { TemplateAppliedView, TemplateRuleView } from '../views/templates.js';
 import { templateAppliedView } from '../views/templates.js';
 import { connection, expected, refused, request } from './client.js';
@@ -27,6 +22,7 @@ import type {
   TemplatesShowOptions,
 } from './commands/templates.js';
 import type { Io } from './io.js';
+import { openWardenFor, storePlace } from './open.js';
 import { EXIT, Exit, fail, printJson, style, usage } from './io.js';
 import { author } from './policy-apply-command.js';
 
@@ -320,28 +316,12 @@ async function applyLocally(
   options: TemplatesOptions,
 ): Promise<TemplateAppliedView> {
   const json = options.json === true;
-  const data = options.data ?? DEFAULT_DATA;
-  const storeOptions = storeOptionsFromEnv(io.env, data);
-  const postgres = storeOptions.databaseUrl !== undefined;
   // An absent data folder holds no policy: say so rather than make an empty store.
-  if (!postgres && !existsSync(join(resolve(data), SQLITE_FILE)))
-    return usage(
-      io,
-      json,
-      '--data',
-      `no policy yet: \`${data}\` holds no Warden data: ${APPLY_ONE}`,
-    );
-  let warden: Warden;
-  try {
-    warden = await Warden.open({ ...storeOptions, env: {}, managedPolicyFile: null });
-  } catch (error) {
-    return usage(
-      io,
-      json,
-      postgres ? 'DATABASE_URL' : '--data',
-      `cannot open the store: ${(error as Error).message}`,
-    );
-  }
+  const warden = await openWardenFor(io, options.data, {
+    json,
+    existing: { hint: `no policy yet: ${APPLY_ONE}` },
+    warden: { env: {}, managedPolicyFile: null },
+  });
   let workspace: string;
   let written: PolicyWriteResult;
   let added: TemplateRule[];
@@ -368,7 +348,7 @@ async function applyLocally(
     return usage(
       io,
       json,
-      postgres ? 'DATABASE_URL' : '--data',
+      storePlace(io, options.data).flag,
       `cannot use the store: ${(error as Error).message}`,
     );
   } finally {

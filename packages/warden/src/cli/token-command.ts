@@ -6,11 +6,11 @@
 
 import { userInfo } from 'node:os';
 import { createToken, parseExpiry } from '../server/auth.js';
-import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from '../store/open.js';
 import type { Store, TokenRecord } from '../store/types.js';
 import type { TokenCreateOptions, TokenListOptions, TokenRevokeOptions } from './commands/token.js';
 import type { InputIssue } from '../policy/load.js';
 import type { Io } from './io.js';
+import { openStoreFor } from './open.js';
 import { EXIT, fail, printJson, style, usage } from './io.js';
 
 async function withStore<T>(
@@ -18,22 +18,7 @@ async function withStore<T>(
   options: Pick<TokenListOptions, 'data' | 'json'>,
   use: (store: Store) => Promise<T>,
 ): Promise<T> {
-  const storeOptions = storeOptionsFromEnv(io.env, options.data ?? DEFAULT_DATA);
-  let store: Store;
-  try {
-    store = await openStore(storeOptions);
-  } catch (error) {
-    const where =
-      storeOptions.databaseUrl !== undefined
-        ? 'the database named by DATABASE_URL'
-        : `\`${options.data ?? DEFAULT_DATA}\``;
-    return usage(
-      io,
-      options.json === true,
-      storeOptions.databaseUrl !== undefined ? 'DATABASE_URL' : '--data',
-      `cannot open ${where}: ${(error as Error).message}`,
-    );
-  }
+  const store = await openStoreFor(io, options.data, { json: options.json === true });
   try {
     return await use(store);
   } finally {

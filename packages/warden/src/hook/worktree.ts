@@ -24,6 +24,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { HookRuntime } from './runtime.js';
+import { DEFAULT_DATA } from '../data-folder.js';
 
 /** The environment variable a runtime names the session's project folder in, if it has one. */
 const PROJECT_ENV: Readonly<Partial<Record<HookRuntime['name'], string>>> = {
@@ -84,5 +85,5 @@ export function boundWorktree(
  * was started in it before — never from wherever the hook happens to run.
  */
 export function dataFolder(data: string | undefined, worktree: string): string {
-  return resolve(worktree, data ?? '.warden');
+  return resolve(worktree, data ?? DEFAULT_DATA);
 }

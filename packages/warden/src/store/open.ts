@@ -3,7 +3,9 @@
 
 import type { Store } from './types.js';
 
-export const DEFAULT_DATA = '.warden';
+import { DEFAULT_DATA } from '../data-folder.js';
+
+export { DEFAULT_DATA };
 
 export interface OpenStoreOptions {
   /** The data folder for SQLite (and for what lives beside the database). */

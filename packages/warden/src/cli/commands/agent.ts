@@ -4,7 +4,7 @@
 // `warden agent freeze|thaw|frozen`: the kill switch, on a server or in the data folder.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { collect, storeOrServerOptions } from '../flags.js';
+import { collect, storeOrServerOptions, DATA_FLAG } from '../flags.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
 function create(agent: CommandUnknownOpts) {
@@ -22,7 +22,7 @@ function create(agent: CommandUnknownOpts) {
       collect,
     )
     .option('--observe <id>', "a supervisor's observable agent, repeatable (default: all)", collect)
-    .option('--data <dir>', 'the data folder (default `.warden`)')
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option('--json', 'print JSON');
 }
 
@@ -30,10 +30,7 @@ function list(agent: CommandUnknownOpts) {
   return agent
     .command('list')
     .description('the agents with role, tools and last activity (from the audit log)')
-    .option(
-      '--data <dir>',
-      'the data folder (default `.warden`; DATABASE_URL for the audit log on Postgres)',
-    )
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option('--json', 'print JSON');
 }
 

@@ -1,10 +1,9 @@
 // `warden audit verify|export|import`: the audit log's integrity and movement;
 // the store loads when a subcommand runs.
 
+import { DATA_FLAG } from '../flags.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Cli, OptionsOf } from '../registration.js';
-
-const DATA = 'the data folder (default `.warden`; DATABASE_URL for Postgres)';
 
 function verify(audit: CommandUnknownOpts) {
   return audit
@@ -12,7 +11,7 @@ function verify(audit: CommandUnknownOpts) {
     .description(
       'recompute the hash chain and name the first changed, removed or reordered entry (exit 1 when broken)',
     )
-    .option('--data <dir>', DATA)
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option('--file <file>', 'verify an exported JSONL file instead')
     .option(
       '--head <hash>',
@@ -26,7 +25,7 @@ function exportLog(audit: CommandUnknownOpts) {
     .command('export')
     .description('write the whole audit log as JSON Lines or as OTLP/JSON traces')
     .option('--format <format>', '`jsonl` or `otlp`', 'jsonl')
-    .option('--data <dir>', DATA)
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option('--out <file>', 'write to this file instead of standard output');
 }
 
@@ -37,7 +36,7 @@ function importLog(audit: CommandUnknownOpts) {
       'append the entries of an exported JSONL file (its chain must verify; entries already present are skipped)',
     )
     .argument('<file>', 'the JSONL file')
-    .option('--data <dir>', DATA)
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option('--json', 'print JSON');
 }
 

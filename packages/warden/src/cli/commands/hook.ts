@@ -3,6 +3,7 @@
 // flags are `hook/flags.ts`'s, which its quick way in (`hook/main.ts`) reads
 // too; the hook and the installer load when they run.
 
+import { DATA_FLAG } from '../flags.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { HOOK_FLAGS, hookOptions } from '../../hook/flags.js';
 import { HOOK_RUNTIMES } from '../../hook/runtimes.js';
@@ -51,7 +52,7 @@ function installCommand(parent: CommandUnknownOpts, target: InstallTarget) {
     )
     .option('--server <url>', 'connected: the Warden server (the token comes from WARDEN_TOKEN)')
     .option('--policy <file>', 'standalone: the policy file')
-    .option('--data <dir>', 'standalone: the data folder for the audit log')
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option('--agent <id>', 'the agent id')
     .option(
       '--gateway-config <file>',

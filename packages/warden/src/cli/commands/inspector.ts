@@ -1,5 +1,6 @@
 // `warden inspector`: the AgentInspector's flags and help; it loads when it runs.
 
+import { DATA_FLAG } from '../flags.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Cli, OptionsOf } from '../registration.js';
 
@@ -9,10 +10,7 @@ function inspector(program: CommandUnknownOpts) {
     .description(
       "the AgentInspector: a supervisor's read-only MCP server on stdio (audit, receipts, tasks, allowlisted files)",
     )
-    .option(
-      '--data <dir>',
-      'the data folder with `agents/` (default `.warden`; DATABASE_URL for the store on Postgres)',
-    )
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option(
       '--as <agentId>',
       'the supervisor it answers for (its settings: `tools.agentInspector`)',

@@ -2,7 +2,7 @@
 // bites, and store it. `apply` opens a store, so its module loads when it runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { connectOptions } from '../flags.js';
+import { connectOptions, DATA_FLAG } from '../flags.js';
 import { runDescribe, runEnumerate, runLint } from '../policy-command.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
@@ -73,7 +73,7 @@ function apply(policy: CommandUnknownOpts) {
         'store a policy as the next revision: on a server (`--server`, admin token) or in the data folder',
       )
       .argument('<file>', 'the policy (a document without `workspace` is the managed layer)')
-      .option('--data <dir>', 'the data folder (default `.warden`; DATABASE_URL for Postgres)')
+      .option(DATA_FLAG.usage, DATA_FLAG.description)
       .option('--message <text>', 'say why, for the revision history'),
   ).option('--json', 'print JSON');
 }

@@ -1,5 +1,6 @@
 // `warden report`: the supervisor report's flags and help; it loads when it runs.
 
+import { DATA_FLAG } from '../flags.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Cli, OptionsOf } from '../registration.js';
 
@@ -11,10 +12,7 @@ function report(program: CommandUnknownOpts) {
     )
     .option('--supervisor <id>', 'the supervisor (default: the only one in the data folder)')
     .option('--since <window>', 'the window: `24h`, `7d`, `30m` or an ISO time (default 24h)')
-    .option(
-      '--data <dir>',
-      'the data folder (default `.warden`; DATABASE_URL for the store on Postgres)',
-    )
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option(
       '--config <file>',
       "the server's configuration: its `reports` settings and where the data is",

@@ -1,6 +1,7 @@
 // `warden runner serve|status|stop`: the resident runner of a data folder, its
 // flags and help; the runner loads only when one of them runs.
 
+import { DATA_FLAG } from '../flags.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Cli, OptionsOf } from '../registration.js';
 
@@ -10,7 +11,7 @@ function serve(group: CommandUnknownOpts) {
     .description(
       "run the data folder's resident runner in the foreground (the hooks' clients start it when they find none); it exits when idle",
     )
-    .option('--data <dir>', 'the data folder it serves (default `.warden`)')
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option(
       '--idle <seconds>',
       'exit after this long without a call (default: WARDEN_RUNNER_IDLE, else 900)',
@@ -21,7 +22,7 @@ function status(group: CommandUnknownOpts) {
   return group
     .command('status')
     .description("whether the data folder's runner is running, since when, and what it served")
-    .option('--data <dir>', 'the data folder (default `.warden`)')
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option('--json', 'print JSON');
 }
 
@@ -29,7 +30,7 @@ function stop(group: CommandUnknownOpts) {
   return group
     .command('stop')
     .description("stop the data folder's runner (the next call starts it again)")
-    .option('--data <dir>', 'the data folder (default `.warden`)')
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option('--json', 'print JSON');
 }
 

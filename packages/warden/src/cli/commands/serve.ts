@@ -1,7 +1,7 @@
 // `warden serve`: the server's flags and help; the server itself loads when it runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { collect } from '../flags.js';
+import { collect, DATA_FLAG } from '../flags.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
 function serve(program: CommandUnknownOpts) {
@@ -10,7 +10,7 @@ function serve(program: CommandUnknownOpts) {
     .description(
       'the Warden server: SQLite in `--data` by default, Postgres with DATABASE_URL; binds 127.0.0.1 unless told otherwise',
     )
-    .option('--data <dir>', 'the data folder (default `.warden`)')
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
     .option('--port <n>', 'the port (default 8787; 0 picks a free one)')
     .option('--host <host>', 'the address to listen on (default 127.0.0.1)')
     .option(

@@ -2,7 +2,7 @@
 // module that reads and writes them loads when a subcommand runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { collect, connectOptions } from '../flags.js';
+import { collect, connectOptions, DATA_FLAG } from '../flags.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
 function list(templates: CommandUnknownOpts) {
@@ -30,7 +30,7 @@ function apply(templates: CommandUnknownOpts) {
       .argument('<name>', 'the template')
       .option('--param <key=value>', 'a parameter; repeat it for each value of a list', collect)
       .option('--workspace <id>', 'the workspace (needed when several have a policy)')
-      .option('--data <dir>', 'the data folder (default `.warden`; DATABASE_URL for Postgres)')
+      .option(DATA_FLAG.usage, DATA_FLAG.description)
       .option('--message <text>', 'say why, for the revision history (default: `template NAME`)'),
   ).option('--json', 'print JSON');
 }

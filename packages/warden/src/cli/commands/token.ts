@@ -1,6 +1,7 @@
 // `warden token create|list|revoke`: API tokens in the data folder's store,
 // which loads when a subcommand runs.
 
+import { DATA_FLAG } from '../flags.js';
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Cli, OptionsOf } from '../registration.js';
 
@@ -8,9 +9,7 @@ import type { Cli, OptionsOf } from '../registration.js';
 function storeOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   command: Command<A, O, G>,
 ) {
-  return command
-    .option('--data <dir>', 'the data folder (default `.warden`; DATABASE_URL for Postgres)')
-    .option('--json', 'print JSON');
+  return command.option(DATA_FLAG.usage, DATA_FLAG.description).option('--json', 'print JSON');
 }
 
 function create(token: CommandUnknownOpts) {

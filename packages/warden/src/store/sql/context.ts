@@ -21,11 +21,7 @@ export interface SqlContext {
    */
   write<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Called after a change commits, to tell other processes (LISTEN/NOTIFY on Postgres). */
-  readonly notify: (
-    topic: StoreTopic,
-    workspace: string | null,
-    id?: string,
-  ) => void;
+  readonly notify: (topic: StoreTopic, workspace: string | null, id?: string) => void;
 }
 
 export function sqliteWrite(db: Db): SqlContext['write'] {
