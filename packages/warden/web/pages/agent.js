@@ -1,4 +1,5 @@
-// One agent: who it is (as registered), whether it or its workspace is frozen
+// One agent: who it is (as registered) and where it acts — its space and
+// mode, which an admin changes here — whether it or its workspace is frozen
 // (the kill switch, which an admin throws or releases here), its audit
 // timeline, its run receipts with a chart over time, its tasks, and the newest
 // supervisor report that mentions it. Each part reads its own route and shows
@@ -9,49 +10,79 @@ import { code, h, replace, section } from '../lib/dom.js';
 import { auditSection } from './agents/audit.js';
 import { errorText, failure, loading, resolveWorkspace, workspacePicker } from './agents/common.js';
 import { freezePanel } from './agents/freeze.js';
+import { placeForm, placedShown } from './agents/place.js';
 import { receiptsSection } from './agents/receipts.js';
 import { reportSection } from './agents/report.js';
 import { tasksSection } from './agents/tasks.js';
 
-/** @param {{ workspace: string, agent: string }} where */
-function overview(where) {
+/**
+ * Who the agent is, as registered, and where it acts; for a role that may
+ * change agents, the control that places it (`agents/place.js`).
+ * @param {{ workspace: string, agent: string }} where @param {boolean} mayPlace
+ */
+function overview(where, mayPlace) {
   const body = h('div', null, loading());
   const el = section('Overview', body);
+  /** @param {Pick<import('../lib/types.js').Agent, 'name' | 'role' | 'space' | 'mode' | 'model'> | null} a what `GET /v1/agents` lists of it, null: nothing */
+  const facts = (a) => {
+    /** @param {string | null} v */
+    const dash = (v) => v ?? h('span', { class: 'muted' }, '—');
+    return h(
+      'dl',
+      { class: 'ag-facts', id: 'agent-facts' },
+      /** @type {[string, import('../lib/types.js').Child][]} */ ([
+        ['Workspace', code(where.workspace)],
+        ['Name', dash(a?.name ?? null)],
+        ['Role', dash(a?.role ?? null)],
+        ['Space', placedShown(a?.space ?? null, 'the space')],
+        ['Mode', placedShown(a?.mode ?? null, 'the mode')],
+        ['Model', dash(a?.model ?? null)],
+      ]).map(([term, value]) => [
+        h('dt', null, term),
+        h('dd', { dataset: { fact: term.toLowerCase() } }, value),
+      ]),
+    );
+  };
   void (async () => {
     try {
       /** @type {{ agents: import('../lib/types.js').Agent[] }} */
       const { agents } = await api('GET', `/v1/agents${query({ workspace: where.workspace })}`);
-      const a = agents.find((x) => x.id === where.agent);
-      if (a === undefined) {
-        replace(
-          body,
-          h(
-            'p',
-            { class: 'muted' },
-            'Not registered in workspace ',
-            code(where.workspace),
-            ' (',
-            code('PUT /v1/agents/:id'),
-            '): what follows is what the audit log, the receipts and the taskboard hold for this id.',
-          ),
-        );
-        return;
-      }
-      /** @param {string | null} v */
-      const dash = (v) => v ?? h('span', { class: 'muted' }, '—');
+      const a = agents.find((x) => x.id === where.agent) ?? null;
+      const shown = h('div', null, facts(a));
+      const note =
+        a === null
+          ? h(
+              'p',
+              { class: 'muted' },
+              'Not registered in workspace ',
+              code(where.workspace),
+              ' (',
+              code('PUT /v1/agents/:id'),
+              '): what follows is what the audit log, the receipts and the taskboard hold for this id.',
+              mayPlace ? ' Placing it registers it.' : '',
+            )
+          : null;
       replace(
         body,
-        h(
-          'dl',
-          { class: 'ag-facts' },
-          [
-            ['Workspace', code(a.workspace)],
-            ['Name', dash(a.name)],
-            ['Role', dash(a.role)],
-            ['Space', dash(a.space)],
-            ['Model', dash(a.model)],
-          ].map(([term, value]) => [h('dt', null, term), h('dd', null, value)]),
-        ),
+        note,
+        shown,
+        mayPlace
+          ? placeForm({
+              workspace: where.workspace,
+              agent: a ?? {
+                id: where.agent,
+                name: null,
+                role: null,
+                model: null,
+                space: null,
+                mode: null,
+              },
+              onPlaced: (record) => {
+                note?.remove();
+                replace(shown, facts(record));
+              },
+            })
+          : null,
       );
     } catch (error) {
       replace(
@@ -111,7 +142,7 @@ export async function render(main, ctx) {
     back,
     heading,
     picker,
-    overview(where),
+    overview(where, ctx.can('policy')),
     section('Kill switch', freezePanel({ ctx, workspace, agent }).el),
     auditSection(where),
     receiptsSection(where),

@@ -1,5 +1,6 @@
-// The agents of a workspace: each with its role, its tools and when it last
-// did anything. `GET /v1/agents` lists the registered agents and those of the
+// The agents of a workspace: each with its role, where it acts (the space and
+// mode it is registered in, "none" without; an admin places it on its own
+// page), its tools and when it last did anything. `GET /v1/agents` lists the registered agents and those of the
 // data folder, with the tools their settings assign and their newest audit
 // entry; for an agent without settings the tools it used come from the audit
 // log — the workspace's newest entries, and for an agent not among them its
@@ -19,6 +20,7 @@ import {
   workspacePicker,
 } from './agents/common.js';
 import { freezeOf, freezePanel, frozenBadge } from './agents/freeze.js';
+import { placedShown } from './agents/place.js';
 import { folded } from '../lib/fold.js';
 
 /** How many of the workspace's newest audit entries show who is active. */
@@ -172,7 +174,7 @@ export async function render(main, ctx) {
           h(
             'tr',
             null,
-            ['Agent', 'Role', 'Name', 'Space', 'Model', 'Tools', 'Last activity'].map((t) =>
+            ['Agent', 'Role', 'Name', 'Space', 'Mode', 'Model', 'Tools', 'Last activity'].map((t) =>
               h('th', { scope: 'col' }, t),
             ),
           ),
@@ -202,7 +204,8 @@ export async function render(main, ctx) {
               ),
               h('td', null, shown(a?.role, 'the role')),
               h('td', null, shown(a?.name, 'the name')),
-              h('td', null, shown(a?.space, 'the space')),
+              h('td', { dataset: { col: 'space' } }, placedShown(a?.space, 'the space')),
+              h('td', { dataset: { col: 'mode' } }, placedShown(a?.mode, 'the mode')),
               h('td', null, shown(a?.model, 'the model')),
               h(
                 'td',

@@ -13,8 +13,21 @@ import { openEditor } from './editor.js';
 import { managedSourceText, ruleItem } from './rules.js';
 import { alertBox, rich, scopeName, uid } from './ui.js';
 
-/** The column heading's second line: the dial of a space, the net of a mode. @param {import('../../lib/types.js').MatrixColumn} column */
+/**
+ * The column heading's second line: the dial of a space, the net of a mode,
+ * and for an agent the space and mode it is registered in — where its cells
+ * are decided (nothing when it has neither: then it is decided as the
+ * workspace's column, with its own rules).
+ * @param {import('../../lib/types.js').MatrixColumn} column
+ */
 function columnNote(column) {
+  if (column.kind === 'agent') {
+    const where = [
+      column.space === null || column.space === undefined ? null : `space ${column.space}`,
+      column.mode === null || column.mode === undefined ? null : `mode ${column.mode}`,
+    ].filter((part) => part !== null);
+    return where.length === 0 ? null : h('span', { class: 'tag col-place' }, where.join(' · '));
+  }
   if (column.kind === 'space')
     return h(
       'span',
@@ -318,7 +331,12 @@ export function mountMatrix(panel, env) {
           columns.map((column) =>
             h(
               'th',
-              { scope: 'col', title: column.label, dataset: { scope: column.scope } },
+              {
+                scope: 'col',
+                // The server's words for what the column answers (an agent's: where it acts), as plain text.
+                title: column.label.replaceAll('`', ''),
+                dataset: { scope: column.scope },
+              },
               h('span', { class: 'col-kind' }, column.kind),
               h('span', { class: 'col-id' }, column.id ?? env.workspace),
               columnNote(column),
