@@ -4,8 +4,9 @@
 // scope — writing the rule the offer showed, listed and revocable (G23) — or
 // denied with a reason; another approver's answer is shown as theirs; a
 // viewer sees the prompts but no answers, and the API refuses it anyway; an
-// overrider overrides a soft deny only with a reason (G26). The agent's
-// arguments are foreign data: shown as text, never as markup.
+// overrider overrides a soft deny only with a reason (G26), and an approver,
+// who cannot, is not shown it. The agent's arguments are foreign data: shown
+// as text, never as markup.
 
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -255,7 +256,7 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(errors).toEqual([]);
     });
 
-    it('G26: an overrider overrides a soft deny only with a reason; an approver is not offered it; the retried call is allowed', async () => {
+    it('G26: an overrider overrides a soft deny only with a reason; an approver’s inbox does not list it; the retried call is allowed', async () => {
       const olga = await inbox(tokens.overrider);
       await connected(olga.page, 'olga');
       const bob = await inbox(tokens.approver);
@@ -268,13 +269,11 @@ describe.skipIf(BROWSER_SKIP !== null)(
       });
       const id = denied.body.approvalId as string;
 
-      const bobCard = bob.page.locator(`#inbox-pending > li[data-id="${id}"]`);
-      await bobCard.waitFor({ timeout: 10_000 });
-      expect(await bobCard.getByRole('button').count()).toBe(0);
-      expect(await bobCard.innerText()).toContain('may not override a soft deny');
-
       const card = olga.page.locator(`#inbox-pending > li[data-id="${id}"]`);
       await card.waitFor({ timeout: 10_000 });
+      // An approver cannot act on a soft deny: its inbox neither lists nor counts it.
+      expect(await bob.page.locator(`#inbox-pending > li[data-id="${id}"]`).count()).toBe(0);
+      expect(await bob.page.title()).toBe('Approvals · Warden');
       const text = await card.innerText();
       expect(text).toContain('soft deny');
       expect(text).toContain('soft-install');
@@ -290,11 +289,8 @@ describe.skipIf(BROWSER_SKIP !== null)(
       expect(await settled.locator('.ap-outcome').innerText()).toBe(
         'You overrode the soft deny (release hotfix needs it).',
       );
-      const bobSettled = bob.page.locator(`#inbox-settled > li[data-id="${id}"]`);
-      await bobSettled.waitFor();
-      expect(await bobSettled.locator('.ap-outcome').innerText()).toBe(
-        'Answered by olga: overridden (release hotfix needs it).',
-      );
+      // Nor its end: it was never the approver's.
+      expect(await bob.page.locator(`#inbox-settled > li[data-id="${id}"]`).count()).toBe(0);
       const retried = await decide({ command: 'npm install left-pad' });
       expect(retried.body).toMatchObject({ outcome: 'allow' });
       expect(olga.errors).toEqual([]);

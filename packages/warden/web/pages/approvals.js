@@ -4,14 +4,17 @@
 // when it closes, prompts are denied at once. Each pending approval is a card
 // with the answers the role may give; `settled` events move a card to "just
 // settled" with who answered. A viewer sees the pending prompts (polled from
-// `GET /v1/approvals`), without any answer, and is no approver. The prompt
-// that times out soonest is on top; the tab's title counts the waiting ones,
+// `GET /v1/approvals`), without any answer, and is no approver. A role lists
+// and counts only the approvals it acts on (`approvals/acts.js`): an approver
+// the prompts, an overrider the soft denies, an admin both; a viewer, who acts
+// on none, sees every kind. The prompt that times out soonest is on top; the tab's title counts the waiting ones,
 // and a notification the person turns on says so when one arrives while the
 // tab is hidden (`approvals/notify.js`).
 
 import { ApiError, api, query } from '../lib/api.js';
 import { h, replace, section, toast } from '../lib/dom.js';
 import { listen } from '../lib/sse.js';
+import { inboxShows, leftOutText } from './approvals/acts.js';
 import { approvalCard } from './approvals/card.js';
 import { actionText, answerText } from './approvals/format.js';
 import { inboxTitle, notifier } from './approvals/notify.js';
@@ -51,6 +54,8 @@ export function render(main, ctx) {
   const mayAnswer = ctx.can('answer');
   const mayOverride = ctx.can('override');
   const live = mayAnswer || mayOverride;
+  const powers = { mayAnswer, mayOverride };
+  const leftOut = leftOutText(powers);
   const stop = new AbortController();
 
   const state = h('p', { class: 'ap-live', role: 'status', id: 'inbox-state' });
@@ -147,6 +152,8 @@ export function render(main, ctx) {
 
   /** @param {import('../lib/types.js').ApprovalView} view */
   const add = (view) => {
+    // Not one this role acts on: neither listed nor counted (nor its end shown).
+    if (!inboxShows(powers, view.kind)) return;
     if (view.state !== 'pending') {
       settle(view);
       return;
@@ -301,6 +308,7 @@ export function render(main, ctx) {
     main,
     h('h1', null, 'Approvals'),
     state,
+    leftOut === null ? null : h('p', { class: 'muted', id: 'inbox-scope' }, leftOut),
     notices.el,
     problem,
     section('Waiting for an answer', pendingList, empty),
