@@ -20,6 +20,16 @@ export function wellFormed(text: string): string {
 }
 
 /**
+ * Text as every store can hold it in a plain column: a lone surrogate, and
+ * U+0000 (which a Postgres `text` refuses where SQLite keeps it), become
+ * U+FFFD, so a value reads back the same on either backend.
+ */
+export function storableText(text: string): string {
+  const fixed = wellFormed(text);
+  return fixed.includes('\u0000') ? fixed.split('\u0000').join('\ufffd') : fixed;
+}
+
+/**
  * The path (`arguments.items[2].name`) of the first string or key in a JSON
  * value that is not well-formed Unicode; null when there is none. Walks
  * without recursion, so no nesting depth can overflow the stack.

@@ -16,17 +16,7 @@ export type IssueCode =
   | 'duplicate_id'
   | 'conflict'
   | 'empty_list'
-  | 'too_big'
-  /** The caller did not say who it is, or its credentials are not known. */
-  | 'unauthenticated'
-  /** Who the caller is does not allow what it asks. */
-  | 'forbidden'
-  /** What the input names does not exist. */
-  | 'not_found'
-  /** Something the answer depends on (a store, a log) does not answer now. */
-  | 'unavailable'
-  /** A fault of Warden's own, not of the input. */
-  | 'internal';
+  | 'too_big';
 
 export interface Issue {
   readonly code: IssueCode;

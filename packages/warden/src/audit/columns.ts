@@ -4,7 +4,7 @@
 // that the index still says what the hashed entry says.
 
 import type { JsonValue } from '../store/types.js';
-import { wellFormed } from '../well-formed.js';
+import { storableText } from '../well-formed.js';
 
 export interface EntryColumns {
   readonly id: string;
@@ -41,7 +41,7 @@ export const ENTRY_COLUMNS = [
  */
 function field(body: { readonly [key: string]: JsonValue }, key: string): JsonValue {
   const value = body[key] ?? null;
-  return typeof value === 'string' ? wellFormed(value) : value;
+  return typeof value === 'string' ? storableText(value) : value;
 }
 
 /**
@@ -51,7 +51,7 @@ function field(body: { readonly [key: string]: JsonValue }, key: string): JsonVa
 export function columnsOfBody(body: { readonly [key: string]: JsonValue }): EntryColumns {
   const kind = (body.kind ?? 'call') as string;
   return {
-    id: (typeof body.id === 'string' ? wellFormed(body.id) : body.id) as string,
+    id: (typeof body.id === 'string' ? storableText(body.id) : body.id) as string,
     kind,
     workspace: field(body, 'workspace') as string | null,
     agent_id: field(body, 'agentId') as string | null,

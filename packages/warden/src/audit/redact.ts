@@ -1,6 +1,8 @@
 // Secrets never reach the audit log or the inspector's answers: every value is copied through a
 // redactor first (three layers: secret keys, token patterns, known credential literals).
 
+import { formatPath } from '@warden/engine';
+import type { PathSegment as EnginePathSegment } from '@warden/engine';
 import { isSecretKey } from './redact-keys.js';
 import { DEFAULT_MIN_LITERAL_LENGTH, LiteralSet } from './redact-literals.js';
 import { BINARY, CIRCULAR, MAX_DEPTH, REDACTED, UNREADABLE } from './redact-markers.js';
@@ -34,7 +36,7 @@ const KEY_CACHE_LIMIT = 4096;
 const OMIT = Symbol('omit');
 const UNCHANGED = Symbol('unchanged');
 
-type PathSegment = string | number;
+type PathSegment = EnginePathSegment;
 interface Walk {
   readonly base: string;
   readonly segments: PathSegment[];
@@ -262,17 +264,6 @@ function mapEntries(map: Map<unknown, unknown>): Record<string, unknown> {
 }
 
 function record(walk: Walk): void {
-  const path = formatPath(walk.base, walk.segments);
+  const path = formatPath(walk.segments, walk.base);
   if (walk.paths[walk.paths.length - 1] !== path) walk.paths.push(path);
-}
-
-/** `['rules', 3, 'when', 'refs']` → `rules[3].when.refs`, as the engine's issue paths read. */
-function formatPath(base: string, segments: readonly PathSegment[]): string {
-  let out = base;
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
 }

@@ -9,17 +9,39 @@ import { storeUnavailable } from '../store/faults.js';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 503;
 
+/**
+ * The server's words for a problem: the engine's (what is wrong with the
+ * input) and its own (who asks, what exists, what answers now).
+ */
+export type WireCode =
+  | IssueCode
+  /** The caller did not say who it is, or its credentials are not known. */
+  | 'unauthenticated'
+  /** Who the caller is does not allow what it asks. */
+  | 'forbidden'
+  /** What the input names does not exist. */
+  | 'not_found'
+  /** Something the answer depends on (a store, a log) does not answer now. */
+  | 'unavailable'
+  /** A fault of Warden's own, not of the input. */
+  | 'internal';
+
+/** A problem as the API answers it. */
+export interface ApiIssue extends Omit<Issue, 'code'> {
+  readonly code: WireCode;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: ErrorStatus,
-    readonly problems: readonly Issue[],
+    readonly problems: readonly ApiIssue[],
   ) {
     super(problems.map((p) => p.message).join('; '));
     this.name = 'ApiError';
   }
 }
 
-function one(status: ErrorStatus, code: IssueCode, path: string, message: string): ApiError {
+function one(status: ErrorStatus, code: WireCode, path: string, message: string): ApiError {
   return new ApiError(status, [{ code, path, message }]);
 }
 
@@ -159,7 +181,7 @@ export function humaneMessage(problem: Pick<Issue, 'path' | 'message'>): string 
 }
 
 /** The body of an error response: each problem's path and message, in that order, and nothing else. */
-export function errorBody(problems: readonly Issue[]): {
+export function errorBody(problems: readonly ApiIssue[]): {
   errors: { path: string; message: string }[];
 } {
   return { errors: problems.map((p) => ({ path: p.path, message: humaneMessage(p) })) };

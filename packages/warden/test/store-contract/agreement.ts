@@ -1,7 +1,6 @@
 // What only a comparison shows: SQLite and Postgres answering the same calls
 // the same way, where no single backend's answer is wrong on its own terms.
-// Known differences are `it.fails`, each naming the bug; when one is fixed,
-// its test starts to pass, and `it.fails` then fails until it becomes `it`.
+// A difference found is a bug: its test is `it.fails`, naming it, until fixed.
 
 import { expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.js';
@@ -18,11 +17,11 @@ async function outcome<T>(call: () => Promise<T>): Promise<T | { refused: true }
 }
 
 export function agreementCases(sqlite: Open, postgres: Open): void {
-  // Bug: `tasks.list` orders by `due_at_ms`, and SQL leaves where nulls sort to
-  // the database: SQLite puts tasks without a due date first, Postgres last. So
-  // the two backends list one taskboard in two orders, and with a limit (the
-  // HTTP API's `limit`, the report's evidence) they answer different tasks.
-  it.fails('lists one taskboard in one order on both backends, also within a limit', async () => {
+  // `tasks.list` orders by `due_at_ms`, and SQL leaves where nulls sort to the
+  // database (SQLite first, Postgres last): the store puts tasks without a due
+  // date last on both, so a limit (the HTTP API's, the report's evidence)
+  // answers the same tasks.
+  it('lists one taskboard in one order on both backends, also within a limit', async () => {
     const board = async (store: Store) => {
       await store.tasks.create(task('t-undated'));
       await store.tasks.create(task('t-soon', { dueAt: iso(T0 + HOUR) }));
@@ -35,11 +34,10 @@ export function agreementCases(sqlite: Open, postgres: Open): void {
     expect(await board(await sqlite())).toEqual(await board(await postgres()));
   });
 
-  // Bug: text columns are `text` on both backends, but a Postgres `text` cannot
-  // hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00") where SQLite
-  // keeps it. A supervisor's `messageHuman` body (checked only for length) or a
-  // task's note with a NUL is stored on SQLite and throws on Postgres.
-  it.fails('keeps a message whose body holds U+0000 alike on both backends', async () => {
+  // A Postgres `text` cannot hold U+0000 ("invalid byte sequence for encoding
+  // UTF8: 0x00") where SQLite keeps it: the store writes U+FFFD for it on both,
+  // so a supervisor's message or a task's note with a NUL reads back alike.
+  it('keeps a message whose body holds U+0000 alike on both backends', async () => {
     const keep = async (store: Store) =>
       outcome(async () => {
         await store.reports.add(message('msg-1', { body: 'before\u0000after' }));

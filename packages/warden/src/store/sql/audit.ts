@@ -18,9 +18,8 @@ import { CompiledQuery } from 'kysely';
 import { canonicalJson } from '@warden/engine';
 import { linkHash } from '../../audit/chain.js';
 import { ENTRY_COLUMNS } from '../../audit/columns.js';
-import { wellFormed } from '../../well-formed.js';
 import type { SqlContext, Tx } from './context.js';
-import { num } from './context.js';
+import { num, storable } from './context.js';
 
 type Row = Database['audit_entries'];
 
@@ -49,9 +48,9 @@ export interface ChainPosition {
  */
 export type AuditAppender = (drafts: readonly AuditDraft[]) => Promise<readonly ChainPosition[]>;
 
-/** A column's text as the database can hold it (a lone surrogate becomes U+FFFD, as `verify` reads it). */
+/** A column's text as the database can hold it (a lone surrogate and U+0000 become U+FFFD, as `verify` reads it). */
 function text<T extends string | null>(value: T): T {
-  return (value === null ? null : wellFormed(value)) as T;
+  return storable(value);
 }
 
 export function unlinkedRow(draft: AuditDraft, withEntry = true): UnlinkedRow {

@@ -6,6 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Backend, StoreTopic } from '../types.js';
 import type { Database } from '../schema.js';
+import { storableText } from '../../well-formed.js';
 
 export type Db = Kysely<Database>;
 /** A handle inside a write transaction. */
@@ -78,6 +79,11 @@ export async function readVersion(db: Db, workspace: string | null): Promise<num
     .where('key', '=', key)
     .executeTakeFirst();
   return row === undefined ? 0 : Number(row.version);
+}
+
+/** Text as both backends can hold it in a plain column (see `storableText`). */
+export function storable<T extends string | null>(text: T): T {
+  return (text === null ? null : storableText(text)) as T;
 }
 
 export function iso(ms: number): string {

@@ -5,7 +5,7 @@
 import type { JsonValue, ReportFilter, ReportKind, ReportRecord, ReportStore } from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
-import { num, parseJson } from './context.js';
+import { num, parseJson, storable } from './context.js';
 
 type Row = Database['reports'];
 
@@ -38,8 +38,8 @@ function toRow(report: ReportRecord): Row {
     workspace: report.workspace,
     supervisor: report.supervisor,
     kind: report.kind,
-    title: report.title,
-    body: report.body,
+    title: storable(report.title),
+    body: storable(report.body),
     data: report.data === null ? null : JSON.stringify(report.data),
     window_since: report.windowSince,
     window_until: report.windowUntil,

@@ -4,7 +4,8 @@
 import type { TaskFilter, TaskRecord, TaskState, TaskStore, TaskView } from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
-import { iso, numOrNull } from './context.js';
+import { iso, numOrNull, storable } from './context.js';
+import { sql } from 'kysely';
 
 type Row = Database['tasks'];
 
@@ -41,13 +42,13 @@ export class SqlTaskStore implements TaskStore {
       id: task.id,
       workspace: task.workspace,
       agent: task.agent,
-      title: task.title,
+      title: storable(task.title),
       state,
       due_at: task.dueAt,
       due_at_ms: task.dueAt === null ? null : Date.parse(task.dueAt),
       created_at: task.createdAt,
       done_at: state === 'done' ? task.createdAt : null,
-      note: task.note,
+      note: storable(task.note),
     };
     await this.ctx.write((tx) => tx.insertInto('tasks').values(row).execute());
     return record(view(row, Date.parse(task.createdAt)));
@@ -72,6 +73,8 @@ export class SqlTaskStore implements TaskStore {
       query = query.where('state', '=', filter.state);
     }
     const rows = await query
+      // Tasks without a due date last, on both backends (SQL leaves where nulls sort to each).
+      .orderBy(sql`case when due_at_ms is null then 1 else 0 end`)
       .orderBy('due_at_ms')
       .orderBy('created_at')
       .orderBy('id')
@@ -99,8 +102,8 @@ export class SqlTaskStore implements TaskStore {
       set.due_at = change.dueAt;
       set.due_at_ms = change.dueAt === null ? null : Date.parse(change.dueAt);
     }
-    if (change.title !== undefined) set.title = change.title;
-    if (change.note !== undefined) set.note = change.note;
+    if (change.title !== undefined) set.title = storable(change.title);
+    if (change.note !== undefined) set.note = storable(change.note);
     if (Object.keys(set).length > 0) {
       await this.ctx.write((tx) => tx.updateTable('tasks').set(set).where('id', '=', id).execute());
     }
