@@ -184,7 +184,53 @@ function findNetHit(
   return null;
 }
 
+/**
+ * The decision with everything that led to it, in named steps as the
+ * specification tells them: read the request into facets, resolve each
+ * facet in the scope chain beside the managed layer and apply the dial to
+ * it (G21, G32, E28, E33), combine the facets under the mode's net and the
+ * dial (E14, G30, E22), ask a human for a call without the sandbox (G2),
+ * then a freeze over everything, and the reason in words.
+ */
 export function explainDecision(input: DecideInput): Explained {
+  const read = readRequest(input);
+  const dial = dialOf(input);
+  const { outcomes, advisories } = resolveFacets(input, read, dial);
+  const net = findNetHit(input.policy, input.request, read.units, read.tokensOf);
+  const combined = combine(outcomes, net, dial);
+  const unsandboxed = input.unsandboxed === true;
+  if (unsandboxed) withoutSandbox(combined);
+  const partial = assemble(input, outcomes, advisories, combined);
+  const explained = { facets: outcomes, net, autonomy: dial.autonomy, unsandboxed };
+  const stopped = frozenResult(input, partial, combined.facets);
+  if (stopped !== null) return { ...explained, result: stopped };
+  const reason = renderReason({
+    result: partial,
+    outcomes,
+    namedBy: combined.namedBy,
+    net,
+    autonomy: dial.autonomy,
+    request: input.request,
+    limitedBy: dial.limitedBy,
+    unsandboxed,
+  });
+  return { ...explained, result: { ...partial, reason } };
+}
+
+/** The request read into facets, its command's units and words, and the scope chains to resolve them in. */
+interface ReadRequest {
+  readonly facets: readonly Facet[];
+  readonly units: readonly Unit[];
+  /** Why each part of the command that could not be read was not (by facet name). */
+  readonly unparseable: ReadonlyMap<string, string> | null;
+  readonly tokensOf: () => readonly string[];
+  readonly ownBuckets: ReturnType<typeof chainBuckets>;
+  readonly managedBuckets: ReturnType<typeof chainBuckets>;
+  readonly ctx: ChainContext;
+  readonly shadowCtx: ChainContext;
+}
+
+function readRequest(input: DecideInput): ReadRequest {
   const { policy, request } = input;
   const managed = input.managed ?? null;
   const prepared = prepareRequest(request, input.classifier ?? DEFAULT_TABLE);
@@ -194,126 +240,190 @@ export function explainDecision(input: DecideInput): Explained {
     if (unit.kind === 'raw' && !unit.inner)
       (unparseable ??= new Map()).set(`command:${unit.name}`, unit.reason);
   }
-
   // The chain, narrowest first: space, agent, workspace, mode preset (the managed layer has no presets).
   const ownBuckets = chainBuckets(policy.layer, request.agent, request.space, request.mode);
   const managedBuckets =
     managed === null ? [] : chainBuckets(managed.layer, request.agent, request.space, undefined);
-
   let tokens: readonly string[] | null = null;
   const tokensOf = (): readonly string[] => (tokens ??= rawTokens(request.command ?? ''));
   let tokenSet: ReadonlySet<string> | null = null;
   const tokenSetOf = (): ReadonlySet<string> => (tokenSet ??= new Set(tokensOf()));
   const ctx: ChainContext = { at: input.at, shadow: false, tokens: tokensOf, tokenSet: tokenSetOf };
-  const shadowCtx: ChainContext = { ...ctx, shadow: true };
+  return {
+    facets: prepared.facets,
+    units,
+    unparseable,
+    tokensOf,
+    ownBuckets,
+    managedBuckets,
+    ctx,
+    shadowCtx: { ...ctx, shadow: true },
+  };
+}
 
+/** The autonomy dial as it acts on this call: the space's, lowered by a delegation's ceiling (G35). */
+interface Dial {
+  readonly autonomy: Autonomy | null;
+  /** The scope the dial's entries name: the space, or the run whose ceiling lowered it. */
+  readonly scope: string;
+  readonly limitedBy: string | null;
+}
+
+function dialOf(input: DecideInput): Dial {
+  const { policy, request } = input;
   const setting = request.space === undefined ? null : (policy.autonomy.get(request.space) ?? null);
-  let autonomy: Autonomy | null = setting;
-  let spaceScope = `space:${request.space ?? ''}`;
-  let limitedBy: string | null = null;
   const ceiling = input.autonomyCeiling;
   if (ceiling !== undefined) {
     const current = setting ?? 'actWithApproval';
     const lowered = lowerAutonomy(current, ceiling.autonomy);
-    if (lowered !== current) {
-      autonomy = lowered;
-      spaceScope = ceiling.scope;
-      limitedBy = ceiling.scope;
-    }
+    if (lowered !== current)
+      return { autonomy: lowered, scope: ceiling.scope, limitedBy: ceiling.scope };
   }
-  const actFreely = autonomy === 'actFreely';
-  const facts = defaultFacts(input);
-  const allowedBefore = input.observed?.allowed;
+  return { autonomy: setting, scope: `space:${request.space ?? ''}`, limitedBy: null };
+}
 
+/** Every facet resolved on its own (G21), and the advisory rules that would have decided otherwise. */
+function resolveFacets(
+  input: DecideInput,
+  read: ReadRequest,
+  dial: Dial,
+): { outcomes: FacetOutcome[]; advisories: AdvisoryHit[] } {
+  const facts = defaultFacts(input);
   const outcomes: FacetOutcome[] = [];
   const advisories: AdvisoryHit[] = [];
-  for (const facet of prepared.facets) {
-    const own = resolveFacet(ownBuckets, facet, ctx, '', defaultResolution(facet, facts));
-    const man =
-      managed === null ? null : resolveFacet(managedBuckets, facet, ctx, 'managed:', NO_OPINION);
-    const shown = merge(own, man);
-    const decision = shown.decision;
-    let enforcement: 'soft' | 'hard' | null = null;
-    if (decision === 'deny') {
-      enforcement = strongest(
-        own.decision === 'deny' ? own.enforcement : null,
-        man?.decision === 'deny' ? man.enforcement : null,
-      );
-    }
-    let final = decision;
-    let preApproved = false;
-    let keptDeny = false;
-    if (actFreely && decision === 'prompt') {
-      const escalatedDeny = strongest(own.escalatedDeny, man?.escalatedDeny ?? null);
-      if (escalatedDeny !== null) {
-        final = 'deny';
-        enforcement = escalatedDeny;
-        keptDeny = true;
-      } else if (man?.decision !== 'prompt' && facet.kind !== 'raw') {
-        final = 'allow';
-        preApproved = true;
-      }
-    }
-    let observed = false;
-    if (
-      final === 'prompt' &&
-      !keptDeny &&
-      allowedBefore !== undefined &&
-      facet.kind === 'class' &&
-      within(facet, allowedBefore[facet.cls], request.worktree ?? null)
-    ) {
-      final = 'allow';
-      observed = true;
-    }
-    const reason = unparseable?.get(facet.name);
-    const outcome: { -readonly [K in keyof FacetOutcome]: FacetOutcome[K] } = {
-      facet,
-      own,
-      managed: man,
-      shown,
-      decision,
-      final,
-      enforcement,
-      preApproved,
-      keptDeny,
-      observed,
-      because: because(shown, reason),
-    };
-    if (reason !== undefined) outcome.unparseableReason = reason;
+  for (const facet of read.facets) {
+    const outcome = resolveOne(input, read, dial, facet, facts);
     outcomes.push(outcome);
+    const hit = advisoryHit(input, read, facet, facts, outcome);
+    if (hit !== null) advisories.push(hit);
+  }
+  return { outcomes, advisories };
+}
 
-    if (policy.layer.hasAdvisory || managed?.layer.hasAdvisory === true) {
-      // Only a layer with advisory rules can resolve differently in the shadow.
-      const shadowOwn = policy.layer.hasAdvisory
-        ? resolveFacet(ownBuckets, facet, shadowCtx, '', defaultResolution(facet, facts))
-        : own;
-      const shadowMan =
-        managed?.layer.hasAdvisory === true
-          ? resolveFacet(managedBuckets, facet, shadowCtx, 'managed:', NO_OPINION)
-          : man;
-      const shadow = merge(shadowOwn, shadowMan);
-      if (
-        shadow.decision !== null &&
-        shadow.decision !== decision &&
-        shadow.rule?.advisory === true
-      ) {
-        advisories.push({ rule: shadow.rule.id, facet: facet.name, wouldBe: shadow.decision });
-      }
+/**
+ * One facet: its own chain's decision merged strictest with the managed
+ * layer's (E28, E33), then the dial (`actFreely` pre-approves a prompt,
+ * unless an escalated deny stands, E17b) and what the call was seen doing
+ * within its own decision (E44).
+ */
+function resolveOne(
+  input: DecideInput,
+  read: ReadRequest,
+  dial: Dial,
+  facet: Facet,
+  facts: DefaultFacts,
+): FacetOutcome {
+  const managed = input.managed ?? null;
+  const own = resolveFacet(read.ownBuckets, facet, read.ctx, '', defaultResolution(facet, facts));
+  const man =
+    managed === null
+      ? null
+      : resolveFacet(read.managedBuckets, facet, read.ctx, 'managed:', NO_OPINION);
+  const shown = merge(own, man);
+  const decision = shown.decision;
+  let enforcement: 'soft' | 'hard' | null = null;
+  if (decision === 'deny') {
+    enforcement = strongest(
+      own.decision === 'deny' ? own.enforcement : null,
+      man?.decision === 'deny' ? man.enforcement : null,
+    );
+  }
+  let final = decision;
+  let preApproved = false;
+  let keptDeny = false;
+  if (dial.autonomy === 'actFreely' && decision === 'prompt') {
+    const escalatedDeny = strongest(own.escalatedDeny, man?.escalatedDeny ?? null);
+    if (escalatedDeny !== null) {
+      final = 'deny';
+      enforcement = escalatedDeny;
+      keptDeny = true;
+    } else if (man?.decision !== 'prompt' && facet.kind !== 'raw') {
+      final = 'allow';
+      preApproved = true;
     }
   }
+  let observed = false;
+  const allowedBefore = input.observed?.allowed;
+  if (
+    final === 'prompt' &&
+    !keptDeny &&
+    allowedBefore !== undefined &&
+    facet.kind === 'class' &&
+    within(facet, allowedBefore[facet.cls], input.request.worktree ?? null)
+  ) {
+    final = 'allow';
+    observed = true;
+  }
+  const reason = read.unparseable?.get(facet.name);
+  const outcome: { -readonly [K in keyof FacetOutcome]: FacetOutcome[K] } = {
+    facet,
+    own,
+    managed: man,
+    shown,
+    decision,
+    final,
+    enforcement,
+    preApproved,
+    keptDeny,
+    observed,
+    because: because(shown, reason),
+  };
+  if (reason !== undefined) outcome.unparseableReason = reason;
+  return outcome;
+}
 
+/** An advisory rule that would have decided this facet otherwise, resolved in the shadow (G25). */
+function advisoryHit(
+  input: DecideInput,
+  read: ReadRequest,
+  facet: Facet,
+  facts: DefaultFacts,
+  outcome: FacetOutcome,
+): AdvisoryHit | null {
+  const { policy } = input;
+  const managed = input.managed ?? null;
+  // Only a layer with advisory rules can resolve differently in the shadow.
+  if (!policy.layer.hasAdvisory && managed?.layer.hasAdvisory !== true) return null;
+  const shadowOwn = policy.layer.hasAdvisory
+    ? resolveFacet(read.ownBuckets, facet, read.shadowCtx, '', defaultResolution(facet, facts))
+    : outcome.own;
+  const shadowMan =
+    managed?.layer.hasAdvisory === true
+      ? resolveFacet(read.managedBuckets, facet, read.shadowCtx, 'managed:', NO_OPINION)
+      : outcome.managed;
+  const shadow = merge(shadowOwn, shadowMan);
+  if (
+    shadow.decision !== null &&
+    shadow.decision !== outcome.decision &&
+    shadow.rule?.advisory === true
+  )
+    return { rule: shadow.rule.id, facet: facet.name, wouldBe: shadow.decision };
+  return null;
+}
+
+/** The call's decision from its facets, and what names it (the deciding rule and scope). */
+interface Combined {
+  decision: Decision;
+  rule: string;
+  scope: string;
+  enforcement: 'soft' | 'hard' | null;
+  /** The facet whose rule names the decision, when one does. */
+  readonly namedBy: FacetOutcome | null;
+  readonly facets: FacetEntry[];
+  readonly prompts: string[];
+}
+
+/**
+ * The strictest facet decides (G21), unless the mode's command net or a
+ * `proposeOnly` space denies first (E14, G30); an allow the dial or the
+ * call's own decision made is named by them (E22, E44).
+ */
+function combine(outcomes: readonly FacetOutcome[], net: NetHit | null, dial: Dial): Combined {
   const facets: FacetEntry[] = outcomes.map((o) => entryOf(o.facet.name, o.shown, o.because));
   const prompts = outcomes.filter((o) => o.decision === 'prompt').map((o) => o.facet.name);
-  const net = findNetHit(policy, request, units, tokensOf);
-
-  let decision: Decision;
-  let rule: string;
-  let scope: string;
-  let enforcement: 'soft' | 'hard' | null = null;
-  let namedBy: FacetOutcome | null = null;
-  if (net !== null || autonomy === 'proposeOnly') {
-    decision = 'deny';
-    enforcement = 'hard';
+  if (net !== null || dial.autonomy === 'proposeOnly') {
+    let rule: string;
+    let scope: string;
     if (net !== null) {
       rule = `modeNet:${net.mode}`;
       scope = `mode:${net.mode}`;
@@ -326,75 +436,85 @@ export function explainDecision(input: DecideInput): Explained {
       });
     } else {
       rule = 'autonomy:proposeOnly';
-      scope = spaceScope;
+      scope = dial.scope;
     }
-    if (autonomy === 'proposeOnly') {
+    if (dial.autonomy === 'proposeOnly')
       facets.push({
         facet: 'autonomy',
         decision: 'deny',
         rule: 'autonomy:proposeOnly',
-        scope: spaceScope,
+        scope: dial.scope,
       });
-    }
+    return { decision: 'deny', rule, scope, enforcement: 'hard', namedBy: null, facets, prompts };
+  }
+  let decision: Decision = 'allow';
+  for (const o of outcomes) {
+    if (o.final !== null && strictness(o.final) > strictness(decision)) decision = o.final;
+  }
+  let rule: string;
+  let scope: string;
+  let enforcement: 'soft' | 'hard' | null = null;
+  let namedBy: FacetOutcome | null = null;
+  if (decision === 'allow' && outcomes.some((o) => o.preApproved)) {
+    rule = 'autonomy:actFreely';
+    scope = dial.scope;
+  } else if (decision === 'allow' && outcomes.some((o) => o.observed)) {
+    rule = OBSERVED;
+    scope = 'default';
   } else {
-    decision = 'allow';
-    for (const o of outcomes) {
-      if (o.final !== null && strictness(o.final) > strictness(decision)) decision = o.final;
-    }
-    const preApproved = outcomes.some((o) => o.preApproved);
-    const observed = outcomes.some((o) => o.observed);
-    if (decision === 'allow' && preApproved) {
-      rule = 'autonomy:actFreely';
-      scope = spaceScope;
-    } else if (decision === 'allow' && observed) {
-      rule = OBSERVED;
-      scope = 'default';
-    } else {
-      const candidates = outcomes.filter((o) => o.final === decision);
-      namedBy =
-        (decision === 'deny' ? candidates.find((o) => o.enforcement === 'hard') : undefined) ??
-        candidates[0] ??
-        null;
-      const name = namedBy === null ? null : nameOf(namedBy);
-      rule = name?.rule ?? 'default';
-      scope = name?.scope ?? 'default';
-      if (decision === 'deny') {
-        enforcement = outcomes.some((o) => o.final === 'deny' && o.enforcement === 'hard')
-          ? 'hard'
-          : 'soft';
-      }
-    }
-    if (rule === OBSERVED)
-      facets.push({
-        facet: OBSERVED,
-        decision: 'allow',
-        rule: OBSERVED,
-        scope: 'default',
-        because: OBSERVED_BECAUSE,
-      });
-    // The dial's entry stands where the dial decided (E22).
-    if (rule === 'autonomy:actFreely') {
-      facets.push({
-        facet: 'autonomy',
-        decision: 'allow',
-        rule: 'autonomy:actFreely',
-        scope: spaceScope,
-      });
+    const candidates = outcomes.filter((o) => o.final === decision);
+    namedBy =
+      (decision === 'deny' ? candidates.find((o) => o.enforcement === 'hard') : undefined) ??
+      candidates[0] ??
+      null;
+    const name = namedBy === null ? null : nameOf(namedBy);
+    rule = name?.rule ?? 'default';
+    scope = name?.scope ?? 'default';
+    if (decision === 'deny') {
+      enforcement = outcomes.some((o) => o.final === 'deny' && o.enforcement === 'hard')
+        ? 'hard'
+        : 'soft';
     }
   }
+  if (rule === OBSERVED)
+    facets.push({
+      facet: OBSERVED,
+      decision: 'allow',
+      rule: OBSERVED,
+      scope: 'default',
+      because: OBSERVED_BECAUSE,
+    });
+  // The dial's entry stands where the dial decided (E22).
+  if (rule === 'autonomy:actFreely')
+    facets.push({
+      facet: 'autonomy',
+      decision: 'allow',
+      rule: 'autonomy:actFreely',
+      scope: dial.scope,
+    });
+  return { decision, rule, scope, enforcement, namedBy, facets, prompts };
+}
 
-  // Without the sandbox nothing is allowed unless a human says so, each time (G2, G22).
-  const unsandboxed = input.unsandboxed === true;
-  if (unsandboxed) {
-    facets.push(sandboxEntry());
-    prompts.push(SANDBOX_FACET);
-    if (decision === 'allow') {
-      decision = 'prompt';
-      rule = SANDBOX_OFF;
-      scope = 'default';
-    }
+/** Without the sandbox nothing is allowed unless a human says so, each time (G2, G22). */
+function withoutSandbox(combined: Combined): void {
+  combined.facets.push(sandboxEntry());
+  combined.prompts.push(SANDBOX_FACET);
+  if (combined.decision === 'allow') {
+    combined.decision = 'prompt';
+    combined.rule = SANDBOX_OFF;
+    combined.scope = 'default';
   }
+}
 
+/** The result as the engine answers it, but its reason. */
+function assemble(
+  input: DecideInput,
+  outcomes: readonly FacetOutcome[],
+  advisories: readonly AdvisoryHit[],
+  combined: Combined,
+): Omit<DecisionResult, 'reason'> {
+  const { decision, rule, scope, enforcement } = combined;
+  const managed = input.managed ?? null;
   const outcome: Outcome =
     decision === 'prompt' ? (input.approverConnected ? 'ask' : 'deny') : decision;
   const managedEntries =
@@ -412,7 +532,7 @@ export function explainDecision(input: DecideInput): Explained {
   const transactional =
     decision === 'allow' &&
     outcomes.some((o) => o.final === 'allow' && o.shown.via === 'transactional');
-  const partial = {
+  return {
     ...(transactional ? { transactional: true as const } : {}),
     decision,
     outcome,
@@ -420,48 +540,43 @@ export function explainDecision(input: DecideInput): Explained {
     scope,
     enforcement,
     overridable: decision === 'deny' && enforcement === 'soft',
-    prompts,
-    facets,
+    prompts: combined.prompts,
+    facets: combined.facets,
     managed: managedEntries,
     managedSource: input.managedSource ?? null,
-    advisories,
+    advisories: [...advisories],
   };
-  // The managed policy's freeze first: it is the one no admin of the workspace lifts.
+}
+
+/**
+ * A freeze over everything: a hard deny naming it, whatever the rules,
+ * the dial and the mode said (they stay in `facets`). The managed policy's
+ * freeze first: it is the one no admin of the workspace lifts. Null when
+ * nothing is frozen.
+ */
+function frozenResult(
+  input: DecideInput,
+  partial: Omit<DecisionResult, 'reason'>,
+  facets: readonly FacetEntry[],
+): DecisionResult | null {
+  const { request } = input;
   const frozen =
     managedFreeze(input.managed?.policy ?? null, request.workspace, request.agent) ??
     input.frozen ??
     null;
-  if (frozen !== null) {
-    const agent = request.agent;
-    const stopped = {
-      ...partial,
-      decision: 'deny' as const,
-      outcome: 'deny' as const,
-      rule: freezeRule(frozen),
-      scope: freezeScope(frozen, agent),
-      enforcement: 'hard' as const,
-      overridable: false,
-      facets: [...facets, freezeEntry(frozen, agent)],
-    };
-    return {
-      result: { ...stopped, reason: freezeReason(frozen, agent) },
-      facets: outcomes,
-      net,
-      autonomy,
-      unsandboxed,
-    };
-  }
-  const reason = renderReason({
-    result: partial,
-    outcomes,
-    namedBy,
-    net,
-    autonomy,
-    request,
-    limitedBy,
-    unsandboxed,
-  });
-  return { result: { ...partial, reason }, facets: outcomes, net, autonomy, unsandboxed };
+  if (frozen === null) return null;
+  const agent = request.agent;
+  return {
+    ...partial,
+    decision: 'deny',
+    outcome: 'deny',
+    rule: freezeRule(frozen),
+    scope: freezeScope(frozen, agent),
+    enforcement: 'hard',
+    overridable: false,
+    facets: [...facets, freezeEntry(frozen, agent)],
+    reason: freezeReason(frozen, agent),
+  };
 }
 
 /** The rule that names an allow of what the call's own decision allowed already (E44). */
