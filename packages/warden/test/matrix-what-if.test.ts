@@ -7,67 +7,9 @@
 
 import { ACTION_CLASSES } from '@warden/engine';
 import { afterEach, describe, expect, it } from 'vitest';
-import fc from 'fast-check';
+import { placedPolicy } from './support/placed-policy.js';
 import { openTestServer } from './support/server.js';
 import type { TestServer } from './support/server.js';
-
-const AUTONOMY = ['proposeOnly', 'actWithApproval', 'actFreely'] as const;
-const DECISIONS = ['allow', 'prompt', 'deny'] as const;
-
-interface Generated {
-  readonly policy: Record<string, unknown>;
-  readonly agents: readonly { id: string; space: string | null; mode: string | null }[];
-}
-
-function generate(seed: number): Generated {
-  const draws = fc.sample(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), {
-    seed,
-    numRuns: 1000,
-  });
-  let next = 0;
-  const random = (): number => draws[next++ % draws.length] as number;
-  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
-  const spaces = ['infra', 'payments', 'sandbox', 'docs'];
-  const modes = ['review', 'ship', 'explore'];
-  const rules: Record<string, unknown>[] = [];
-  const scopes = [
-    'workspace',
-    ...spaces.map((s) => `space:${s}`),
-    ...Array.from({ length: 20 }, (_, i) => `agent:tester-${i}`),
-  ];
-  for (let i = 0; i < 60; i++) {
-    const rule: Record<string, unknown> = {
-      id: `r${i}`,
-      scope: pick(scopes),
-      action: pick(ACTION_CLASSES),
-      decision: pick(DECISIONS),
-    };
-    rules.push(rule);
-  }
-  const policy = {
-    version: 1,
-    workspace: 'acme',
-    spaces: Object.fromEntries(spaces.map((s) => [s, { autonomy: pick(AUTONOMY) }])),
-    modes: Object.fromEntries(
-      modes.map((m) => [
-        m,
-        {
-          preset: Array.from({ length: 3 }, () => ({
-            action: pick(ACTION_CLASSES),
-            decision: pick(DECISIONS),
-          })),
-        },
-      ]),
-    ),
-    rules,
-  };
-  const agents = Array.from({ length: 20 }, (_, i) => ({
-    id: `tester-${i}`,
-    space: random() < 0.8 ? pick(spaces) : null,
-    mode: random() < 0.6 ? pick(modes) : null,
-  }));
-  return { policy, agents };
-}
 
 function spaceAutonomy(policy: Record<string, unknown>, space: string): string {
   const spaces = policy.spaces as Record<string, { autonomy: string }>;
@@ -90,7 +32,7 @@ interface Cell {
 describe('G20, G38: every agent cell of the matrix is what the what-if check answers that agent', () => {
   for (const seed of [1, 2, 3]) {
     it(`a generated policy with spaces, modes and 20 placed agents (seed ${seed})`, async () => {
-      const { policy, agents } = generate(seed);
+      const { policy, agents } = placedPolicy(seed);
       h = await openTestServer(policy);
       const server = h;
       for (const a of agents) {
