@@ -32,12 +32,16 @@ function characters(text) {
  *   limit?: number,
  *   render?: (text: string) => Child,
  *   what?: string,
- * }} [options] `what` names the text for a screen reader ("the command")
+ *   open?: boolean,
+ *   onToggle?: (open: boolean) => void,
+ * }} [options] `what` names the text for a screen reader ("the command"); `open`
+ * shows it whole from the start, and `onToggle` hears each fold and unfold
  * @returns {Child}
  */
 export function folded(value, options = {}) {
   const text = String(value ?? '');
   const { limit = 240, render = (/** @type {string} */ t) => t, what = 'the text' } = options;
+  const { onToggle = () => {} } = options;
   // Cheap first: a short text (in UTF-16 units) is short in characters too.
   if (text.length <= whole(limit)) return render(text);
   const chars = characters(text);
@@ -53,7 +57,7 @@ export function folded(value, options = {}) {
     'aria-controls': id,
     'aria-expanded': 'false',
   });
-  let open = false;
+  let open = options.open === true;
   const draw = () => {
     replace(body, render(open ? text : head), open ? null : h('span', { class: 'fold-cut' }, '…'));
     button.setAttribute('aria-expanded', open ? 'true' : 'false');
@@ -66,6 +70,7 @@ export function folded(value, options = {}) {
   button.addEventListener('click', () => {
     open = !open;
     draw();
+    onToggle(open);
   });
   draw();
   return h('span', { class: 'fold', dataset: { length: String(chars.length) } }, body, ' ', button);
@@ -74,10 +79,10 @@ export function folded(value, options = {}) {
 /**
  * A long block of text (arguments, a definition) in a `<pre>`: past `limit`
  * characters only its beginning, with the same expand control beneath.
- * @param {string} text @param {{ limit?: number, what?: string, attrs?: import('./types.js').Attrs }} [options]
+ * @param {string} text @param {{ limit?: number, what?: string, attrs?: import('./types.js').Attrs, open?: boolean, onToggle?: (open: boolean) => void }} [options]
  */
 export function foldedPre(text, options = {}) {
-  const { limit = 600, what = 'the text', attrs = {} } = options;
+  const { limit = 600, what = 'the text', attrs = {}, onToggle = () => {} } = options;
   const chars = text.length <= whole(limit) ? null : characters(text);
   if (chars === null || chars.length <= whole(limit)) return h('pre', attrs, text);
   counter += 1;
@@ -91,7 +96,7 @@ export function foldedPre(text, options = {}) {
     'aria-controls': id,
     'aria-expanded': 'false',
   });
-  let open = false;
+  let open = options.open === true;
   const draw = () => {
     pre.textContent = open ? text : `${head}…`;
     button.setAttribute('aria-expanded', open ? 'true' : 'false');
@@ -104,6 +109,7 @@ export function foldedPre(text, options = {}) {
   button.addEventListener('click', () => {
     open = !open;
     draw();
+    onToggle(open);
   });
   draw();
   return h(

@@ -10,30 +10,25 @@
 // on none, sees every kind. The prompt that times out soonest is on top; the tab's title counts the waiting ones,
 // and a notification the person turns on says so when one arrives while the
 // tab is hidden (`approvals/notify.js`).
+//
+// What the inbox holds is its state (`approvals/state.js`, each card's in
+// `approvals/card-state.js`): pure, tested in Node. This page is the wiring:
+// it feeds the state the stream's, the API's and the clock's events, draws
+// each new state (`inboxView`, `approvals/card.js`), and does what a state
+// asks for (send an answer, read an approval again, a toast, a notification).
 
 import { ApiError, api, query } from '../lib/api.js';
 import { h, replace, section, toast } from '../lib/dom.js';
 import { listen } from '../lib/sse.js';
-import { inboxShows, leftOutText } from './approvals/acts.js';
 import { approvalCard } from './approvals/card.js';
-import { actionText, answerText } from './approvals/format.js';
 import { inboxTitle, notifier } from './approvals/notify.js';
-
-const POLL_MS = 3000;
-/** A card that timed out is closed this long after, unless its end arrived. */
-const GRACE_MS = 2000;
-const SETTLED_KEPT = 20;
+import { POLL_MS, arrivalText, inboxState, openIds, overdue, reduce } from './approvals/state.js';
 
 /**
- * The order of the waiting prompts: the one that times out soonest first, then
- * the one asked first. Negative when `a` goes before `b`.
- * @param {import('../lib/types.js').ApprovalView} a @param {import('../lib/types.js').ApprovalView} b
+ * @typedef {import('../lib/types.js').ApprovalView} ApprovalView
+ * @typedef {import('./approvals/state.js').InboxState} InboxState
+ * @typedef {import('./approvals/state.js').InboxEvent} InboxEvent
  */
-function soonerFirst(a, b) {
-  const left = Date.parse(a.expiresAt) - Date.parse(b.expiresAt);
-  if (left !== 0 && !Number.isNaN(left)) return left;
-  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
-}
 
 /** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
 export function render(main, ctx) {
@@ -49,16 +44,165 @@ export function render(main, ctx) {
     );
     return undefined;
   }
-  const me = ctx.identity.name;
-  const role = ctx.identity.role;
-  const mayAnswer = ctx.can('answer');
-  const mayOverride = ctx.can('override');
-  const live = mayAnswer || mayOverride;
-  const powers = { mayAnswer, mayOverride };
-  const leftOut = leftOutText(powers);
+  /** @type {InboxState} */
+  let state = inboxState({
+    me: ctx.identity.name,
+    role: ctx.identity.role,
+    mayAnswer: ctx.can('answer'),
+    mayOverride: ctx.can('override'),
+  });
   const stop = new AbortController();
+  const view = inboxView(state);
+  const notices = notifier();
 
-  const state = h('p', { class: 'ap-live', role: 'status', id: 'inbox-state' });
+  /** Each event: the next state, drawn, and what it asks the page to do. @param {InboxEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reduce(state, event);
+    if (state === prev) return;
+    view.draw(prev, state);
+    if (!stop.signal.aborted) document.title = inboxTitle(state.pending.length);
+    if (state.say !== null) toast(state.say);
+    if (state.stopped && !prev.stopped) stop.abort();
+    if (event.type === 'arrived' && state.pending.length > prev.pending.length)
+      notices.arrived(state.pending.length, arrivalText(event.view));
+    if (event.type === 'card') {
+      const card = state.cards[event.id];
+      const before = prev.cards[event.id];
+      if (card?.invalid) view.focus(event.id, card.invalid);
+      if (card?.phase === 'sending' && before?.phase !== 'sending' && card.sending !== null)
+        void answer(card.view, card.sending);
+    }
+  };
+  view.onCard = (id, event) => dispatch({ type: 'card', id, event });
+
+  /** Sends an answer; the API's settled approval, or its refusal, goes back to the state. @param {ApprovalView} approval @param {import('../lib/types.js').AnswerBody} body */
+  const answer = async (approval, body) => {
+    const path = `/v1/approvals/${encodeURIComponent(approval.id)}/${body.kind === 'override' ? 'override' : 'answer'}`;
+    try {
+      /** @type {ApprovalView} */
+      const settled = await api(
+        'POST',
+        path,
+        body.kind === 'override' ? { reason: body.reason } : body,
+      );
+      dispatch({ type: 'answered', view: settled });
+    } catch (error) {
+      dispatch({
+        type: 'not-answered',
+        id: approval.id,
+        message: error instanceof Error ? error.message : String(error),
+      });
+      // Settled by someone else meanwhile: show how, and not a form that cannot work any more.
+      if (error instanceof ApiError && (error.status === 409 || error.status === 404))
+        void recheck(approval.id);
+    }
+  };
+
+  /**
+   * Reads one approval again and settles its card when it is no longer pending;
+   * with `orExpire`, a card still pending (or gone) is closed as timed out.
+   * @param {string} id @param {boolean} [orExpire]
+   */
+  const recheck = async (id, orExpire = false) => {
+    try {
+      /** @type {ApprovalView} */
+      const approval = await api('GET', `/v1/approvals/${encodeURIComponent(id)}`);
+      if (approval.state !== 'pending') dispatch({ type: 'settled', view: approval });
+      else if (orExpire) dispatch({ type: 'expired', id });
+    } catch (error) {
+      if (orExpire || (error instanceof ApiError && error.status === 404))
+        dispatch({ type: 'expired', id });
+    }
+  };
+
+  /** Cards past their time whose end is being read. */
+  const checking = new Set();
+  const ticker = window.setInterval(() => {
+    const now = Date.now();
+    dispatch({ type: 'tick', now });
+    for (const id of overdue(state, now)) {
+      if (checking.has(id)) continue;
+      checking.add(id);
+      void recheck(id, true).finally(() => checking.delete(id));
+    }
+  }, 1000);
+
+  if (state.live) openChannel();
+  else pollPending();
+
+  function openChannel() {
+    listen('/v1/approvals/stream', {
+      signal: stop.signal,
+      onState: (s) => {
+        if (s === 'closed') dispatch({ type: 'disconnected' });
+        else if (s === 'refused') dispatch({ type: 'channel-refused' });
+      },
+      onEvent: (name, data) => {
+        if (name === 'ready') {
+          dispatch({ type: 'ready', name: data?.name, roles: data?.roles });
+          // After a reconnect, what was shown may have ended meanwhile.
+          if (state.readies > 1) for (const id of openIds(state)) void recheck(id);
+        } else if (name === 'approval') dispatch({ type: 'arrived', view: data, now: Date.now() });
+        else if (name === 'settled') dispatch({ type: 'settled', view: data });
+        else if (name === 'revoked') dispatch({ type: 'revoked', message: data?.message });
+      },
+    });
+  }
+
+  function pollPending() {
+    let timer = 0;
+    const once = async () => {
+      try {
+        const bound = ctx.identity.workspace;
+        const workspaces =
+          bound !== null && bound !== undefined
+            ? [bound]
+            : /** @type {import('../lib/types.js').WorkspaceList} */ (
+                await api('GET', '/v1/workspaces')
+              ).workspaces.map((w) => w.workspace);
+        const seen = new Set();
+        for (const workspace of workspaces) {
+          const { approvals } = await api(
+            'GET',
+            `/v1/approvals${query({ workspace, state: 'pending', limit: 100 })}`,
+          );
+          for (const approval of approvals) {
+            seen.add(approval.id);
+            dispatch({ type: 'arrived', view: approval, now: Date.now() });
+          }
+        }
+        for (const id of openIds(state)) if (!seen.has(id)) void recheck(id);
+        dispatch({ type: 'polled' });
+      } catch (error) {
+        dispatch({
+          type: 'poll-failed',
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+      if (!stop.signal.aborted) timer = window.setTimeout(() => void once(), POLL_MS);
+    };
+    stop.signal.addEventListener('abort', () => window.clearTimeout(timer));
+    void once();
+  }
+
+  replace(main, ...view.parts(notices.el));
+  document.title = inboxTitle(0);
+
+  return () => {
+    stop.abort();
+    window.clearInterval(ticker);
+  };
+}
+
+/**
+ * The inbox drawn from its state: the channel's line, the problem, the
+ * waiting and the settled cards. Built once; `draw` patches what changed
+ * between two states, and moves a card without taking its focus away.
+ * @param {InboxState} initial
+ */
+function inboxView(initial) {
+  const channel = h('p', { class: 'ap-live', role: 'status', id: 'inbox-state' });
   const problem = h('p', { class: 'error', role: 'alert', id: 'inbox-problem' });
   const pendingList = h('ol', {
     class: 'ap-inbox',
@@ -80,244 +224,94 @@ export function render(main, ctx) {
     { class: 'muted ap-empty' },
     'Nothing settled while this page was open.',
   );
-
-  /** @type {Map<string, ReturnType<typeof approvalCard> & { done: boolean }>} */
+  /** @type {Map<string, ReturnType<typeof approvalCard>>} */
   const cards = new Map();
-  /** Approvals answered from this page (their `settled` event is "you", not "someone"). */
-  const mine = new Set();
 
-  const notices = notifier();
-
-  /** Shows what is empty, and counts the waiting prompts in the tab's title. */
-  const refreshEmpty = () => {
-    empty.hidden = pendingList.childElementCount > 0;
-    settledEmpty.hidden = settledList.childElementCount > 0;
-    if (!stop.signal.aborted) document.title = inboxTitle(pendingList.childElementCount);
-  };
-
-  /** @param {string} kind @param {string} text */
-  const setState = (kind, text) => {
-    state.className = `ap-live ap-live-${kind}`;
-    replace(state, h('span', { class: 'ap-dot', 'aria-hidden': 'true' }), text);
-  };
-
-  /** @param {ReturnType<typeof approvalCard> & { done: boolean }} card */
-  const moveToSettled = (card) => {
-    const hadFocus = card.el.contains(document.activeElement);
-    card.done = true;
-    settledList.prepend(card.el);
-    while (settledList.childElementCount > SETTLED_KEPT) settledList.lastElementChild?.remove();
-    refreshEmpty();
-    if (hadFocus) {
-      const next = /** @type {HTMLElement | null} */ (pendingList.querySelector('h3'));
-      (next ?? /** @type {HTMLElement} */ (card.el.querySelector('.ap-outcome'))).focus();
-    }
-  };
-
-  /** @param {import('../lib/types.js').ApprovalView} view */
-  const settle = (view) => {
-    const card = cards.get(view.id);
-    if (card === undefined || card.done) return;
-    const byMe = mine.has(view.id) && view.answer?.by === me;
-    card.settle(view, byMe);
-    moveToSettled(card);
-    if (!byMe && view.answer)
-      toast(`${view.agent}: ${answerText(view.answer)} by ${view.answer.by}`);
-  };
-
-  /** @param {import('../lib/types.js').ApprovalView} view @param {import('../lib/types.js').AnswerBody} body */
-  const answer = async (view, body) => {
-    mine.add(view.id);
-    const path =
-      body.kind === 'override'
-        ? `/v1/approvals/${encodeURIComponent(view.id)}/override`
-        : `/v1/approvals/${encodeURIComponent(view.id)}/answer`;
-    try {
-      /** @type {import('../lib/types.js').ApprovalView} */
-      const settled = await api(
-        'POST',
-        path,
-        body.kind === 'override' ? { reason: body.reason } : body,
-      );
-      settle(settled);
-      toast(`${settled.agent}: ${answerText(settled.answer ?? { kind: body.kind })}`);
-    } catch (error) {
-      mine.delete(view.id);
-      // Settled by someone else meanwhile: show how, and not a form that cannot work any more.
-      if (error instanceof ApiError && (error.status === 409 || error.status === 404))
-        void recheck(view.id);
-      throw error;
-    }
-  };
-
-  /** @param {import('../lib/types.js').ApprovalView} view */
-  const add = (view) => {
-    // Not one this role acts on: neither listed nor counted (nor its end shown).
-    if (!inboxShows(powers, view.kind)) return;
-    if (view.state !== 'pending') {
-      settle(view);
-      return;
-    }
-    if (cards.has(view.id)) return;
-    const card = {
-      ...approvalCard(view, { me, role, mayAnswer, mayOverride, onAnswer: answer }),
-      done: false,
-    };
-    cards.set(view.id, card);
-    card.tick(Date.now());
-    // Least time left first: the one that times out soonest is on top.
-    const later = [...pendingList.children].find((li) => {
-      const other = cards.get(li.getAttribute('data-id') ?? '')?.view;
-      return other !== undefined && soonerFirst(view, other) < 0;
-    });
-    pendingList.insertBefore(card.el, later ?? null);
-    refreshEmpty();
-    notices.arrived(
-      pendingList.childElementCount,
-      `${view.agent} · ${view.tool ?? (actionText(view) || view.kind)}`,
-    );
-  };
-
-  /** Closes a card whose approval can no longer be answered, saying it timed out. @param {string} id */
-  const expire = (id) => {
-    const card = cards.get(id);
-    if (card === undefined || card.done) return;
-    card.expire();
-    moveToSettled(card);
+  /** @param {InboxState['channel']} c */
+  const drawChannel = (c) => {
+    channel.className = `ap-live ap-live-${c.kind}`;
+    replace(channel, h('span', { class: 'ap-dot', 'aria-hidden': 'true' }), c.text);
   };
 
   /**
-   * Reads one approval again and settles its card when it is no longer pending;
-   * with `orExpire`, a card still pending (or gone) is closed as timed out.
-   * @param {string} id @param {boolean} [orExpire]
+   * Puts `list`'s cards in the order of `ids`, moving only those out of place.
+   * @param {HTMLElement} list @param {readonly string[]} ids
    */
-  const recheck = async (id, orExpire = false) => {
-    try {
-      /** @type {import('../lib/types.js').ApprovalView} */
-      const view = await api('GET', `/v1/approvals/${encodeURIComponent(id)}`);
-      if (view.state !== 'pending') settle(view);
-      else if (orExpire) expire(id);
-    } catch (error) {
-      if (orExpire || (error instanceof ApiError && error.status === 404)) expire(id);
+  const arrange = (list, ids) => {
+    /** @type {Set<Element | undefined>} */
+    const keep = new Set(ids.map((id) => cards.get(id)?.el));
+    for (const child of [...list.children]) if (!keep.has(child)) child.remove();
+    let at = list.firstElementChild;
+    for (const id of ids) {
+      const el = cards.get(id)?.el;
+      if (el === undefined) continue;
+      if (el === at) at = at.nextElementSibling;
+      else list.insertBefore(el, at);
     }
   };
 
-  /** Cards past their time whose end is being read. */
-  const checking = new Set();
-  const ticker = window.setInterval(() => {
-    const now = Date.now();
-    for (const [id, card] of cards) {
-      if (card.done) continue;
-      const over = card.tick(now);
-      if (over && now > Date.parse(card.view.expiresAt) + GRACE_MS && !checking.has(id)) {
-        checking.add(id);
-        void recheck(id, true).finally(() => checking.delete(id));
+  const view = {
+    /** Where a card's events go (the page sets it). @type {(id: string, event: import('./approvals/card-state.js').CardEvent) => void} */
+    onCard: (id, event) => void [id, event],
+    /** The page's parts, with the notification control. @param {HTMLElement} notices */
+    parts: (notices) => [
+      h('h1', null, 'Approvals'),
+      channel,
+      initial.leftOut === null
+        ? null
+        : h('p', { class: 'muted', id: 'inbox-scope' }, initial.leftOut),
+      notices,
+      problem,
+      section('Waiting for an answer', pendingList, empty),
+      section('Just settled', settledList, settledEmpty),
+    ],
+    /** @param {string} id @param {import('./approvals/card-state.js').CardState['invalid']} field */
+    focus: (id, field) => cards.get(id)?.focus(field),
+    /** Draws `next` over `prev`. @param {InboxState} prev @param {InboxState} next */
+    draw(prev, next) {
+      if (next.channel !== prev.channel) drawChannel(next.channel);
+      if (next.problem !== prev.problem) replace(problem, next.problem);
+      if (
+        next.cards === prev.cards &&
+        next.pending === prev.pending &&
+        next.settled === prev.settled
+      )
+        return;
+      for (const [id, card] of Object.entries(next.cards)) {
+        const ui = cards.get(id);
+        if (ui === undefined)
+          cards.set(
+            id,
+            approvalCard(card, { role: next.role, onEvent: (event) => view.onCard(id, event) }),
+          );
+        else if (card !== prev.cards[id]) ui.draw(card);
       }
-    }
-  }, 1000);
-
-  if (live) openChannel();
-  else pollPending();
-
-  function openChannel() {
-    let readyBefore = false;
-    setState('connecting', 'Connecting to the live approver channel…');
-    listen('/v1/approvals/stream', {
-      signal: stop.signal,
-      onState: (s) => {
-        if (stop.signal.aborted) return; // left, or the token was revoked: said already
-        if (s === 'closed')
-          setState(
-            'closed',
-            'Disconnected: reconnecting… While no approver is connected, prompts are denied at once.',
-          );
-        else if (s === 'refused') {
-          setState('closed', 'The server refused the live channel for this token.');
-          replace(
-            problem,
-            'The live approver channel was refused: this page cannot answer prompts.',
-          );
+      // A card that leaves the waiting list with the focus in it hands it on.
+      const focused = [...cards].find(
+        ([id, ui]) =>
+          !next.pending.includes(id) &&
+          pendingList.contains(ui.el) &&
+          ui.el.contains(document.activeElement),
+      );
+      arrange(settledList, next.settled);
+      arrange(pendingList, next.pending);
+      for (const [id, ui] of cards)
+        if (next.cards[id] === undefined) {
+          ui.el.remove();
+          cards.delete(id);
         }
-      },
-      onEvent: (name, data) => {
-        if (name === 'ready') {
-          replace(problem);
-          const roles = Array.isArray(data?.roles) ? data.roles.join(' and ') : role;
-          setState(
-            'open',
-            `Connected as ${data?.name ?? me} (${roles}): prompts wait for your answer while this page is open.`,
-          );
-          // After a reconnect, what was shown may have ended meanwhile.
-          if (readyBefore) for (const [id, card] of cards) if (!card.done) void recheck(id);
-          readyBefore = true;
-        } else if (name === 'approval') add(data);
-        else if (name === 'settled') settle(data);
-        else if (name === 'revoked') {
-          stop.abort();
-          setState('closed', 'Not connected.');
-          replace(
-            problem,
-            `Your token was revoked (${data?.message ?? 'revoked'}): this page is no longer an approver. Sign in again.`,
-          );
-        }
-      },
-    });
-  }
-
-  function pollPending() {
-    setState(
-      'view',
-      `Viewing only: your role (${role}) sees the waiting prompts but may not answer them, and this page does not count as a connected approver. It refreshes every ${POLL_MS / 1000} s.`,
-    );
-    let timer = 0;
-    const once = async () => {
-      try {
-        const bound = ctx.identity.workspace;
-        const workspaces =
-          bound !== null && bound !== undefined
-            ? [bound]
-            : /** @type {import('../lib/types.js').WorkspaceList} */ (
-                await api('GET', '/v1/workspaces')
-              ).workspaces.map((w) => w.workspace);
-        const seen = new Set();
-        for (const workspace of workspaces) {
-          const { approvals } = await api(
-            'GET',
-            `/v1/approvals${query({ workspace, state: 'pending', limit: 100 })}`,
-          );
-          for (const view of approvals) {
-            seen.add(view.id);
-            add(view);
-          }
-        }
-        for (const [id, card] of cards) if (!card.done && !seen.has(id)) void recheck(id);
-        replace(problem);
-      } catch (error) {
-        replace(
-          problem,
-          `Cannot read the pending approvals: ${error instanceof Error ? error.message : String(error)}`,
-        );
+      if (focused !== undefined) {
+        const heading = /** @type {HTMLElement | null} */ (pendingList.querySelector('h3'));
+        (
+          heading ?? /** @type {HTMLElement} */ (focused[1].el.querySelector('.ap-outcome'))
+        ).focus();
       }
-      if (!stop.signal.aborted) timer = window.setTimeout(() => void once(), POLL_MS);
-    };
-    stop.signal.addEventListener('abort', () => window.clearTimeout(timer));
-    void once();
-  }
-
-  replace(
-    main,
-    h('h1', null, 'Approvals'),
-    state,
-    leftOut === null ? null : h('p', { class: 'muted', id: 'inbox-scope' }, leftOut),
-    notices.el,
-    problem,
-    section('Waiting for an answer', pendingList, empty),
-    section('Just settled', settledList, settledEmpty),
-  );
-  refreshEmpty();
-
-  return () => {
-    stop.abort();
-    window.clearInterval(ticker);
+      empty.hidden = next.pending.length > 0;
+      settledEmpty.hidden = next.settled.length > 0;
+    },
   };
+  drawChannel(initial.channel);
+  empty.hidden = false;
+  settledEmpty.hidden = false;
+  return view;
 }

@@ -7,7 +7,8 @@
 // Long text (a 3,000-character command, a long reason) shows its beginning
 // with a "Show all" control; on a phone the request's further details and
 // "approve for a while" fold behind a disclosure each, so that a card with
-// its answers fits one screen.
+// its answers fits one screen. The card keeps no state: it draws a card's
+// state (`card-state.js`) and turns the person's input into its events.
 
 import { code, h, replace, rich, time } from '../../lib/dom.js';
 import { folded, foldedPre } from '../../lib/fold.js';
@@ -19,6 +20,7 @@ import {
   settledText,
   timedOutText,
 } from './format.js';
+import { MAX_HOURS, chosenScope, hoursLabel, offeredScopes } from './card-state.js';
 
 /**
  * @typedef {import('../../lib/types.js').ApprovalView} ApprovalView
@@ -26,11 +28,9 @@ import {
  * @typedef {import('../../lib/types.js').ScopeOffer} ScopeOffer
  * @typedef {import('../../lib/types.js').RuleDraft} RuleDraft
  * @typedef {import('../../lib/types.js').StandingDeny} StandingDeny
+ * @typedef {import('./card-state.js').CardState} CardState
+ * @typedef {import('./card-state.js').CardEvent} CardEvent
  */
-
-const DEFAULT_HOURS = 8;
-/** The server's default limit for "approve for N hours" (it checks, whatever this says). */
-const MAX_HOURS = 168;
 
 /** Where a card is narrow enough to fold its details (the stylesheet's phone width). */
 const NARROW = '(max-width: 640px)';
@@ -44,25 +44,6 @@ function narrow() {
 function clipped(text, n) {
   const chars = Array.from(text);
   return chars.length <= n ? text : `${chars.slice(0, n).join('')}…`;
-}
-
-/**
- * `content` folded behind a disclosure on a phone (closed until opened), as
- * it is elsewhere.
- * @param {boolean} fold @param {string} summary @param {string} cls @param {...import('../../lib/dom.js').Child} content
- */
-function foldOnPhone(fold, summary, cls, ...content) {
-  return fold
-    ? h('details', { class: `ap-fold ${cls}` }, h('summary', null, summary), ...content)
-    : content;
-}
-
-/** @param {number} ms */
-function inWords(ms) {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 120) return `${s} s`;
-  const m = Math.round(s / 60);
-  return m < 120 ? `${m} min` : `${Math.round(m / 60)} h`;
 }
 
 /**
@@ -175,59 +156,33 @@ function facetList(view) {
 }
 
 /**
- * What a card shows that changes while it is on the page: the handlers change
- * it, and each change is drawn by the part of `approvalCard` that shows it.
- * @typedef {{
- *   phase: 'open' | 'sending' | 'sent',
- *   error: string,
- *   hours: string,
- *   scope: string | null,
- *   denyReason: string,
- *   overrideReason: string,
- *   overrideMissing: boolean,
- *   left: string,
- *   end: null | { kind: 'settled', settled: ApprovalView, mine: boolean } | { kind: 'expired' },
- * }} CardState
+ * One approval in the inbox, drawn from its state (`card-state.js`): built
+ * once, then `draw` patches what changed. The person's input becomes events
+ * for `onEvent`; the card keeps no state of its own.
+ * @param {CardState} initial the card's state when it is first drawn
+ * @param {{ role: string, onEvent: (event: CardEvent) => void }} options
  */
-
-/**
- * One approval in the inbox, and the answers this role may give.
- * @param {ApprovalView} view the approval as the API shows it
- * @param {{
- *   me: string,
- *   role: string,
- *   mayAnswer: boolean,
- *   mayOverride: boolean,
- *   onAnswer: (view: ApprovalView, body: AnswerBody) => Promise<unknown>,
- * }} options
- */
-export function approvalCard(view, options) {
+export function approvalCard(initial, options) {
+  const { view, soft } = initial;
+  const emit = options.onEvent;
   const id = `ap-${view.id}`;
-  const soft = view.kind === 'override';
-  const scopes = Array.isArray(view.scopes) ? view.scopes : [];
-  const effective = scopes.filter((s) => s.effective);
-  const remembers = !soft && view.rememberable === true && effective.length > 0;
+  const scopes = offeredScopes(view);
   const phone = narrow();
+  /** What is drawn: nothing yet, then the last state drawn. @type {CardState | null} */
+  let shown = null;
 
-  /** @type {CardState} */
-  const state = {
-    phase: 'open',
-    error: '',
-    hours: String(DEFAULT_HOURS),
-    scope: effective[0]?.scope ?? null,
-    denyReason: '',
-    overrideReason: '',
-    overrideMissing: false,
-    left: '',
-    end: null,
-  };
+  /** A fold of the named part that reports its unfolding. @param {string} part */
+  const foldOf = (part) => ({
+    open: initial.unfolded.includes(part),
+    onToggle: (/** @type {boolean} */ open) => emit({ type: 'fold', part, open }),
+  });
 
-  // The parts that change, built once; the `show…` functions below draw them from `state`.
+  // The parts that change, built once; `draw` patches them from a state.
   const alert = h('p', { class: 'error', role: 'alert', id: `${id}-alert` });
   const outcome = h('p', { class: 'ap-outcome', id: `${id}-outcome`, tabindex: '-1' });
   const countdown = h('span', { class: 'ap-countdown', 'aria-hidden': 'true' });
   const preview = h('p', { class: 'ap-preview', id: `${id}-preview`, 'aria-live': 'polite' });
-  const submitRemember = h('button', { type: 'submit' }, `Approve for ${DEFAULT_HOURS} h`);
+  const submitRemember = h('button', { type: 'submit' }, `Approve for ${hoursLabel(initial)}`);
   /** The controls a pending answer disables (a scope that would not lift the prompt stays disabled). @type {HTMLElement[]} */
   const controls = [];
   /** @type {HTMLInputElement | null} */
@@ -235,17 +190,10 @@ export function approvalCard(view, options) {
   /** @type {HTMLTextAreaElement | null} */
   let overrideInput = null;
 
-  const showAlert = () => replace(alert, state.error);
-  const showPhase = () => {
-    for (const c of controls)
-      if (state.phase === 'open') c.removeAttribute('disabled');
-      else c.setAttribute('disabled', '');
-  };
-  const showCountdown = () => replace(countdown, state.left);
-  const showPreview = () => {
-    const scope = scopes.find((s) => s.scope === state.scope);
-    const n = Number(state.hours);
-    const label = Number.isFinite(n) && n > 0 ? `${n} h` : '… h';
+  /** @param {CardState} state */
+  const drawPreview = (state) => {
+    const scope = chosenScope(state);
+    const label = hoursLabel(state);
     replace(submitRemember, `Approve for ${label}`);
     if (scope === undefined) {
       replace(preview, 'Pick a scope.');
@@ -265,69 +213,6 @@ export function approvalCard(view, options) {
         : '',
     );
   };
-  const showOverrideMissing = () => {
-    if (overrideInput === null) return;
-    if (state.overrideMissing) overrideInput.setAttribute('aria-invalid', 'true');
-    else overrideInput.removeAttribute('aria-invalid');
-  };
-
-  // Handlers: each changes `state`, then draws what it changed.
-  /** @param {string} message */
-  const fail = (message) => {
-    state.error = message;
-    showAlert();
-  };
-  /** @param {AnswerBody} body */
-  const send = async (body) => {
-    if (state.phase === 'sending') return;
-    state.phase = 'sending';
-    state.error = '';
-    showAlert();
-    showPhase();
-    try {
-      await options.onAnswer(view, body);
-      state.phase = 'sent';
-    } catch (error) {
-      state.phase = 'open';
-      fail(`Not answered: ${error instanceof Error ? error.message : String(error)}`);
-      showPhase();
-    }
-  };
-  /** @param {SubmitEvent} event */
-  const submitRememberForm = (event) => {
-    event.preventDefault();
-    const n = Number(state.hours);
-    const scope = scopes.find((s) => s.scope === state.scope);
-    if (!Number.isFinite(n) || n <= 0) {
-      fail(`Say for how many hours: a number above 0 (at most ${MAX_HOURS}).`);
-      hoursInput?.focus();
-      return;
-    }
-    if (scope === undefined) {
-      fail('Pick the scope the rule is written in.');
-      return;
-    }
-    void send({ kind: 'remember', hours: n, scope: scope.scope });
-  };
-  /** @param {SubmitEvent} event */
-  const submitDeny = (event) => {
-    event.preventDefault();
-    const r = state.denyReason.trim();
-    void send({ kind: 'deny', ...(r === '' ? {} : { reason: r }) });
-  };
-  /** @param {SubmitEvent} event */
-  const submitOverride = (event) => {
-    event.preventDefault();
-    const r = state.overrideReason.trim();
-    state.overrideMissing = r === '';
-    showOverrideMissing();
-    if (r === '') {
-      fail('An override needs a reason: it is recorded in the audit log.');
-      overrideInput?.focus();
-      return;
-    }
-    void send({ kind: 'override', reason: r });
-  };
 
   /**
    * Registers `el` as a control a pending answer disables.
@@ -336,6 +221,12 @@ export function approvalCard(view, options) {
   const track = (el) => {
     controls.push(el);
     return el;
+  };
+
+  /** @param {'once' | 'remember' | 'deny' | 'override'} answer */
+  const submitting = (answer) => (/** @type {Event} */ event) => {
+    event.preventDefault();
+    emit({ type: 'submit', answer });
   };
 
   /** "Approve for N hours" in one of the offered scopes, with the rule it writes. */
@@ -349,13 +240,14 @@ export function approvalCard(view, options) {
         min: '1',
         max: String(MAX_HOURS),
         step: '1',
-        value: state.hours,
+        value: initial.hours,
         inputmode: 'numeric',
         class: 'ap-hours',
-        oninput: (/** @type {Event} */ event) => {
-          state.hours = /** @type {HTMLInputElement} */ (event.currentTarget).value;
-          showPreview();
-        },
+        oninput: (/** @type {Event} */ event) =>
+          emit({
+            type: 'hours',
+            value: /** @type {HTMLInputElement} */ (event.currentTarget).value,
+          }),
       }),
     );
     const radios = scopes.map((s, i) => {
@@ -365,7 +257,7 @@ export function approvalCard(view, options) {
         name: `${id}-scope`,
         id: radioId,
         value: s.scope,
-        checked: s === effective[0],
+        checked: s.scope === initial.scope,
         disabled: !s.effective,
         'aria-describedby':
           Array.isArray(s.staysDenied) && s.staysDenied.length > 0
@@ -373,9 +265,7 @@ export function approvalCard(view, options) {
             : `${radioId}-rule`,
         onchange: (/** @type {Event} */ event) => {
           const input = /** @type {HTMLInputElement} */ (event.currentTarget);
-          if (!input.checked) return;
-          state.scope = input.value;
-          showPreview();
+          if (input.checked) emit({ type: 'scope', scope: input.value });
         },
       });
       if (s.effective) track(radio); // one that would not lift the prompt stays disabled
@@ -400,14 +290,14 @@ export function approvalCard(view, options) {
       );
     });
     track(submitRemember);
-    showPreview();
+    drawPreview(initial);
     return h(
       'form',
       {
         class: 'ap-remember',
         novalidate: true,
         'aria-labelledby': `${id}-remember-h`,
-        onsubmit: submitRememberForm,
+        onsubmit: submitting('remember'),
       },
       h('h4', { id: `${id}-remember-h` }, 'Approve for a while'),
       h('div', { class: 'row' }, h('div', null, h('label', { for: hoursId }, 'Hours'), hoursInput)),
@@ -422,7 +312,7 @@ export function approvalCard(view, options) {
     const reasonId = `${id}-${suffix}`;
     return h(
       'form',
-      { class: 'ap-deny', onsubmit: submitDeny },
+      { class: 'ap-deny', onsubmit: submitting('deny') },
       h('label', { for: reasonId }, label),
       h(
         'div',
@@ -434,9 +324,11 @@ export function approvalCard(view, options) {
             type: 'text',
             maxlength: '2000',
             autocomplete: 'off',
-            oninput: (/** @type {Event} */ event) => {
-              state.denyReason = /** @type {HTMLInputElement} */ (event.currentTarget).value;
-            },
+            oninput: (/** @type {Event} */ event) =>
+              emit({
+                type: 'deny-reason',
+                value: /** @type {HTMLInputElement} */ (event.currentTarget).value,
+              }),
           }),
         ),
         track(h('button', { type: 'submit', class: 'danger' }, button)),
@@ -444,16 +336,36 @@ export function approvalCard(view, options) {
     );
   };
 
+  /**
+   * A disclosure folded on a phone, whose opening is reported as the `part` unfolded.
+   * @param {string} part @param {string} summary @param {string} cls @param {...import('../../lib/dom.js').Child} content
+   */
+  const foldOnPhone = (part, summary, cls, ...content) => {
+    if (!phone) return content;
+    const details = h(
+      'details',
+      { class: `ap-fold ${cls}`, open: initial.unfolded.includes(part) },
+      h('summary', null, summary),
+      ...content,
+    );
+    details.addEventListener('toggle', () => emit({ type: 'fold', part, open: details.open }));
+    return details;
+  };
+
   /** A prompt: approve once, for a while, or deny. */
   const promptActions = () => {
     const once = track(
       h(
         'button',
-        { type: 'button', class: 'primary', onclick: () => send({ kind: 'once' }) },
+        {
+          type: 'button',
+          class: 'primary',
+          onclick: () => emit({ type: 'submit', answer: 'once' }),
+        },
         'Approve once',
       ),
     );
-    const remember = remembers
+    const remember = initial.remembers
       ? rememberForm()
       : h(
           'p',
@@ -462,7 +374,9 @@ export function approvalCard(view, options) {
         );
     return [
       h('div', { class: 'row' }, once),
-      remembers ? foldOnPhone(phone, 'Approve for a while…', 'ap-for-a-while', remember) : remember,
+      initial.remembers
+        ? foldOnPhone('for-a-while', 'Approve for a while…', 'ap-for-a-while', remember)
+        : remember,
       denyForm('deny-reason', 'Reason for denying (optional)', 'Deny'),
     ];
   };
@@ -478,15 +392,17 @@ export function approvalCard(view, options) {
         maxlength: '2000',
         'aria-required': 'true',
         'aria-describedby': `${id}-override-help`,
-        oninput: (/** @type {Event} */ event) => {
-          state.overrideReason = /** @type {HTMLTextAreaElement} */ (event.currentTarget).value;
-        },
+        oninput: (/** @type {Event} */ event) =>
+          emit({
+            type: 'override-reason',
+            value: /** @type {HTMLTextAreaElement} */ (event.currentTarget).value,
+          }),
       }),
     );
     return [
       h(
         'form',
-        { class: 'ap-override', onsubmit: submitOverride },
+        { class: 'ap-override', onsubmit: submitting('override') },
         h('label', { for: reasonId }, 'Reason for overriding (required)'),
         overrideInput,
         h(
@@ -503,9 +419,9 @@ export function approvalCard(view, options) {
   const actions = h(
     'div',
     { class: 'ap-actions' },
-    !soft && options.mayAnswer
+    initial.actions === 'prompt'
       ? promptActions()
-      : soft && options.mayOverride
+      : initial.actions === 'override'
         ? overrideActions()
         : h(
             'p',
@@ -539,7 +455,12 @@ export function approvalCard(view, options) {
       'Action',
       action === ''
         ? null
-        : folded(action, { limit: phone ? 100 : 200, render: code, what: 'the command' }),
+        : folded(action, {
+            limit: phone ? 100 : 200,
+            render: code,
+            what: 'the command',
+            ...foldOf('action'),
+          }),
     ],
     [
       soft ? 'Denied because' : 'Because',
@@ -548,6 +469,7 @@ export function approvalCard(view, options) {
             limit: phone ? 140 : 300,
             render: rich,
             what: 'the reason',
+            ...foldOf('reason'),
           })
         : null,
     ],
@@ -584,6 +506,7 @@ export function approvalCard(view, options) {
           limit: phone ? 300 : 1200,
           what: 'the arguments',
           attrs: { class: 'ap-args', id: argsId, 'aria-labelledby': `${argsId}-h`, tabindex: '0' },
+          ...foldOf('arguments'),
         }),
   ];
   const el = h(
@@ -610,7 +533,10 @@ export function approvalCard(view, options) {
       ),
       // On a phone what was asked and why come first; the rest is one tap away.
       phone
-        ? [facts(what), foldOnPhone(true, 'More about this request', 'ap-more', facts(about), more)]
+        ? [
+            facts(what),
+            foldOnPhone('more', 'More about this request', 'ap-more', facts(about), more),
+          ]
         : [facts([...about.slice(0, 3), what[0], ...about.slice(3), what[1]]), more],
       actions,
       alert,
@@ -618,43 +544,45 @@ export function approvalCard(view, options) {
     ),
   );
 
-  /** How the approval ended: no answers left, and the outcome in words. */
-  const showEnd = () => {
-    if (state.end === null) return;
-    replace(actions);
-    el.classList.add('ap-done');
-    if (state.end.kind === 'settled') {
-      el.classList.toggle('ap-done-allow', state.end.settled.state === 'approved');
-      replace(outcome, settledText(state.end.settled, state.end.mine));
-    } else replace(outcome, timedOutText(soft));
+  /**
+   * Draws `state` over what was drawn: only the parts that differ (all of them the first time).
+   * @param {CardState} state
+   */
+  const draw = (state) => {
+    const was = shown;
+    shown = state;
+    if (state.error !== was?.error) replace(alert, state.error);
+    if (state.left !== was?.left) replace(countdown, state.left);
+    if (was !== null && (state.hours !== was.hours || state.scope !== was.scope))
+      drawPreview(state);
+    if (state.phase !== (was?.phase ?? 'open'))
+      for (const c of controls)
+        if (state.phase === 'open') c.removeAttribute('disabled');
+        else c.setAttribute('disabled', '');
+    if (overrideInput !== null && state.overrideMissing !== (was?.overrideMissing ?? false)) {
+      if (state.overrideMissing) overrideInput.setAttribute('aria-invalid', 'true');
+      else overrideInput.removeAttribute('aria-invalid');
+    }
+    // How the approval ended: no answers left, and the outcome in words.
+    if (state.end !== null && state.end !== was?.end) {
+      replace(actions);
+      el.classList.add('ap-done');
+      if (state.end.kind === 'settled') {
+        el.classList.toggle('ap-done-allow', state.end.settled.state === 'approved');
+        replace(outcome, settledText(state.end.settled, state.end.mine));
+      } else replace(outcome, timedOutText(soft));
+    }
   };
+  draw(initial);
 
   return {
     el,
-    view,
+    draw,
     heading: () => heading,
-    /** Updates the time left; true once the time is up. @param {number} now */
-    tick(now) {
-      const left = Date.parse(view.expiresAt) - now;
-      state.left = left > 0 ? `(${inWords(left)} left)` : '(timed out)';
-      showCountdown();
-      return left <= 0;
-    },
-    /** Shows how it ended and takes the answers away. @param {ApprovalView} settled @param {boolean} mine */
-    settle(settled, mine) {
-      state.end = { kind: 'settled', settled, mine };
-      state.error = '';
-      state.left = '';
-      showAlert();
-      showCountdown();
-      showEnd();
-    },
-    /** The time ran out before an answer reached this page. */
-    expire() {
-      state.end = { kind: 'expired' };
-      state.left = '';
-      showCountdown();
-      showEnd();
+    /** Puts the focus on the field an answer was refused for. @param {CardState['invalid']} field */
+    focus(field) {
+      if (field === 'hours') hoursInput?.focus();
+      else if (field === 'override-reason') overrideInput?.focus();
     },
   };
 }
