@@ -1,66 +1,65 @@
 // The library API: open Warden on a data folder (or Postgres), store a
 // policy, and gate an agent's tools. Everything an operator or a TypeScript
 // agent needs is reachable from here; the server and the adapters use it too.
+// The facade is split by capability: each is a small module of
+// `src/capabilities/` (policy, suggestions, kill switch, tool pins, runs,
+// agents, tasks, tokens, audit reads, reports, grants, storage, supervisors),
+// exposed here as a read-only property, and the older methods delegate to
+// them. The server acts through these, never on `store` (test/layering.test.ts).
 
-import type { Autonomy, ClassifierTable, Issue, OutrightDenial, Policy } from '@warden/engine';
-import {
-  checkExamples,
-  compilePolicy,
-  managedFreezes,
-  outrightDenials,
-  validatePolicy,
-} from '@warden/engine';
+import type { ClassifierTable, OutrightDenial, Policy } from '@warden/engine';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { ApprovalBroker } from './approvals/broker.js';
 import type { BrokerOptions } from './approvals/broker.js';
+import type { Suggestion } from './approvals/suggest.js';
 import { Redactor } from './audit/redact.js';
-import { agentCredentials } from './instance/credentials.js';
-import { listInstanceAgents } from './instance/agents.js';
 import type { Redact } from './audit/records.js';
-import type { ChangeRecord } from './audit/records.js';
-import { changeEntry } from './audit/records.js';
 import { AuditWriter } from './audit/writer.js';
-import { autonomyOf, delegate } from './gate/delegation.js';
+import { Agents } from './capabilities/agents.js';
+import type { KnownAgent } from './capabilities/agents.js';
+import { AuditLog } from './capabilities/audit.js';
+import { ChangeLog } from './capabilities/changes.js';
+import { Grants } from './capabilities/grants.js';
+import { KillSwitch } from './capabilities/killswitch.js';
+import type { ListedFreeze } from './capabilities/killswitch.js';
+import { PolicyAdmin } from './capabilities/policy.js';
+import type { PolicyWriteResult } from './capabilities/policy.js';
+import { Reports } from './capabilities/reports.js';
+import { Runs } from './capabilities/runs.js';
+import type { StepInput } from './capabilities/runs.js';
+import { Storage } from './capabilities/storage.js';
+import { Suggestions } from './capabilities/suggestions.js';
+import type { SuggestionWindow } from './capabilities/suggestions.js';
+import { Supervisors } from './capabilities/supervisors.js';
+import type { InspectorResult, SupervisorToolsResult } from './capabilities/supervisors.js';
+import { Tasks } from './capabilities/tasks.js';
+import { Tokens } from './capabilities/tokens.js';
+import { ToolPins } from './capabilities/tool-pins.js';
+import { agentCredentials } from './instance/credentials.js';
 import type { DelegateAsk, DelegateResult } from './gate/delegation.js';
 import type { CallContext } from './gate/gate.js';
 import { Gate } from './gate/gate.js';
 import { GateFault, faultMessage } from './gate/fault.js';
 import type { ManagedFile, PolicySource } from './gate/snapshot.js';
-import {
-  DEFAULT_REFRESH_MS,
-  FilePolicySource,
-  StorePolicySource,
-  agentKey,
-  freezeOf,
-} from './gate/snapshot.js';
+import { DEFAULT_REFRESH_MS, FilePolicySource, StorePolicySource } from './gate/snapshot.js';
 import type { PinCheck, ToolDefinition } from './gateway/pins.js';
-import type { PastDecision, Suggestion } from './approvals/suggest.js';
-import { suggestRules, suggestedRules } from './approvals/suggest.js';
-import {
-  MAX_DEFINITION_DEPTH,
-  changedReason,
-  definitionHash,
-  nestedDeeperThan,
-} from './gateway/pins.js';
-import { computeMatrix, matrixChanges, matrixColumns } from './permissions/matrix.js';
-import { driftedScopes } from './permissions/policy-diff.js';
 import { DEFAULT_DATA, openStore, storeOptionsFromEnv } from './store/open.js';
 import type {
   FreezeRecord,
-  JsonValue,
   ToolPinRecord,
-  PolicyRevision,
   RunRecord,
   RunStep,
   Store,
   StoredRule,
 } from './store/types.js';
 import { ToolRegistry } from './tools/registry.js';
-import type { Inspector } from './inspector/inspector.js';
-import type { InstanceAgent } from './instance/index.js';
 import { newId as ulid } from './ids.js';
 import { Registrations } from './store/registrations.js';
+
+export type { KnownAgent } from './capabilities/agents.js';
+export type { ListedFreeze } from './capabilities/killswitch.js';
+export type { PolicyWriteResult } from './capabilities/policy.js';
 
 export interface WardenOptions {
   /** The data folder: the SQLite database and the agents' folders (default `./.warden`). */
@@ -90,39 +89,7 @@ export interface WardenOptions {
   readonly logger?: Logger;
 }
 
-const MANAGED_FROM = {
-  flag: 'the file given with `--managed`',
-  env: 'the file WARDEN_MANAGED_POLICY names',
-  store: 'the stored managed policy',
-} as const;
-
-/** An agent the permissions matrix gives a column. */
-export interface KnownAgent {
-  readonly id: string;
-  readonly name: string | null;
-  /** The space it is registered in; null for none (or an agent known only from its folder). */
-  readonly space: string | null;
-  /** The mode it is registered in; null for none. */
-  readonly mode: string | null;
-}
-
-/** A freeze in force, as listed: an admin's, or one the managed policy writes. */
-export interface ListedFreeze extends Omit<FreezeRecord, 'frozenAt'> {
-  /** null: the managed policy does not say since when. */
-  readonly frozenAt: string | null;
-  /** Written in the managed policy: only the installation operator lifts it. */
-  readonly managed: boolean;
-}
-
-export type PolicyWriteResult =
-  | { readonly ok: true; readonly revision: PolicyRevision }
-  | { readonly ok: false; readonly issues: readonly Issue[] }
-  | { readonly ok: false; readonly conflict: { readonly current: number | null } };
-
 export { agentCredentials } from './instance/credentials.js';
-
-/** Approvals and decisions a suggestion is computed from, at most. */
-const SUGGEST_LIMIT = 5000;
 
 export class Warden {
   readonly store: Store;
@@ -137,6 +104,33 @@ export class Warden {
   readonly managedFile: ManagedFile | null;
   /** The classifier decisions use; undefined: the built-in table. */
   readonly classifier: ClassifierTable | undefined;
+  // ─── Capabilities: one small module each (src/capabilities/) ─────────────
+  /** Policy revisions (workspace and managed), remembered rules, and their reads. */
+  readonly policy: PolicyAdmin;
+  /** Rules suggested from prompts approved once, again and again. */
+  readonly ruleSuggestions: Suggestions;
+  /** Freezing and thawing agents and workspaces, and what a freeze denies. */
+  readonly killSwitch: KillSwitch;
+  /** The gateway's downstream tools, pinned by their definition. */
+  readonly toolPins: ToolPins;
+  /** Runs, their receipts, and delegation. */
+  readonly runs: Runs;
+  /** Agents: their registrations and folders. */
+  readonly agents: Agents;
+  /** The taskboard. */
+  readonly tasks: Tasks;
+  /** API tokens. */
+  readonly tokens: Tokens;
+  /** Reads of the audit log, and recording how a call ended. */
+  readonly audit: AuditLog;
+  /** Supervisors' reports and messages for the human. */
+  readonly reports: Reports;
+  /** Granted commands: the grant key, and checking and claiming a grant. */
+  readonly grants: Grants;
+  /** Where the data lives, and whether the store answers. */
+  readonly storage: Storage;
+  /** Supervisors: their inspector and read-only registry. */
+  readonly supervisors: Supervisors;
   private redactor: Redactor;
   private readonly clock: () => number;
   private readonly ownsStore: boolean;
@@ -199,6 +193,42 @@ export class Warden {
           },
           `denied (fail-closed): ${this.redactor.redactText(faultMessage(error)).text}`,
         ),
+    });
+    const { store, clock, source, data } = parts;
+    const changes = new ChangeLog(this.writer, clock);
+    const redactor = (): Redactor => this.redactor;
+    this.policy = new PolicyAdmin({ store, source, clock, changes });
+    this.agents = new Agents({ store, data, clock });
+    this.ruleSuggestions = new Suggestions({
+      store,
+      source,
+      clock,
+      approvals: this.approvals,
+      agents: this.agents,
+      policy: this.policy,
+    });
+    this.killSwitch = new KillSwitch({
+      store,
+      source,
+      clock,
+      changes,
+      approvals: this.approvals,
+      redactor,
+    });
+    this.toolPins = new ToolPins({ store, clock, changes, policy: this.policy });
+    this.runs = new Runs({ store, gate: this.gate, clock });
+    this.tasks = new Tasks({ store, clock });
+    this.tokens = new Tokens({ store, clock });
+    this.audit = new AuditLog({ store, gate: this.gate });
+    this.reports = new Reports({ store });
+    this.grants = new Grants({ store, gate: this.gate });
+    this.storage = new Storage({ store });
+    this.supervisors = new Supervisors({
+      store,
+      data,
+      clock,
+      redactor,
+      tools: (context) => this.tools(context),
     });
   }
 
@@ -277,140 +307,42 @@ export class Warden {
    * reads this Warden's store through its reader side and redacts with the
    * audit log's redactor.
    */
-  async inspector(supervisor: string): Promise<
-    | {
-        readonly ok: true;
-        readonly inspector: Inspector;
-        readonly agent: InstanceAgent;
-        readonly warnings: readonly string[];
-      }
-    | { readonly ok: false; readonly problems: readonly string[] }
-  > {
-    // Loaded on demand: the inspector reads this module's credential helper.
-    const { loadSupervisor, Inspector } = await import('./inspector/index.js');
-    const loaded = await loadSupervisor(this.data, supervisor);
-    if (!loaded.ok) return loaded;
-    const inspector = new Inspector({
-      data: this.data,
-      store: this.store,
-      supervisor,
-      settings: loaded.settings,
-      redactor: this.redactor,
-      clock: this.clock,
-    });
-    return { ok: true, inspector, agent: loaded.agent, warnings: loaded.warnings };
+  inspector(supervisor: string): Promise<InspectorResult> {
+    return this.supervisors.inspector(supervisor);
   }
 
   /**
    * A supervisor's registry (inspector.md §4, I7, I10): the six read-only
    * inspector actions and `messageHuman`, nothing that acts.
    */
-  async supervisorTools(
+  supervisorTools(
     supervisor: string,
     context: Omit<CallContext, 'agent'>,
-  ): Promise<
-    | { readonly ok: true; readonly tools: ToolRegistry; readonly warnings: readonly string[] }
-    | { readonly ok: false; readonly problems: readonly string[] }
-  > {
-    const made = await this.inspector(supervisor);
-    if (!made.ok) return made;
-    const { inspectorTools } = await import('./inspector/index.js');
-    const { messageHumanTool } = await import('./report/message-human.js');
-    const tools = this.tools({ ...context, agent: supervisor });
-    for (const tool of inspectorTools(made.inspector)) tools.register(tool);
-    tools.register(
-      messageHumanTool(this.store.reports, {
-        supervisor,
-        workspace: made.agent.workspace ?? context.workspace,
-        clock: this.clock,
-        redact: (text) => this.redactor.redactText(text).text,
-      }),
-    );
-    return { ok: true, tools, warnings: made.warnings };
+  ): Promise<SupervisorToolsResult> {
+    return this.supervisors.tools(supervisor, context);
   }
 
-  // ─── Policy ──────────────────────────────────────────────────────────────
+  // ─── Policy (`warden.policy`) ────────────────────────────────────────────
 
   /** Validates and stores a new revision of a workspace's policy; nothing half-loads. */
-  async putPolicy(
+  putPolicy(
     document: unknown,
     by: { readonly author: string; readonly message?: string; readonly expected?: number | null },
   ): Promise<PolicyWriteResult> {
-    const validated = validatePolicy(document, 'workspace');
-    if (!validated.ok) return { ok: false, issues: validated.issues };
-    const wrong = checkExamples(compilePolicy(validated.value), { at: this.clock() });
-    if (wrong.length > 0) return { ok: false, issues: wrong };
-    const workspace = validated.value.workspace as string;
-    const previous = await this.store.policies.current(workspace);
-    const written = await this.store.policies.put(workspace, {
-      document: document as JsonValue,
-      author: by.author,
-      ...(by.message === undefined ? {} : { message: by.message }),
-      ...(by.expected === undefined ? {} : { expected: by.expected }),
-      at: this.clock(),
-    });
-    if (!written.ok) return written;
-    await this.recordChange(workspace, 'policy-revision', by.author, {
-      revision: written.revision.revision,
-      hash: written.revision.hash,
-      message: written.revision.message,
-    });
-    if (previous !== null) {
-      const drifted = driftedScopes(previous.document, document as JsonValue);
-      if (drifted.size > 0)
-        await this.expireDrifted(
-          workspace,
-          (rule) => drifted.has(rule.scope),
-          `revision ${written.revision.revision} of the policy changed its scope`,
-        );
-    }
-    return written;
-  }
-
-  /**
-   * A remembered approval holds only for what it was granted for: the live
-   * remembered rules `drifted` picks are revoked, each recorded with why.
-   */
-  private async expireDrifted(
-    workspace: string,
-    drifted: (rule: StoredRule) => boolean | Promise<boolean>,
-    because: string,
-  ): Promise<void> {
-    const live = await this.store.rules.list(workspace, { at: this.clock() });
-    for (const rule of live) {
-      if (rule.origin !== 'remembered' || !(await drifted(rule))) continue;
-      const revoked = await this.store.rules.revoke(workspace, rule.id, 'warden', this.clock());
-      if (revoked !== null)
-        await this.recordChange(workspace, 'rule-revoked', 'warden', { rule: rule.id, because });
-    }
+    return this.policy.put(document, by);
   }
 
   /** Stores a new revision of the managed layer (ignored while WARDEN_MANAGED_POLICY names a file, G29). */
-  async putManagedPolicy(
+  putManagedPolicy(
     document: unknown,
     by: { readonly author: string; readonly message?: string },
   ): Promise<PolicyWriteResult> {
-    const validated = validatePolicy(document, 'managed');
-    if (!validated.ok) return { ok: false, issues: validated.issues };
-    const wrong = checkExamples(compilePolicy(validated.value), { at: this.clock() });
-    if (wrong.length > 0) return { ok: false, issues: wrong };
-    const written = await this.store.policies.putManaged({
-      document: document as JsonValue,
-      author: by.author,
-      ...(by.message === undefined ? {} : { message: by.message }),
-      at: this.clock(),
-    });
-    if (!written.ok) return written;
-    await this.recordChange(null, 'managed-revision', by.author, {
-      revision: written.revision.revision,
-      hash: written.revision.hash,
-    });
-    return written;
+    return this.policy.putManaged(document, by);
   }
 
   /** The policy as decisions read it now: the document with its live remembered rules. */
-  async effectivePolicy(workspace: string): Promise<Policy> {
-    return (await this.source.snapshot(workspace)).compiled.policy;
+  effectivePolicy(workspace: string): Promise<Policy> {
+    return this.policy.effective(workspace);
   }
 
   /** Remembered rules with origin and expiry (G23). */
@@ -418,111 +350,38 @@ export class Warden {
     workspace: string,
     options: { readonly includeRevoked?: boolean } = {},
   ): Promise<StoredRule[]> {
-    return this.store.rules.list(
-      workspace,
-      options.includeRevoked === true ? { includeRevoked: true } : { at: this.clock() },
-    );
+    return this.policy.rules(workspace, options);
   }
+
+  /** Revokes a remembered rule before it expires (G23). */
+  revokeRule(workspace: string, id: string, by: string): Promise<StoredRule | null> {
+    return this.policy.revokeRule(workspace, id, by);
+  }
+
+  // ─── Suggestions (`warden.suggestions`) ──────────────────────────────────
 
   /**
    * Prompts approved once again and again since `sinceMs`, as suggested
    * rules with their blast radius over the decisions of that time.
    */
-  async suggestions(
-    workspace: string,
-    options: { readonly sinceMs: number; readonly min?: number },
-  ): Promise<Suggestion[]> {
-    const [approvals, entries, snapshot] = await Promise.all([
-      this.approvals.list({ workspace, state: 'approved', kind: 'prompt', limit: SUGGEST_LIMIT }),
-      this.store.audit.query({
-        workspace,
-        kinds: ['decision'],
-        sinceMs: options.sinceMs,
-        order: 'oldest',
-        limit: SUGGEST_LIMIT,
-      }),
-      this.source.snapshot(workspace),
-    ]);
-    // A decision's last entry is its word (after an approval, the approver's outcome).
-    const last = new Map<string, (typeof entries)[number]>();
-    for (const entry of entries)
-      last.set(typeof entry.decisionId === 'string' ? entry.decisionId : String(entry.id), entry);
-    const decisions: PastDecision[] = [...last].map(([id, entry]) => ({
-      id,
-      agent: String(entry.agentId ?? ''),
-      tool: typeof entry.tool === 'string' ? entry.tool : null,
-      outcome: String(entry.outcome ?? ''),
-      // The entry records the request without who asked: the entry says that.
-      request:
-        entry.request !== null && typeof entry.request === 'object' && !Array.isArray(entry.request)
-          ? { ...entry.request, workspace, agent: String(entry.agentId ?? '') }
-          : null,
-    }));
-    const at = this.clock();
-    const known = await this.knownAgents(workspace);
-    return suggestRules(
-      approvals.filter((a) => Date.parse(a.createdAt) >= options.sinceMs),
-      snapshot.compiled,
-      decisions,
-      {
-        at,
-        ...(options.min === undefined ? {} : { min: options.min }),
-        // The same columns on both sides: the rules' scope may be a column only they name.
-        cells: (withRules) => {
-          const columns = matrixColumns(withRules, snapshot.managed, known);
-          return matrixChanges(
-            computeMatrix(snapshot.compiled, snapshot.managed, columns, at),
-            computeMatrix(withRules, snapshot.managed, columns, at),
-          );
-        },
-      },
-    );
+  suggestions(workspace: string, options: SuggestionWindow): Promise<Suggestion[]> {
+    return this.ruleSuggestions.list(workspace, options);
   }
 
   /**
    * Writes a suggestion's rules into the workspace's policy as its next
    * revision; null when no suggestion of that id stands (any more).
    */
-  async acceptSuggestion(
+  acceptSuggestion(
     workspace: string,
     id: string,
     by: string,
-    options: { readonly sinceMs: number; readonly min?: number },
-  ): Promise<
-    | { readonly ok: true; readonly suggestion: Suggestion; readonly revision: PolicyRevision }
-    | { readonly ok: false; readonly problem: string }
-    | null
-  > {
-    const suggestion = (await this.suggestions(workspace, options)).find((s) => s.id === id);
-    if (suggestion === undefined) return null;
-    const current = await this.store.policies.current(workspace);
-    if (current === null) return { ok: false, problem: `no policy is stored for \`${workspace}\`` };
-    const document = current.document as { rules?: unknown[] };
-    const written = await this.putPolicy(
-      { ...document, rules: [...(document.rules ?? []), ...suggestedRules(suggestion)] },
-      {
-        author: by,
-        message: `accepted suggestion ${id}: ${suggestion.approvals} prompts approved once`,
-        expected: current.revision,
-      },
-    );
-    if (!written.ok)
-      return {
-        ok: false,
-        problem:
-          'conflict' in written
-            ? 'another revision was written meanwhile: look at the suggestions again'
-            : written.issues.map((i) => `${i.path}: ${i.message}`).join('; '),
-      };
-    return { ok: true, suggestion, revision: written.revision };
+    options: SuggestionWindow,
+  ): ReturnType<Suggestions['accept']> {
+    return this.ruleSuggestions.accept(workspace, id, by, options);
   }
 
-  /** Revokes a remembered rule before it expires (G23). */
-  async revokeRule(workspace: string, id: string, by: string): Promise<StoredRule | null> {
-    const revoked = await this.store.rules.revoke(workspace, id, by, this.clock());
-    if (revoked !== null) await this.recordChange(workspace, 'rule-revoked', by, { rule: id });
-    return revoked;
-  }
+  // ─── Kill switch (`warden.killSwitch`) ───────────────────────────────────
 
   /**
    * The kill switch: from now on every decision for the agent — or, with
@@ -531,40 +390,13 @@ export class Warden {
    * in the audit log as a change. An agent frozen already stays frozen as
    * it was.
    */
-  async freeze(
+  freeze(
     workspace: string,
     agent: string | null,
     by: string,
     reason: string | null,
   ): Promise<{ readonly freeze: FreezeRecord; readonly denied: readonly string[] }> {
-    const given = reason?.trim() ?? '';
-    // Shown to agents in every deny: redacted like everything else.
-    const redacted = given === '' ? null : (this.redactor.redact(given, 'reason').value as string);
-    const freeze = await this.store.freezes.freeze(
-      { workspace, agent, by, reason: redacted },
-      this.clock(),
-    );
-    this.source.invalidate(workspace);
-    await this.recordChange(workspace, 'agent-frozen', by, {
-      agent,
-      reason: freeze.reason,
-      frozenAt: freeze.frozenAt,
-    });
-    // The agent's waiting prompts, its id compared as the freeze compares it (one Unicode form).
-    const waiting = (
-      await this.approvals.list({ workspace, state: 'pending', limit: 10_000 })
-    ).filter((approval) => agent === null || agentKey(approval.agent) === agentKey(agent));
-    const what = agent === null ? 'every agent of the workspace is' : `agent \`${agent}\` is`;
-    const denied: string[] = [];
-    for (const approval of waiting) {
-      const answered = await this.approvals.answer(
-        approval.id,
-        { kind: 'deny', reason: `${what} frozen` },
-        { name: by, roles: ['approver', 'overrider'], workspace },
-      );
-      if (answered.ok) denied.push(approval.id);
-    }
-    return { freeze, denied };
+    return this.killSwitch.freeze(workspace, agent, by, reason);
   }
 
   /**
@@ -572,20 +404,12 @@ export class Warden {
    * now, with why: a frozen agent is denied them all. Nothing is recorded:
    * it decides no call.
    */
-  async outrightDenials(
+  outrightDenials(
     workspace: string,
     agent: string,
     placement: { readonly space?: string; readonly mode?: string } = {},
   ): Promise<OutrightDenial[]> {
-    const snapshot = await this.source.snapshot(workspace);
-    return outrightDenials({
-      policy: snapshot.compiled,
-      managed: snapshot.managed,
-      agent,
-      ...placement,
-      at: this.clock(),
-      frozen: freezeOf(snapshot, agent),
-    });
+    return this.killSwitch.outrightDenials(workspace, agent, placement);
   }
 
   /**
@@ -593,65 +417,29 @@ export class Warden {
    * the registered ones, and those of the data folder (`warden agent create`)
    * whose settings name the workspace or none, sorted by id.
    */
-  async knownAgents(workspace: string): Promise<KnownAgent[]> {
-    const [registered, onDisk] = await Promise.all([
-      this.store.agents.list(workspace),
-      listInstanceAgents(this.data),
-    ]);
-    const byId = new Map<string, KnownAgent>();
-    for (const a of onDisk)
-      if (a.workspace === null || a.workspace === workspace)
-        byId.set(a.id, { id: a.id, name: a.settings?.name ?? null, space: null, mode: null });
-    for (const a of registered)
-      byId.set(a.id, { id: a.id, name: a.name, space: a.space, mode: a.mode });
-    return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+  knownAgents(workspace: string): Promise<KnownAgent[]> {
+    return this.agents.known(workspace);
   }
 
   /** The freezes in force in a workspace: the managed policy's first, then the admins'. */
-  async freezes(workspace: string): Promise<ListedFreeze[]> {
-    const [snapshot, stored] = await Promise.all([
-      this.source.snapshot(workspace),
-      this.store.freezes.list(workspace),
-    ]);
-    const managed: ListedFreeze[] = managedFreezes(snapshot.managed?.policy ?? null, workspace).map(
-      ({ agent, freeze }) => ({
-        workspace,
-        agent,
-        by: freeze.by,
-        reason: freeze.reason,
-        frozenAt: freeze.since === null ? null : new Date(freeze.since).toISOString(),
-        managed: true,
-      }),
-    );
-    return [...managed, ...stored.map((f) => ({ ...f, managed: false }))];
+  freezes(workspace: string): Promise<ListedFreeze[]> {
+    return this.killSwitch.list(workspace);
   }
 
   /**
    * Why an admin cannot thaw what the managed policy froze (the agent, or
    * with `agent` null the workspace), or null when it froze neither.
    */
-  async managedThawRefusal(workspace: string, agent: string | null): Promise<string | null> {
-    const snapshot = await this.source.snapshot(workspace);
-    const held = managedFreezes(snapshot.managed?.policy ?? null, workspace).find(
-      (f) => f.agent === agent,
-    );
-    if (held === undefined) return null;
-    const what = agent === null ? `workspace \`${workspace}\`` : `agent \`${agent}\``;
-    return `${what} is frozen by the managed policy (\`${held.path}\` of ${MANAGED_FROM[snapshot.managedSource ?? 'store']}): only the installation operator lifts that freeze, by removing it from the managed policy`;
+  managedThawRefusal(workspace: string, agent: string | null): Promise<string | null> {
+    return this.killSwitch.managedThawRefusal(workspace, agent);
   }
 
   /** Ends a freeze; null when the agent (or the workspace) was not frozen. */
-  async thaw(workspace: string, agent: string | null, by: string): Promise<FreezeRecord | null> {
-    const thawed = await this.store.freezes.thaw(workspace, agent);
-    if (thawed === null) return null;
-    this.source.invalidate(workspace);
-    await this.recordChange(workspace, 'agent-thawed', by, {
-      agent,
-      frozenBy: thawed.by,
-      frozenAt: thawed.frozenAt,
-    });
-    return thawed;
+  thaw(workspace: string, agent: string | null, by: string): Promise<FreezeRecord | null> {
+    return this.killSwitch.thaw(workspace, agent, by);
   }
+
+  // ─── Tool pins (`warden.toolPins`) ───────────────────────────────────────
 
   /**
    * A downstream tool as the gateway lists it: pinned by its definition the
@@ -659,121 +447,47 @@ export class Warden {
    * refused once it differs until an admin accepts the new definition. A new
    * definition is recorded in the audit log the first time it is seen.
    */
-  async seeTool(
+  seeTool(
     workspace: string,
     tool: string,
     definition: ToolDefinition,
     by: string,
   ): Promise<PinCheck> {
-    if (nestedDeeperThan(definition, MAX_DEFINITION_DEPTH))
-      return {
-        ok: false,
-        reason: `the definition of \`${tool}\` nests deeper than ${MAX_DEFINITION_DEPTH} levels: refused, not pinned`,
-      };
-    const hash = definitionHash(definition);
-    const { pin, newlyPending } = await this.store.toolPins.see(
-      workspace,
-      tool,
-      { hash, definition: definition as unknown as JsonValue, by },
-      this.clock(),
-    );
-    if (newlyPending) {
-      await this.recordChange(workspace, 'tool-changed', by, {
-        tool,
-        pinnedHash: pin.hash,
-        newHash: hash,
-      });
-      // What was approved for the tool as it was does not hold for the tool as it is now.
-      await this.expireDrifted(
-        workspace,
-        async (rule) =>
-          rule.approvalId !== null &&
-          (await this.store.approvals.get(rule.approvalId))?.tool === tool,
-        `the definition of \`${tool}\` changed`,
-      );
-    }
-    if (pin.hash === hash) return { ok: true };
-    return { ok: false, reason: changedReason(tool, pin.pinnedAt, hash) };
+    return this.toolPins.see(workspace, tool, definition, by);
   }
 
-  /** An admin accepts a tool's changed definition; null when none waits. */
   /**
-   * Accepts a tool's changed definition. Given the hash of the one the admin reviewed, a
-   * definition that changed again since is not accepted: `changed` names the one waiting now.
+   * Accepts a tool's changed definition; null when none waits. Given the hash of the one the
+   * admin reviewed, a definition that changed again since is not accepted: `changed` names the
+   * one waiting now.
    */
-  async acceptTool(
+  acceptTool(
     workspace: string,
     tool: string,
     by: string,
     reviewed?: string,
   ): Promise<ToolPinRecord | null | { readonly changed: string }> {
-    const accepted = await this.store.toolPins.accept(workspace, tool, by, this.clock(), reviewed);
-    if (accepted !== null && !('changed' in accepted))
-      await this.recordChange(workspace, 'tool-pin-accepted', by, { tool, hash: accepted.hash });
-    return accepted;
+    return this.toolPins.accept(workspace, tool, by, reviewed);
   }
 
-  private async recordChange(
-    workspace: string | null,
-    change: Exclude<ChangeRecord['change'], 'rules-remembered'>,
-    by: string,
-    details: { [key: string]: JsonValue },
-  ): Promise<void> {
-    await this.writer.append([
-      changeEntry({
-        id: ulid(),
-        workspace,
-        change,
-        by,
-        details,
-        occurredAt: new Date(this.clock()).toISOString(),
-      }),
-    ]);
-  }
-
-  // ─── Runs, receipts and delegation ───────────────────────────────────────
+  // ─── Runs, receipts and delegation (`warden.runs`) ───────────────────────
 
   /** Starts a run nobody delegated: it acts at its space's autonomy. */
-  async startRun(
+  startRun(
     context: CallContext,
     options: { readonly taskId?: string; readonly budgetCents?: number; readonly id?: string } = {},
   ): Promise<RunRecord> {
-    const autonomy: Autonomy = await autonomyOf(this.gate, context.workspace, context.space);
-    return this.store.runs.start({
-      id: options.id ?? ulid(),
-      workspace: context.workspace,
-      agent: context.agent,
-      model: context.model ?? null,
-      taskId: options.taskId ?? null,
-      parentRunId: null,
-      chain: [context.agent],
-      depth: 0,
-      autonomy,
-      budgetCents: options.budgetCents ?? null,
-      startedAt: new Date(this.clock()).toISOString(),
-    });
+    return this.runs.start(context, options);
   }
 
   /** Adds a step (tokens, cost) to a run's receipt (I2). */
-  recordStep(
-    runId: string,
-    step: Partial<Omit<RunStep, 'runId' | 'seq' | 'at'>> & { readonly kind: string },
-  ): Promise<RunStep> {
-    return this.store.runs.addStep({
-      runId,
-      kind: step.kind,
-      tool: step.tool ?? null,
-      tokensIn: step.tokensIn ?? 0,
-      tokensOut: step.tokensOut ?? 0,
-      costCents: step.costCents ?? 0,
-      note: step.note ?? null,
-      at: new Date(this.clock()).toISOString(),
-    });
+  recordStep(runId: string, step: StepInput): Promise<RunStep> {
+    return this.runs.step(runId, step);
   }
 
   /** The `delegate_task` choke point: four guards, then the delegate's run (G33–G36). */
   delegate(context: CallContext, ask: DelegateAsk): Promise<DelegateResult> {
-    return delegate(this.gate, this.store, context, ask, { clock: this.clock });
+    return this.runs.delegate(context, ask);
   }
 
   /** Finishes pending work: open approval channels close, queued audit entries are written. */

@@ -13,6 +13,11 @@
 // log reports. The inspector reads the store through the `StoreReader` it is
 // handed and the report writes only its own records through the `ReportStore`
 // it is handed; both are types from `store/types.ts`.
+//
+// And the server acts through the `Warden` facade's capabilities
+// (`src/capabilities/`), never on its store: no file under `src/server/`
+// reaches `warden.store` — as `warden.store`, `ctx.warden.store`, or a `store`
+// destructured from a Warden — so each rule about a record lives in one place.
 
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -171,6 +176,64 @@ describe('the read-only side imports nothing that acts', () => {
       { spec: './side-effect.js' },
       { spec: './dynamic.js' },
       { spec: 'name', unresolvable: true },
+    ]);
+  });
+});
+
+/** Where a server file reaches the Warden's store: `warden.store`, `warden?.store`, `warden['store']`, or `{ store } = …warden`. */
+const STORE_REACH = [
+  /\bwarden\s*\??\.\s*store\b/g,
+  /\bwarden\s*\[\s*['"`]store['"`]\s*\]/g,
+  /\{[^{}]*\bstore\b[^{}]*\}\s*=\s*(?:[\w$]+\s*\??\.\s*)*warden\b/g,
+];
+
+/** Each place in a module's text that reaches the Warden's store, as `line: text`. */
+function storeReaches(source: string): string[] {
+  // Comments say what the code does; only code counts. Stripped to spaces, so lines keep their numbers.
+  const text = source
+    .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' '))
+    .replace(/\/\/.*$/gm, (comment) => ' '.repeat(comment.length));
+  const lines = source.split('\n');
+  const found = new Map<number, string>();
+  for (const pattern of STORE_REACH)
+    for (const m of text.matchAll(pattern)) {
+      const line = text.slice(0, m.index).split('\n').length;
+      found.set(line, `${line}: ${(lines[line - 1] ?? '').trim()}`);
+    }
+  return [...found].sort(([a], [b]) => a - b).map(([, shown]) => shown);
+}
+
+describe('the server acts through the Warden facade, not its store', () => {
+  it('no file under src/server/ reaches warden.store', () => {
+    const found = files(join(SRC, 'server')).flatMap((path) =>
+      storeReaches(readFileSync(path, 'utf8')).map((at) => `${rel(path)}:${at}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('finds every way of reaching the store, and names its line', () => {
+    const source = [
+      'const a = await warden.store.runs.get(id);',
+      'const b = await ctx.warden.store.tokens.list();',
+      'startReports({ store: warden.store });',
+      'const { store } = ctx.warden;',
+      'const {\n  gate,\n  store,\n} = warden;',
+      "const c = warden['store'];",
+      'const d = ctx.warden?.store;',
+      '// warden.store in a comment is no use',
+      '/* nor warden.store here */',
+      'const e = await warden.runs.get(id);',
+      'const f = await warden.storage.ping();',
+      'const { runs } = warden;',
+    ].join('\n');
+    expect(storeReaches(source)).toEqual([
+      '1: const a = await warden.store.runs.get(id);',
+      '2: const b = await ctx.warden.store.tokens.list();',
+      '3: startReports({ store: warden.store });',
+      '4: const { store } = ctx.warden;',
+      '5: const {',
+      "9: const c = warden['store'];",
+      '10: const d = ctx.warden?.store;',
     ]);
   });
 });

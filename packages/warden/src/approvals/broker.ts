@@ -179,6 +179,30 @@ export class ApprovalBroker {
     return channel;
   }
 
+  /** One approval as stored; null when there is no such approval. */
+  get(id: string): Promise<ApprovalRecord | null> {
+    return this.store.approvals.get(id);
+  }
+
+  /**
+   * Hears approvals settle: `listener` is given each approval of `workspace`
+   * (null: of every workspace) that a store event says changed and that is
+   * no longer pending — possibly more than once. Answers how to stop.
+   */
+  onSettled(workspace: string | null, listener: (approval: ApprovalRecord) => void): () => void {
+    return this.store.events.subscribe((event) => {
+      if (event.topic !== 'approval' || event.id === undefined) return;
+      if (workspace !== null && event.workspace !== workspace) return;
+      this.store.approvals
+        .get(event.id)
+        .then((approval) => {
+          if (approval === null || approval.state === 'pending') return;
+          listener(approval);
+        })
+        .catch(() => undefined);
+    });
+  }
+
   /** Approvals, newest first; a pending one past its time is ended as it is seen. */
   async list(filter: ApprovalFilter = {}): Promise<ApprovalRecord[]> {
     const found = await this.store.approvals.list(filter);

@@ -127,8 +127,8 @@ export function createApp(
   app.get('/readyz', async (c) => {
     if (state.shuttingDown) return c.json({ ok: false, reason: 'shutting down' }, 503);
     try {
-      await ctx.warden.store.stateVersion(null);
-      return c.json({ ok: true, storage: ctx.warden.store.backend });
+      await ctx.warden.storage.ping();
+      return c.json({ ok: true, storage: ctx.warden.storage.backend });
     } catch (error) {
       return c.json(
         { ok: false, reason: `the store does not answer: ${(error as Error).message}` },
@@ -162,7 +162,7 @@ export function createApp(
     // Held by the token itself for a second: hashing it on every request would cost more than the rest of auth.
     let known = tokens.get(presented);
     if (known === undefined || now - known.at > TOKEN_TTL_MS) {
-      const identity = await ctx.warden.store.tokens
+      const identity = await ctx.warden.tokens
         .byHash(tokenHash(presented))
         .catch((error: unknown) => {
           throw new GateFault(

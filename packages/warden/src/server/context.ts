@@ -39,7 +39,7 @@ export async function workspaceOf(
     return identity.workspace;
   }
   if (asked !== undefined) return asked;
-  const known = await ctx.warden.store.policies.workspaces();
+  const known = await ctx.warden.policy.workspaces();
   if (known.length === 1) return known[0] as string;
   throw badRequest(
     'workspace',

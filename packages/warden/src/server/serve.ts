@@ -22,7 +22,6 @@ import { startReportScheduler } from '../report/scheduler.js';
 import type { ReportScheduler } from '../report/scheduler.js';
 import { parseHostName } from '../gateway/hosts.js';
 import { createApp } from './app.js';
-import { expiredAt } from './auth.js';
 import type { ServerState } from './app.js';
 import type { ServerConfig } from './config.js';
 import { guardHosts, serverHosts } from './hosts.js';
@@ -71,7 +70,7 @@ const WARM_UP_WORKSPACES = 5;
  */
 async function warmUp(warden: Warden, clock: () => number, logger: Logger): Promise<void> {
   try {
-    const workspaces = (await warden.store.policies.workspaces()).slice(0, WARM_UP_WORKSPACES);
+    const workspaces = (await warden.policy.workspaces()).slice(0, WARM_UP_WORKSPACES);
     for (const workspace of workspaces) await permissionsView(warden, workspace, clock());
     logger.debug({ workspaces }, 'policies warmed up');
   } catch (error) {
@@ -145,7 +144,7 @@ export async function startServer(
   });
   // A report that fails is logged by the scheduler and never reaches the server.
   const reports = startReportScheduler(config.reports, {
-    store: warden.store,
+    store: warden.reports.evidence,
     data: config.data,
     logger,
     clock,
@@ -242,29 +241,21 @@ export async function bannerFacts(
 ): Promise<BannerFacts> {
   const { warden } = running;
   const location =
-    warden.store.backend === 'sqlite' || config.databaseUrl === undefined
-      ? warden.store.location
+    warden.storage.backend === 'sqlite' || config.databaseUrl === undefined
+      ? warden.storage.location
       : `${redactUrl(config.databaseUrl)}${config.databaseSchema === undefined ? '' : ` (schema ${config.databaseSchema})`}`;
   const managed: BannerFacts['managed'] =
     warden.managedFile !== null
       ? { source: 'file', file: warden.managedFile.file }
-      : (await warden.store.policies.currentManaged()) === null
+      : (await warden.policy.currentManaged()) === null
         ? { source: 'none' }
         : { source: 'stored' };
-  const workspaces = await Promise.all(
-    (await warden.store.policies.workspaces()).map(async (workspace) => ({
-      workspace,
-      revision: (await warden.store.policies.current(workspace))?.revision ?? null,
-    })),
-  );
-  const tokens: Record<string, number> = {};
-  for (const t of await warden.store.tokens.list())
-    if (t.revokedAt === null && expiredAt(t, Date.now()) === null)
-      tokens[t.role] = (tokens[t.role] ?? 0) + 1;
+  const workspaces = await warden.policy.revisions();
+  const tokens = await warden.tokens.activeByRole(Date.now());
   return {
     version,
     url: running.url,
-    storage: { backend: warden.store.backend, location },
+    storage: { backend: warden.storage.backend, location },
     data: resolve(config.data),
     managed,
     workspaces,

@@ -3,7 +3,6 @@
 // bound to none acts in), and the kill switch: freezing one agent.
 
 import { z } from 'zod';
-import { listInstanceAgents } from '../../instance/index.js';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
@@ -83,33 +82,20 @@ export function agentRoutes(api: Api, ctx: ServerContext): void {
     },
     handler: async ({ identity, query }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
-      const registered = await warden.store.agents.list(workspace);
-      // Agents on disk belong to the workspace their settings name (or to every one, when none is named).
-      const onDisk = (await listInstanceAgents(warden.data)).filter(
-        (a) => a.workspace === null || a.workspace === workspace,
-      );
-      const byId = new Map(onDisk.map((a) => [a.id, a]));
-      const ids = [...new Set([...registered.map((a) => a.id), ...onDisk.map((a) => a.id)])].sort();
-      const agents = await Promise.all(
-        ids.map(async (id): Promise<AgentView> => {
-          const record = registered.find((a) => a.id === id);
-          const folder = byId.get(id);
-          const [newest] = await warden.store.audit.query({ workspace, agent: id, limit: 1 });
-          const at = newest?.['occurredAt'];
-          return {
-            workspace,
-            id,
-            name: record?.name ?? folder?.settings?.name ?? null,
-            role: record?.role ?? folder?.role ?? null,
-            space: record?.space ?? null,
-            mode: record?.mode ?? null,
-            model: record?.model ?? folder?.settings?.model ?? null,
-            createdAt: record?.createdAt ?? null,
-            updatedAt: record?.updatedAt ?? null,
-            registered: record !== undefined,
-            tools: folder === undefined ? null : folder.tools,
-            lastActivity: typeof at === 'string' ? at : null,
-          };
+      const agents = (await warden.agents.list(workspace)).map(
+        ({ id, record, folder, lastActivity }): AgentView => ({
+          workspace,
+          id,
+          name: record?.name ?? folder?.settings?.name ?? null,
+          role: record?.role ?? folder?.role ?? null,
+          space: record?.space ?? null,
+          mode: record?.mode ?? null,
+          model: record?.model ?? folder?.settings?.model ?? null,
+          createdAt: record?.createdAt ?? null,
+          updatedAt: record?.updatedAt ?? null,
+          registered: record !== undefined,
+          tools: folder === undefined ? null : folder.tools,
+          lastActivity,
         }),
       );
       return { agents };
@@ -149,7 +135,7 @@ export function agentRoutes(api: Api, ctx: ServerContext): void {
       const id = params.id as string;
       if (!/^[^\p{Cc}\s][^\p{Cc}]{0,255}$/u.test(id))
         throw badRequest('id', `\`${id}\` is not a valid agent id`);
-      return warden.store.agents.upsert(
+      return warden.agents.register(
         {
           workspace,
           id,

@@ -96,18 +96,10 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
         const stopApprovals = channel.onApproval(
           (approval) => void send('approval', showApproval(approval, ctx.clock())),
         );
-        const stopSettled = warden.store.events.subscribe((event) => {
-          if (event.topic !== 'approval' || event.id === undefined) return;
-          if (identity.workspace !== null && event.workspace !== identity.workspace) return;
-          const id = event.id;
-          warden.store.approvals
-            .get(id)
-            .then((approval) => {
-              if (approval === null || approval.state === 'pending' || settledSeen.has(id)) return;
-              settledSeen.add(id);
-              void send('settled', showApproval(approval, ctx.clock()));
-            })
-            .catch(() => undefined);
+        const stopSettled = warden.approvals.onSettled(identity.workspace, (approval) => {
+          if (settledSeen.has(approval.id)) return;
+          settledSeen.add(approval.id);
+          void send('settled', showApproval(approval, ctx.clock()));
         });
         let end: () => void = () => undefined;
         const closed = new Promise<void>((resolve) => {
@@ -121,7 +113,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
           /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '',
         );
         const recheck = setInterval(() => {
-          warden.store.tokens
+          warden.tokens
             .byHash(hash)
             .then(async (still) => {
               const expired = still === null ? null : expiredAt(still, ctx.clock());
@@ -164,7 +156,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
     response: approvalView,
     responses: { 200: 'the approval', 404: 'no such approval' },
     handler: async ({ identity, params }) => {
-      const approval = await warden.store.approvals.get(params.id as string);
+      const approval = await warden.approvals.get(params.id as string);
       if (
         approval === null ||
         (identity.workspace !== null && approval.workspace !== identity.workspace)

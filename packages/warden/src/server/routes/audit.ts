@@ -4,7 +4,6 @@
 
 import { z } from 'zod';
 import type { CallMatch } from '../../gate/completion.js';
-import { recordCompletion } from '../../gate/completion.js';
 import type { CallContext } from '../../gate/types.js';
 import type { AuditKind, AuditStatus, JsonValue } from '../../store/types.js';
 import { AUDIT_KINDS, AUDIT_STATUSES } from '../../store/types.js';
@@ -95,9 +94,7 @@ async function completion(
   const tool = body.tool;
   const status = body.status;
   const recorded = await reportOnce(`${context.workspace}\u0000${context.agent}`, () =>
-    recordCompletion(
-      ctx.warden.gate,
-      ctx.warden.store.audit,
+    ctx.warden.audit.recordCompletion(
       context,
       {
         match,
@@ -131,7 +128,7 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
     handler: async ({ identity, query }) => {
       const now = ctx.clock();
       const workspace = await workspaceOf(ctx, identity, query.workspace);
-      const entries = await ctx.warden.store.audit.query({
+      const entries = await ctx.warden.audit.query({
         workspace,
         ...(query.agent === undefined ? {} : { agent: query.agent }),
         ...(query.tool === undefined ? {} : { tool: query.tool }),
@@ -173,12 +170,7 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
       let tool = body.tool;
       let decisionId: string | null = null;
       if (body.auditId !== undefined) {
-        const [decision] = await ctx.warden.store.audit.query({
-          decisionId: body.auditId,
-          kinds: ['decision'],
-          order: 'oldest',
-          limit: 1,
-        });
+        const decision = await ctx.warden.audit.decision(body.auditId);
         if (
           decision === undefined ||
           decision.agentId !== identity.agent ||
@@ -195,12 +187,7 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
       const report = async (decisionId: string | null): Promise<Reply<CallEntryView>> => {
         if (decisionId !== null) {
           // One decision, one call: how it ended is reported once (a held call's `Staged` aside).
-          const [reported] = await ctx.warden.store.audit.query({
-            decisionId,
-            kinds: ['call'],
-            statuses: AUDIT_STATUSES.filter((status) => status !== 'Staged'),
-            limit: 1,
-          });
+          const reported = await ctx.warden.audit.ending(decisionId);
           if (reported?.status === 'Denied')
             throw conflict(
               `decision \`${decisionId}\` denied its call, which therefore did not run (entry \`${reported.id}\`)`,

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { GateFault } from '../../gate/fault.js';
 import type { GateDecision } from '../../gate/types.js';
 import { isRecorded } from '../../gate/types.js';
-import { grantKey, issueGrant } from '../../sandbox/grant.js';
+import { issueGrant } from '../../sandbox/grant.js';
 import type { Api } from '../api.js';
 import { agentCall, sourceOf } from '../context.js';
 import type { ServerContext } from '../context.js';
@@ -150,7 +150,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
         body.command !== undefined &&
         body.worktree !== undefined
       ) {
-        const key = await grantKey(ctx.warden.store.secrets);
+        const key = await ctx.warden.grants.key();
         const grant = issueGrant(key, {
           auditId: decision.auditId as string,
           command: body.command,
@@ -176,7 +176,7 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
     },
     handler: async ({ c, identity, params }) => {
       const id = params.approvalId as string;
-      const approval = await ctx.warden.store.approvals.get(id).catch((error: unknown) => {
+      const approval = await ctx.warden.approvals.get(id).catch((error: unknown) => {
         throw new GateFault('store', `cannot read approval \`${id}\`: ${(error as Error).message}`);
       });
       // Only a prompt answered `ask` is waited for here. A soft deny's override is used by

@@ -3,12 +3,12 @@
 // a transactional run, has what the command did decided before it lands (E44).
 
 import { z } from 'zod';
-import { grantedRun, recordStart } from '../../sandbox/profile.js';
+import { recordStart } from '../../sandbox/profile.js';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { forbidden } from '../errors.js';
 import { execEffectsView, execStartView } from '../../views/exec.js';
-import { decideEffects, decidedCall } from '../../gate/effects.js';
+import { decideEffects } from '../../gate/effects.js';
 import { isRecorded } from '../../gate/types.js';
 
 /** The most paths of one class a run reports: past it, a deletion is decided on its folders. */
@@ -55,14 +55,7 @@ export function execRoutes(api: Api, ctx: ServerContext): void {
       403: 'the grant does not verify, has expired, ran already, or is not this agent’s',
     },
     handler: async ({ identity, body }) => {
-      const checked = await grantedRun(
-        {
-          secrets: ctx.warden.store.secrets,
-          audit: ctx.warden.store.audit,
-          grants: ctx.warden.store.grants,
-          snapshot: (workspace) => ctx.warden.gate.snapshot(workspace),
-          ...(ctx.sandboxDenyRead === undefined ? {} : { denyRead: ctx.sandboxDenyRead }),
-        },
+      const checked = await ctx.warden.grants.run(
         body.grant,
         {
           command: body.command,
@@ -70,6 +63,7 @@ export function execRoutes(api: Api, ctx: ServerContext): void {
           at: Date.now(),
           owner: { workspace: identity.workspace ?? '', agent: identity.agent ?? '' },
         },
+        ctx.sandboxDenyRead === undefined ? {} : { denyRead: ctx.sandboxDenyRead },
       );
       if (!checked.ok) throw forbidden(checked.problem);
       const { run } = checked;
@@ -97,18 +91,13 @@ export function execRoutes(api: Api, ctx: ServerContext): void {
       503: 'a decision on what it did could not be recorded: it is denied',
     },
     handler: async ({ c, identity, body, query }) => {
-      const found = await decidedCall(ctx.warden.store.audit, body.auditId);
+      const found = await ctx.warden.audit.decidedCall(body.auditId);
       if (!found.ok) throw forbidden(found.problem);
       const { call } = found;
       if (call.context.workspace !== identity.workspace || call.context.agent !== identity.agent)
         throw forbidden(`decision \`${body.auditId}\` is not this agent's`);
       // Only a run that started under its grant has effects to decide.
-      const [started] = await ctx.warden.store.audit.query({
-        decisionId: body.auditId,
-        kinds: ['call'],
-        statuses: ['Staged'],
-        limit: 1,
-      });
+      const started = await ctx.warden.audit.started(body.auditId);
       if (started === undefined)
         throw forbidden(`decision \`${body.auditId}\` has no run that started under its grant`);
       const decided = await decideEffects(

@@ -21,14 +21,14 @@ export function managedRoutes(api: Api, ctx: ServerContext): void {
     handler: async () => {
       const pinned = warden.managedFile;
       if (pinned !== null) {
-        const snapshot = (await warden.store.policies.workspaces())[0];
+        const snapshot = (await warden.policy.workspaces())[0];
         const rules =
           snapshot === undefined
             ? []
             : ((await warden.gate.snapshot(snapshot)).managed?.policy.rules.length ?? 0);
         return { source: pinned.source, file: pinned.file, readOnly: true, rules, document: null };
       }
-      const stored = await warden.store.policies.currentManaged();
+      const stored = await warden.policy.currentManaged();
       return stored === null
         ? { source: null, readOnly: false, document: null }
         : showStoredManaged(stored);

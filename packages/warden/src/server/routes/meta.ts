@@ -72,16 +72,10 @@ export function metaRoutes(api: Api, ctx: ServerContext): void {
     response: workspaceListView,
     responses: { 200: '`{ workspaces: [{ workspace, revision }] }`' },
     handler: async ({ identity }) => {
-      const all = await warden.store.policies.workspaces();
+      const all = await warden.policy.workspaces();
       const visible =
         identity.workspace === null ? all : all.filter((w) => w === identity.workspace);
-      const workspaces = await Promise.all(
-        visible.sort().map(async (workspace) => ({
-          workspace,
-          revision: (await warden.store.policies.current(workspace))?.revision ?? null,
-        })),
-      );
-      return { workspaces };
+      return { workspaces: await warden.policy.revisions(visible.sort()) };
     },
   });
 

@@ -179,7 +179,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
       const workspace = await workspaceOf(ctx, identity, body.workspace);
       const name = params.name as string;
       if (!TEMPLATES.some((t) => t.name === name)) throw notFound(`no template \`${name}\``);
-      const stored = await warden.store.policies.current(workspace);
+      const stored = await warden.policy.current(workspace);
       if (stored === null) throw noPolicy(workspace);
       const applied = applyTemplate(stored.document, name, templateArgsOf(body));
       if (!applied.ok) throw invalid(asIssues('invalid_value', applied.problems));
@@ -199,7 +199,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
       const now = ctx.clock();
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const wanted = query.limit ?? 100;
-      const found = await ctx.warden.store.audit.query({
+      const found = await ctx.warden.audit.query({
         workspace,
         kinds: ['decision'],
         ...(query.agent === undefined ? {} : { agent: query.agent }),
@@ -237,7 +237,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const since = timeParam('since', query.since ?? '7d', now) as number;
       const cap = 100_000;
-      const decisions = await ctx.warden.store.audit.query({
+      const decisions = await ctx.warden.audit.query({
         workspace,
         kinds: ['decision'],
         sinceMs: since,

@@ -27,7 +27,7 @@ export async function currentRevision(
   ctx: ServerContext,
   workspace: string,
 ): Promise<PolicyRevision> {
-  const revision = await ctx.warden.store.policies.current(workspace);
+  const revision = await ctx.warden.policy.current(workspace);
   if (revision === null) throw notFound(`no policy is stored for workspace \`${workspace}\``);
   return revision;
 }
@@ -104,7 +104,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
     responses: { 200: '`{ revisions }`' },
     handler: async ({ identity, query }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
-      const revisions = await warden.store.policies.history(workspace, query.limit ?? 100);
+      const revisions = await warden.policy.history(workspace, query.limit ?? 100);
       return { revisions: revisions.map(showRevision) };
     },
   });
@@ -120,9 +120,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
     handler: async ({ identity, query, params }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const n = Number(params.revision);
-      const revision = Number.isInteger(n)
-        ? await warden.store.policies.revision(workspace, n)
-        : null;
+      const revision = Number.isInteger(n) ? await warden.policy.revision(workspace, n) : null;
       if (revision === null)
         throw notFound(
           `no revision \`${params.revision ?? ''}\` of the policy of \`${workspace}\``,
@@ -148,8 +146,8 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
       const to =
         query.to === undefined
           ? await current(workspace)
-          : await warden.store.policies.revision(workspace, query.to);
-      const from = await warden.store.policies.revision(workspace, query.from);
+          : await warden.policy.revision(workspace, query.to);
+      const from = await warden.policy.revision(workspace, query.from);
       if (from === null || to === null)
         throw notFound(
           `no revision \`${from === null ? query.from : (query.to ?? '')}\` of the policy of \`${workspace}\``,

@@ -46,7 +46,7 @@ export function reportRoutes(api: Api, ctx: ServerContext): void {
           `this token acts in workspace \`${identity.workspace}\`, not in \`${query.workspace}\``,
         );
       const workspace = identity.workspace ?? query.workspace;
-      const reports = await ctx.warden.store.reports.list({
+      const reports = await ctx.warden.reports.list({
         ...(workspace === undefined ? {} : { workspace }),
         ...(query.supervisor === undefined ? {} : { supervisor: query.supervisor }),
         ...(query.kind === undefined ? {} : { kind: query.kind }),
@@ -65,7 +65,7 @@ export function reportRoutes(api: Api, ctx: ServerContext): void {
     responses: { 200: 'the report', 404: 'no such report' },
     handler: async ({ identity, params }) => {
       const id = params.id as string;
-      const report = await ctx.warden.store.reports.get(id);
+      const report = await ctx.warden.reports.get(id);
       if (report === null || !visible(identity, report)) throw notFound(`no report \`${id}\``);
       return report;
     },

@@ -19,7 +19,7 @@ export async function runFor(
   identity: Identity,
   id: string,
 ): Promise<RunRecord> {
-  const run = await ctx.warden.store.runs.get(id);
+  const run = await ctx.warden.runs.get(id);
   const visible =
     run !== null &&
     (identity.workspace === null || run.workspace === identity.workspace) &&
@@ -59,7 +59,7 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
     handler: async ({ identity, query }) => {
       const now = ctx.clock();
       const workspace = await workspaceOf(ctx, identity, query.workspace);
-      const runs = await warden.store.runs.list({
+      const runs = await warden.runs.list({
         workspace,
         ...(query.agent === undefined ? {} : { agent: query.agent }),
         ...timeWindow(query, now),
@@ -80,7 +80,7 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
       if (!can(identity, 'read') && identity.role !== 'agent')
         throw forbidden(`${roleToken(identity.role)} may not read runs`);
       const run = await runFor(ctx, identity, params.id as string);
-      return { ...run, stepList: await warden.store.runs.steps(run.id) };
+      return { ...run, stepList: await warden.runs.steps(run.id) };
     },
   });
 
@@ -143,7 +143,7 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
     responses: { 200: 'the run', 404: 'no such run of this agent' },
     handler: async ({ identity, params, body }) => {
       const run = await ownRun(ctx, identity, params.id as string);
-      const finished = await warden.store.runs.finish(run.id, body.status, ctx.clock());
+      const finished = await warden.runs.finish(run.id, body.status, ctx.clock());
       if (finished === null) throw notFound(`no run \`${run.id}\``);
       return finished;
     },

@@ -2,7 +2,6 @@
 // agent token reads and marks its own tasks; people put them on the board.
 
 import { z } from 'zod';
-import { newId } from '../../ids.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
 import { can } from '../auth.js';
@@ -35,7 +34,7 @@ export function taskRoutes(api: Api, ctx: ServerContext): void {
         );
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const agent = identity.role === 'agent' ? (identity.agent as string) : query.agent;
-      const tasks = await warden.store.tasks.list({
+      const tasks = await warden.tasks.list({
         workspace,
         ...(agent === undefined ? {} : { agent }),
         ...(query.state === undefined ? {} : { state: query.state }),
@@ -65,15 +64,16 @@ export function taskRoutes(api: Api, ctx: ServerContext): void {
       if (body.dueAt !== undefined) timeParam('dueAt', body.dueAt, ctx.clock());
       return new Reply(
         201,
-        await warden.store.tasks.create({
-          id: `t-${newId().toLowerCase()}`,
-          workspace,
-          agent: body.agent,
-          title: body.title,
-          dueAt: body.dueAt === undefined ? null : new Date(Date.parse(body.dueAt)).toISOString(),
-          createdAt: new Date(ctx.clock()).toISOString(),
-          note: body.note ?? null,
-        }),
+        await warden.tasks.create(
+          {
+            workspace,
+            agent: body.agent,
+            title: body.title,
+            ...(body.dueAt === undefined ? {} : { dueAt: body.dueAt }),
+            ...(body.note === undefined ? {} : { note: body.note }),
+          },
+          ctx.clock(),
+        ),
       );
     },
   });
@@ -87,14 +87,14 @@ export function taskRoutes(api: Api, ctx: ServerContext): void {
     response: taskRecordView,
     responses: { 200: 'the task', 404: 'no such task' },
     handler: async ({ identity, params, body }) => {
-      const task = await warden.store.tasks.get(params.id as string, ctx.clock());
+      const task = await warden.tasks.get(params.id as string, ctx.clock());
       const mine =
         task !== null &&
         (identity.workspace === null || task.workspace === identity.workspace) &&
         (identity.role === 'agent' ? task.agent === identity.agent : can(identity, 'policy'));
       if (!mine || task === null)
         throw notFound(`no task \`${params.id ?? ''}\` this token may change`);
-      const updated = await warden.store.tasks.update(task.id, { state: body.state }, ctx.clock());
+      const updated = await warden.tasks.mark(task.id, body.state, ctx.clock());
       if (updated === null) throw notFound(`no task \`${task.id}\``);
       return updated;
     },

@@ -9,7 +9,7 @@ import type { TokenRecord } from '../../store/types.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
 import type { Identity } from '../auth.js';
-import { createToken, parseExpiry } from '../auth.js';
+import { parseExpiry } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { badRequest, forbidden, invalid, notFound } from '../errors.js';
 import { madeTokenView, showToken, tokenListView, tokenView } from '../../views/tokens.js';
@@ -30,7 +30,7 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
     response: tokenListView,
     responses: { 200: '`{ tokens }`' },
     handler: async ({ identity, query }) => {
-      const all = (await warden.store.tokens.list()).filter((t) => visible(identity, t));
+      const all = (await warden.tokens.list()).filter((t) => visible(identity, t));
       const tokens = query.revoked === 'true' ? all : all.filter((t) => t.revokedAt === null);
       return { tokens: tokens.map(showToken) };
     },
@@ -92,7 +92,7 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
           );
       }
       const workspace = body.workspace ?? identity.workspace ?? undefined;
-      const made = await createToken(warden.store.tokens, {
+      const made = await warden.tokens.create({
         role: body.role,
         name: body.name,
         ...(workspace === undefined ? {} : { workspace }),
@@ -133,9 +133,9 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
     responses: { 200: 'the revoked token', 404: 'no such token' },
     handler: async ({ identity, params }) => {
       const id = params.id as string;
-      const record = (await warden.store.tokens.list()).find((t) => t.id === id);
-      if (record === undefined || !visible(identity, record)) throw notFound(`no token \`${id}\``);
-      const revoked = await warden.store.tokens.revoke(id, ctx.clock());
+      const record = await warden.tokens.get(id);
+      if (record === null || !visible(identity, record)) throw notFound(`no token \`${id}\``);
+      const revoked = await warden.tokens.revoke(id, ctx.clock());
       if (revoked === null) throw notFound(`no token \`${id}\``);
       ctx.logger.info({ token: id, by: identity.name }, 'token revoked');
       return showToken(revoked);

@@ -67,7 +67,7 @@ export function toolPinRoutes(api: Api, ctx: ServerContext): void {
     responses: { 200: '`{ pins }`, by tool name' },
     handler: async ({ identity, query }) => {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
-      return { pins: await warden.store.toolPins.list(workspace) };
+      return { pins: await warden.toolPins.list(workspace) };
     },
   });
 
