@@ -156,296 +156,289 @@ function facetList(view) {
 }
 
 /**
- * One approval in the inbox, drawn from its state (`card-state.js`): built
- * once, then `draw` patches what changed. The person's input becomes events
- * for `onEvent`; the card keeps no state of its own.
- * @param {CardState} initial the card's state when it is first drawn
- * @param {{ role: string, onEvent: (event: CardEvent) => void }} options
+ * What the parts of one card share while it is built: its approval, its
+ * first state, where its events go, and the elements `draw` patches.
+ * @typedef {{
+ *   id: string,
+ *   view: ApprovalView,
+ *   initial: CardState,
+ *   phone: boolean,
+ *   emit: (event: CardEvent) => void,
+ *   controls: HTMLElement[],
+ *   preview: HTMLElement,
+ *   submitRemember: HTMLElement,
+ *   hoursInput: HTMLInputElement | null,
+ *   overrideInput: HTMLTextAreaElement | null,
+ * }} Parts
  */
-export function approvalCard(initial, options) {
-  const { view, soft } = initial;
-  const emit = options.onEvent;
-  const id = `ap-${view.id}`;
-  const scopes = offeredScopes(view);
-  const phone = narrow();
-  /** What is drawn: nothing yet, then the last state drawn. @type {CardState | null} */
-  let shown = null;
 
-  /** A fold of the named part that reports its unfolding. @param {string} part */
-  const foldOf = (part) => ({
-    open: initial.unfolded.includes(part),
-    onToggle: (/** @type {boolean} */ open) => emit({ type: 'fold', part, open }),
-  });
+/**
+ * Registers `el` as a control a pending answer disables.
+ * @template {HTMLElement} E @param {Parts} ui @param {E} el @returns {E}
+ */
+function track(ui, el) {
+  ui.controls.push(el);
+  return el;
+}
 
-  // The parts that change, built once; `draw` patches them from a state.
-  const alert = h('p', { class: 'error', role: 'alert', id: `${id}-alert` });
-  const outcome = h('p', { class: 'ap-outcome', id: `${id}-outcome`, tabindex: '-1' });
-  const countdown = h('span', { class: 'ap-countdown', 'aria-hidden': 'true' });
-  const preview = h('p', { class: 'ap-preview', id: `${id}-preview`, 'aria-live': 'polite' });
-  const submitRemember = h('button', { type: 'submit' }, `Approve for ${hoursLabel(initial)}`);
-  /** The controls a pending answer disables (a scope that would not lift the prompt stays disabled). @type {HTMLElement[]} */
-  const controls = [];
-  /** @type {HTMLInputElement | null} */
-  let hoursInput = null;
-  /** @type {HTMLTextAreaElement | null} */
-  let overrideInput = null;
-
-  /** @param {CardState} state */
-  const drawPreview = (state) => {
-    const scope = chosenScope(state);
-    const label = hoursLabel(state);
-    replace(submitRemember, `Approve for ${label}`);
-    if (scope === undefined) {
-      replace(preview, 'Pick a scope.');
-      return;
-    }
-    const rules = scope.rules ?? [];
-    /** @type {readonly StandingDeny[]} */
-    const stays = Array.isArray(scope.staysDenied) ? scope.staysDenied : [];
-    replace(
-      preview,
-      'Will write ',
-      rules.length === 1 ? 'the rule ' : 'the rules ',
-      ruleCodes(rules),
-      ` for ${scopeLabel(scope.scope)}, with origin remembered, gone after ${label}.`,
-      stays.length > 0
-        ? ` What the standing policy denies stays denied: ${stays.length === 1 ? 'rule' : 'rules'} ${stays.map((d) => d.rule).join(', ')}.`
-        : '',
-    );
+/** A fold of the named part as the state has it, reporting its unfolding. @param {Parts} ui @param {string} part */
+function foldOf(ui, part) {
+  return {
+    open: ui.initial.unfolded.includes(part),
+    onToggle: (/** @type {boolean} */ open) => ui.emit({ type: 'fold', part, open }),
   };
+}
 
-  /**
-   * Registers `el` as a control a pending answer disables.
-   * @template {HTMLElement} E @param {E} el @returns {E}
-   */
-  const track = (el) => {
-    controls.push(el);
-    return el;
-  };
+/**
+ * A disclosure folded on a phone, whose opening is reported as the `part` unfolded.
+ * @param {Parts} ui @param {string} part @param {string} summary @param {string} cls @param {...import('../../lib/dom.js').Child} content
+ */
+function foldOnPhone(ui, part, summary, cls, ...content) {
+  if (!ui.phone) return content;
+  const details = h(
+    'details',
+    { class: `ap-fold ${cls}`, open: ui.initial.unfolded.includes(part) },
+    h('summary', null, summary),
+    ...content,
+  );
+  details.addEventListener('toggle', () => ui.emit({ type: 'fold', part, open: details.open }));
+  return details;
+}
 
-  /** @param {'once' | 'remember' | 'deny' | 'override'} answer */
-  const submitting = (answer) => (/** @type {Event} */ event) => {
+/** A form's submit as the answer it sends. @param {Parts} ui @param {'once' | 'remember' | 'deny' | 'override'} answer */
+function submitting(ui, answer) {
+  return (/** @type {Event} */ event) => {
     event.preventDefault();
-    emit({ type: 'submit', answer });
+    ui.emit({ type: 'submit', answer });
   };
+}
 
-  /** "Approve for N hours" in one of the offered scopes, with the rule it writes. */
-  const rememberForm = () => {
-    const hoursId = `${id}-hours`;
-    hoursInput = track(
-      h('input', {
-        id: hoursId,
-        name: 'hours',
-        type: 'number',
-        min: '1',
-        max: String(MAX_HOURS),
-        step: '1',
-        value: initial.hours,
-        inputmode: 'numeric',
-        class: 'ap-hours',
-        oninput: (/** @type {Event} */ event) =>
-          emit({
-            type: 'hours',
-            value: /** @type {HTMLInputElement} */ (event.currentTarget).value,
-          }),
-      }),
-    );
-    const radios = scopes.map((s, i) => {
-      const radioId = `${id}-scope-${i}`;
-      const radio = h('input', {
-        type: 'radio',
-        name: `${id}-scope`,
-        id: radioId,
-        value: s.scope,
-        checked: s.scope === initial.scope,
-        disabled: !s.effective,
-        'aria-describedby':
-          Array.isArray(s.staysDenied) && s.staysDenied.length > 0
-            ? `${radioId}-rule ${radioId}-stays`
-            : `${radioId}-rule`,
-        onchange: (/** @type {Event} */ event) => {
-          const input = /** @type {HTMLInputElement} */ (event.currentTarget);
-          if (input.checked) emit({ type: 'scope', scope: input.value });
-        },
-      });
-      if (s.effective) track(radio); // one that would not lift the prompt stays disabled
-      return h(
-        'div',
-        { class: `ap-scope${s.effective ? '' : ' ap-scope-off'}` },
-        radio,
-        h(
-          'label',
-          { for: radioId },
-          scopeLabel(s.scope),
-          ' ',
-          h('span', { class: 'muted' }, `(${s.scope})`),
-        ),
-        h(
-          'div',
-          { class: 'ap-scope-rule', id: `${radioId}-rule` },
-          s.effective ? 'writes ' : 'would not lift the prompt: ',
-          s.effective ? ruleCodes(s.rules) : (s.why ?? 'a narrower rule decides first'),
-        ),
-        s.effective ? staysDenied(s, `${radioId}-stays`) : null,
-      );
-    });
-    track(submitRemember);
-    drawPreview(initial);
-    return h(
-      'form',
-      {
-        class: 'ap-remember',
-        novalidate: true,
-        'aria-labelledby': `${id}-remember-h`,
-        onsubmit: submitting('remember'),
+/** The rule "approve for a while" writes, and its button's hours. @param {Parts} ui @param {CardState} state */
+function drawPreview(ui, state) {
+  const scope = chosenScope(state);
+  const label = hoursLabel(state);
+  replace(ui.submitRemember, `Approve for ${label}`);
+  if (scope === undefined) {
+    replace(ui.preview, 'Pick a scope.');
+    return;
+  }
+  const rules = scope.rules ?? [];
+  /** @type {readonly StandingDeny[]} */
+  const stays = Array.isArray(scope.staysDenied) ? scope.staysDenied : [];
+  replace(
+    ui.preview,
+    'Will write ',
+    rules.length === 1 ? 'the rule ' : 'the rules ',
+    ruleCodes(rules),
+    ` for ${scopeLabel(scope.scope)}, with origin remembered, gone after ${label}.`,
+    stays.length > 0
+      ? ` What the standing policy denies stays denied: ${stays.length === 1 ? 'rule' : 'rules'} ${stays.map((d) => d.rule).join(', ')}.`
+      : '',
+  );
+}
+
+/** "Approve for N hours" in one of the offered scopes, with the rule it writes. @param {Parts} ui */
+function rememberForm(ui) {
+  const { id, initial, emit } = ui;
+  const hoursId = `${id}-hours`;
+  const hoursInput = track(
+    ui,
+    h('input', {
+      id: hoursId,
+      name: 'hours',
+      type: 'number',
+      min: '1',
+      max: String(MAX_HOURS),
+      step: '1',
+      value: initial.hours,
+      inputmode: 'numeric',
+      class: 'ap-hours',
+      oninput: (/** @type {Event} */ event) =>
+        emit({ type: 'hours', value: /** @type {HTMLInputElement} */ (event.currentTarget).value }),
+    }),
+  );
+  ui.hoursInput = hoursInput;
+  const radios = offeredScopes(ui.view).map((s, i) => {
+    const radioId = `${id}-scope-${i}`;
+    const radio = h('input', {
+      type: 'radio',
+      name: `${id}-scope`,
+      id: radioId,
+      value: s.scope,
+      checked: s.scope === initial.scope,
+      disabled: !s.effective,
+      'aria-describedby':
+        Array.isArray(s.staysDenied) && s.staysDenied.length > 0
+          ? `${radioId}-rule ${radioId}-stays`
+          : `${radioId}-rule`,
+      onchange: (/** @type {Event} */ event) => {
+        const input = /** @type {HTMLInputElement} */ (event.currentTarget);
+        if (input.checked) emit({ type: 'scope', scope: input.value });
       },
-      h('h4', { id: `${id}-remember-h` }, 'Approve for a while'),
-      h('div', { class: 'row' }, h('div', null, h('label', { for: hoursId }, 'Hours'), hoursInput)),
-      h('fieldset', { class: 'ap-scopes' }, h('legend', null, 'Scope of the rule'), radios),
-      preview,
-      submitRemember,
-    );
-  };
-
-  /** A form with an optional reason and one button that denies (or keeps denied). @param {string} suffix @param {string} label @param {string} button */
-  const denyForm = (suffix, label, button) => {
-    const reasonId = `${id}-${suffix}`;
+    });
+    if (s.effective) track(ui, radio); // one that would not lift the prompt stays disabled
     return h(
-      'form',
-      { class: 'ap-deny', onsubmit: submitting('deny') },
-      h('label', { for: reasonId }, label),
+      'div',
+      { class: `ap-scope${s.effective ? '' : ' ap-scope-off'}` },
+      radio,
+      h(
+        'label',
+        { for: radioId },
+        scopeLabel(s.scope),
+        ' ',
+        h('span', { class: 'muted' }, `(${s.scope})`),
+      ),
       h(
         'div',
-        { class: 'row' },
-        track(
-          h('input', {
-            id: reasonId,
-            name: 'reason',
-            type: 'text',
-            maxlength: '2000',
-            autocomplete: 'off',
-            oninput: (/** @type {Event} */ event) =>
-              emit({
-                type: 'deny-reason',
-                value: /** @type {HTMLInputElement} */ (event.currentTarget).value,
-              }),
-          }),
-        ),
-        track(h('button', { type: 'submit', class: 'danger' }, button)),
+        { class: 'ap-scope-rule', id: `${radioId}-rule` },
+        s.effective ? 'writes ' : 'would not lift the prompt: ',
+        s.effective ? ruleCodes(s.rules) : (s.why ?? 'a narrower rule decides first'),
       ),
+      s.effective ? staysDenied(s, `${radioId}-stays`) : null,
     );
-  };
-
-  /**
-   * A disclosure folded on a phone, whose opening is reported as the `part` unfolded.
-   * @param {string} part @param {string} summary @param {string} cls @param {...import('../../lib/dom.js').Child} content
-   */
-  const foldOnPhone = (part, summary, cls, ...content) => {
-    if (!phone) return content;
-    const details = h(
-      'details',
-      { class: `ap-fold ${cls}`, open: initial.unfolded.includes(part) },
-      h('summary', null, summary),
-      ...content,
-    );
-    details.addEventListener('toggle', () => emit({ type: 'fold', part, open: details.open }));
-    return details;
-  };
-
-  /** A prompt: approve once, for a while, or deny. */
-  const promptActions = () => {
-    const once = track(
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'primary',
-          onclick: () => emit({ type: 'submit', answer: 'once' }),
-        },
-        'Approve once',
-      ),
-    );
-    const remember = initial.remembers
-      ? rememberForm()
-      : h(
-          'p',
-          { class: 'muted ap-note' },
-          `Only “approve once” is offered: ${(view.onlyOnce ?? 'nothing here can be remembered').replace(/^only "approve once":\s*/, '')}.`,
-        );
-    return [
-      h('div', { class: 'row' }, once),
-      initial.remembers
-        ? foldOnPhone('for-a-while', 'Approve for a while…', 'ap-for-a-while', remember)
-        : remember,
-      denyForm('deny-reason', 'Reason for denying (optional)', 'Deny'),
-    ];
-  };
-
-  /** A soft deny: override with a reason, or keep it denied. */
-  const overrideActions = () => {
-    const reasonId = `${id}-override-reason`;
-    overrideInput = track(
-      h('textarea', {
-        id: reasonId,
-        name: 'reason',
-        rows: '2',
-        maxlength: '2000',
-        'aria-required': 'true',
-        'aria-describedby': `${id}-override-help`,
-        oninput: (/** @type {Event} */ event) =>
-          emit({
-            type: 'override-reason',
-            value: /** @type {HTMLTextAreaElement} */ (event.currentTarget).value,
-          }),
-      }),
-    );
-    return [
-      h(
-        'form',
-        { class: 'ap-override', onsubmit: submitting('override') },
-        h('label', { for: reasonId }, 'Reason for overriding (required)'),
-        overrideInput,
-        h(
-          'p',
-          { class: 'muted', id: `${id}-override-help` },
-          'The override lets exactly this call through once when the agent retries it, and is audited with your name and reason.',
-        ),
-        track(h('button', { type: 'submit', class: 'primary' }, 'Override')),
-      ),
-      denyForm('keep-reason', 'Reason for keeping it denied (optional)', 'Keep denied'),
-    ];
-  };
-
-  const actions = h(
-    'div',
-    { class: 'ap-actions' },
-    initial.actions === 'prompt'
-      ? promptActions()
-      : initial.actions === 'override'
-        ? overrideActions()
-        : h(
-            'p',
-            { class: 'muted ap-note' },
-            soft
-              ? `Your role (${options.role}) may not override a soft deny: that needs the overrider role.`
-              : `Your role (${options.role}) may not answer prompts: that needs the approver role.`,
-          ),
+  });
+  track(ui, ui.submitRemember);
+  drawPreview(ui, initial);
+  return h(
+    'form',
+    {
+      class: 'ap-remember',
+      novalidate: true,
+      'aria-labelledby': `${id}-remember-h`,
+      onsubmit: submitting(ui, 'remember'),
+    },
+    h('h4', { id: `${id}-remember-h` }, 'Approve for a while'),
+    h('div', { class: 'row' }, h('div', null, h('label', { for: hoursId }, 'Hours'), hoursInput)),
+    h('fieldset', { class: 'ap-scopes' }, h('legend', null, 'Scope of the rule'), radios),
+    ui.preview,
+    ui.submitRemember,
   );
+}
 
-  const heading = h(
-    'h3',
-    { id: `${id}-h`, tabindex: '-1' },
+/**
+ * A form with an optional reason and one button that denies (or keeps denied).
+ * @param {Parts} ui @param {string} suffix @param {string} label @param {string} button
+ */
+function denyForm(ui, suffix, label, button) {
+  const reasonId = `${ui.id}-${suffix}`;
+  return h(
+    'form',
+    { class: 'ap-deny', onsubmit: submitting(ui, 'deny') },
+    h('label', { for: reasonId }, label),
     h(
-      'span',
-      { class: `badge ${soft ? 'badge-deny' : 'badge-prompt'}` },
-      soft ? 'soft deny' : 'ask',
+      'div',
+      { class: 'row' },
+      track(
+        ui,
+        h('input', {
+          id: reasonId,
+          name: 'reason',
+          type: 'text',
+          maxlength: '2000',
+          autocomplete: 'off',
+          oninput: (/** @type {Event} */ event) =>
+            ui.emit({
+              type: 'deny-reason',
+              value: /** @type {HTMLInputElement} */ (event.currentTarget).value,
+            }),
+        }),
+      ),
+      track(ui, h('button', { type: 'submit', class: 'danger' }, button)),
     ),
-    ' ',
-    clipped(view.agent, 80),
-    ' · ',
-    // The command in full is under "Action", with its "Show all".
-    clipped(view.tool ?? (actionText(view) || '—'), 80),
   );
+}
+
+/** A prompt: approve once, for a while, or deny. @param {Parts} ui */
+function promptActions(ui) {
+  const { initial, view } = ui;
+  const once = track(
+    ui,
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'primary',
+        onclick: () => ui.emit({ type: 'submit', answer: 'once' }),
+      },
+      'Approve once',
+    ),
+  );
+  const remember = initial.remembers
+    ? rememberForm(ui)
+    : h(
+        'p',
+        { class: 'muted ap-note' },
+        `Only “approve once” is offered: ${(view.onlyOnce ?? 'nothing here can be remembered').replace(/^only "approve once":\s*/, '')}.`,
+      );
+  return [
+    h('div', { class: 'row' }, once),
+    initial.remembers
+      ? foldOnPhone(ui, 'for-a-while', 'Approve for a while…', 'ap-for-a-while', remember)
+      : remember,
+    denyForm(ui, 'deny-reason', 'Reason for denying (optional)', 'Deny'),
+  ];
+}
+
+/** A soft deny: override with a reason, or keep it denied. @param {Parts} ui */
+function overrideActions(ui) {
+  const { id } = ui;
+  const reasonId = `${id}-override-reason`;
+  const overrideInput = track(
+    ui,
+    h('textarea', {
+      id: reasonId,
+      name: 'reason',
+      rows: '2',
+      maxlength: '2000',
+      'aria-required': 'true',
+      'aria-describedby': `${id}-override-help`,
+      oninput: (/** @type {Event} */ event) =>
+        ui.emit({
+          type: 'override-reason',
+          value: /** @type {HTMLTextAreaElement} */ (event.currentTarget).value,
+        }),
+    }),
+  );
+  ui.overrideInput = overrideInput;
+  return [
+    h(
+      'form',
+      { class: 'ap-override', onsubmit: submitting(ui, 'override') },
+      h('label', { for: reasonId }, 'Reason for overriding (required)'),
+      overrideInput,
+      h(
+        'p',
+        { class: 'muted', id: `${id}-override-help` },
+        'The override lets exactly this call through once when the agent retries it, and is audited with your name and reason.',
+      ),
+      track(ui, h('button', { type: 'submit', class: 'primary' }, 'Override')),
+    ),
+    denyForm(ui, 'keep-reason', 'Reason for keeping it denied (optional)', 'Keep denied'),
+  ];
+}
+
+/** The answers the role gives, or why it gives none. @param {Parts} ui @param {string} role */
+function answers(ui, role) {
+  const { initial } = ui;
+  if (initial.actions === 'prompt') return promptActions(ui);
+  if (initial.actions === 'override') return overrideActions(ui);
+  return h(
+    'p',
+    { class: 'muted ap-note' },
+    initial.soft
+      ? `Your role (${role}) may not override a soft deny: that needs the overrider role.`
+      : `Your role (${role}) may not answer prompts: that needs the approver role.`,
+  );
+}
+
+/**
+ * What was asked and about what: the facts (on a phone what and why first,
+ * the rest folded), the facets, the arguments.
+ * @param {Parts} ui
+ */
+function request(ui) {
+  const { id, view, phone } = ui;
+  const soft = ui.initial.soft;
   const args = argumentsText(view.arguments);
   const argsId = `${id}-args`;
   const action = actionText(view);
@@ -459,7 +452,7 @@ export function approvalCard(initial, options) {
             limit: phone ? 100 : 200,
             render: code,
             what: 'the command',
-            ...foldOf('action'),
+            ...foldOf(ui, 'action'),
           }),
     ],
     [
@@ -469,7 +462,7 @@ export function approvalCard(initial, options) {
             limit: phone ? 140 : 300,
             render: rich,
             what: 'the reason',
-            ...foldOf('reason'),
+            ...foldOf(ui, 'reason'),
           })
         : null,
     ],
@@ -506,9 +499,60 @@ export function approvalCard(initial, options) {
           limit: phone ? 300 : 1200,
           what: 'the arguments',
           attrs: { class: 'ap-args', id: argsId, 'aria-labelledby': `${argsId}-h`, tabindex: '0' },
-          ...foldOf('arguments'),
+          ...foldOf(ui, 'arguments'),
         }),
   ];
+  // On a phone what was asked and why come first; the rest is one tap away.
+  return phone
+    ? [
+        facts(what),
+        foldOnPhone(ui, 'more', 'More about this request', 'ap-more', facts(about), more),
+      ]
+    : [facts([...about.slice(0, 3), what[0], ...about.slice(3), what[1]]), more];
+}
+
+/**
+ * One approval in the inbox, drawn from its state (`card-state.js`): built
+ * once, then `draw` patches what changed. The person's input becomes events
+ * for `onEvent`; the card keeps no state of its own.
+ * @param {CardState} initial the card's state when it is first drawn
+ * @param {{ role: string, onEvent: (event: CardEvent) => void }} options
+ */
+export function approvalCard(initial, options) {
+  const { view, soft } = initial;
+  const id = `ap-${view.id}`;
+  /** @type {Parts} */
+  const ui = {
+    id,
+    view,
+    initial,
+    phone: narrow(),
+    emit: options.onEvent,
+    controls: [],
+    preview: h('p', { class: 'ap-preview', id: `${id}-preview`, 'aria-live': 'polite' }),
+    submitRemember: h('button', { type: 'submit' }, `Approve for ${hoursLabel(initial)}`),
+    hoursInput: null,
+    overrideInput: null,
+  };
+  // The parts that change, built once; `draw` patches them from a state.
+  const alert = h('p', { class: 'error', role: 'alert', id: `${id}-alert` });
+  const outcome = h('p', { class: 'ap-outcome', id: `${id}-outcome`, tabindex: '-1' });
+  const countdown = h('span', { class: 'ap-countdown', 'aria-hidden': 'true' });
+  const actions = h('div', { class: 'ap-actions' }, answers(ui, options.role));
+  const heading = h(
+    'h3',
+    { id: `${id}-h`, tabindex: '-1' },
+    h(
+      'span',
+      { class: `badge ${soft ? 'badge-deny' : 'badge-prompt'}` },
+      soft ? 'soft deny' : 'ask',
+    ),
+    ' ',
+    clipped(view.agent, 80),
+    ' · ',
+    // The command in full is under "Action", with its "Show all".
+    clipped(view.tool ?? (actionText(view) || '—'), 80),
+  );
   const el = h(
     'li',
     { class: `ap-card card${soft ? ' ap-card-soft' : ''}`, dataset: { id: view.id } },
@@ -531,19 +575,15 @@ export function approvalCard(initial, options) {
           countdown,
         ),
       ),
-      // On a phone what was asked and why come first; the rest is one tap away.
-      phone
-        ? [
-            facts(what),
-            foldOnPhone('more', 'More about this request', 'ap-more', facts(about), more),
-          ]
-        : [facts([...about.slice(0, 3), what[0], ...about.slice(3), what[1]]), more],
+      request(ui),
       actions,
       alert,
       outcome,
     ),
   );
 
+  /** What is drawn: nothing yet, then the last state drawn. @type {CardState | null} */
+  let shown = null;
   /**
    * Draws `state` over what was drawn: only the parts that differ (all of them the first time).
    * @param {CardState} state
@@ -554,14 +594,15 @@ export function approvalCard(initial, options) {
     if (state.error !== was?.error) replace(alert, state.error);
     if (state.left !== was?.left) replace(countdown, state.left);
     if (was !== null && (state.hours !== was.hours || state.scope !== was.scope))
-      drawPreview(state);
+      drawPreview(ui, state);
     if (state.phase !== (was?.phase ?? 'open'))
-      for (const c of controls)
+      for (const c of ui.controls)
         if (state.phase === 'open') c.removeAttribute('disabled');
         else c.setAttribute('disabled', '');
-    if (overrideInput !== null && state.overrideMissing !== (was?.overrideMissing ?? false)) {
-      if (state.overrideMissing) overrideInput.setAttribute('aria-invalid', 'true');
-      else overrideInput.removeAttribute('aria-invalid');
+    const input = ui.overrideInput;
+    if (input !== null && state.overrideMissing !== (was?.overrideMissing ?? false)) {
+      if (state.overrideMissing) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
     }
     // How the approval ended: no answers left, and the outcome in words.
     if (state.end !== null && state.end !== was?.end) {
@@ -581,8 +622,8 @@ export function approvalCard(initial, options) {
     heading: () => heading,
     /** Puts the focus on the field an answer was refused for. @param {CardState['invalid']} field */
     focus(field) {
-      if (field === 'hours') hoursInput?.focus();
-      else if (field === 'override-reason') overrideInput?.focus();
+      if (field === 'hours') ui.hoursInput?.focus();
+      else if (field === 'override-reason') ui.overrideInput?.focus();
     },
   };
 }
