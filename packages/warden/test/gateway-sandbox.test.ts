@@ -432,6 +432,7 @@ describe('a host without a sandbox backend (G2)', () => {
   const bare = { platform: 'linux', bwrap: null, socat: '/usr/bin/socat' };
   const decider: Decider = {
     describe: 'test',
+    answerAfterRecord: false,
     decide: () => Promise.resolve({ allow: true, reason: 'allowed', auditId: null, callId: null }),
     complete: () => Promise.resolve(),
     pin: () => Promise.resolve({ ok: true }),

@@ -50,6 +50,12 @@ export interface DecideHooks {
 export interface Decider {
   /** `standalone (policy FILE)` or `connected to URL`, for the start line. */
   readonly describe: string;
+  /**
+   * Connected: a call's result goes back once the server has its record, so
+   * what a reviewer reads there is whole when the agent has the result.
+   * Standalone, the record is queued in order and the result goes back at once.
+   */
+  readonly answerAfterRecord: boolean;
   decide(ask: Ask, hooks?: DecideHooks): Promise<Verdict>;
   /** Records how a call ended; `verdict` null for a read-only call, which has no decision. */
   complete(verdict: Verdict | null, ending: Ending): Promise<void>;
@@ -84,10 +90,12 @@ function forGateway(
   decider: UnifiedDecider,
   config: GatewayConfig,
   log: (line: string) => void,
+  answerAfterRecord: boolean,
 ): Decider {
   const placement = placementOf(config);
   return {
     describe: decider.describe,
+    answerAfterRecord,
     async decide(ask, hooks = {}) {
       let decided;
       try {
@@ -169,7 +177,7 @@ export async function standaloneDecider(
     };
   }
   // Standalone, a failure to record is the gate's own: it denies, and there is no server to log.
-  return forGateway(opened.decider, config, () => undefined);
+  return forGateway(opened.decider, config, () => undefined, false);
 }
 
 export function connectedDecider(
@@ -178,5 +186,10 @@ export function connectedDecider(
   token: string,
   log: (line: string) => void,
 ): Decider {
-  return forGateway(remoteDecider({ server, token, transport: keepAliveTransport() }), config, log);
+  return forGateway(
+    remoteDecider({ server, token, transport: keepAliveTransport() }),
+    config,
+    log,
+    true,
+  );
 }

@@ -713,7 +713,8 @@ export class Gateway {
     const durationMs = Math.round(performance.now() - started);
     server.violations();
     // The call was decided, and its decision recorded, before it went out; what it did is
-    // recorded in order (the record is queued now) while the result goes back.
+    // recorded in order (the record is queued now) while the result goes back — connected,
+    // once the server has it (`answerAfterRecord`).
     const recorded = this.record(
       verdict,
       exposed.name,
@@ -724,6 +725,7 @@ export class Gateway {
     );
     this.recording.add(recorded);
     void recorded.finally(() => this.recording.delete(recorded));
+    if (this.decider.answerAfterRecord) await recorded;
     return result;
   }
 
