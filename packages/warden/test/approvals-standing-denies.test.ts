@@ -3,7 +3,7 @@
 // (a compatible extension of the offer) and on `warden approvals watch`'s screen.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderApproval } from '../src/cli/approvals-command.js';
+import { renderApproval } from '../src/cli/commands/approvals.js';
 import { style } from '../src/cli/io.js';
 import { showApproval } from '../src/views/approvals.js';
 import type { CallContext } from '../src/gate/gate.js';

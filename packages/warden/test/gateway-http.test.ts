@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runGateway } from '../src/cli/gateway-command.js';
+import { runGateway } from '../src/cli/commands/gateway.js';
 import type { Io } from '../src/cli/io.js';
 import { validateGatewayConfig } from '../src/gateway/config.js';
 import { hostNameProblem, hostPolicy, parseHostName } from '../src/gateway/hosts.js';

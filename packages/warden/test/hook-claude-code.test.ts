@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Io } from '../src/cli/io.js';
 import { Exit } from '../src/cli/io.js';
-import { runHookInstall } from '../src/cli/hook-install-command.js';
+import { runHookInstall } from '../src/cli/commands/hook/install.js';
 import { planCall, readPreToolUse } from '../src/hook/claude-code.js';
 import type { PreToolUse } from '../src/hook/claude-code.js';
 import { BIN, FIXTURES, warden } from './helpers.js';
@@ -696,7 +696,7 @@ describe('warden hook install claude-code', () => {
     );
   });
 
-  it('contracts §4: --gateway-config is checked and passed on: the installed hook maps directly reached MCP servers', () => {
+  it('contracts §4: --gateway-config is checked and passed on: the installed hook maps directly reached MCP servers', async () => {
     const project = tempDir();
     let out = '';
     let err = '';
@@ -713,7 +713,7 @@ describe('warden hook install claude-code', () => {
       color: false,
     };
     expect(
-      runHookInstall(io, { project, policy: policyFile, gatewayConfig, json: true }),
+      await runHookInstall(io, { project, policy: policyFile, gatewayConfig, json: true }),
       err,
     ).toBe(0);
     const { command } = JSON.parse(out) as { command: string };
@@ -734,7 +734,7 @@ describe('warden hook install claude-code', () => {
     err = '';
     let code: number | null = null;
     try {
-      runHookInstall(io, { project: other, gatewayConfig: join(other, 'none.yaml') });
+      await runHookInstall(io, { project: other, gatewayConfig: join(other, 'none.yaml') });
     } catch (error) {
       code = error instanceof Exit ? error.code : -1;
     }

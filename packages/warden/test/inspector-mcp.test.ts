@@ -12,7 +12,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Io } from '../src/cli/io.js';
-import { runInspector } from '../src/cli/inspector-command.js';
+import { runInspector } from '../src/cli/commands/inspector.js';
 import type { Inspector } from '../src/inspector/index.js';
 import {
   INSPECTOR_ACTIONS,

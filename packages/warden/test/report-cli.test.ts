@@ -11,8 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { callEntry } from '../src/audit/records.js';
 import { Exit } from '../src/cli/io.js';
 import type { Io } from '../src/cli/io.js';
-import type { ReportOptions } from '../src/cli/report-command.js';
-import { runReport } from '../src/cli/report-command.js';
+import type { ReportOptions } from '../src/cli/commands/report.js';
+import { runReport } from '../src/cli/commands/report.js';
 import { createAgent } from '../src/instance/index.js';
 import type { ReportData } from '../src/report/types.js';
 import { openSqlite } from '../src/store/sqlite.js';
@@ -22,7 +22,7 @@ import { tempDir } from './support/backends.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00.000Z');
 const MIN = 60_000;
-const DIST_COMMAND = join(import.meta.dirname, '..', 'dist', 'cli', 'report-command.js');
+const DIST_COMMAND = join(import.meta.dirname, '..', 'dist', 'cli', 'commands', 'report.js');
 const DIST_IO = join(import.meta.dirname, '..', 'dist', 'cli', 'io.js');
 
 const folders: string[] = [];

@@ -4,7 +4,7 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { Option } from '@commander-js/extra-typings';
 import { ADAPTER_FLAGS } from '../hook/flags.js';
-import { DEFAULT_DATA } from '../store/open.js';
+import { DEFAULT_DATA } from '../data-folder.js';
 
 /**
  * The data folder, spelled and described once for every command: the store

@@ -3,7 +3,7 @@
 
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from '@commander-js/extra-typings';
-import { registerAgent } from './commands/agent.js';
+import { registerAgent } from './commands/agent/index.js';
 import { registerApprovals } from './commands/approvals.js';
 import { registerAudit } from './commands/audit.js';
 import { registerClassifier } from './commands/classifier.js';
@@ -14,9 +14,9 @@ import { registerGateway } from './commands/gateway.js';
 import { registerPins } from './commands/pins.js';
 import { registerRules } from './commands/rules.js';
 import { registerRunner } from './commands/runner.js';
-import { registerHook } from './commands/hook.js';
+import { registerHook } from './commands/hook/index.js';
 import { registerInspector } from './commands/inspector.js';
-import { registerPolicy } from './commands/policy.js';
+import { registerPolicy } from './commands/policy/index.js';
 import { registerReport } from './commands/report.js';
 import { registerServe } from './commands/serve.js';
 import { registerTemplates } from './commands/templates.js';

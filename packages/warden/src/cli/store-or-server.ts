@@ -1,10 +1,10 @@
 // Where a CLI command that changes or reads server state acts: on a server
 // (`--server` or WARDEN_URL, with a token) or straight in the data folder (or
 // DATABASE_URL's Postgres), where a running server reads the change within
-// a second. The freeze and pin commands share it.
+// a second. The freeze and pin commands share it. Warden loads only when a
+// command acts in the data folder.
 
 import type { Warden } from '../warden.js';
-import { openWardenFor } from './open.js';
 import type { ConnectOptions } from './client.js';
 import type { Io } from './io.js';
 import { fail, usage } from './io.js';
@@ -27,7 +27,8 @@ export function useServer(io: Io, options: Where): boolean {
  * it cannot open. Its managed layer is the one a server on the folder reads:
  * WARDEN_MANAGED_POLICY's file when set, else the stored one.
  */
-export function openLocal(io: Io, json: boolean, data: string | undefined): Promise<Warden> {
+export async function openLocal(io: Io, json: boolean, data: string | undefined): Promise<Warden> {
+  const { openWardenFor } = await import('./open.js');
   const managed = io.env.WARDEN_MANAGED_POLICY;
   return openWardenFor(io, data, {
     json,

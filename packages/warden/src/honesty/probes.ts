@@ -128,7 +128,7 @@ function failed(path: ProbePath, error: unknown): ProbeResult {
  */
 async function probeExec(scratch: string, policy: string, env: NodeJS.ProcessEnv) {
   const worktree = await area(scratch, 'exec');
-  const { runExec } = await import('../cli/exec-command.js');
+  const { runExec } = await import('../sandbox/exec.js');
   let said = '';
   const code = await runExec(
     {
@@ -136,10 +136,7 @@ async function probeExec(scratch: string, policy: string, env: NodeJS.ProcessEnv
       err: (text) => {
         said += text;
       },
-      stdin: () => '',
       env,
-      now: () => Date.now(),
-      color: false,
     },
     [PROBE_COMMAND],
     { policy, data: join(scratch, 'exec', 'data'), worktree },

@@ -1,6 +1,6 @@
 // The flags of `warden hook <runtime>`, declared once: the hook's quick way
 // in (`main.ts`, node's `parseArgs`, no command-line framework) and the
-// `warden` command line (`cli/commands/hook.ts`) both read them.
+// `warden` command line (`cli/commands/hook/index.ts`) both read them.
 
 import type { HookOptions } from './run.js';
 

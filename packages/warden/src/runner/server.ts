@@ -10,7 +10,7 @@
 //
 // What it answers is what the per-call paths answer, from the same code: a
 // hook's call goes through `answerHook` (`hook/run.ts`), a granted run
-// through `runExec` (`cli/exec-command.ts`), both on deciders kept open
+// through `runExec` (`sandbox/exec.ts`), both on deciders kept open
 // between calls (`decider/open.ts`). Every request names the data folder it
 // belongs to; one for another folder is refused.
 //
@@ -30,8 +30,8 @@ import { join } from 'node:path';
 import type { Decider, StartedRun } from '../decider/types.js';
 import type { DeciderSpec, OpenDecider } from '../decider/open.js';
 import { openForOneCall } from '../decider/open.js';
-import type { ExecOptions } from '../cli/commands/exec.js';
-import { runExec } from '../cli/exec-command.js';
+import type { ExecRequest } from '../sandbox/exec.js';
+import { runExec } from '../sandbox/exec.js';
 import { parseHookArgs } from '../hook/main.js';
 import type { HookIo } from '../hook/run.js';
 import { runHook } from '../hook/run.js';
@@ -202,6 +202,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     const server = get('server');
     const policy = get('policy');
     const dataArg = get('data');
+    const managed = get('managed');
     // The data folder the client addressed, and for a standalone run the one it decides in.
     for (const implied of [get('runner') ?? dataFolder(undefined, worktree), dataArg]) {
       if (implied === undefined) continue;
@@ -221,9 +222,9 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       ...(server === undefined ? {} : { server }),
       ...(policy === undefined ? {} : { policy }),
       ...(dataArg === undefined ? {} : { data: dataArg }),
-      ...(get('managed') === undefined ? {} : { managed: get('managed') }),
+      ...(managed === undefined ? {} : { managed }),
       sandbox: true,
-    } as unknown as ExecOptions;
+    } satisfies ExecRequest;
     const io = {
       out: (text: string) => session.messages.push(text.replace(/\n$/, '')),
       err: (text: string) =>

@@ -13,8 +13,8 @@
 
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Ran } from '../cli/exec-command.js';
-import { scanErrors } from '../cli/exec-command.js';
+import type { Ran } from '../sandbox/exec.js';
+import { scanErrors } from '../sandbox/exec.js';
 
 /** What the client is told next: run this, or the run is over with this exit code. */
 export type Step =

@@ -1,10 +1,14 @@
-// `warden explain` and `warden check`: one request, one decision; the flags,
-// help and handlers of both, which take the same flags.
+// `warden explain` (the what-if check, G38) and `warden check` (the same
+// answer as an exit code, for hooks and scripts), which take the same flags.
+// The engine and the policy loader load when one runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { runCheck, runExplain } from '../decision-command.js';
 import { collect } from '../flags.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import type { ActionRequest, DecideInput, DecisionResult, Explained } from '@warden/engine';
+import type { InputIssue } from '../../policy/load.js';
+import type { Io } from '../io.js';
+import { EXIT, Exit, fail, printJson, usage } from '../io.js';
 
 function decisionOptions(parent: CommandUnknownOpts, name: 'explain' | 'check', about: string) {
   return parent
@@ -35,6 +39,31 @@ function decisionOptions(parent: CommandUnknownOpts, name: 'explain' | 'check', 
 
 export type DecisionOptions = OptionsOf<typeof decisionOptions>;
 
+/** What deciding needs beyond the command line, loaded when `explain` or `check` runs. */
+async function library() {
+  const [engine, load, { readAt }, { renderDecision }] = await Promise.all([
+    import('@warden/engine'),
+    import('../../policy/load.js'),
+    import('../read-at.js'),
+    import('../render-decision.js'),
+  ]);
+  const { checkRequestAgainstPolicy, explainDecision, validateRequest } = engine;
+  const { chooseManaged, loadClassifier, loadPolicyFile, loadRequest } = load;
+  return {
+    checkRequestAgainstPolicy,
+    explainDecision,
+    validateRequest,
+    chooseManaged,
+    loadClassifier,
+    loadPolicyFile,
+    loadRequest,
+    readAt,
+    renderDecision,
+  };
+}
+
+type Library = Awaited<ReturnType<typeof library>>;
+
 export function registerDecision(program: CommandUnknownOpts, cli: Cli): void {
   decisionOptions(
     program,
@@ -46,4 +75,185 @@ export function registerDecision(program: CommandUnknownOpts, cli: Cli): void {
     'check',
     'decide a request; the exit code carries the outcome: 0 allow, 3 deny, 4 ask',
   ).action((options) => runCheck(cli.io, options));
+}
+
+function readApprover(io: Io, json: boolean, approver: string | undefined): boolean {
+  if (approver === undefined || approver === 'none') return false;
+  if (approver === 'connected') return true;
+  return usage(
+    io,
+    json,
+    '--approver',
+    `unknown approver \`${approver}\`: use \`connected\` or \`none\``,
+  );
+}
+
+function requestFromFlags(
+  lib: Library,
+  io: Io,
+  options: DecisionOptions,
+  workspace: string,
+): ActionRequest {
+  const json = options.json === true;
+  if (options.agent === undefined) {
+    return usage(
+      io,
+      json,
+      '--request',
+      'give a request with `--request FILE` (or `-` for stdin), or describe one with `--agent` and `--action`/`--command`',
+    );
+  }
+  const raw: Record<string, unknown> = { workspace, agent: options.agent };
+  if (options.space !== undefined) raw.space = options.space;
+  if (options.mode !== undefined) raw.mode = options.mode;
+  if (options.action !== undefined) raw.actions = options.action;
+  if (options.command !== undefined) raw.command = options.command;
+  if (options.worktree !== undefined) raw.worktree = options.worktree;
+  const result = lib.validateRequest(raw);
+  if (!result.ok)
+    return fail(
+      io,
+      json,
+      result.issues.map((i) => ({ ...i, path: flagFor(i.path) })),
+    );
+  return result.value;
+}
+
+function flagFor(path: string): string {
+  if (path.startsWith('actions')) return '--action';
+  if (path === '') return '--action';
+  return `--${path}`;
+}
+
+function prepareDecision(
+  lib: Library,
+  io: Io,
+  options: DecisionOptions,
+): DecideInput & { readonly policyFile: string } {
+  const json = options.json === true;
+  const policyFile = options.policy as string; // a required option
+  const describedByFlags = [
+    options.agent,
+    options.space,
+    options.mode,
+    options.action,
+    options.command,
+    options.worktree,
+  ].some((v) => v !== undefined);
+  if (options.request !== undefined && describedByFlags) {
+    return usage(
+      io,
+      json,
+      '--request',
+      'give the request either with `--request` or with `--agent`/`--action`/`--command`, not both',
+    );
+  }
+  const at = lib.readAt(io, json, options.at);
+  const approverConnected = readApprover(io, json, options.approver);
+  if (options.request === '-' && policyFile === '-') {
+    return usage(io, json, '--request', 'only one of `--policy` and `--request` can read stdin');
+  }
+
+  const issues: InputIssue[] = [];
+  const policy = lib.loadPolicyFile(policyFile, 'workspace', io.stdin);
+  if (!policy.ok) issues.push(...policy.issues);
+  const choice = lib.chooseManaged(options.managed, io.env);
+  const managed =
+    choice.file === null ? null : lib.loadPolicyFile(choice.file, 'managed', io.stdin);
+  if (managed !== null && !managed.ok) {
+    const via = choice.source === 'env' ? ' (named by WARDEN_MANAGED_POLICY)' : '';
+    issues.push(...managed.issues.map((i) => ({ ...i, message: `${i.message}${via}` })));
+  }
+  const classifier = lib.loadClassifier(options.classifier, io.stdin);
+  if (!classifier.ok) issues.push(...classifier.issues);
+  let request: ActionRequest | null = null;
+  if (options.request !== undefined) {
+    const loaded = lib.loadRequest(options.request, io.stdin);
+    if (loaded.ok) request = loaded.value;
+    else issues.push(...loaded.issues);
+  }
+  if (issues.length > 0 || !policy.ok || !classifier.ok) return fail(io, json, issues);
+  request ??= requestFromFlags(lib, io, options, policy.value.policy.workspace ?? '');
+  const mismatch = lib.checkRequestAgainstPolicy(request, policy.value.policy);
+  if (mismatch.length > 0)
+    return fail(
+      io,
+      json,
+      mismatch.map((i) => ({ ...i, file: options.request ?? 'request' })),
+    );
+  return {
+    policyFile: policy.value.file,
+    policy: policy.value.compiled,
+    managed: managed !== null && managed.ok ? managed.value.compiled : null,
+    managedSource: choice.source,
+    request,
+    at,
+    approverConnected,
+    classifier: classifier.value,
+    ...(options.transactional === true ? { transactional: true } : {}),
+  };
+}
+
+/**
+ * The engine's answer to a valid request, or — when the engine fails on it
+ * (a request too large or too deeply nested for it: a stack overflow, a limit)
+ * — a hard deny that says so: fail-closed, never an exit as if the input were
+ * wrong.
+ */
+function decideOrDeny(
+  lib: Library,
+  input: DecideInput,
+): { explained: Explained | null; result: DecisionResult } {
+  try {
+    const explained = lib.explainDecision(input);
+    return { explained, result: explained.result };
+  } catch (error) {
+    const cause =
+      error instanceof RangeError
+        ? 'the request is too large or too deeply nested for it'
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return {
+      explained: null,
+      result: {
+        decision: 'deny',
+        outcome: 'deny',
+        rule: 'failClosed',
+        scope: 'default',
+        enforcement: 'hard',
+        overridable: false,
+        prompts: [],
+        facets: [],
+        managed: null,
+        managedSource: input.managedSource ?? null,
+        advisories: [],
+        reason: `denied: the engine could not decide this request (${cause}) (Warden fails closed)`,
+      },
+    };
+  }
+}
+
+export async function runExplain(io: Io, options: DecisionOptions): Promise<void> {
+  const lib = await library();
+  const input = prepareDecision(lib, io, options);
+  const { explained, result } = decideOrDeny(lib, input);
+  if (options.json === true || explained === null) {
+    if (options.json === true) printJson(io, result);
+    else io.out(`${result.outcome}: ${result.reason}\n`);
+  } else io.out(lib.renderDecision(explained, input, io.color));
+}
+
+function exitCodeFor(result: DecisionResult): number {
+  return result.outcome === 'allow' ? EXIT.ok : result.outcome === 'ask' ? EXIT.ask : EXIT.deny;
+}
+
+export async function runCheck(io: Io, options: DecisionOptions): Promise<void> {
+  const lib = await library();
+  const input = prepareDecision(lib, io, options);
+  const { result } = decideOrDeny(lib, input);
+  if (options.json === true) printJson(io, result);
+  else io.out(`${result.outcome}: ${result.reason}\n`);
+  const code = exitCodeFor(result);
+  if (code !== EXIT.ok) throw new Exit(code);
 }

@@ -1,5 +1,8 @@
-// `warden exec`: its flags, help and handler; the gate and the sandbox load
-// only when it runs.
+// `warden exec … -- <command line>`: asks the gate whether a shell command
+// may run, and runs it under the OS sandbox with a profile made from the
+// decision (`sandbox/exec.ts`, which the resident runner runs too). It runs
+// for every shell call of an agent on a host without the runner, so the gate
+// and the sandbox load only when it runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { FlagProblem, adapterOptions, numberOption } from '../flags.js';
@@ -46,6 +49,6 @@ export type ExecOptions = OptionsOf<typeof exec>;
 
 export function registerExec(program: CommandUnknownOpts, cli: Cli): void {
   exec(program).action(async (words, options) =>
-    cli.exit(await (await import('../exec-command.js')).runExec(cli.io, words, options)),
+    cli.exit(await (await import('../../sandbox/exec.js')).runExec(cli.io, words, options)),
   );
 }

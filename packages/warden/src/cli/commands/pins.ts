@@ -1,9 +1,18 @@
 // `warden pins list|accept`: the gateway's downstream tools pinned by their
-// definition, and accepting a changed one; on a server or in the data folder.
+// definition. On a server (`--server` or WARDEN_URL; `accept` takes an admin
+// token) or in the data folder, where a running gateway sees an acceptance
+// the next time the agent lists or calls its tools. The client and the store
+// load when a subcommand runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { storeOrServerOptions } from '../flags.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import type { ToolPinRecord } from '../../store/types.js';
+import type { ToolPinView } from '../../views/tool-pins.js';
+import type { Io } from '../io.js';
+import { EXIT, fail, printJson, style } from '../io.js';
+import { author } from '../author.js';
+import { local, query, useServer } from '../store-or-server.js';
 
 function list(pins: CommandUnknownOpts) {
   return storeOrServerOptions(
@@ -37,9 +46,114 @@ export function registerPins(program: CommandUnknownOpts, cli: Cli): void {
     .description(
       "the MCP gateway's downstream tools, pinned by their definition: a changed one is refused until accepted",
     );
-  const load = () => import('../pins-command.js');
-  list(pins).action(async (options) => cli.exit(await (await load()).runPinsList(cli.io, options)));
+  list(pins).action(async (options) => cli.exit(await runPinsList(cli.io, options)));
   accept(pins).action(async (tool, options) =>
-    cli.exit(await (await load()).runPinsAccept(cli.io, tool, options)),
+    cli.exit(await runPinsAccept(cli.io, tool, options)),
   );
+}
+
+type Pin = ToolPinView | ToolPinRecord;
+
+function short(hash: string): string {
+  return hash.slice(0, 12);
+}
+
+export async function runPinsList(io: Io, options: PinsListOptions): Promise<number> {
+  const [{ call, connection }, { toolPinListView }] = await Promise.all([
+    import('../client.js'),
+    import('../../views/tool-pins.js'),
+  ]);
+  const json = options.json === true;
+  const pins: readonly Pin[] = useServer(io, options)
+    ? (
+        await call(io, connection(io, options), 'GET', `/v1/tool-pins${query(options)}`, {
+          schema: toolPinListView,
+          json,
+        })
+      ).pins
+    : await local(io, json, options, (warden, workspace) => warden.store.toolPins.list(workspace));
+  if (json) {
+    printJson(io, { pins });
+    return EXIT.ok;
+  }
+  if (pins.length === 0) {
+    io.out('no tool is pinned yet: the gateway pins each tool the first time it lists it\n');
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  for (const pin of pins) {
+    io.out(
+      `${pin.pending === null ? s.green('pinned') : s.red('changed')}  ${pin.tool}  ${short(pin.hash)} (${pin.pinnedAt}, by ${pin.pinnedBy})\n`,
+    );
+    if (pin.pending !== null)
+      io.out(
+        `  a new definition ${short(pin.pending.hash)} was offered at ${pin.pending.seenAt}; it is refused until \`warden pins accept ${pin.tool} --hash ${short(pin.pending.hash)}\`\n`,
+      );
+  }
+  return EXIT.ok;
+}
+
+export async function runPinsAccept(
+  io: Io,
+  tool: string,
+  options: PinsAcceptOptions,
+): Promise<number> {
+  const [{ call, connection }, { REVIEWED_HASH, toolPinView }] = await Promise.all([
+    import('../client.js'),
+    import('../../views/tool-pins.js'),
+  ]);
+  const json = options.json === true;
+  if (options.hash !== undefined && !REVIEWED_HASH.test(options.hash))
+    return fail(io, json, [
+      {
+        code: 'invalid_value',
+        path: '--hash',
+        message: `\`${options.hash}\` is not a definition's hash: give at least the 12 hex digits \`warden pins list\` shows`,
+      },
+    ]);
+  let accepted: Pin;
+  if (useServer(io, options)) {
+    accepted = await call(
+      io,
+      connection(io, options),
+      'POST',
+      `/v1/tool-pins/accept${query(options)}`,
+      {
+        schema: toolPinView,
+        json,
+        body: options.hash === undefined ? { tool } : { tool, hash: options.hash },
+      },
+    );
+  } else {
+    const done = await local(io, json, options, async (warden, workspace) => ({
+      workspace,
+      pin: await warden.acceptTool(workspace, tool, author(), options.hash),
+    }));
+    if (done.pin === null)
+      return fail(io, json, [
+        {
+          code: 'invalid_value',
+          path: 'tool',
+          message: `no changed definition of \`${tool}\` waits in workspace \`${done.workspace}\``,
+        },
+      ]);
+    if ('changed' in done.pin)
+      return fail(io, json, [
+        {
+          code: 'invalid_value',
+          path: '--hash',
+          message: `the definition of \`${tool}\` waiting now (${short(done.pin.changed)}) is not the one given: read it with \`warden pins list\`, then accept that one`,
+        },
+      ]);
+    accepted = done.pin;
+  }
+  if (json) {
+    printJson(io, accepted);
+    return EXIT.ok;
+  }
+  const s = style(io.color);
+  io.out(
+    `${s.green('accepted')}: \`${accepted.tool}\` is pinned to its new definition ${short(accepted.hash)}; the gateway lets it through again\n`,
+  );
+  return EXIT.ok;
 }

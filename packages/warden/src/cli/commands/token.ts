@@ -1,9 +1,18 @@
-// `warden token create|list|revoke`: API tokens in the data folder's store,
-// which loads when a subcommand runs.
+// `warden token create|list|revoke`: identities for humans and for agents'
+// adapters (contracts §8). Writes to the store directly (the data folder, or
+// the Postgres of DATABASE_URL), so the first admin token needs no server.
+// A token is shown once; only its hash is kept. A token may expire
+// (`--expires`); the server refuses it from then on. The store loads when a
+// subcommand runs.
 
 import { DATA_FLAG } from '../flags.js';
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Cli, OptionsOf } from '../registration.js';
+import { userInfo } from 'node:os';
+import type { Store, TokenRecord } from '../../store/types.js';
+import type { InputIssue } from '../../policy/load.js';
+import type { Io } from '../io.js';
+import { EXIT, fail, printJson, style, usage } from '../io.js';
 
 /** Every token command works on a store and can print JSON. */
 function storeOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
@@ -53,17 +62,175 @@ export type TokenListOptions = OptionsOf<typeof list>;
 export type TokenRevokeOptions = OptionsOf<typeof revoke>;
 
 export function registerToken(program: CommandUnknownOpts, cli: Cli): void {
-  const load = () => import('../token-command.js');
   const token = program
     .command('token')
     .description("API tokens for people and for agents' adapters (shown once, kept as a hash)");
-  create(token).action(async (options) =>
-    cli.exit(await (await load()).runTokenCreate(cli.io, options)),
-  );
-  list(token).action(async (options) =>
-    cli.exit(await (await load()).runTokenList(cli.io, options)),
-  );
-  revoke(token).action(async (id, options) =>
-    cli.exit(await (await load()).runTokenRevoke(cli.io, id, options)),
-  );
+  create(token).action(async (options) => cli.exit(await runTokenCreate(cli.io, options)));
+  list(token).action(async (options) => cli.exit(await runTokenList(cli.io, options)));
+  revoke(token).action(async (id, options) => cli.exit(await runTokenRevoke(cli.io, id, options)));
+}
+
+async function withStore<T>(
+  io: Io,
+  options: Pick<TokenListOptions, 'data' | 'json'>,
+  use: (store: Store) => Promise<T>,
+): Promise<T> {
+  const { openStoreFor } = await import('../open.js');
+  const store = await openStoreFor(io, options.data, { json: options.json === true });
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function binding(record: TokenRecord): string {
+  const parts = [
+    record.workspace === null ? null : `workspace ${record.workspace}`,
+    record.agent === null ? null : `agent ${record.agent}`,
+    record.space === null ? null : `space ${record.space}`,
+    record.mode === null ? null : `mode ${record.mode}`,
+  ].filter((p): p is string => p !== null);
+  return parts.length === 0 ? 'every workspace' : parts.join(', ');
+}
+
+/** `  expires …`, or `  expired …` once that time has passed; empty for a token that never expires. */
+function expiry(record: TokenRecord, now: number, red: (text: string) => string): string {
+  if (record.expiresAt === null) return '';
+  return Date.parse(record.expiresAt) <= now
+    ? red(`  expired ${record.expiresAt}`)
+    : `  expires ${record.expiresAt}`;
+}
+
+/** Where an agent token acts when it binds no space or mode (contracts §8); empty for other tokens. */
+function placement(record: TokenRecord): string {
+  if (record.role !== 'agent') return '';
+  const free = [
+    record.space === null ? 'space' : null,
+    record.mode === null ? 'mode' : null,
+  ].filter((k): k is string => k !== null);
+  if (free.length === 0) return '';
+  const what = free.join(' and ');
+  return `it binds no ${what}: the agent acts in the ${what} it is registered in (\`PUT /v1/agents/${record.agent ?? ''}\`), else in none, and a request may not name another\n`;
+}
+
+export async function runTokenCreate(io: Io, options: TokenCreateOptions): Promise<number> {
+  const { createToken, parseExpiry } = await import('../../server/auth.js');
+  const json = options.json === true;
+  const missing: InputIssue[] = [
+    ...(options.role === undefined
+      ? [
+          {
+            code: 'missing_field' as const,
+            path: '--role',
+            message: 'give a role: `admin`, `approver`, `overrider`, `viewer` or `agent`',
+          },
+        ]
+      : []),
+    ...(options.name === undefined
+      ? [
+          {
+            code: 'missing_field' as const,
+            path: '--name',
+            message: 'give the token a name: who or what holds it',
+          },
+        ]
+      : []),
+  ];
+  let expiresAt: number | undefined;
+  if (options.expires !== undefined) {
+    const at = parseExpiry(options.expires, io.now());
+    if (typeof at === 'number') expiresAt = at;
+    else missing.push({ code: 'bad_timestamp' as const, path: '--expires', message: at.problem });
+  }
+  if (missing.length > 0) return fail(io, json, missing);
+  let by = 'cli';
+  try {
+    by = `cli:${userInfo().username}`;
+  } catch {
+    // No user name on this host: `cli` it is.
+  }
+  return withStore(io, options, async (store) => {
+    const made = await createToken(store.tokens, {
+      role: options.role as string,
+      name: options.name as string,
+      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+      ...(options.agent === undefined ? {} : { agent: options.agent }),
+      ...(options.space === undefined ? {} : { space: options.space }),
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(expiresAt === undefined ? {} : { expiresAt }),
+      by,
+      at: io.now(),
+    });
+    if (!made.ok)
+      return fail(
+        io,
+        json,
+        made.problems.map((p) => ({ code: 'invalid_value' as const, ...p })),
+      );
+    if (json) {
+      printJson(io, { token: made.token, record: made.record });
+      return EXIT.ok;
+    }
+    const s = style(io.color);
+    io.err(
+      `${s.bold(`token for ${made.record.name}`)} (${made.record.role}; ${binding(made.record)}), id ${made.record.id}\n` +
+        (made.record.expiresAt === null ? '' : `it expires at ${made.record.expiresAt}\n`) +
+        placement(made.record) +
+        'it is shown once and kept nowhere: store it now. Use it as `Authorization: Bearer <token>` or `WARDEN_TOKEN`\n',
+    );
+    io.out(`${made.token}\n`);
+    return EXIT.ok;
+  });
+}
+
+export async function runTokenList(io: Io, options: TokenListOptions): Promise<number> {
+  return withStore(io, options, async (store) => {
+    const all = await store.tokens.list();
+    const tokens = options.all === true ? all : all.filter((t) => t.revokedAt === null);
+    if (options.json === true) {
+      printJson(io, { tokens });
+      return EXIT.ok;
+    }
+    if (tokens.length === 0) {
+      io.out('no tokens yet: `warden token create --role admin --name <you>`\n');
+      return EXIT.ok;
+    }
+    const s = style(io.color);
+    const now = io.now();
+    for (const t of tokens)
+      io.out(
+        `${t.id}  ${s.bold(t.name)}  ${t.role}  ${binding(t)}  created ${t.createdAt} by ${t.createdBy}${expiry(t, now, s.red)}${t.revokedAt === null ? '' : s.red(`  revoked ${t.revokedAt}`)}\n`,
+      );
+    return EXIT.ok;
+  });
+}
+
+export async function runTokenRevoke(
+  io: Io,
+  id: string,
+  options: TokenRevokeOptions,
+): Promise<number> {
+  const json = options.json === true;
+  return withStore(io, options, async (store) => {
+    const all = await store.tokens.list();
+    const byName = all.filter((t) => t.name === id && t.revokedAt === null);
+    const known = all.find((t) => t.id === id) ?? (byName.length === 1 ? byName[0] : undefined);
+    if (known === undefined)
+      return usage(
+        io,
+        json,
+        'id',
+        byName.length > 1
+          ? `${byName.length} tokens are named \`${id}\`: give the id (${byName.map((t) => `\`${t.id}\``).join(', ')})`
+          : `no token \`${id}\`: \`warden token list\` shows them`,
+      );
+    if (known.revokedAt !== null)
+      return usage(io, json, 'id', `\`${known.id}\` was revoked already, at ${known.revokedAt}`);
+    const revoked = await store.tokens.revoke(known.id, io.now());
+    if (revoked === null) return usage(io, json, 'id', `\`${known.id}\` was revoked already`);
+    if (json) printJson(io, { revoked });
+    else io.out(`revoked ${revoked.id} (${revoked.name}): servers refuse it within a second\n`);
+    return EXIT.ok;
+  });
 }

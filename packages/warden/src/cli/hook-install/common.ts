@@ -11,7 +11,7 @@ import { loadGatewayConfig } from '../../gateway/config.js';
 import { loadPolicyFile } from '../../policy/load.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutSeconds } from '../../hook/run.js';
 import { HOOK_SANDBOX_MODES, runnerClientUsable, shellQuote } from '../../hook/sandboxed.js';
-import type { HookInstallOptions } from '../commands/hook.js';
+import type { HookInstallOptions } from '../commands/hook/install.js';
 
 /** The runtimes `warden hook install` writes into, by their `warden hook` name. */
 export type InstallRuntime = 'claude-code' | 'codex' | 'gemini';

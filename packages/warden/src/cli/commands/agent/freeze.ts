@@ -1,16 +1,60 @@
-// `warden agent freeze|thaw|frozen`: the kill switch. On a server (`--server`
-// or WARDEN_URL, an admin token) or straight into the data folder (or
-// DATABASE_URL's Postgres), where a running server reads it within a second.
+// `warden agent freeze|thaw|frozen`: the kill switch (E38), on a server
+// (`--server` or WARDEN_URL, an admin token) or straight in the data folder
+// (or DATABASE_URL's Postgres). The client and the store load when a
+// subcommand runs.
 
-import type { FreezeRecord } from '../store/types.js';
-import type { FreezeView, ListedFreezeView } from '../views/freezes.js';
-import { freezeListView, freezeView, frozenView } from '../views/freezes.js';
-import { call, connection } from './client.js';
-import type { AgentFreezeOptions, AgentFrozenOptions, AgentThawOptions } from './commands/agent.js';
-import type { Io } from './io.js';
-import { EXIT, fail, printJson, style, usage } from './io.js';
-import { local, query, useServer } from './store-or-server.js';
-import { author } from './policy-apply-command.js';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { FreezeRecord } from '../../../store/types.js';
+import type { FreezeView, ListedFreezeView } from '../../../views/freezes.js';
+import { author } from '../../author.js';
+import { storeOrServerOptions } from '../../flags.js';
+import type { Io } from '../../io.js';
+import { EXIT, fail, printJson, style, usage } from '../../io.js';
+import type { Cli, OptionsOf } from '../../registration.js';
+import { local, query, useServer } from '../../store-or-server.js';
+
+function freeze(agent: CommandUnknownOpts) {
+  return storeOrServerOptions(
+    agent
+      .command('freeze')
+      .description(
+        'the kill switch: every call of the agent (or, with --all, of every agent of the workspace) is denied from now on, and its waiting prompts are denied',
+      )
+      .argument('[id]', 'the agent id (or give --all)')
+      .option('--all', 'freeze every agent of the workspace')
+      .option('--reason <text>', 'why: shown to the agent in every deny'),
+  );
+}
+
+function thaw(agent: CommandUnknownOpts) {
+  return storeOrServerOptions(
+    agent
+      .command('thaw')
+      .description(
+        'end a freeze: the agent’s (or, with --all, the workspace’s) calls are decided by the policy again',
+      )
+      .argument('[id]', 'the agent id (or give --all)')
+      .option('--all', 'thaw the workspace (agents frozen one by one stay frozen)'),
+  );
+}
+
+function frozen(agent: CommandUnknownOpts) {
+  return storeOrServerOptions(
+    agent
+      .command('frozen')
+      .description('the freezes in force: who froze which agent or workspace, when and why'),
+  );
+}
+
+export type AgentFreezeOptions = OptionsOf<typeof freeze>;
+export type AgentThawOptions = OptionsOf<typeof thaw>;
+export type AgentFrozenOptions = OptionsOf<typeof frozen>;
+
+export function registerAgentFreeze(agent: CommandUnknownOpts, cli: Cli): void {
+  freeze(agent).action(async (id, options) => cli.exit(await runFreeze(cli.io, id, options)));
+  thaw(agent).action(async (id, options) => cli.exit(await runThaw(cli.io, id, options)));
+  frozen(agent).action(async (options) => cli.exit(await runFrozen(cli.io, options)));
+}
 
 /** The agent the command is about, or null with --all; both or neither is a usage error. */
 function target(io: Io, json: boolean, id: string | undefined, all: boolean): string | null {
@@ -43,6 +87,10 @@ export async function runFreeze(
   id: string | undefined,
   options: AgentFreezeOptions,
 ): Promise<number> {
+  const [{ call, connection }, { frozenView }] = await Promise.all([
+    import('../../client.js'),
+    import('../../../views/freezes.js'),
+  ]);
   const json = options.json === true;
   const agent = target(io, json, id, options.all === true);
   const reason = options.reason ?? null;
@@ -78,6 +126,10 @@ export async function runThaw(
   id: string | undefined,
   options: AgentThawOptions,
 ): Promise<number> {
+  const [{ call, connection }, { freezeView }] = await Promise.all([
+    import('../../client.js'),
+    import('../../../views/freezes.js'),
+  ]);
   const json = options.json === true;
   const agent = target(io, json, id, options.all === true);
   let thawed: FreezeView | FreezeRecord;
@@ -122,6 +174,10 @@ export async function runThaw(
 }
 
 export async function runFrozen(io: Io, options: AgentFrozenOptions): Promise<number> {
+  const [{ call, connection }, { freezeListView }] = await Promise.all([
+    import('../../client.js'),
+    import('../../../views/freezes.js'),
+  ]);
   const json = options.json === true;
   const freezes: readonly Shown[] = useServer(io, options)
     ? (

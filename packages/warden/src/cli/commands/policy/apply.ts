@@ -1,30 +1,43 @@
 // `warden policy apply FILE`: store a policy as the next revision — on a
 // server (`--server`, with an admin token) or straight into the data folder
 // (or DATABASE_URL's Postgres). The file is validated whole first; nothing
-// half-loads. A document without `workspace` is the managed layer.
+// half-loads. A document without `workspace` is the managed layer. The
+// client and the store load when it runs.
 
-import { userInfo } from 'node:os';
-import { loadPolicyFile, readInput } from '../policy/load.js';
-import { parseText } from '../policy/source.js';
-import type { RevisionView } from '../views/policy.js';
-import { revisionView } from '../views/policy.js';
-import type { PolicyWriteResult } from '../warden.js';
-import { call, connection } from './client.js';
-import { openLocal } from './store-or-server.js';
-import type { ApplyOptions } from './commands/policy.js';
-import type { Io } from './io.js';
-import { EXIT, fail, printJson, style } from './io.js';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { RevisionView } from '../../../views/policy.js';
+import type { PolicyWriteResult } from '../../../warden.js';
+import { author } from '../../author.js';
+import { connectOptions, DATA_FLAG } from '../../flags.js';
+import type { Io } from '../../io.js';
+import { EXIT, fail, printJson, style } from '../../io.js';
+import type { Cli, OptionsOf } from '../../registration.js';
+import { openLocal } from '../../store-or-server.js';
 
-/** Who writes a revision from this machine: `cli:<user>`. */
-export function author(): string {
-  try {
-    return `cli:${userInfo().username}`;
-  } catch {
-    return 'cli';
-  }
+function apply(policy: CommandUnknownOpts) {
+  return connectOptions(
+    policy
+      .command('apply')
+      .description(
+        'store a policy as the next revision: on a server (`--server`, admin token) or in the data folder',
+      )
+      .argument('<file>', 'the policy (a document without `workspace` is the managed layer)')
+      .option(DATA_FLAG.usage, DATA_FLAG.description)
+      .option('--message <text>', 'say why, for the revision history'),
+  ).option('--json', 'print JSON');
+}
+
+export type ApplyOptions = OptionsOf<typeof apply>;
+
+export function registerPolicyApply(policy: CommandUnknownOpts, cli: Cli): void {
+  apply(policy).action(async (file, options) => cli.exit(await runApply(cli.io, file, options)));
 }
 
 export async function runApply(io: Io, file: string, options: ApplyOptions): Promise<number> {
+  const [{ loadPolicyFile, readInput }, { parseText }] = await Promise.all([
+    import('../../../policy/load.js'),
+    import('../../../policy/source.js'),
+  ]);
   const json = options.json === true;
   const loaded = loadPolicyFile(file, 'auto', io.stdin);
   if (!loaded.ok) return fail(io, json, loaded.issues);
@@ -39,6 +52,10 @@ export async function runApply(io: Io, file: string, options: ApplyOptions): Pro
     options.server !== undefined ||
     (options.data === undefined && io.env.WARDEN_URL !== undefined && io.env.WARDEN_URL !== '')
   ) {
+    const [{ call, connection }, { revisionView }] = await Promise.all([
+      import('../../client.js'),
+      import('../../../views/policy.js'),
+    ]);
     const conn = connection(io, options);
     // The managed layer's revision is answered as a policy revision is.
     written = await call(io, conn, 'PUT', managed ? '/v1/managed' : '/v1/policy', {

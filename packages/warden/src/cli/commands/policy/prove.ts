@@ -3,17 +3,34 @@
 // shells, substitutions, program paths, quoting, option, path, ref and host
 // spellings — and prints per rule whether it holds, needs the sandbox, asks
 // where it should deny, is bypassable, or is dead. Exit 0 when no rule is
-// bypassable, 1 when one is or the input is bad.
+// bypassable, 1 when one is or the input is bad. The engine loads when it runs.
 
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ProvedDisguise, RuleProof, RuleVerdict } from '@warden/engine';
-import { provePolicy } from '@warden/engine';
-import { detectHost, sandboxBackend, transactionalProblem } from '../honesty/host.js';
-import type { InputIssue } from '../policy/load.js';
-import { loadClassifier, loadPolicyFile } from '../policy/load.js';
-import type { PolicyProveOptions } from './commands/policy.js';
-import { readAt } from './decision-command.js';
-import type { Io, Style } from './io.js';
-import { EXIT, fail, printJson, style } from './io.js';
+import type { InputIssue } from '../../../policy/load.js';
+import type { Io, Style } from '../../io.js';
+import { EXIT, fail, printJson, style } from '../../io.js';
+import type { Cli, OptionsOf } from '../../registration.js';
+
+function prove(policy: CommandUnknownOpts) {
+  return policy
+    .command('prove')
+    .description(
+      'try every deny and prompt rule against the spellings of its command the classifier knows (wrappers, shells, paths, quoting, options, refs, hosts): holds, needs the sandbox, bypassable or dead (exit 1 when one is bypassable)',
+    )
+    .argument('<file>', 'the workspace policy')
+    .option('--classifier <file>', 'extend the command classifier with this configuration')
+    .option('--at <iso>', 'judge expiry at this time (default: now)')
+    .option('--json', 'print JSON');
+}
+
+export type PolicyProveOptions = OptionsOf<typeof prove>;
+
+export function registerPolicyProve(policy: CommandUnknownOpts, cli: Cli): void {
+  prove(policy).action(async (file, options) =>
+    cli.exit(await runPolicyProve(cli.io, file, options)),
+  );
+}
 
 /** How many disguises per rule the table shows; `--json` lists them all. */
 const SHOWN = 8;
@@ -103,7 +120,19 @@ function details(proof: RuleProof, backend: string | null, transactional: boolea
   return lines;
 }
 
-export function runPolicyProve(io: Io, file: string, options: PolicyProveOptions): number {
+export async function runPolicyProve(
+  io: Io,
+  file: string,
+  options: PolicyProveOptions,
+): Promise<number> {
+  const [{ provePolicy }, { detectHost, sandboxBackend, transactionalProblem }, load, { readAt }] =
+    await Promise.all([
+      import('@warden/engine'),
+      import('../../../honesty/host.js'),
+      import('../../../policy/load.js'),
+      import('../../read-at.js'),
+    ]);
+  const { loadClassifier, loadPolicyFile } = load;
   const json = options.json === true;
   const at = readAt(io, json, options.at);
   const issues: InputIssue[] = [];

@@ -1,25 +1,30 @@
-// `warden exec … -- <command line>`: asks the gate whether a shell command may
-// run, and runs it (`bash -c`) under the OS sandbox with a profile made from
-// the decision: it writes only in the worktree, cannot read the credential
-// folders, and reaches only the hosts the allowed command line names, as the
-// classifier read them for the gate. Connected (`--server`/WARDEN_URL with
-// WARDEN_TOKEN) the server decides and a prompt waits for a human; standalone
-// (`--policy FILE`) the file decides, a prompt is denied and the audit goes
-// to `--data`. How the run ended (status, duration, what the sandbox refused)
-// is recorded against the decision. Nothing runs unless the gate allowed it,
-// and nothing runs without the sandbox unless `--no-sandbox` says so on a
-// host that has none.
+// One shell command through the gate and the OS sandbox, as `warden exec`
+// and the resident runner run it: asks whether it may run, and runs it
+// (`bash -c`) under a profile made from the decision: it writes only in the
+// worktree, cannot read the credential folders, and reaches only the hosts the
+// allowed command line names, as the classifier read them for the gate.
+// Connected (a server with a token) the server decides and a prompt waits for
+// a human; standalone (a policy file) the file decides, a prompt is denied and
+// the audit goes to the data folder. How the run ended (status, duration, what
+// the sandbox refused) is recorded against the decision. Nothing runs unless
+// the gate allowed it, and nothing runs without the sandbox unless the caller
+// says so on a host that has none.
 
 import { spawn } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { DEFAULT_DATA } from '../data-folder.js';
+import type { Decider } from '../decider/types.js';
+import type { DeciderSpec, OpenDecider } from '../decider/open.js';
+import { openForOneCall } from '../decider/open.js';
 import { detectHost } from '../honesty/host.js';
-import type { EffectCounts, EffectRequests } from '../sandbox/effects.js';
-import { effectRequests, hasEffects } from '../sandbox/effects.js';
-import type { Layer, Observed } from '../sandbox/layer.js';
-import { discardLayer, landLayer, layerMounted, readLayer } from '../sandbox/layer.js';
-import type { ExecProfile } from '../sandbox/profile.js';
-import type { CommandSandbox, SandboxedLaunch, TransactionalMode } from '../sandbox/runtime.js';
+import { childEnv } from '../tools/builtin/process.js';
+import type { EffectCounts, EffectRequests } from './effects.js';
+import { effectRequests, hasEffects } from './effects.js';
+import type { Layer, Observed } from './layer.js';
+import { discardLayer, landLayer, layerMounted, readLayer } from './layer.js';
+import type { ExecProfile } from './profile.js';
+import type { CommandSandbox, SandboxedLaunch, TransactionalMode } from './runtime.js';
 import {
   closeSandbox,
   commandSandbox,
@@ -27,15 +32,51 @@ import {
   SandboxUnavailable,
   TRANSACTIONAL_MODES,
   transactionalProblem,
-} from '../sandbox/runtime.js';
-import type { Decider } from '../decider/types.js';
-import type { DeciderSpec, OpenDecider } from '../decider/open.js';
-import { openForOneCall } from '../decider/open.js';
-import { childEnv } from '../tools/builtin/process.js';
-import type { ExecOptions } from './commands/exec.js';
-import type { Io } from './io.js';
-import { EXIT, usage } from './io.js';
-import { DEFAULT_DATA } from '../store/open.js';
+} from './runtime.js';
+
+/** What a run is asked with: `warden exec`'s flags, or what a runner's client sent. */
+export interface ExecRequest {
+  /** Connected: the Warden server (default WARDEN_URL). */
+  readonly server?: string;
+  /** Its token (default WARDEN_TOKEN). */
+  readonly token?: string;
+  /** Standalone: the policy file. */
+  readonly policy?: string;
+  /** Standalone: a managed policy file (default WARDEN_MANAGED_POLICY). */
+  readonly managed?: string;
+  /** Standalone: the data folder. */
+  readonly data?: string;
+  readonly agent?: string;
+  /** The folder the command runs in: the only one it may write to. */
+  readonly worktree?: string;
+  /** Kill the command after this many seconds. */
+  readonly timeout?: number;
+  /** Run under the decision this grant holds instead of asking again. */
+  readonly grant?: string;
+  /** `auto`, `required` or `off`. */
+  readonly transactional?: string;
+  /** False: run without a sandbox on a host that has no backend. */
+  readonly sandbox?: boolean;
+  /** The messages as JSON lines. */
+  readonly json?: true;
+}
+
+/** Where a run's messages go, and the environment it runs in. */
+export interface ExecIo {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** The exit codes a run ends with when the command did not decide it (contracts §4). */
+const EXIT = { usage: 1, deny: 3 } as const;
+
+/** Prints a problem with the request as every `warden` command does; the exit code of a usage error. */
+function usage(io: ExecIo, json: boolean, message: string): number {
+  if (json) io.out(`${JSON.stringify({ errors: [{ path: '', message }] }, null, 2)}\n`);
+  else io.err(`error: ${message}\n`);
+  return EXIT.usage;
+}
 
 /** The tool name the gate and the audit log know these calls by. */
 const TOOL = 'exec';
@@ -141,8 +182,8 @@ const NO_RECORDER: Recorder = {
 async function openDecider(
   server: string | null,
   token: string | undefined,
-  options: ExecOptions,
-  io: Io,
+  options: ExecRequest,
+  io: ExecIo,
   open: OpenDecider,
 ): Promise<{ decider: Decider; release(): Promise<void> } | Decided> {
   let spec: DeciderSpec;
@@ -174,7 +215,7 @@ async function decideRun(
   decider: Decider,
   command: string,
   worktree: string,
-  options: ExecOptions,
+  options: ExecRequest,
   transactional: boolean,
 ): Promise<Granted> {
   const start = async (grant: string, decided: Decided | null): Promise<Granted> => {
@@ -345,7 +386,7 @@ function runCommand(
   });
 }
 
-function chooseSandbox(options: ExecOptions): CommandSandbox | null {
+function chooseSandbox(options: ExecRequest): CommandSandbox | null {
   try {
     // A grant is a promise to run sandboxed: without a backend it is not run at all.
     return commandSandbox(
@@ -432,7 +473,6 @@ async function settleLayer(
   return { landed: true, discarded: null, counts, decidedBy };
 }
 
-/** Runs `warden exec`; the exit code is the command's, or 3 for a deny, 1 for a usage error. */
 /** Starts a launched command and reports how it ended: here, or by a client of the runner. */
 export type Spawner = (
   file: string,
@@ -449,10 +489,11 @@ export interface ExecHooks {
   readonly open?: OpenDecider;
 }
 
+/** Runs one command line; the exit code is the command's, or 3 for a deny, 1 for a usage error. */
 export async function runExec(
-  io: Io,
+  io: ExecIo,
   words: readonly string[],
-  options: ExecOptions,
+  options: ExecRequest,
   hooks: ExecHooks = {},
 ): Promise<number> {
   const spawnRun: Spawner = hooks.spawn ?? runCommand;
@@ -689,7 +730,7 @@ export async function runExec(
       await closeSandbox();
     }
   } catch (error) {
-    if (error instanceof Refusal) return usage(io, json, '', error.message);
+    if (error instanceof Refusal) return usage(io, json, error.message);
     throw error;
   }
 }

@@ -1,16 +1,38 @@
 // `warden agent place ID --space S --mode M`: where an agent acts when its
 // token binds no space or mode (its registration), on a server (`--server` or
 // WARDEN_URL, an admin token) or straight into the data folder (or
-// DATABASE_URL's Postgres). What it does not name stays as it was.
+// DATABASE_URL's Postgres). What it does not name stays as it was. The client
+// and the store load when it runs.
 
-import type { AgentRecord } from '../store/types.js';
-import type { AgentRecordView } from '../views/agents.js';
-import { agentListView, agentRecordView } from '../views/agents.js';
-import { call, connection } from './client.js';
-import type { AgentPlaceOptions } from './commands/agent.js';
-import type { Io } from './io.js';
-import { EXIT, printJson, style, usage } from './io.js';
-import { local, query, useServer } from './store-or-server.js';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { AgentRecord } from '../../../store/types.js';
+import type { AgentRecordView } from '../../../views/agents.js';
+import { storeOrServerOptions } from '../../flags.js';
+import type { Io } from '../../io.js';
+import { EXIT, printJson, style, usage } from '../../io.js';
+import type { Cli, OptionsOf } from '../../registration.js';
+import { local, query, useServer } from '../../store-or-server.js';
+
+function place(agent: CommandUnknownOpts) {
+  return storeOrServerOptions(
+    agent
+      .command('place')
+      .description(
+        'where an agent acts when its token binds none: its space (autonomy) and mode (command net); what is not named stays',
+      )
+      .argument('<id>', 'the agent id')
+      .option('--space <space>', 'the space it acts in')
+      .option('--no-space', 'take it out of every space')
+      .option('--mode <mode>', 'the mode it acts in')
+      .option('--no-mode', 'take it out of every mode'),
+  );
+}
+
+export type AgentPlaceOptions = OptionsOf<typeof place>;
+
+export function registerAgentPlace(agent: CommandUnknownOpts, cli: Cli): void {
+  place(agent).action(async (id, options) => cli.exit(await runPlace(cli.io, id, options)));
+}
 
 /** A flag's new value: a name, `null` to take the agent out (`--no-space`), undefined to keep it. */
 function change(io: Io, json: boolean, flag: string, value: string | boolean | undefined) {
@@ -28,6 +50,10 @@ function where(space: string | null, mode: string | null): string {
 }
 
 export async function runPlace(io: Io, id: string, options: AgentPlaceOptions): Promise<number> {
+  const [{ call, connection }, { agentListView, agentRecordView }] = await Promise.all([
+    import('../../client.js'),
+    import('../../../views/agents.js'),
+  ]);
   const json = options.json === true;
   const space = change(io, json, '--space', options.space);
   const mode = change(io, json, '--mode', options.mode);

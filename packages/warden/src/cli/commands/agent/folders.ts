@@ -1,22 +1,53 @@
 // `warden agent create|list`: the agents of an instance on disk (inspector.md
 // §2), `<data>/agents/<id>/` with AgentSettings.json, Identity.md, Soul.md and
 // Workspace/. Roles and tools come from the settings; last activity from the
-// audit log, which only Warden writes (I1).
+// audit log, which only Warden writes (I1). The module that reads the folders
+// (and the store) loads when a subcommand runs.
 
 import { join, resolve } from 'node:path';
-import type { InstanceAgent } from '../instance/index.js';
-import {
-  agentIdProblem,
-  createAgent,
-  listInstanceAgents,
-  supervisorWarnings,
-} from '../instance/index.js';
-import { DEFAULT_DATA } from '../store/open.js';
-import type { AuditReader } from '../store/types.js';
-import type { AgentCreateOptions, AgentListOptions } from './commands/agent.js';
-import type { Io } from './io.js';
-import { openStoreFor, storeExists, storePlace } from './open.js';
-import { printJson, style, usage } from './io.js';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { DEFAULT_DATA } from '../../../data-folder.js';
+import type { InstanceAgent } from '../../../instance/index.js';
+import type { AuditReader } from '../../../store/types.js';
+import { collect, DATA_FLAG } from '../../flags.js';
+import type { Io } from '../../io.js';
+import { printJson, style, usage } from '../../io.js';
+import type { Cli, OptionsOf } from '../../registration.js';
+
+function create(agent: CommandUnknownOpts) {
+  return agent
+    .command('create')
+    .description('make an agent folder: AgentSettings.json, Identity.md, Soul.md, Workspace/')
+    .argument('<id>', 'the agent id (letters, digits, `.`, `_`, `-`)')
+    .option('--role <role>', 'what it is for: `coder`, `supervisor`, …')
+    .option('--workspace <id>', 'the workspace its audit entries, runs and tasks belong to')
+    .option('--name <name>', 'a display name')
+    .option('--model <model>', 'the model it runs on')
+    .option(
+      '--tool <name>',
+      'assign a tool, repeatable (a supervisor: the inspector and messages to the human)',
+      collect,
+    )
+    .option('--observe <id>', "a supervisor's observable agent, repeatable (default: all)", collect)
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
+    .option('--json', 'print JSON');
+}
+
+function list(agent: CommandUnknownOpts) {
+  return agent
+    .command('list')
+    .description('the agents with role, tools and last activity (from the audit log)')
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
+    .option('--json', 'print JSON');
+}
+
+export type AgentCreateOptions = OptionsOf<typeof create>;
+export type AgentListOptions = OptionsOf<typeof list>;
+
+export function registerAgentFolders(agent: CommandUnknownOpts, cli: Cli): void {
+  create(agent).action((id, options) => runAgentCreate(cli.io, id, options));
+  list(agent).action((options) => runAgentList(cli.io, options));
+}
 
 function dataFolder(options: { data?: string }): string {
   return resolve(options.data ?? DEFAULT_DATA);
@@ -39,6 +70,8 @@ export async function runAgentCreate(
   id: string,
   options: AgentCreateOptions,
 ): Promise<void> {
+  const { agentIdProblem, createAgent, supervisorWarnings } =
+    await import('../../../instance/index.js');
   const json = options.json === true;
   const problem = agentIdProblem(id);
   if (problem !== null) usage(io, json, 'id', problem);
@@ -102,6 +135,7 @@ async function auditOf(
   data: string,
   json: boolean,
 ): Promise<{ audit: AuditReader; close: () => Promise<void> } | null> {
+  const { openStoreFor, storeExists, storePlace } = await import('../../open.js');
   if (!storeExists(storePlace(io, data))) return null;
   const store = await openStoreFor(io, data, { json });
   return { audit: store.audit, close: () => store.close() };
@@ -118,6 +152,7 @@ async function lastActivity(audit: AuditReader, agent: InstanceAgent): Promise<s
 }
 
 export async function runAgentList(io: Io, options: AgentListOptions): Promise<void> {
+  const { listInstanceAgents, supervisorWarnings } = await import('../../../instance/index.js');
   const json = options.json === true;
   const data = dataFolder(options);
   const agents = await listInstanceAgents(data);
