@@ -4,58 +4,42 @@
 // reads the rule back as its sentence; "Save" writes the whole document as a
 // new revision, attributed to the signed-in name, only if the policy is still
 // at the revision this form read — otherwise it says so and keeps the form.
+//
+// What the editor holds is its state (`editor-state.js`): pure, tested in
+// Node. `openEditor` is the wiring: it builds the form once, feeds the state
+// the person's input and the API's answers, sends the requests the state
+// holds, and draws each new state into the parts that show it.
 
 import { ApiError, api, query } from '../../lib/api.js';
 import { badge, checkedOf, code, h, replace, toast, valueOf } from '../../lib/dom.js';
-import { freshId, locate, withRule, withoutRule } from './document.js';
 import {
-  alertBox,
-  clear,
-  fail,
-  field,
-  lines,
-  localInput,
-  rich,
-  scopeName,
-  select,
-  uid,
-} from './ui.js';
-
-/** @type {[string, string, string][]} */
-const DECISIONS = [
-  ['allow', 'Allow', 'the call goes ahead'],
-  ['prompt', 'Ask a human', 'a connected approver decides; with none connected it is denied'],
-  ['deny', 'Deny', 'the call is refused'],
-];
-
-/** @type {[string, string][]} */
-const ENFORCEMENTS = [
-  ['hard', 'Hard — nothing overrides it'],
-  ['soft', 'Soft — a deny an overrider may lift, with a reason'],
-  ['advisory', 'Advisory — never enforced; the audit log records what it would have done'],
-];
-
-/** @type {['paths' | 'refs' | 'hosts' | 'commands', string, string][]} */
-const CONSTRAINTS = [
-  ['paths', 'Paths', 'Globs, one per line; `!` excludes: `repos/**`, `!**/.env`.'],
-  ['refs', 'Git refs', 'Branch globs, one per line: `main`, `feature/**`, `!main`.'],
-  ['hosts', 'Hosts', 'Host names, one per line; `*.internal` is any subdomain of `internal`.'],
-  ['commands', 'Commands', 'Command prefixes, one per line (whole words): `npm test`.'],
-];
+  CONSTRAINTS,
+  DECISIONS,
+  ENFORCEMENTS,
+  conflictText,
+  constraintText,
+  editorState,
+  fits,
+  mayRemove,
+  reduce,
+  reloadedText,
+  removeText,
+  revisionText,
+  savedText,
+  titleText,
+} from './editor-state.js';
+import { alertBox, fail, field, rich, scopeName, select, uid } from './ui.js';
 
 /**
- * @typedef {import('../../lib/types.js').Decision} Decision
  * @typedef {import('../../lib/types.js').Enforcement} Enforcement
- * @typedef {import('../../lib/types.js').RawRule} RawRule
- * @typedef {import('../../lib/types.js').Constraints} Constraints
  * @typedef {import('../../lib/types.js').PermissionsEnv} PermissionsEnv
  * @typedef {import('../../lib/types.js').PermissionsMatrix} PermissionsMatrix
- * @typedef {import('../../lib/types.js').PolicyDocument} PolicyDocument
  * @typedef {import('../../lib/types.js').RuleEntry} RuleEntry
+ * @typedef {import('./editor-state.js').EditorState} EditorState
+ * @typedef {import('./editor-state.js').EditorEvent} EditorEvent
+ * @typedef {import('./editor-state.js').ListKey} ListKey
+ * @typedef {import('./editor-state.js').TextKey} TextKey
  */
-
-/** The rule's id as the document allows it: no white space, no `:`. */
-const ID = /^[^\s:]+$/;
 
 /** A short line for one changed cell of the matrix. @param {import('../../lib/types.js').CellChange} change */
 export function changeLine(change) {
@@ -140,194 +124,58 @@ export function previewView(preview, focusId = null) {
 }
 
 /**
- * The rule being written, as the form's inputs last set it: each input's
- * handler writes its own field, and the rule is read from this alone.
- * `scope` is `''` while "another agent or space" is picked (`otherScope`);
- * the lists and caps are the text of their inputs.
+ * How the form is built from the state it opens with, and where the person's input goes.
+ * @typedef {{ state: EditorState, emit: (event: EditorEvent) => void }} Drawing
+ */
+
+/**
+ * The parts of the dialog a new state redraws.
  * @typedef {{
- *   scope: string,
- *   otherScope: string,
- *   kind: 'action' | 'command',
- *   action: string,
- *   command: string,
- *   decision: Decision,
- *   enforcement: Enforcement,
- *   lists: Record<'paths' | 'refs' | 'hosts' | 'commands', string>,
- *   maxCount: string,
- *   maxCents: string,
- *   expires: string,
- *   id: string,
- *   note: string,
- *   message: string,
- * }} RuleForm
+ *   scopeSelect: HTMLSelectElement,
+ *   otherField: HTMLElement,
+ *   classField: HTMLElement,
+ *   commandField: HTMLElement,
+ *   enforcementSelect: HTMLSelectElement,
+ *   constraintHelp: HTMLElement,
+ *   revisionNote: HTMLElement,
+ *   errors: HTMLElement,
+ *   result: HTMLElement,
+ *   remove: HTMLButtonElement | null,
+ * }} Parts
  */
 
-/**
- * The parts of the rule being edited the form shows in another shape: its
- * expiry as written (the form shows it in local minutes) and its origin.
- * @typedef {{ expiresAt: string, expiresLocal: string, origin: string | undefined }} Kept
- */
-
-/** Whether `enforcement` may go with `decision`: soft only denies, advisory never allows. @param {Decision} decision @param {string} enforcement */
-function fits(decision, enforcement) {
-  return !(
-    (enforcement === 'soft' && decision !== 'deny') ||
-    (enforcement === 'advisory' && decision === 'allow')
-  );
+/** A handler that sends the control's value as one text field of the form. @param {Drawing} d @param {TextKey} key */
+function writes(d, key) {
+  return (/** @type {Event} */ event) => d.emit({ type: 'text', key, value: valueOf(event) });
 }
 
-/** A constraint list as the lines of its input (the document is hand-edited JSON: anything else is empty). @param {unknown} values */
-function listText(values) {
-  return Array.isArray(values) ? values.join('\n') : '';
+/** A text input of the form (no spell check, no autocomplete). @param {Drawing} d @param {TextKey} key @param {Record<string, unknown>} attrs */
+function textInput(d, key, attrs) {
+  return h('input', {
+    type: 'text',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    ...attrs,
+    oninput: writes(d, key),
+  });
 }
 
-/**
- * `action` if the class list offers it, else the first class offered (what its select shows).
- * @param {readonly { class: string }[]} classes @param {string} action
- */
-function offered(classes, action) {
-  return classes.some((c) => c.class === action) ? action : (classes[0]?.class ?? action);
-}
-
-/**
- * The rule the form describes and its scope, or what is wrong with it.
- * @param {RuleForm} form @param {Kept} kept
- * @returns {{ ok: true, scope: string, rule: RawRule } | { ok: false, message: string }}
- */
-function ruleOf(form, kept) {
-  const scope = form.scope === '' ? form.otherScope.trim() : form.scope;
-  if (scope === '')
-    return { ok: false, message: 'scope: say which agent or space (`agent:<id>`, `space:<id>`)' };
-  const id = form.id.trim();
-  if (id !== '' && !ID.test(id))
-    return { ok: false, message: 'id: an id holds no white space and no `:`' };
-  /** @type {RawRule} */
-  const rule = {};
-  if (id !== '') rule.id = id;
-  if (form.kind === 'command') {
-    const command = form.command.trim();
-    if (command === '')
-      return { ok: false, message: 'command: give the command prefix the rule is about' };
-    rule.command = command;
-  } else rule.action = form.action;
-  rule.decision = form.decision;
-  if (form.enforcement !== 'hard') rule.enforcement = form.enforcement;
-  /** @type {Constraints} */
-  const when = {};
-  for (const [key] of CONSTRAINTS) {
-    const values = lines(form.lists[key]);
-    if (values.length > 0) when[key] = values;
-  }
-  for (const key of /** @type {const} */ (['maxCount', 'maxCents'])) {
-    if (form[key].trim() === '') continue;
-    const n = Number(form[key]);
-    if (!Number.isInteger(n) || n < 0)
-      return { ok: false, message: `${key}: a whole number, 0 or more` };
-    when[key] = n;
-  }
-  if (Object.keys(when).length > 0) rule.when = when;
-  if (form.expires !== '') {
-    if (form.expires === kept.expiresLocal) rule.expiresAt = kept.expiresAt;
-    else {
-      const at = new Date(form.expires);
-      if (Number.isNaN(at.getTime())) return { ok: false, message: 'expires: not a time' };
-      rule.expiresAt = at.toISOString().replace(/\.000Z$/, 'Z');
-    }
-  }
-  if (kept.origin !== undefined) rule.origin = kept.origin;
-  if (form.note.trim() !== '') rule.note = form.note.trim();
-  return { ok: true, scope, rule };
-}
-
-/**
- * Opens the rule editor as a modal dialog.
- * @param {PermissionsEnv} env
- * @param {{ entry?: RuleEntry, scope?: string, action?: string, command?: string, enforcement?: Enforcement }} options
- */
-export function openEditor(env, options = {}) {
-  const data = env.state.data;
-  if (data === null) return;
-  const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-  const entry = options.entry ?? null;
-  const located = entry === null ? null : locate(data.document, entry);
-  const raw = located?.raw ?? null;
-  const initialScope = entry?.scope ?? options.scope ?? 'workspace';
-  const initialCommand = raw?.command ?? options.command;
-  const subject = raw?.action ?? options.action ?? initialCommand ?? 'rule';
-  const when = raw?.when ?? {};
-  const expiresAt = raw?.expiresAt ?? '';
-  /** @type {Kept} */
-  const kept = {
-    expiresAt,
-    expiresLocal: expiresAt === '' ? '' : localInput(expiresAt),
-    origin: raw?.origin,
-  };
-
-  /** @type {RuleForm} */
-  const form = {
-    scope: initialScope,
-    otherScope: '',
-    kind: initialCommand === undefined ? 'action' : 'command',
-    action: offered(data.classes, raw?.action ?? options.action ?? 'gitPush'),
-    command: initialCommand ?? '',
-    decision: raw?.decision ?? 'deny',
-    enforcement: options.enforcement ?? raw?.enforcement ?? 'hard',
-    lists: {
-      paths: listText(when.paths),
-      refs: listText(when.refs),
-      hosts: listText(when.hosts),
-      commands: listText(when.commands),
-    },
-    maxCount: when.maxCount === undefined ? '' : String(when.maxCount),
-    maxCents: when.maxCents === undefined ? '' : String(when.maxCents),
-    expires: kept.expiresLocal,
-    id: raw === null ? freshId(data.document, subject, initialScope) : (raw.id ?? ''),
-    note: raw?.note ?? '',
-    message: entry === null ? 'console: add a rule' : `console: change rule ${entry.id}`,
-  };
-
-  if (!fits(form.decision, form.enforcement)) form.enforcement = 'hard';
-
-  const titleId = uid('editor-title');
-  const errors = alertBox();
-  const result = h('div', { class: 'editor-result', 'aria-live': 'polite' });
-  const revisionNote = h('p', { class: 'muted' }, `Editing revision ${data.revision.revision}.`);
-
-  /**
-   * A handler that writes the control's value into one text field of `form`.
-   * @param {'otherScope' | 'action' | 'command' | 'maxCount' | 'maxCents' | 'expires' | 'id' | 'note' | 'message'} key
-   */
-  const writes = (key) => (/** @type {Event} */ event) => {
-    form[key] = valueOf(event);
-  };
-
-  // Identity and place.
-  /** @type {[string, string][]} */
-  const scopes = data.columns.map((c) => [c.scope, scopeName(c.scope)]);
-  if (!scopes.some(([s]) => s === initialScope))
-    scopes.push([initialScope, scopeName(initialScope)]);
-  scopes.push(['', 'Another agent or space…']);
-  const scopeSelect = select(scopes, form.scope, {
+/** Where the rule lives: the scope select and the field for a scope the matrix does not show. @param {Drawing} d */
+function scopeFields(d) {
+  const scopeSelect = select([...d.state.scopes], d.state.form.scope, {
     name: 'scope',
-    onchange: (/** @type {Event} */ event) => {
-      form.scope = valueOf(event);
-      showScope();
-    },
+    onchange: (/** @type {Event} */ event) => d.emit({ type: 'scope', value: valueOf(event) }),
   });
   const otherField = field(
     'New scope',
-    h('input', {
-      type: 'text',
-      name: 'other-scope',
-      placeholder: 'agent:<id> or space:<id>',
-      autocomplete: 'off',
-      spellcheck: 'false',
-      oninput: writes('otherScope'),
-    }),
+    textInput(d, 'otherScope', { name: 'other-scope', placeholder: 'agent:<id> or space:<id>' }),
     'A scope the matrix does not show yet.',
   );
+  return { scopeSelect, otherField };
+}
 
-  // What the rule is about.
+/** What the rule is about: an action class or a command prefix. @param {Drawing} d */
+function aboutFields(d) {
   const kindName = uid('kind');
   /** @param {'action' | 'command'} value @param {string} label */
   const kindRadio = (value, label) =>
@@ -338,38 +186,41 @@ export function openEditor(env, options = {}) {
         type: 'radio',
         name: kindName,
         value,
-        checked: form.kind === value,
+        checked: d.state.form.kind === value,
         onchange: (event) => {
-          if (!checkedOf(event)) return;
-          form.kind = value;
-          showKind();
+          if (checkedOf(event)) d.emit({ type: 'kind', value });
         },
       }),
       ` ${label}`,
     );
+  const kinds = h(
+    'fieldset',
+    { class: 'choices' },
+    h('legend', null, 'The rule is about'),
+    kindRadio('action', 'an action class'),
+    kindRadio('command', 'a command prefix'),
+  );
   const classField = field(
     'Action class',
-    select(
-      data.classes.map((c) => [c.class, `${c.class} — ${c.covers}`]),
-      form.action,
-      { name: 'action', onchange: writes('action') },
-    ),
+    select([...d.state.classes], d.state.form.action, {
+      name: 'action',
+      onchange: writes(d, 'action'),
+    }),
   );
   const commandField = field(
     'Command prefix',
-    h('input', {
-      type: 'text',
+    textInput(d, 'command', {
       name: 'command',
-      value: form.command,
-      autocomplete: 'off',
-      spellcheck: 'false',
+      value: d.state.form.command,
       placeholder: 'git push',
-      oninput: writes('command'),
     }),
     'Matches at a word boundary: `git push` covers `git push origin main`, not `git pushx`.',
   );
+  return { kinds, classField, commandField };
+}
 
-  // Decision and enforcement.
+/** The decision's radios and the enforcement's select. @param {Drawing} d */
+function decisionFields(d) {
   const decisionName = uid('decision');
   const decisionSet = h(
     'fieldset',
@@ -383,12 +234,9 @@ export function openEditor(env, options = {}) {
           type: 'radio',
           name: decisionName,
           value,
-          checked: form.decision === value,
+          checked: d.state.form.decision === value,
           onchange: (event) => {
-            if (!checkedOf(event)) return;
-            form.decision = /** @type {Decision} */ (value);
-            if (!fits(form.decision, form.enforcement)) form.enforcement = 'hard';
-            showDecision();
+            if (checkedOf(event)) d.emit({ type: 'decision', value });
           },
         }),
         ' ',
@@ -398,16 +246,19 @@ export function openEditor(env, options = {}) {
       ),
     ),
   );
-  const enforcementSelect = select(ENFORCEMENTS, form.enforcement, {
+  const enforcementSelect = select([...ENFORCEMENTS], d.state.form.enforcement, {
     name: 'enforcement',
-    onchange: (/** @type {Event} */ event) => {
-      form.enforcement = /** @type {Enforcement} */ (valueOf(event));
-    },
+    onchange: (/** @type {Event} */ event) =>
+      d.emit({ type: 'enforcement', value: /** @type {Enforcement} */ (valueOf(event)) }),
   });
-  const constraintHelp = h('p', { class: 'help muted' });
+  return { decisionSet, enforcementSelect };
+}
 
-  // Constraints.
-  /** @param {'paths' | 'refs' | 'hosts' | 'commands'} key */
+/** The constraints: the lists and the caps, under the help the decision sets. @param {Drawing} d */
+function constraintFields(d) {
+  const { form } = d.state;
+  const constraintHelp = h('p', { class: 'help muted' });
+  /** @param {ListKey} key */
   const listInput = (key) =>
     h(
       'textarea',
@@ -415,9 +266,7 @@ export function openEditor(env, options = {}) {
         name: key,
         rows: '2',
         spellcheck: 'false',
-        oninput: (event) => {
-          form.lists[key] = valueOf(event);
-        },
+        oninput: (event) => d.emit({ type: 'list', key, value: valueOf(event) }),
       },
       form.lists[key],
     );
@@ -430,146 +279,84 @@ export function openEditor(env, options = {}) {
       step: '1',
       inputmode: 'numeric',
       value: form[name] === '' ? undefined : form[name],
-      oninput: writes(name),
+      oninput: writes(d, name),
     });
+  const constraints = h(
+    'fieldset',
+    { class: 'constraints' },
+    h('legend', null, 'Only when (constraints, optional)'),
+    constraintHelp,
+    CONSTRAINTS.map(([key, label, help]) => field(label, listInput(key), help)),
+    h(
+      'div',
+      { class: 'row' },
+      field('At most this many (maxCount)', capInput('maxCount')),
+      field('At most these cents (maxCents)', capInput('maxCents')),
+    ),
+  );
+  return { constraints, constraintHelp };
+}
 
-  // Drawing what depends on the choices above.
-  const showScope = () => {
-    otherField.hidden = form.scope !== '';
-  };
-  const showKind = () => {
-    classField.hidden = form.kind === 'command';
-    commandField.hidden = form.kind !== 'command';
-  };
-  const showDecision = () => {
-    for (const option of enforcementSelect.options)
-      option.disabled = !fits(form.decision, option.value);
-    enforcementSelect.value = form.enforcement;
-    replace(
-      constraintHelp,
-      form.decision === 'allow'
-        ? 'An allow applies only when the request lies entirely within every value given here; a cap holds at or under it.'
-        : 'A deny or ask applies when the request touches any value given here; a cap applies when the request exceeds it. A request that does not say a value it would need here asks a human.',
-    );
-  };
+/** Expiry, id, note and the revision's message. @param {Drawing} d */
+function detailFields(d) {
+  const { form } = d.state;
+  return [
+    field(
+      'Expires (your local time; empty: never)',
+      h('input', {
+        type: 'datetime-local',
+        name: 'expiresAt',
+        value: form.expires === '' ? undefined : form.expires,
+        oninput: writes(d, 'expires'),
+      }),
+      'After this the rule no longer exists for decisions.',
+    ),
+    field(
+      'Rule id',
+      textInput(d, 'id', {
+        name: 'id',
+        value: form.id,
+        placeholder: 'generated from the rule when empty',
+      }),
+      'Letters, digits and dashes; no spaces, no `:`.',
+    ),
+    field(
+      'Note',
+      h('input', { type: 'text', name: 'note', value: form.note, oninput: writes(d, 'note') }),
+    ),
+    field(
+      'Why (for the revision history)',
+      h('input', {
+        type: 'text',
+        name: 'message',
+        value: form.message,
+        oninput: writes(d, 'message'),
+      }),
+    ),
+  ];
+}
 
-  /** The document with the rule written into it, and the rule's id; or what is wrong. */
-  const proposed = () => {
-    const read = ruleOf(form, kept);
-    if (!read.ok) throw new Error(read.message);
-    const base = /** @type {PermissionsMatrix} */ (env.state.data).document;
-    return { document: withRule(base, entry, read.rule, read.scope), id: read.rule.id ?? null };
-  };
-
-  const reload = async () => {
-    await env.state.load();
-    clear(errors);
-    replace(
-      result,
-      h(
-        'p',
-        { class: 'muted' },
-        `The policy is now read at revision ${env.state.data?.revision.revision ?? '—'}; your edits are still here: save again to write them on top of it.`,
-      ),
-    );
-    revisionNote.textContent = `Editing revision ${env.state.data?.revision.revision ?? '—'}.`;
-  };
-
-  /** @param {PolicyDocument} document @param {string} message */
-  const write = async (document, message) => {
-    const expected = /** @type {PermissionsMatrix} */ (env.state.data).revision.revision;
-    try {
-      /** @type {import('../../lib/types.js').Written} */
-      const written = await api('PUT', '/v1/policy', {
-        document,
-        message,
-        expectedRevision: expected,
-      });
-      toast(`Saved: revision ${written.revision}, by ${written.author}`);
-      close();
-      await env.state.load();
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        replace(
-          errors,
-          h('strong', null, 'Not saved — the policy changed since this form read it. '),
-          `This form read revision ${expected}; ${error.message}. Reload it to see the other change, then save again.`,
-          ' ',
-          h('button', { type: 'button', onclick: reload }, 'Reload the policy'),
-        );
-        return;
-      }
-      fail(errors, 'Not saved', error);
-    }
-  };
-
-  const preview = async () => {
-    clear(errors);
-    try {
-      const { document, id } = proposed();
-      const answer = await api('POST', '/v1/permissions/preview', {
-        workspace: env.workspace,
-        document,
-      });
-      replace(result, previewView(answer, id));
-      // The preview comes into view in the dialog: nobody has to scroll to find it.
-      result.scrollIntoView({ block: 'start' });
-    } catch (error) {
-      replace(result);
-      fail(errors, 'Cannot preview', error);
-    }
-  };
-
-  /** @param {SubmitEvent} event */
-  const save = async (event) => {
-    event.preventDefault();
-    clear(errors);
-    let next;
-    try {
-      next = proposed();
-    } catch (error) {
-      fail(errors, 'Not saved', error);
-      return;
-    }
-    await write(next.document, form.message.trim() || 'console');
-  };
-
-  /** Removing asks twice: the first click asks to confirm. @param {RuleEntry} rule */
-  const removeButton = (rule) => {
-    let confirming = false;
-    return h(
-      'button',
-      {
-        type: 'button',
-        class: 'danger',
-        onclick: async (event) => {
-          if (!confirming) {
-            confirming = true;
-            replace(
-              /** @type {HTMLButtonElement} */ (event.currentTarget),
-              `Remove ${rule.id} — click again to confirm`,
-            );
-            return;
-          }
-          clear(errors);
-          try {
-            await write(
-              withoutRule(/** @type {PermissionsMatrix} */ (env.state.data).document, rule),
-              `console: remove rule ${rule.id}`,
-            );
-          } catch (error) {
-            fail(errors, 'Not removed', error);
-          }
-        },
-      },
-      'Remove this rule',
-    );
-  };
-
-  const formEl = h(
+/**
+ * The whole form, built once; what changes afterwards is drawn into its `parts`.
+ * @param {Drawing} d @param {string} titleId
+ * @param {{ onSubmit: (event: SubmitEvent) => void, onPreview: () => void, onRemove: () => void, onCancel: () => void }} acts
+ * @returns {{ form: HTMLFormElement, parts: Parts }}
+ */
+function buildForm(d, titleId, acts) {
+  const errors = alertBox();
+  const result = h('div', { class: 'editor-result', 'aria-live': 'polite' });
+  const revisionNote = h('p', { class: 'muted' }, revisionText(d.state));
+  const { scopeSelect, otherField } = scopeFields(d);
+  const { kinds, classField, commandField } = aboutFields(d);
+  const { decisionSet, enforcementSelect } = decisionFields(d);
+  const { constraints, constraintHelp } = constraintFields(d);
+  const remove = mayRemove(d.state)
+    ? h('button', { type: 'button', class: 'danger', onclick: acts.onRemove }, removeText(d.state))
+    : null;
+  const form = h(
     'form',
-    { class: 'editor', novalidate: true, onsubmit: save },
-    h('h2', { id: titleId }, entry === null ? 'Add a rule' : `Edit rule ${entry.id}`),
+    { class: 'editor', novalidate: true, onsubmit: acts.onSubmit },
+    h('h2', { id: titleId }, titleText(d.state)),
     revisionNote,
     h(
       'div',
@@ -583,71 +370,13 @@ export function openEditor(env, options = {}) {
           'Where the rule lives: narrowest first, space > agent > workspace > mode preset.',
         ),
         otherField,
-        h(
-          'fieldset',
-          { class: 'choices' },
-          h('legend', null, 'The rule is about'),
-          kindRadio('action', 'an action class'),
-          kindRadio('command', 'a command prefix'),
-        ),
+        kinds,
         classField,
         commandField,
         decisionSet,
         field('Enforcement', enforcementSelect),
       ),
-      h(
-        'div',
-        null,
-        h(
-          'fieldset',
-          { class: 'constraints' },
-          h('legend', null, 'Only when (constraints, optional)'),
-          constraintHelp,
-          CONSTRAINTS.map(([key, label, help]) => field(label, listInput(key), help)),
-          h(
-            'div',
-            { class: 'row' },
-            field('At most this many (maxCount)', capInput('maxCount')),
-            field('At most these cents (maxCents)', capInput('maxCents')),
-          ),
-        ),
-        field(
-          'Expires (your local time; empty: never)',
-          h('input', {
-            type: 'datetime-local',
-            name: 'expiresAt',
-            value: form.expires === '' ? undefined : form.expires,
-            oninput: writes('expires'),
-          }),
-          'After this the rule no longer exists for decisions.',
-        ),
-        field(
-          'Rule id',
-          h('input', {
-            type: 'text',
-            name: 'id',
-            value: form.id,
-            autocomplete: 'off',
-            spellcheck: 'false',
-            placeholder: 'generated from the rule when empty',
-            oninput: writes('id'),
-          }),
-          'Letters, digits and dashes; no spaces, no `:`.',
-        ),
-        field(
-          'Note',
-          h('input', { type: 'text', name: 'note', value: form.note, oninput: writes('note') }),
-        ),
-        field(
-          'Why (for the revision history)',
-          h('input', {
-            type: 'text',
-            name: 'message',
-            value: form.message,
-            oninput: writes('message'),
-          }),
-        ),
-      ),
+      h('div', null, constraints, detailFields(d)),
     ),
     errors,
     result,
@@ -655,16 +384,171 @@ export function openEditor(env, options = {}) {
       'div',
       { class: 'row actions' },
       h('button', { type: 'submit', class: 'primary' }, 'Save as a new revision'),
-      h('button', { type: 'button', onclick: preview }, 'Preview'),
-      entry === null || entry.path === null ? null : removeButton(entry),
-      h('button', { type: 'button', onclick: () => close() }, 'Cancel'),
+      h('button', { type: 'button', onclick: acts.onPreview }, 'Preview'),
+      remove,
+      h('button', { type: 'button', onclick: acts.onCancel }, 'Cancel'),
     ),
   );
-  showScope();
-  showKind();
-  showDecision();
+  const parts = {
+    scopeSelect,
+    otherField,
+    classField,
+    commandField,
+    enforcementSelect,
+    constraintHelp,
+    revisionNote,
+    errors,
+    result,
+    remove,
+  };
+  return { form, parts };
+}
 
-  const dialog = h('dialog', { class: 'editor-dialog', 'aria-labelledby': titleId }, formEl);
+/** The enforcements the decision allows, the one chosen, and what the constraints mean. @param {Parts} parts @param {EditorState} state */
+function drawDecision(parts, state) {
+  for (const option of parts.enforcementSelect.options)
+    option.disabled = !fits(state.form.decision, option.value);
+  parts.enforcementSelect.value = state.form.enforcement;
+  replace(parts.constraintHelp, constraintText(state.form.decision));
+}
+
+/** What went wrong last, with a way to read a newer revision after a conflict. @param {Parts} parts @param {EditorState} state @param {() => void} onReload */
+function drawFailure(parts, state, onReload) {
+  const failed = state.failed;
+  if (failed === null) replace(parts.errors);
+  else if (failed.kind === 'failed') replace(parts.errors, `${failed.what}: ${failed.message}`);
+  else {
+    const text = conflictText(failed.expected, failed.message);
+    replace(
+      parts.errors,
+      h('strong', null, text.head),
+      text.rest,
+      ' ',
+      h('button', { type: 'button', onclick: onReload }, 'Reload the policy'),
+    );
+  }
+}
+
+/** The preview answered, or that the policy was read again. @param {Parts} parts @param {EditorState} state */
+function drawResult(parts, state) {
+  const result = state.result;
+  if (result === null) replace(parts.result);
+  else if (result.kind === 'preview') replace(parts.result, previewView(result.preview, result.id));
+  else replace(parts.result, h('p', { class: 'muted' }, reloadedText(result.revision)));
+}
+
+/**
+ * Draws what changed from `prev` to `state`; each part only when its state did.
+ * @param {Parts} parts @param {EditorState | null} prev @param {EditorState} state @param {() => void} onReload
+ */
+function drawEditor(parts, prev, state, onReload) {
+  const { form } = state;
+  if (prev === null || prev.form.scope !== form.scope) parts.otherField.hidden = form.scope !== '';
+  if (prev === null || prev.form.kind !== form.kind) {
+    parts.classField.hidden = form.kind === 'command';
+    parts.commandField.hidden = form.kind !== 'command';
+  }
+  if (
+    prev === null ||
+    prev.form.decision !== form.decision ||
+    prev.form.enforcement !== form.enforcement
+  )
+    drawDecision(parts, state);
+  if (prev === null || prev.failed !== state.failed) drawFailure(parts, state, onReload);
+  if (prev === null || prev.result !== state.result) drawResult(parts, state);
+  if (prev === null || prev.revision !== state.revision)
+    parts.revisionNote.textContent = revisionText(state);
+  if (parts.remove !== null && (prev === null || prev.confirming !== state.confirming))
+    replace(parts.remove, removeText(state));
+}
+
+/** What a refused request says. @param {unknown} error */
+function message(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Opens the rule editor as a modal dialog.
+ * @param {PermissionsEnv} env
+ * @param {{ entry?: RuleEntry, scope?: string, action?: string, command?: string, enforcement?: Enforcement }} options
+ */
+export function openEditor(env, options = {}) {
+  const data = env.state.data;
+  if (data === null) return;
+  const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  let state = editorState(data, options);
+  /** The document and revision the page holds now: what a change is written on. */
+  const base = () => /** @type {PermissionsMatrix} */ (env.state.data);
+
+  /** @param {EditorEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reduce(state, event);
+    if (state === prev) return;
+    drawEditor(parts, prev, state, reload);
+    if (state.previewing !== null && state.previewing !== prev.previewing) void preview();
+    if (state.writing !== null && state.writing !== prev.writing) void write();
+    if (state.saved !== null && prev.saved === null) {
+      toast(savedText(state.saved));
+      close();
+      void env.state.load();
+    }
+    if (state.scroll) {
+      // The preview comes into view in the dialog: nobody has to scroll to find it.
+      parts.result.scrollIntoView({ block: 'start' });
+      dispatch({ type: 'scrolled' });
+    }
+  };
+
+  const preview = async () => {
+    const asking = /** @type {NonNullable<EditorState['previewing']>} */ (state.previewing);
+    try {
+      const answer = await api('POST', '/v1/permissions/preview', {
+        workspace: env.workspace,
+        document: asking.document,
+      });
+      dispatch({ type: 'previewed', asked: asking.asked, preview: answer });
+    } catch (error) {
+      dispatch({ type: 'preview-failed', asked: asking.asked, message: message(error) });
+    }
+  };
+
+  const write = async () => {
+    const writing = /** @type {NonNullable<EditorState['writing']>} */ (state.writing);
+    try {
+      /** @type {import('../../lib/types.js').Written} */
+      const written = await api('PUT', '/v1/policy', {
+        document: writing.document,
+        message: writing.message,
+        expectedRevision: writing.expected,
+      });
+      dispatch({ type: 'saved', written });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409)
+        dispatch({ type: 'conflict', message: error.message });
+      else dispatch({ type: 'write-refused', message: message(error) });
+    }
+  };
+
+  const reload = async () => {
+    await env.state.load();
+    dispatch({ type: 'reloaded', revision: env.state.data?.revision.revision ?? null });
+  };
+
+  const titleId = uid('editor-title');
+  const { form, parts } = buildForm({ state, emit: dispatch }, titleId, {
+    onSubmit: (event) => {
+      event.preventDefault();
+      dispatch({ type: 'save', base: base().document, revision: base().revision.revision });
+    },
+    onPreview: () => dispatch({ type: 'preview', base: base().document }),
+    onRemove: () =>
+      dispatch({ type: 'remove', base: base().document, revision: base().revision.revision }),
+    onCancel: () => close(),
+  });
+  drawEditor(parts, null, state, reload);
+
+  const dialog = h('dialog', { class: 'editor-dialog', 'aria-labelledby': titleId }, form);
   const close = () => {
     if (dialog.open) dialog.close();
   };
@@ -674,7 +558,7 @@ export function openEditor(env, options = {}) {
   });
   env.root.appendChild(dialog);
   dialog.showModal();
-  scopeSelect.focus();
+  parts.scopeSelect.focus();
 }
 
 /** Revokes a remembered rule (G23) and reloads; errors go to `box`. @param {import('../../lib/types.js').PermissionsEnv} env @param {import('../../lib/types.js').RuleEntry} rule @param {HTMLElement} box */

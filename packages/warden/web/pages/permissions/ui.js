@@ -4,6 +4,9 @@
 
 import { h, replace, rich } from '../../lib/dom.js';
 
+/** Lists typed one per line, scope names, times for a `datetime-local` input (pure: `text.js`). */
+export { lines, localInput, scopeName } from './text.js';
+
 /** Text as the server writes it, with `back-quoted` parts as code (one helper for every page). */
 export { rich };
 
@@ -63,27 +66,6 @@ export function select(options, selected, attrs = {}) {
   );
 }
 
-/** The non-empty lines of a textarea. @param {string} text */
-export function lines(text) {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
-}
-
-/** A scope in words: `Workspace`, `Agent coder-1`, `Space payments`, `Mode review`. @param {string} scope @returns {string} */
-export function scopeName(scope) {
-  if (scope === 'workspace') return 'Workspace';
-  if (scope === 'default') return 'built-in default';
-  if (scope.startsWith('managed:')) return `${scopeName(scope.slice('managed:'.length))} (managed)`;
-  const colon = scope.indexOf(':');
-  if (colon < 0) return scope;
-  const kind = scope.slice(0, colon);
-  const id = scope.slice(colon + 1);
-  const word = { agent: 'Agent', space: 'Space', mode: 'Mode' }[kind] ?? kind;
-  return `${word} ${id}`;
-}
-
 /** What a decision means to the agent, in words. @param {string | null | undefined} d */
 export function decisionWords(d) {
   if (d === 'allow') return 'allowed';
@@ -95,15 +77,6 @@ export function decisionWords(d) {
 /** An origin as a small label. @param {string} origin */
 export function originTag(origin) {
   return h('span', { class: `tag tag-${origin}` }, origin);
-}
-
-/** A `datetime-local` value for an ISO time, in the browser's zone. @param {string} iso */
-export function localInput(iso) {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  /** @param {number} n */
-  const pad = (n) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** Wires a tab list: buttons with `role="tab"`, arrow keys move between them. @param {HTMLElement} list @param {(id: string) => void} onSelect */
