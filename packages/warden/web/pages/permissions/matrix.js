@@ -6,37 +6,54 @@
 // beside the matrix. At a team's size the scope headers and the class column
 // stay in place while the table scrolls, and the columns can be narrowed to
 // one kind of scope or to names that hold some text.
+//
+// What the matrix holds is its state (`matrix-state.js`): pure, tested in
+// Node. `mountMatrix` is the wiring: it feeds the state the page's reads and
+// the person's input, draws each new state (`drawTable`, `drawDetail`), and
+// moves the focus where the state says.
 
 import { badge, code, h, replace } from '../../lib/dom.js';
 import { folded } from '../../lib/fold.js';
 import { openEditor } from './editor.js';
+import {
+  KINDS,
+  cellClass,
+  cellNotes,
+  columnName,
+  columnNote,
+  countText,
+  decisionWord,
+  isSelected,
+  matrixState,
+  openCell,
+  reduce,
+  shownColumns,
+  waitingText,
+} from './matrix-state.js';
 import { managedSourceText, ruleItem } from './rules.js';
 import { alertBox, rich, scopeName, uid } from './ui.js';
 
 /**
- * The column heading's second line: the dial of a space, the net of a mode,
- * and for an agent the space and mode it is registered in — where its cells
- * are decided (nothing when it has neither: then it is decided as the
- * workspace's column, with its own rules).
- * @param {import('../../lib/types.js').MatrixColumn} column
+ * @typedef {import('../../lib/types.js').PermissionsEnv} PermissionsEnv
+ * @typedef {import('../../lib/types.js').PermissionsMatrix} PermissionsMatrix
+ * @typedef {import('../../lib/types.js').MatrixColumn} MatrixColumn
+ * @typedef {import('../../lib/types.js').MatrixCell} MatrixCell
+ * @typedef {import('./matrix-state.js').MatrixState} MatrixState
+ * @typedef {import('./matrix-state.js').MatrixEvent} MatrixEvent
  */
-function columnNote(column) {
-  if (column.kind === 'agent') {
-    const where = [
-      column.space === null || column.space === undefined ? null : `space ${column.space}`,
-      column.mode === null || column.mode === undefined ? null : `mode ${column.mode}`,
-    ].filter((part) => part !== null);
-    return where.length === 0 ? null : h('span', { class: 'tag col-place' }, where.join(' · '));
-  }
-  if (column.kind === 'space')
-    return h(
-      'span',
-      { class: `tag tag-${column.effectiveAutonomy}` },
-      column.autonomy === null ? 'actWithApproval (unset)' : column.autonomy,
-    );
-  if (column.kind === 'mode' && column.commandNet !== undefined && column.commandNet.length > 0)
-    return h('span', { class: 'tag' }, `net: ${column.commandNet.length}`);
-  return null;
+
+/**
+ * How the matrix draws a state, and where the person's input goes.
+ * @typedef {{ state: MatrixState, emit: (event: MatrixEvent) => void, env: PermissionsEnv, ids: { detail: string, title: string } }} Drawing
+ */
+
+/** The column heading's second line, as a tag (see `columnNote`). @param {MatrixColumn} column */
+function columnTag(column) {
+  const shown = columnNote(column);
+  if (shown === null) return null;
+  if (shown.kind === 'place') return h('span', { class: 'tag col-place' }, shown.text);
+  if (shown.kind === 'dial') return h('span', { class: `tag tag-${shown.tone}` }, shown.text);
+  return h('span', { class: 'tag' }, shown.text);
 }
 
 /** A part of a cell's name that a screen reader says and the eye does not need. @param {string} text */
@@ -53,7 +70,7 @@ function note(text) {
  * What decides a cell, in the small line under its badge, with the words a
  * screen reader says before it: the built-in default, the rule written here,
  * or "↑ the scope" it inherits from.
- * @param {import('../../lib/types.js').MatrixCell} cell
+ * @param {MatrixCell} cell
  */
 function cellBy(cell) {
   if (cell.decidedIn === 'default')
@@ -70,33 +87,219 @@ function cellBy(cell) {
   ];
 }
 
-/** Whether an advisory rule (reported, never enforced) is written in this cell. @param {import('../../lib/types.js').PermissionsMatrix} data @param {import('../../lib/types.js').MatrixCell} cell */
-function advisoryHere(data, cell) {
-  return cell.rules.some((id) =>
-    data.rules.some((r) => r.id === id && r.layer === 'workspace' && r.enforcement === 'advisory'),
+/** A long sentence folded, its fold kept in the state as `part`. @param {Drawing} d @param {string} text @param {string} what @param {string} part */
+function foldedSentence(d, text, what, part) {
+  return folded(text, {
+    limit: 400,
+    render: rich,
+    what,
+    open: d.state.unfolded.includes(part),
+    onToggle: (open) => d.emit({ type: 'fold', part, open }),
+  });
+}
+
+/** The cell of `row` in `cell`'s scope: a button that opens its explanation. @param {Drawing} d @param {PermissionsMatrix} data @param {string} cls @param {MatrixCell} cell */
+function cellButton(d, data, cls, cell) {
+  const selected = isSelected(d.state, cls, cell.scope);
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: cellClass(cell, selected),
+      'aria-expanded': selected ? 'true' : 'false',
+      'aria-controls': d.ids.detail,
+      dataset: { class: cls, scope: cell.scope, effective: cell.effective },
+      onclick: () => d.emit({ type: 'open', cls, scope: cell.scope }),
+    },
+    // Named by what it shows (the decision, what decides it, its notes),
+    // after the class and scope it is the cell of, said but not shown.
+    spoken(`${cls} in ${scopeName(cell.scope)}: `),
+    badge(cell.effective),
+    cellBy(cell),
+    cellNotes(data, cell).map(note),
   );
 }
 
-/** @type {[string, string][]} */
-const KINDS = [
-  ['all', 'All scopes'],
-  ['workspace', 'The workspace'],
-  ['agent', 'Agents'],
-  ['space', 'Spaces'],
-  ['mode', 'Modes'],
-];
+/** The table of the columns the filter shows. @param {Drawing} d @param {PermissionsMatrix} data */
+function drawTable(d, data) {
+  const columns = shownColumns(d.state);
+  const shown = new Set(columns.map((c) => c.scope));
+  return h(
+    'table',
+    { class: 'matrix' },
+    h(
+      'caption',
+      null,
+      'What each action class gets in each scope when no conditional rule applies, after the space’s autonomy dial',
+    ),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', { scope: 'col', class: 'corner' }, 'Action class'),
+        columns.map((column) =>
+          h(
+            'th',
+            {
+              scope: 'col',
+              // The server's words for what the column answers (an agent's: where it acts), as plain text.
+              title: column.label.replaceAll('`', ''),
+              dataset: { scope: column.scope },
+            },
+            h('span', { class: 'col-kind' }, column.kind),
+            h('span', { class: 'col-id' }, columnName(d.state, column)),
+            columnTag(column),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'tbody',
+      null,
+      data.rows.map((row) =>
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, code(row.class), h('span', { class: 'covers' }, row.covers)),
+          row.cells
+            .filter((cell) => shown.has(cell.scope))
+            .map((cell) => h('td', null, cellButton(d, data, row.class, cell))),
+        ),
+      ),
+    ),
+  );
+}
 
-/** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
-export function mountMatrix(panel, env) {
-  const box = alertBox();
-  const body = h('div', { class: 'matrix-main' });
-  /** Which columns show: a kind of scope, and text their name holds. */
-  const filter = { kind: 'all', name: '' };
+/** What the matrix's main part shows: the table, or why there is none. @param {Drawing} d */
+function drawBody(d) {
+  const data = d.state.data;
+  if (data === null) return h('p', { class: 'muted' }, waitingText(d.state));
+  return shownColumns(d.state).length === 0
+    ? h('p', { class: 'muted' }, 'No scope matches the filter.')
+    : h('div', { class: 'scroll matrix-scroll' }, drawTable(d, data));
+}
+
+/** What decides the open cell, in a sentence. @param {Drawing} d @param {NonNullable<ReturnType<typeof openCell>>} open */
+function decidedBy(d, open) {
+  const { cell, cls, decider } = open;
+  return cell.decidedIn === 'default'
+    ? [
+        'Decided by the built-in default ',
+        code(cell.rule),
+        `: no rule for ${cls} on this scope's chain decides.`,
+      ]
+    : [
+        'Decided by ',
+        code(cell.rule),
+        cell.inherited
+          ? [' inherited from ', h('strong', null, scopeName(cell.decidedIn))]
+          : ' written here',
+        decider === undefined
+          ? '.'
+          : [': ', foldedSentence(d, decider.sentence, 'the rule', 'decider')],
+      ];
+}
+
+/** The open cell's exceptions and the rules written there, with the controls the role has. @param {Drawing} d @param {NonNullable<ReturnType<typeof openCell>>} open @param {PermissionsMatrix} data */
+function cellRules(d, open, data) {
+  const { cell, cls, scope, here, pinned } = open;
+  const { env } = d;
+  const itemBox = alertBox();
+  const close = () => d.emit({ type: 'close' });
+  return [
+    cell.exceptions.length === 0
+      ? null
+      : [
+          h('h3', null, 'Except when'),
+          h(
+            'ul',
+            { class: 'list' },
+            cell.exceptions.map((e, i) =>
+              h(
+                'li',
+                null,
+                badge(e.decision),
+                ' ',
+                foldedSentence(d, e.sentence, 'the exception', `exception:${i}`),
+                h('span', { class: 'muted' }, ` [${e.rule}]`),
+              ),
+            ),
+          ),
+        ],
+    h('h3', null, `Rules for ${cls} written in ${scopeName(scope)}`),
+    here.length === 0
+      ? h('p', { class: 'muted' }, 'None.')
+      : h(
+          'ul',
+          { class: 'list rules' },
+          here.map((r) => ruleItem(env, r, itemBox)),
+        ),
+    pinned.length === 0
+      ? null
+      : [
+          h('h3', null, 'Managed rules here (read-only)'),
+          h('p', { class: 'muted' }, 'Source: ', managedSourceText(data.managed), '.'),
+          h(
+            'ul',
+            { class: 'list rules' },
+            pinned.map((r) => ruleItem(env, r, itemBox)),
+          ),
+        ],
+    itemBox,
+    env.canWrite
+      ? h(
+          'p',
+          { class: 'row' },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'primary',
+              onclick: () => openEditor(env, { scope, action: cls }),
+            },
+            `Add a rule for ${cls} here`,
+          ),
+          h('button', { type: 'button', onclick: close }, 'Close'),
+        )
+      : [
+          h('p', { class: 'muted' }, `Your role (${env.role}) may read the policy, not change it.`),
+          h('p', { class: 'row' }, h('button', { type: 'button', onclick: close }, 'Close')),
+        ],
+  ];
+}
+
+/** The open cell's explanation: what it gets, what decides it, the rules there. @param {Drawing} d @param {NonNullable<ReturnType<typeof openCell>>} open @param {PermissionsMatrix} data */
+function drawDetail(d, open, data) {
+  const { cls, scope, row, cell, column } = open;
+  return [
+    h('h2', { id: d.ids.title, tabindex: '-1' }, code(cls), ` in ${scopeName(scope)}`),
+    h('p', { class: 'muted' }, rich(`${row.covers}; ${column?.label ?? ''}.`)),
+    h(
+      'p',
+      { class: 'gets' },
+      'Gets ',
+      badge(cell.effective),
+      cell.decision === cell.effective
+        ? null
+        : h(
+            'span',
+            null,
+            ` — ${decisionWord(cell.decision)} before the autonomy dial: this space is ${column?.effectiveAutonomy ?? ''}`,
+          ),
+      '.',
+    ),
+    h('p', null, decidedBy(d, open)),
+    cellRules(d, open, data),
+  ];
+}
+
+/** The filter over the columns: a kind of scope, and text their name holds. @param {(event: MatrixEvent) => void} emit @param {HTMLElement} shownCount */
+function filterBar(emit, shownCount) {
   const kindId = uid('matrix-kind');
   const nameId = uid('matrix-name');
-  const shownCount = h('span', { class: 'muted matrix-count', role: 'status' });
-  const redraw = () => draw(env.state.data, env.state.error);
-  const toolbar = h(
+  return h(
     'div',
     { class: 'row matrix-filter' },
     h('label', { for: kindId }, 'Show'),
@@ -104,10 +307,11 @@ export function mountMatrix(panel, env) {
       'select',
       {
         id: kindId,
-        onchange: (/** @type {Event} */ event) => {
-          filter.kind = /** @type {HTMLSelectElement} */ (event.currentTarget).value;
-          redraw();
-        },
+        onchange: (/** @type {Event} */ event) =>
+          emit({
+            type: 'filter-kind',
+            kind: /** @type {HTMLSelectElement} */ (event.currentTarget).value,
+          }),
       },
       KINDS.map(([value, label]) => h('option', { value }, label)),
     ),
@@ -117,315 +321,83 @@ export function mountMatrix(panel, env) {
       type: 'search',
       autocomplete: 'off',
       placeholder: 'e.g. coder',
-      oninput: (/** @type {Event} */ event) => {
-        filter.name = /** @type {HTMLInputElement} */ (event.currentTarget).value
-          .trim()
-          .toLowerCase();
-        redraw();
-      },
+      oninput: (/** @type {Event} */ event) =>
+        emit({
+          type: 'filter-name',
+          text: /** @type {HTMLInputElement} */ (event.currentTarget).value,
+        }),
     }),
     shownCount,
   );
-  /** @param {import('../../lib/types.js').MatrixColumn} column */
-  const shows = (column) =>
-    (filter.kind === 'all' || column.kind === filter.kind) &&
-    (filter.name === '' || (column.id ?? env.workspace).toLowerCase().includes(filter.name));
-  const detailTitle = uid('cell-title');
-  const detailId = uid('cell-detail');
+}
+
+/** What the matrix says above itself. @param {PermissionsEnv} env */
+function intro(env) {
+  return h(
+    'p',
+    { class: 'muted' },
+    'Each cell is what a request of the class gets in that scope when no rule with conditions applies: ',
+    badge('allow'),
+    ' allowed, ',
+    badge('prompt'),
+    ' a human is asked (denied when none is connected), ',
+    badge('deny'),
+    ' denied. “↑” means the cell inherits from a wider scope. Open a cell to see why',
+    env.canWrite ? ', and to write a rule there.' : '.',
+  );
+}
+
+/** @param {HTMLElement} panel @param {PermissionsEnv} env */
+export function mountMatrix(panel, env) {
+  const ids = { detail: uid('cell-detail'), title: uid('cell-title') };
+  let state = matrixState(env.workspace, env.state.data, env.state.error !== null);
+  const body = h('div', { class: 'matrix-main' });
+  const shownCount = h('span', { class: 'muted matrix-count', role: 'status' });
   const detail = h('section', {
-    id: detailId,
+    id: ids.detail,
     class: 'card cell-detail',
-    'aria-labelledby': detailTitle,
+    'aria-labelledby': ids.title,
     hidden: true,
   });
   const layout = h('div', { class: 'matrix-layout' }, body, detail);
-  /** @param {boolean} open */
-  const setOpen = (open) => {
-    detail.hidden = !open;
-    layout.classList.toggle('with-detail', open);
-  };
-  /** @type {{ cls: string, scope: string } | null} */
-  let selected = null;
 
-  /** @param {import('../../lib/types.js').PermissionsMatrix} data @param {boolean} focus */
-  const showDetail = (data, focus) => {
-    if (selected === null) {
-      setOpen(false);
-      return;
-    }
-    const { cls, scope } = selected;
-    const row = data.rows.find((r) => r.class === cls);
-    const cell = row?.cells.find((c) => c.scope === scope);
-    if (row === undefined || cell === undefined) {
-      selected = null;
-      setOpen(false);
-      return;
-    }
-    const column = data.columns.find((c) => c.scope === scope);
-    /** @param {string} id @param {'workspace' | 'managed'} layer */
-    const byId = (id, layer) => data.rules.find((r) => r.id === id && r.layer === layer);
-    const decider = byId(cell.rule, cell.managed ? 'managed' : 'workspace');
-    const here = cell.rules.map((id) => byId(id, 'workspace')).filter((r) => r !== undefined);
-    const pinned = cell.managedRules
-      .map((id) => byId(id, 'managed'))
-      .filter((r) => r !== undefined);
-    const itemBox = alertBox();
-    replace(
-      detail,
-      h('h2', { id: detailTitle, tabindex: '-1' }, code(cls), ` in ${scopeName(scope)}`),
-      h('p', { class: 'muted' }, rich(`${row.covers}; ${column?.label ?? ''}.`)),
-      h(
-        'p',
-        { class: 'gets' },
-        'Gets ',
-        badge(cell.effective),
-        cell.decision === cell.effective
-          ? null
-          : h(
-              'span',
-              null,
-              ` — ${cell.decision === 'prompt' ? 'ask' : cell.decision} before the autonomy dial: this space is ${column?.effectiveAutonomy ?? ''}`,
-            ),
-        '.',
-      ),
-      h(
-        'p',
-        null,
-        cell.decidedIn === 'default'
-          ? [
-              'Decided by the built-in default ',
-              code(cell.rule),
-              `: no rule for ${cls} on this scope's chain decides.`,
-            ]
-          : [
-              'Decided by ',
-              code(cell.rule),
-              cell.inherited
-                ? [' inherited from ', h('strong', null, scopeName(cell.decidedIn))]
-                : ' written here',
-              decider === undefined
-                ? '.'
-                : [': ', folded(decider.sentence, { limit: 400, render: rich, what: 'the rule' })],
-            ],
-      ),
-      cell.exceptions.length === 0
-        ? null
-        : [
-            h('h3', null, 'Except when'),
-            h(
-              'ul',
-              { class: 'list' },
-              cell.exceptions.map((e) =>
-                h(
-                  'li',
-                  null,
-                  badge(e.decision),
-                  ' ',
-                  folded(e.sentence, { limit: 400, render: rich, what: 'the exception' }),
-                  h('span', { class: 'muted' }, ` [${e.rule}]`),
-                ),
-              ),
-            ),
-          ],
-      h('h3', null, `Rules for ${cls} written in ${scopeName(scope)}`),
-      here.length === 0
-        ? h('p', { class: 'muted' }, 'None.')
-        : h(
-            'ul',
-            { class: 'list rules' },
-            here.map((r) => ruleItem(env, r, itemBox)),
-          ),
-      pinned.length === 0
-        ? null
-        : [
-            h('h3', null, 'Managed rules here (read-only)'),
-            h('p', { class: 'muted' }, 'Source: ', managedSourceText(data.managed), '.'),
-            h(
-              'ul',
-              { class: 'list rules' },
-              pinned.map((r) => ruleItem(env, r, itemBox)),
-            ),
-          ],
-      itemBox,
-      env.canWrite
-        ? h(
-            'p',
-            { class: 'row' },
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'primary',
-                onclick: () => openEditor(env, { scope, action: cls }),
-              },
-              `Add a rule for ${cls} here`,
-            ),
-            h(
-              'button',
-              {
-                type: 'button',
-                onclick: close,
-              },
-              'Close',
-            ),
-          )
-        : [
-            h(
-              'p',
-              { class: 'muted' },
-              `Your role (${env.role}) may read the policy, not change it.`,
-            ),
-            h('p', { class: 'row' }, h('button', { type: 'button', onclick: close }, 'Close')),
-          ],
-    );
-    setOpen(true);
-    if (focus) detail.querySelector('h2')?.focus();
+  /** @param {MatrixEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reduce(state, event);
+    // Folding is drawn by the fold itself; the state only remembers it.
+    if (state === prev || event.type === 'fold' || event.type === 'focused') return;
+    draw();
   };
 
-  /** Closes the cell's explanation; the focus goes back to the cell it explained. */
-  const close = () => {
-    const was = selected;
-    selected = null;
-    redraw();
-    if (was !== null)
+  const draw = () => {
+    const d = { state, emit: dispatch, env, ids };
+    replace(body, drawBody(d));
+    if (state.data !== null) replace(shownCount, countText(state));
+    const open = state.data === null ? null : openCell(state);
+    if (open !== null && state.data !== null) replace(detail, drawDetail(d, open, state.data));
+    detail.hidden = open === null;
+    layout.classList.toggle('with-detail', open !== null);
+    placeFocus();
+  };
+
+  /** Moves the focus where the state says: the explanation opened, or the cell it explained. */
+  const placeFocus = () => {
+    const focus = state.focus;
+    if (focus === null) return;
+    dispatch({ type: 'focused' });
+    if (focus === 'detail') detail.querySelector('h2')?.focus();
+    else
       /** @type {HTMLElement | null} */ (
         body.querySelector(
-          `button.cell[data-class="${CSS.escape(was.cls)}"][data-scope="${CSS.escape(was.scope)}"]`,
+          `button.cell[data-class="${CSS.escape(focus.cls)}"][data-scope="${CSS.escape(focus.scope)}"]`,
         )
       )?.focus();
   };
 
-  /** @param {import('../../lib/types.js').PermissionsMatrix | null} data @param {unknown} error */
-  const draw = (data, error) => {
-    if (data === null) {
-      replace(
-        body,
-        h('p', { class: 'muted' }, error === null ? 'Loading…' : 'The matrix could not be read.'),
-      );
-      setOpen(false);
-      return;
-    }
-    const columns = data.columns.filter(shows);
-    const shown = new Set(columns.map((c) => c.scope));
-    replace(
-      shownCount,
-      columns.length === data.columns.length
-        ? `${data.columns.length} scopes`
-        : `${columns.length} of ${data.columns.length} scopes`,
-    );
-    const table = h(
-      'table',
-      { class: 'matrix' },
-      h(
-        'caption',
-        null,
-        'What each action class gets in each scope when no conditional rule applies, after the space’s autonomy dial',
-      ),
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', { scope: 'col', class: 'corner' }, 'Action class'),
-          columns.map((column) =>
-            h(
-              'th',
-              {
-                scope: 'col',
-                // The server's words for what the column answers (an agent's: where it acts), as plain text.
-                title: column.label.replaceAll('`', ''),
-                dataset: { scope: column.scope },
-              },
-              h('span', { class: 'col-kind' }, column.kind),
-              h('span', { class: 'col-id' }, column.id ?? env.workspace),
-              columnNote(column),
-            ),
-          ),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        data.rows.map((row) =>
-          h(
-            'tr',
-            null,
-            h('th', { scope: 'row' }, code(row.class), h('span', { class: 'covers' }, row.covers)),
-            row.cells
-              .filter((cell) => shown.has(cell.scope))
-              .map((cell) => {
-                const isSelected = selected?.cls === row.class && selected?.scope === cell.scope;
-                return h(
-                  'td',
-                  null,
-                  h(
-                    'button',
-                    {
-                      type: 'button',
-                      class: [
-                        'cell',
-                        `cell-${cell.effective}`,
-                        cell.inherited ? 'cell-inherited' : 'cell-here',
-                        cell.managed ? 'cell-managed' : '',
-                        isSelected ? 'cell-selected' : '',
-                      ]
-                        .filter((c) => c !== '')
-                        .join(' '),
-                      'aria-expanded': isSelected ? 'true' : 'false',
-                      'aria-controls': detailId,
-                      dataset: { class: row.class, scope: cell.scope, effective: cell.effective },
-                      onclick: () => {
-                        selected = { cls: row.class, scope: cell.scope };
-                        draw(env.state.data, env.state.error);
-                        showDetail(data, true);
-                      },
-                    },
-                    // Named by what it shows (the decision, what decides it, its notes),
-                    // after the class and scope it is the cell of, said but not shown.
-                    spoken(`${row.class} in ${scopeName(cell.scope)}: `),
-                    badge(cell.effective),
-                    cellBy(cell),
-                    cell.decision === cell.effective
-                      ? null
-                      : note(`${cell.decision === 'prompt' ? 'ask' : cell.decision} before dial`),
-                    cell.exceptions.length === 0 ? null : note(`+${cell.exceptions.length} when…`),
-                    cell.managed ? note('managed') : null,
-                    advisoryHere(data, cell) ? note('advisory rule') : null,
-                  ),
-                );
-              }),
-          ),
-        ),
-      ),
-    );
-    replace(
-      body,
-      columns.length === 0
-        ? h('p', { class: 'muted' }, 'No scope matches the filter.')
-        : h('div', { class: 'scroll matrix-scroll' }, table),
-    );
-    showDetail(data, false);
-  };
-
-  replace(
-    panel,
-    h(
-      'p',
-      { class: 'muted' },
-      'Each cell is what a request of the class gets in that scope when no rule with conditions applies: ',
-      badge('allow'),
-      ' allowed, ',
-      badge('prompt'),
-      ' a human is asked (denied when none is connected), ',
-      badge('deny'),
-      ' denied. “↑” means the cell inherits from a wider scope. Open a cell to see why',
-      env.canWrite ? ', and to write a rule there.' : '.',
-    ),
-    box,
-    toolbar,
-    layout,
+  replace(panel, intro(env), alertBox(), filterBar(dispatch, shownCount), layout);
+  draw();
+  return env.state.subscribe((data, error) =>
+    dispatch({ type: 'read', data, failed: error !== null }),
   );
-  draw(env.state.data, env.state.error);
-  return env.state.subscribe(draw);
 }
