@@ -4,9 +4,14 @@
 // timeline, its run receipts with a chart over time, its tasks, and the newest
 // supervisor report that mentions it. Each part reads its own route and shows
 // its own failure, so one refused call never blanks the page.
+//
+// What each part holds is its state (`agents/agent-state.js`): pure, tested
+// in Node. The overview here feeds its state the agent read and the
+// placement made, and draws it; each other part does the same in its module.
 
 import { api, query } from '../lib/api.js';
 import { code, h, replace, section } from '../lib/dom.js';
+import { overviewState, placeableOf, reduceOverview } from './agents/agent-state.js';
 import { auditSection } from './agents/audit.js';
 import { errorText, failure, loading, resolveWorkspace, workspacePicker } from './agents/common.js';
 import { freezePanel } from './agents/freeze.js';
@@ -16,52 +21,75 @@ import { reportSection } from './agents/report.js';
 import { tasksSection } from './agents/tasks.js';
 
 /**
+ * @typedef {import('./agents/agent-state.js').OverviewState} OverviewState
+ * @typedef {import('./agents/agent-state.js').OverviewEvent} OverviewEvent
+ * @typedef {import('./agents/agent-state.js').Placeable} Placeable
+ */
+
+/** What is known of the agent, as a list of facts. @param {OverviewState} state */
+function facts(state) {
+  const a = state.agent;
+  /** @param {string | null} v */
+  const dash = (v) => v ?? h('span', { class: 'muted' }, '—');
+  return h(
+    'dl',
+    { class: 'ag-facts', id: 'agent-facts' },
+    /** @type {[string, import('../lib/types.js').Child][]} */ ([
+      ['Workspace', code(state.where.workspace)],
+      ['Name', dash(a?.name ?? null)],
+      ['Role', dash(a?.role ?? null)],
+      ['Space', placedShown(a?.space ?? null, 'the space')],
+      ['Mode', placedShown(a?.mode ?? null, 'the mode')],
+      ['Model', dash(a?.model ?? null)],
+    ]).map(([term, value]) => [
+      h('dt', null, term),
+      h('dd', { dataset: { fact: term.toLowerCase() } }, value),
+    ]),
+  );
+}
+
+/** That the agent is not registered here, and what the page shows of it. @param {OverviewState} state @param {boolean} mayPlace */
+function unregisteredNote(state, mayPlace) {
+  return h(
+    'p',
+    { class: 'muted' },
+    'Not registered in workspace ',
+    code(state.where.workspace),
+    ' (',
+    code('PUT /v1/agents/:id'),
+    '): what follows is what the audit log, the receipts and the taskboard hold for this id.',
+    mayPlace ? ' Placing it registers it.' : '',
+  );
+}
+
+/**
  * Who the agent is, as registered, and where it acts; for a role that may
- * change agents, the control that places it (`agents/place.js`).
+ * change agents, the control that places it (`agents/place.js`), made once
+ * when the agent is read so that what it holds stays while the facts change.
  * @param {{ workspace: string, agent: string }} where @param {boolean} mayPlace
  */
 function overview(where, mayPlace) {
   const body = h('div', null, loading());
   const el = section('Overview', body);
-  /** @param {Pick<import('../lib/types.js').Agent, 'name' | 'role' | 'space' | 'mode' | 'model'> | null} a what `GET /v1/agents` lists of it, null: nothing */
-  const facts = (a) => {
-    /** @param {string | null} v */
-    const dash = (v) => v ?? h('span', { class: 'muted' }, '—');
-    return h(
-      'dl',
-      { class: 'ag-facts', id: 'agent-facts' },
-      /** @type {[string, import('../lib/types.js').Child][]} */ ([
-        ['Workspace', code(where.workspace)],
-        ['Name', dash(a?.name ?? null)],
-        ['Role', dash(a?.role ?? null)],
-        ['Space', placedShown(a?.space ?? null, 'the space')],
-        ['Mode', placedShown(a?.mode ?? null, 'the mode')],
-        ['Model', dash(a?.model ?? null)],
-      ]).map(([term, value]) => [
-        h('dt', null, term),
-        h('dd', { dataset: { fact: term.toLowerCase() } }, value),
-      ]),
-    );
-  };
-  void (async () => {
-    try {
-      /** @type {{ agents: import('../lib/types.js').Agent[] }} */
-      const { agents } = await api('GET', `/v1/agents${query({ workspace: where.workspace })}`);
-      const a = agents.find((x) => x.id === where.agent) ?? null;
-      const shown = h('div', null, facts(a));
-      const note =
-        a === null
-          ? h(
-              'p',
-              { class: 'muted' },
-              'Not registered in workspace ',
-              code(where.workspace),
-              ' (',
-              code('PUT /v1/agents/:id'),
-              '): what follows is what the audit log, the receipts and the taskboard hold for this id.',
-              mayPlace ? ' Placing it registers it.' : '',
-            )
-          : null;
+  /** @type {OverviewState} */
+  let state = overviewState(where);
+  const shown = h('div');
+  /** @type {HTMLElement | null} */
+  let note = null;
+
+  /** @param {OverviewEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reduceOverview(state, event);
+    if (state.readError !== null) {
+      replace(
+        body,
+        h('p', { class: 'error', role: 'alert' }, `Cannot read the agent: ${state.readError}`),
+      );
+      return;
+    }
+    if (!prev.read) {
+      note = state.unregistered ? unregisteredNote(state, mayPlace) : null;
       replace(
         body,
         note,
@@ -69,26 +97,22 @@ function overview(where, mayPlace) {
         mayPlace
           ? placeForm({
               workspace: where.workspace,
-              agent: a ?? {
-                id: where.agent,
-                name: null,
-                role: null,
-                model: null,
-                space: null,
-                mode: null,
-              },
-              onPlaced: (record) => {
-                note?.remove();
-                replace(shown, facts(record));
-              },
+              agent: placeableOf(state),
+              onPlaced: (record) => dispatch({ type: 'placed', record }),
             })
           : null,
       );
+    } else if (!state.unregistered) note?.remove();
+    replace(shown, facts(state));
+  };
+
+  void (async () => {
+    try {
+      /** @type {{ agents: import('../lib/types.js').Agent[] }} */
+      const { agents } = await api('GET', `/v1/agents${query({ workspace: where.workspace })}`);
+      dispatch({ type: 'read', agents });
     } catch (error) {
-      replace(
-        body,
-        h('p', { class: 'error', role: 'alert' }, `Cannot read the agent: ${errorText(error)}`),
-      );
+      dispatch({ type: 'read-failed', message: errorText(error) });
     }
   })();
   return el;

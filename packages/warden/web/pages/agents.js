@@ -8,9 +8,14 @@
 // marked so. A frozen agent carries a badge (`GET /v1/freezes`), and a frozen
 // workspace is said above everything else, with the kill switch of the whole
 // workspace for an admin.
+//
+// What the list holds is its state (`agents/state.js`): pure, tested in Node.
+// `render` is the wiring: it feeds the state the API's answers and draws it
+// (`drawAgents`).
 
 import { api, query } from '../lib/api.js';
 import { code, h, replace, section, time } from '../lib/dom.js';
+import { folded } from '../lib/fold.js';
 import {
   agentHref,
   errorText,
@@ -19,30 +24,27 @@ import {
   resolveWorkspace,
   workspacePicker,
 } from './agents/common.js';
-import { freezeOf, freezePanel, frozenBadge } from './agents/freeze.js';
+import { freezePanel, frozenBadge } from './agents/freeze.js';
 import { placedShown } from './agents/place.js';
-import { folded } from '../lib/fold.js';
+import {
+  PER_AGENT,
+  SAMPLE,
+  SOURCES_TEXT,
+  agentRows,
+  agentsState,
+  firstReadsDone,
+  listDone,
+  noToolsText,
+  problemTexts,
+  quietAgents,
+  reduce,
+} from './agents/state.js';
 
-/** How many of the workspace's newest audit entries show who is active. */
-const SAMPLE = 500;
-/** Per agent not in that sample: how many of its own entries name its tools. */
-const PER_AGENT = 50;
-
-/** Newest time and the tools named in `entries` (newest first), per agent. @param {import('../lib/types.js').AuditEntry[]} entries */
-function activity(entries) {
-  /** @type {Map<string, { last: string | null, tools: Set<string> }>} */
-  const seen = new Map();
-  for (const entry of entries) {
-    if (entry.kind === 'change') continue;
-    const agent = entry.agentId;
-    const a = seen.get(agent) ?? { last: null, tools: new Set() };
-    a.last ??= typeof entry.occurredAt === 'string' ? entry.occurredAt : null;
-    if (typeof entry.tool === 'string' && entry.tool !== '' && entry.tool !== '(none)')
-      a.tools.add(entry.tool);
-    seen.set(agent, a);
-  }
-  return seen;
-}
+/**
+ * @typedef {import('./agents/state.js').AgentsState} AgentsState
+ * @typedef {import('./agents/state.js').AgentsEvent} AgentsEvent
+ * @typedef {import('./agents/state.js').AgentRow} AgentRow
+ */
 
 /** A registered agent's field, a long one folded; a dash when it has none. @param {string | null | undefined} value @param {string} what */
 function shown(value, what) {
@@ -51,19 +53,154 @@ function shown(value, what) {
     : folded(value, { limit: 80, what });
 }
 
+/** An agent's tools as code, a long list folded; "none" or "none seen" without. @param {AgentRow} row */
+function toolsShown(row) {
+  return row.tools.length === 0
+    ? h('span', { class: 'muted' }, noToolsText(row))
+    : folded(row.tools.join(' '), {
+        limit: 200,
+        render: (text) => text.split(' ').map((t, i) => [i > 0 ? ' ' : null, code(t)]),
+        what: 'the tools',
+      });
+}
+
+/** One agent's row. @param {AgentRow} row @param {string} workspace */
+function agentRow(row, workspace) {
+  const a = row.agent;
+  return h(
+    'tr',
+    { dataset: { agent: row.id, frozen: row.freeze !== null } },
+    h(
+      'th',
+      { scope: 'row' },
+      h('a', { href: agentHref(row.id, workspace) }, row.id),
+      row.freeze === null ? null : [' ', frozenBadge(row.freeze)],
+      row.note === null ? null : h('span', { class: 'muted ag-small' }, row.note),
+    ),
+    h('td', null, shown(a?.role, 'the role')),
+    h('td', null, shown(a?.name, 'the name')),
+    h('td', { dataset: { col: 'space' } }, placedShown(a?.space, 'the space')),
+    h('td', { dataset: { col: 'mode' } }, placedShown(a?.mode, 'the mode')),
+    h('td', null, shown(a?.model, 'the model')),
+    h('td', null, toolsShown(row)),
+    h('td', null, time(row.last)),
+  );
+}
+
+/** The table of agents. @param {AgentsState} state @param {readonly AgentRow[]} rows */
+function agentsTable(state, rows) {
+  return h(
+    'div',
+    { class: 'scroll' },
+    h(
+      'table',
+      { class: 'ag-agents' },
+      h('caption', { class: 'visually-hidden' }, `Agents of workspace ${state.workspace}`),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ['Agent', 'Role', 'Name', 'Space', 'Mode', 'Model', 'Tools', 'Last activity'].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        rows.map((row) => agentRow(row, state.workspace)),
+      ),
+    ),
+  );
+}
+
+/**
+ * What the list's body shows for a state: loading until everything it reads
+ * has answered, then what could not be read and the agents.
+ * @param {AgentsState} state @returns {import('../lib/types.js').Child[]}
+ */
+export function drawAgents(state) {
+  if (!listDone(state)) return [loading()];
+  const problems = problemTexts(state).map((text) =>
+    h('p', { class: 'error', role: 'alert' }, text),
+  );
+  const rows = agentRows(state);
+  if (rows.length === 0)
+    return [
+      ...problems,
+      h(
+        'p',
+        { class: 'muted' },
+        'No agent here yet: none is registered (',
+        code('PUT /v1/agents/:id'),
+        ') and none appears in the audit log.',
+      ),
+    ];
+  return [...problems, agentsTable(state, rows), h('p', { class: 'muted ag-small' }, SOURCES_TEXT)];
+}
+
+/** What a role that may not read agents is told. @param {import('../lib/types.js').PageContext} ctx */
+function refused(ctx) {
+  return h(
+    'p',
+    { class: 'error', role: 'alert' },
+    `${/^[aeiou]/i.test(ctx.identity.role) ? 'An' : 'A'} \`${ctx.identity.role}\` token may not read agents.`,
+  );
+}
+
+/**
+ * Reads what the list shows into `dispatch`: the registered agents, the
+ * workspace's newest entries and its freezes, then the own entries of each
+ * agent those do not name.
+ * @param {string} workspace @param {() => AgentsState} current @param {(event: AgentsEvent) => void} dispatch
+ */
+async function readAll(workspace, current, dispatch) {
+  /** @param {'agents' | 'audit' | 'freezes'} what @param {string} path @param {(answer: any) => AgentsEvent} read */
+  const first = (what, path, read) =>
+    api('GET', path).then(
+      (answer) => dispatch(read(answer)),
+      (error) => dispatch({ type: 'read-failed', what, message: errorText(error) }),
+    );
+  await Promise.all([
+    first('agents', `/v1/agents${query({ workspace })}`, (a) => ({
+      type: 'agents-read',
+      agents: a.agents,
+    })),
+    first('audit', `/v1/audit${query({ workspace, limit: SAMPLE })}`, (a) => ({
+      type: 'audit-read',
+      entries: a.entries,
+    })),
+    first('freezes', `/v1/freezes${query({ workspace })}`, (a) => ({
+      type: 'freezes-read',
+      freezes: a.freezes,
+    })),
+  ]);
+  if (!firstReadsDone(current())) return;
+  const quiet = quietAgents(current());
+  dispatch({ type: 'own-asked', agents: quiet });
+  // An agent quiet lately: its own newest entries.
+  await Promise.all(
+    quiet.map(async (agent) => {
+      try {
+        const { entries } = await api(
+          'GET',
+          `/v1/audit${query({ workspace, agent, limit: PER_AGENT })}`,
+        );
+        dispatch({ type: 'own-read', agent, entries });
+      } catch (error) {
+        dispatch({ type: 'own-failed', agent, message: errorText(error) });
+      }
+    }),
+  );
+}
+
 /** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
 export async function render(main, ctx) {
   replace(main, h('h1', null, 'Agents'), loading());
   if (!ctx.can('read')) {
-    replace(
-      main,
-      h('h1', null, 'Agents'),
-      h(
-        'p',
-        { class: 'error', role: 'alert' },
-        `${/^[aeiou]/i.test(ctx.identity.role) ? 'An' : 'A'} \`${ctx.identity.role}\` token may not read agents.`,
-      ),
-    );
+    replace(main, h('h1', null, 'Agents'), refused(ctx));
     return;
   }
   let resolved;
@@ -91,144 +228,19 @@ export async function render(main, ctx) {
     return;
   }
 
+  /** @type {AgentsState} */
+  let state = agentsState(workspace);
   const body = h('div', null, loading());
   const kill = freezePanel({ ctx, workspace, agent: null }).el;
   kill.classList.add('card');
   replace(main, h('h1', null, 'Agents'), picker, kill, section(`Agents of ${workspace}`, body));
 
-  const problems = [];
-  /** @type {import('../lib/types.js').Agent[]} */
-  let registered = [];
-  /** @type {import('../lib/types.js').AuditEntry[]} */
-  let sample = [];
-  /** @type {import('../lib/types.js').Freeze[]} */
-  let freezes = [];
-  const [agents, audit, frozen] = await Promise.allSettled([
-    api('GET', `/v1/agents${query({ workspace })}`),
-    api('GET', `/v1/audit${query({ workspace, limit: SAMPLE })}`),
-    api('GET', `/v1/freezes${query({ workspace })}`),
-  ]);
-  if (agents.status === 'fulfilled') registered = agents.value.agents;
-  else problems.push(failure('Cannot read the registered agents', agents.reason));
-  if (audit.status === 'fulfilled') sample = audit.value.entries;
-  else problems.push(failure('Cannot read the audit log', audit.reason));
-  if (frozen.status === 'fulfilled') freezes = frozen.value.freezes;
-  else problems.push(failure('Cannot read which agents are frozen', frozen.reason));
-
-  const seen = activity(sample);
-  // A frozen agent is listed even when nothing else names it.
-  const frozenIds = freezes.flatMap((f) => (f.agent === null ? [] : [f.agent]));
-  const ids = [...new Set([...registered.map((a) => a.id), ...seen.keys(), ...frozenIds])].sort();
-  // An agent quiet lately: its own newest entries.
-  await Promise.all(
-    ids
-      .filter((id) => !seen.has(id))
-      .map(async (id) => {
-        try {
-          const { entries } = await api(
-            'GET',
-            `/v1/audit${query({ workspace, agent: id, limit: PER_AGENT })}`,
-          );
-          const own = activity(entries).get(id);
-          if (own !== undefined) seen.set(id, own);
-        } catch (error) {
-          problems.push(
-            h(
-              'p',
-              { class: 'error', role: 'alert' },
-              `Cannot read the audit log of ${id}: ${errorText(error)}`,
-            ),
-          );
-        }
-      }),
-  );
-
-  if (ids.length === 0) {
-    replace(
-      body,
-      problems,
-      h(
-        'p',
-        { class: 'muted' },
-        'No agent here yet: none is registered (',
-        code('PUT /v1/agents/:id'),
-        ') and none appears in the audit log.',
-      ),
-    );
-    return;
-  }
-  const byId = new Map(registered.map((a) => [a.id, a]));
-  replace(
-    body,
-    problems,
-    h(
-      'div',
-      { class: 'scroll' },
-      h(
-        'table',
-        { class: 'ag-agents' },
-        h('caption', { class: 'visually-hidden' }, `Agents of workspace ${workspace}`),
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            ['Agent', 'Role', 'Name', 'Space', 'Mode', 'Model', 'Tools', 'Last activity'].map((t) =>
-              h('th', { scope: 'col' }, t),
-            ),
-          ),
-        ),
-        h(
-          'tbody',
-          null,
-          ids.map((id) => {
-            const a = byId.get(id);
-            const act = seen.get(id);
-            const freeze = freezeOf(freezes, id);
-            const assigned = Array.isArray(a?.tools) ? a.tools : null;
-            const tools = assigned ?? (act === undefined ? [] : [...act.tools].sort());
-            return h(
-              'tr',
-              { dataset: { agent: id, frozen: freeze !== null } },
-              h(
-                'th',
-                { scope: 'row' },
-                h('a', { href: agentHref(id, workspace) }, id),
-                freeze === null ? null : [' ', frozenBadge(freeze)],
-                a === undefined
-                  ? h('span', { class: 'muted ag-small' }, ' not registered')
-                  : a.registered === false
-                    ? h('span', { class: 'muted ag-small' }, ' data folder')
-                    : null,
-              ),
-              h('td', null, shown(a?.role, 'the role')),
-              h('td', null, shown(a?.name, 'the name')),
-              h('td', { dataset: { col: 'space' } }, placedShown(a?.space, 'the space')),
-              h('td', { dataset: { col: 'mode' } }, placedShown(a?.mode, 'the mode')),
-              h('td', null, shown(a?.model, 'the model')),
-              h(
-                'td',
-                null,
-                tools.length === 0
-                  ? h('span', { class: 'muted' }, assigned === null ? 'none seen' : 'none')
-                  : folded(tools.join(' '), {
-                      limit: 200,
-                      render: (text) =>
-                        text.split(' ').map((t, i) => [i > 0 ? ' ' : null, code(t)]),
-                      what: 'the tools',
-                    }),
-              ),
-              h('td', null, time(a?.lastActivity ?? act?.last ?? null)),
-            );
-          }),
-        ),
-      ),
-    ),
-    h(
-      'p',
-      { class: 'muted ag-small' },
-      `Tools are those its AgentSettings.json assigns; for an agent without one, those named in the audit log (the workspace's newest ${SAMPLE} entries, or the agent's own newest ${PER_AGENT}). Last activity is the agent's newest audit entry.`,
-    ),
-  );
+  /** @param {AgentsEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reduce(state, event);
+    // The body changes once, when everything it shows has answered.
+    if (state !== prev && listDone(state) && !listDone(prev)) replace(body, drawAgents(state));
+  };
+  await readAll(workspace, () => state, dispatch);
 }

@@ -3,15 +3,28 @@
 // approvals — filtered by status and kind, paged with "Show older". Paging
 // reads before the oldest entry shown (`until` is exclusive, so the oldest
 // millisecond is read again and entries already shown are skipped).
+//
+// What the part holds is its state (`agent-state.js`: `auditState`,
+// `reduceAudit`, with the next read): pure, tested in Node. `auditSection`
+// reads what the state asks for, and draws it.
 
 import { api, query } from '../../lib/api.js';
 import { badge, code, h, replace, section, time } from '../../lib/dom.js';
 import { folded } from '../../lib/fold.js';
+import {
+  AUDIT_KINDS,
+  AUDIT_STATUSES,
+  auditLoading,
+  auditState,
+  reduceAudit,
+} from './agent-state.js';
 import { errorText, preview, statusBadge } from './common.js';
 
-const PAGE = 25;
-const STATUSES = ['Ok', 'Error', 'Denied', 'NotFound', 'Staged'];
-const KINDS = ['call', 'decision', 'approval', 'change'];
+/**
+ * @typedef {import('../../lib/types.js').AuditEntry} AuditEntry
+ * @typedef {import('./agent-state.js').AuditState} AuditState
+ * @typedef {import('./agent-state.js').AuditEvent} AuditEvent
+ */
 
 /** What an entry says, in one cell: reason, error, answer, arguments — all as text. @param {any} e */
 function details(e) {
@@ -93,20 +106,38 @@ function row(e) {
   );
 }
 
-/** @param {{ workspace: string, agent: string }} where */
-export function auditSection(where) {
+/**
+ * The parts of the timeline, made once (so the filters keep the focus, and
+ * rows already shown stay as they are when older ones are added).
+ * @typedef {{
+ *   status: HTMLSelectElement,
+ *   kind: HTMLSelectElement,
+ *   tbody: HTMLElement,
+ *   table: HTMLElement,
+ *   count: HTMLElement,
+ *   alert: HTMLElement,
+ *   older: HTMLButtonElement,
+ *   drawn: number,
+ * }} AuditParts
+ */
+
+/** The parts, wired to `emit`. @param {{ workspace: string, agent: string }} where @param {(event: AuditEvent) => void} emit @returns {AuditParts} */
+function auditParts(where, emit) {
   const status = h(
     'select',
     { id: 'audit-status', name: 'status' },
     h('option', { value: '' }, 'All'),
-    STATUSES.map((s) => h('option', { value: s }, s)),
+    AUDIT_STATUSES.map((s) => h('option', { value: s }, s)),
   );
   const kind = h(
     'select',
     { id: 'audit-kind', name: 'kind' },
     h('option', { value: '' }, 'All'),
-    KINDS.map((k) => h('option', { value: k }, k)),
+    AUDIT_KINDS.map((k) => h('option', { value: k }, k)),
   );
+  const filter = () => emit({ type: 'filter', status: status.value, kind: kind.value });
+  status.addEventListener('change', filter);
+  kind.addEventListener('change', filter);
   const tbody = h('tbody');
   const table = h(
     'div',
@@ -127,84 +158,92 @@ export function auditSection(where) {
       tbody,
     ),
   );
-  const count = h('p', { class: 'muted', id: 'audit-count', role: 'status' });
-  const alert = h('p', { class: 'error', role: 'alert' });
-  const older = h('button', { type: 'button', onclick: () => void load(true) }, 'Show older');
+  return {
+    status,
+    kind,
+    tbody,
+    table,
+    count: h('p', { class: 'muted', id: 'audit-count', role: 'status' }),
+    alert: h('p', { class: 'error', role: 'alert' }),
+    older: h(
+      'button',
+      { type: 'button', onclick: () => emit({ type: 'load', more: true }) },
+      'Show older',
+    ),
+    drawn: 0,
+  };
+}
 
-  /** @type {Set<string>} */
-  let seen = new Set();
-  /** @type {import('../../lib/types.js').AuditEntry[]} */
-  let shown = [];
-  let generation = 0;
+/** Draws a state into the parts: new rows added below those drawn. @param {AuditState} state @param {AuditParts} parts */
+function drawAudit(state, parts) {
+  if (parts.status.value !== state.status) parts.status.value = state.status;
+  if (parts.kind.value !== state.kind) parts.kind.value = state.kind;
+  if (state.shown.length < parts.drawn) {
+    replace(parts.tbody);
+    parts.drawn = 0;
+  }
+  for (const e of state.shown.slice(parts.drawn)) parts.tbody.appendChild(row(e));
+  parts.drawn = state.shown.length;
+  parts.table.hidden = state.count === null || state.shown.length === 0;
+  replace(parts.count, state.count);
+  replace(parts.alert, state.error);
+  parts.older.hidden = !state.older;
+  if (auditLoading(state)) parts.older.setAttribute('disabled', '');
+  else parts.older.removeAttribute('disabled');
+}
 
-  /** @param {boolean} more older entries, after those shown */
-  async function load(more) {
-    const mine = ++generation;
-    replace(alert);
-    older.setAttribute('disabled', '');
-    const oldest = shown.length === 0 ? null : Date.parse(shown[shown.length - 1].occurredAt);
-    const sameMs =
-      oldest === null ? 0 : shown.filter((e) => Date.parse(e.occurredAt) === oldest).length;
-    const limit = more ? PAGE + sameMs : PAGE;
+/** @param {{ workspace: string, agent: string }} where */
+export function auditSection(where) {
+  /** @type {AuditState} */
+  let state = auditState();
+
+  /** The state after `event`, drawn; a read asked for is made. @param {AuditEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reduceAudit(state, event);
+    if (state === prev) return;
+    if (state.generation !== prev.generation) void read(state);
+    drawAudit(state, parts);
+  };
+  const parts = auditParts(where, dispatch);
+
+  /** Reads what `asking` asks for; an answer that comes too late is dropped by the state. @param {AuditState} asking */
+  const read = async (asking) => {
+    const { generation, asked } = asking;
+    if (asked === null) return;
     try {
-      /** @type {{ entries: import('../../lib/types.js').AuditEntry[] }} */
+      /** @type {{ entries: AuditEntry[] }} */
       const { entries } = await api(
         'GET',
         `/v1/audit${query({
           workspace: where.workspace,
           agent: where.agent,
-          status: status.value,
-          kind: kind.value,
-          limit,
-          until: more && oldest !== null ? new Date(oldest + 1).toISOString() : undefined,
+          status: asking.status,
+          kind: asking.kind,
+          limit: asked.limit,
+          until: asked.until,
         })}`,
       );
-      if (mine !== generation) return;
-      const fresh = entries.filter((e) => !seen.has(e.id));
-      for (const e of fresh) seen.add(e.id);
-      shown = [...shown, ...fresh];
-      for (const e of fresh) tbody.appendChild(row(e));
-      table.hidden = shown.length === 0;
-      const filtered = status.value !== '' || kind.value !== '';
-      replace(
-        count,
-        shown.length === 0
-          ? filtered
-            ? 'No entry matches the filter.'
-            : 'No audit entry for this agent yet.'
-          : `Showing ${shown.length} ${shown.length === 1 ? 'entry' : 'entries'}, newest first.`,
-      );
-      older.hidden = entries.length < limit;
+      dispatch({ type: 'read', generation, entries });
     } catch (error) {
-      if (mine !== generation) return;
-      replace(alert, `Cannot read the audit log: ${errorText(error)}`);
+      dispatch({ type: 'read-failed', generation, message: errorText(error) });
     }
-    older.removeAttribute('disabled');
-  }
-
-  const reset = () => {
-    seen = new Set();
-    shown = [];
-    replace(tbody);
-    void load(false);
   };
-  status.addEventListener('change', reset);
-  kind.addEventListener('change', reset);
 
   const el = section(
     'Audit timeline',
     h(
       'form',
       { class: 'row ag-filters', onsubmit: (event) => event.preventDefault() },
-      h('div', null, h('label', { for: 'audit-status' }, 'Status (tool calls)'), status),
-      h('div', null, h('label', { for: 'audit-kind' }, 'Kind'), kind),
+      h('div', null, h('label', { for: 'audit-status' }, 'Status (tool calls)'), parts.status),
+      h('div', null, h('label', { for: 'audit-kind' }, 'Kind'), parts.kind),
     ),
-    alert,
-    count,
-    table,
-    h('p', null, older),
+    parts.alert,
+    parts.count,
+    parts.table,
+    h('p', null, parts.older),
   );
-  table.hidden = true;
-  void load(false);
+  drawAudit(state, parts);
+  dispatch({ type: 'load', more: false });
   return el;
 }

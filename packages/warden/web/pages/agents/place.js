@@ -3,19 +3,37 @@
 // it has none — and the control an admin places it with. The choices are
 // the spaces and modes the workspace's policy names (the permissions
 // matrix's columns), plus none. `PUT /v1/agents/:id` resets every field it
-// is not sent, so the agent's name, role and model go back unchanged. The
-// choices and the request body are pure functions; the form draws itself
-// from one small state that its handlers change.
+// is not sent, so the agent's name, role and model go back unchanged.
+//
+// What the control holds is its state (`agent-state.js`: `placeState`,
+// `reducePlace`, with the choices and the request body): pure, tested in
+// Node. `placeForm` is the wiring: it feeds the state the API's answers and
+// what is picked, and draws it.
 
 import { api, query } from '../../lib/api.js';
 import { h, replace, rich } from '../../lib/dom.js';
 import { folded } from '../../lib/fold.js';
+import {
+  placeAlertText,
+  placeChoices,
+  placeReady,
+  placeSaidText,
+  placeState,
+  placeTarget,
+  placementBody,
+  placementWords,
+  reducePlace,
+} from './agent-state.js';
 import { errorText } from './common.js';
 
+export { placeChoices, placementBody, placementWords };
+
 /**
- * @typedef {{ readonly space: string | null, readonly mode: string | null }} Placement
- * @typedef {{ readonly spaces: readonly string[], readonly modes: readonly string[] }} PlaceChoices
- * @typedef {Pick<import('../../lib/types.js').Agent, 'id' | 'name' | 'role' | 'model' | 'space' | 'mode'>} Placeable
+ * @typedef {import('./agent-state.js').Placement} Placement
+ * @typedef {import('./agent-state.js').PlaceChoices} PlaceChoices
+ * @typedef {import('./agent-state.js').Placeable} Placeable
+ * @typedef {import('./agent-state.js').PlaceState} PlaceState
+ * @typedef {import('./agent-state.js').PlaceEvent} PlaceEvent
  */
 
 /**
@@ -29,52 +47,38 @@ export function placedShown(value, what) {
     : folded(value, { limit: 80, what });
 }
 
-/**
- * `in space \`infra\` and mode \`review\``: where an agent acts, in the
- * words the matrix's agent columns use.
- * @param {Placement} p
- */
-export function placementWords(p) {
-  if (p.space === null && p.mode === null) return 'in no space and no mode';
-  if (p.mode === null) return `in space \`${p.space}\` and no mode`;
-  if (p.space === null) return `in no space and mode \`${p.mode}\``;
-  return `in space \`${p.space}\` and mode \`${p.mode}\``;
+/** Options of a picker: none, then each choice; the one chosen selected. @param {readonly string[]} ids @param {string} chosen */
+function options(ids, chosen) {
+  return [
+    h('option', { value: '', selected: chosen === '' }, 'none'),
+    ids.map((id) => h('option', { value: id, selected: id === chosen }, id)),
+  ];
 }
 
 /**
- * The spaces and modes an agent may be placed in: the matrix's space and mode
- * columns (the policy's own, and any an agent is already in) and the
- * policy's modes, each once in the matrix's order, with the agent's present
- * ones kept even when the policy no longer names them.
- * @param {Pick<import('../../lib/types.js').PermissionsMatrix, 'columns' | 'modes'>} matrix
- * @param {Placement} current
- * @returns {PlaceChoices}
+ * The parts of the control, made once (so the focus stays where it is).
+ * @typedef {{
+ *   space: HTMLSelectElement,
+ *   mode: HTMLSelectElement,
+ *   button: HTMLButtonElement,
+ *   alert: HTMLParagraphElement,
+ *   status: HTMLParagraphElement,
+ * }} PlaceParts
  */
-export function placeChoices(matrix, current) {
-  /** @param {'space' | 'mode'} kind @param {readonly string[]} more @param {string | null} own */
-  const of = (kind, more, own) => {
-    const ids = matrix.columns.flatMap((c) => (c.kind === kind && c.id !== null ? [c.id] : []));
-    const all = [...ids, ...more, ...(own === null ? [] : [own])];
-    return [...new Set(all)];
-  };
-  return { spaces: of('space', [], current.space), modes: of('mode', matrix.modes, current.mode) };
-}
 
-/**
- * The body of `PUT /v1/agents/:id` that places `agent`: its name, role and
- * model as they are (a field left out would be reset), the new space and mode.
- * @param {Placeable} agent @param {Placement} to
- */
-export function placementBody(agent, to) {
-  return { name: agent.name, role: agent.role, space: to.space, mode: to.mode, model: agent.model };
-}
-
-/** A message as a sentence: its first letter capital, a full stop at its end. @param {string} text */
-function sentence(text) {
-  const t = text.trim();
-  if (t === '') return t;
-  const capital = `${t.slice(0, 1).toUpperCase()}${t.slice(1)}`;
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+/** Draws a state into the control's parts. @param {PlaceState} state @param {PlaceParts} parts */
+function drawPlace(state, parts) {
+  const ready = state.choices !== null;
+  replace(parts.space, ready ? options(state.choices?.spaces ?? [], state.space) : null);
+  replace(parts.mode, ready ? options(state.choices?.modes ?? [], state.mode) : null);
+  for (const control of [parts.space, parts.mode, parts.button])
+    if (placeReady(state)) control.removeAttribute('disabled');
+    else control.setAttribute('disabled', '');
+  const alert = placeAlertText(state);
+  // The server's words are marked up (`code`); a failed read is said as it is.
+  replace(parts.alert, alert === null ? null : state.readError !== null ? alert : rich(alert));
+  const said = placeSaidText(state);
+  replace(parts.status, said === null ? null : rich(said));
 }
 
 /**
@@ -89,88 +93,38 @@ function sentence(text) {
  * }} options
  */
 export function placeForm({ workspace, agent, onPlaced }) {
-  /**
-   * @type {{
-   *   current: Placeable,
-   *   choices: PlaceChoices | null,
-   *   readError: unknown,
-   *   space: string,
-   *   mode: string,
-   *   busy: boolean,
-   *   failed: string | null,
-   *   said: string | null,
-   * }}
-   */
-  const state = {
-    current: agent,
-    choices: null,
-    readError: null,
-    space: agent.space ?? '',
-    mode: agent.mode ?? '',
-    busy: false,
-    failed: null,
-    said: null,
+  /** @type {PlaceState} */
+  let state = placeState(agent);
+
+  /** The state after `event`, drawn; a placement asked for is made. @param {PlaceEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reducePlace(state, event);
+    if (state === prev) return;
+    if (event.type === 'place' && state.busy) void place(placeTarget(state));
+    // What is picked is in the picker already.
+    if (event.type !== 'picked') drawPlace(state, parts);
   };
 
-  /** @type {HTMLSelectElement} */
-  const spaceSelect = h('select', {
-    id: 'place-space',
-    name: 'space',
-    onchange: () => {
-      state.space = spaceSelect.value;
-    },
-  });
-  /** @type {HTMLSelectElement} */
-  const modeSelect = h('select', {
-    id: 'place-mode',
-    name: 'mode',
-    onchange: () => {
-      state.mode = modeSelect.value;
-    },
-  });
-  const button = h('button', { type: 'submit', class: 'primary' }, 'Place');
-  const alert = h('p', { class: 'error', role: 'alert', id: 'place-error' });
-  const status = h('p', { class: 'muted', role: 'status', id: 'place-said' });
-
-  /** Options of a picker: none, then each choice; the one chosen selected. @param {readonly string[]} ids @param {string} chosen */
-  const options = (ids, chosen) => [
-    h('option', { value: '', selected: chosen === '' }, 'none'),
-    ids.map((id) => h('option', { value: id, selected: id === chosen }, id)),
-  ];
-
-  const render = () => {
-    const ready = state.choices !== null;
-    replace(spaceSelect, ready ? options(state.choices?.spaces ?? [], state.space) : null);
-    replace(modeSelect, ready ? options(state.choices?.modes ?? [], state.mode) : null);
-    for (const control of [spaceSelect, modeSelect, button])
-      if (ready && !state.busy) control.removeAttribute('disabled');
-      else control.setAttribute('disabled', '');
-    replace(
-      alert,
-      state.readError !== null
-        ? `Cannot read the spaces and modes of the policy: ${errorText(state.readError)}`
-        : state.failed === null
-          ? null
-          : ['Not placed. ', rich(sentence(state.failed))],
-    );
-    replace(
-      status,
-      state.busy ? 'Placing…' : state.said === null ? null : ['Placed ', rich(state.said), '.'],
-    );
+  /** @type {PlaceParts} */
+  const parts = {
+    space: h('select', {
+      id: 'place-space',
+      name: 'space',
+      onchange: () => dispatch({ type: 'picked', field: 'space', value: parts.space.value }),
+    }),
+    mode: h('select', {
+      id: 'place-mode',
+      name: 'mode',
+      onchange: () => dispatch({ type: 'picked', field: 'mode', value: parts.mode.value }),
+    }),
+    button: h('button', { type: 'submit', class: 'primary' }, 'Place'),
+    alert: h('p', { class: 'error', role: 'alert', id: 'place-error' }),
+    status: h('p', { class: 'muted', role: 'status', id: 'place-said' }),
   };
 
-  /** @param {SubmitEvent} event */
-  const submit = async (event) => {
-    event.preventDefault();
-    if (state.busy || state.choices === null) return;
-    const to = {
-      space: state.space === '' ? null : state.space,
-      mode: state.mode === '' ? null : state.mode,
-    };
-    state.busy = true;
-    state.failed = null;
-    state.said = null;
-    render();
+  /** @param {Placement} to */
+  const place = async (to) => {
     try {
       /** @type {import('../../lib/types.js').Agent | Placeable} */
       const record = await api(
@@ -178,21 +132,23 @@ export function placeForm({ workspace, agent, onPlaced }) {
         `/v1/agents/${encodeURIComponent(agent.id)}${query({ workspace })}`,
         placementBody(state.current, to),
       );
-      state.current = record;
-      state.space = record.space ?? '';
-      state.mode = record.mode ?? '';
-      state.said = placementWords(record);
+      dispatch({ type: 'placed', record });
       onPlaced(record);
     } catch (error) {
-      state.failed = errorText(error);
+      dispatch({ type: 'place-refused', message: errorText(error) });
     }
-    state.busy = false;
-    render();
   };
 
   const el = h(
     'form',
-    { class: 'ag-place', 'aria-labelledby': 'place-title', onsubmit: submit },
+    {
+      class: 'ag-place',
+      'aria-labelledby': 'place-title',
+      onsubmit: (/** @type {SubmitEvent} */ event) => {
+        event.preventDefault();
+        dispatch({ type: 'place' });
+      },
+    },
     h('h3', { id: 'place-title' }, 'Place this agent'),
     h(
       'p',
@@ -203,24 +159,23 @@ export function placeForm({ workspace, agent, onPlaced }) {
     h(
       'div',
       { class: 'row' },
-      h('div', null, h('label', { for: 'place-space' }, 'Space'), spaceSelect),
-      h('div', null, h('label', { for: 'place-mode' }, 'Mode'), modeSelect),
-      button,
+      h('div', null, h('label', { for: 'place-space' }, 'Space'), parts.space),
+      h('div', null, h('label', { for: 'place-mode' }, 'Mode'), parts.mode),
+      parts.button,
     ),
-    alert,
-    status,
+    parts.alert,
+    parts.status,
   );
-  render();
+  drawPlace(state, parts);
 
   void (async () => {
     try {
       /** @type {import('../../lib/types.js').PermissionsMatrix} */
       const matrix = await api('GET', `/v1/permissions/matrix${query({ workspace })}`);
-      state.choices = placeChoices(matrix, { space: agent.space, mode: agent.mode });
+      dispatch({ type: 'choices-read', matrix });
     } catch (error) {
-      state.readError = error;
+      dispatch({ type: 'choices-failed', message: errorText(error) });
     }
-    render();
   })();
 
   return el;

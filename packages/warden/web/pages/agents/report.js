@@ -3,13 +3,29 @@
 // and any agent-written text it quotes shown as quoted data — and the agent's
 // row of the report's summary. Reports are for people: `GET /v1/reports`
 // lists them without their data, `GET /v1/reports/:id` has it.
+//
+// What the part holds is its state (`agent-state.js`: `reportState`,
+// `reduceReport`, with which report to read next): pure, tested in Node.
+// `reportSection` reads the reports the state asks for, and draws it.
 
 import { api, query } from '../../lib/api.js';
 import { code, h, replace, section, time } from '../../lib/dom.js';
-import { errorText, failure, loading, num } from './common.js';
+import {
+  REPORTS_SEARCHED,
+  noReportText,
+  nextReport,
+  reduceReport,
+  reportAbout,
+  reportDone,
+  reportState,
+} from './agent-state.js';
+import { errorText, loading, num } from './common.js';
 
-/** How many of the newest reports are searched for one that mentions the agent. */
-const SEARCHED = 20;
+/**
+ * @typedef {import('../../lib/types.js').Report} Report
+ * @typedef {import('./agent-state.js').ReportState} ReportState
+ * @typedef {import('./agent-state.js').ReportEvent} ReportEvent
+ */
 
 /** @type {Record<string, string>} */
 const KIND_WORDS = {
@@ -26,17 +42,6 @@ const KIND_WORDS = {
 
 /** @type {Record<string, string>} */
 const SOURCE_WORDS = { toolArguments: 'tool arguments', taskTitle: 'task title' };
-
-/** @param {import('../../lib/types.js').ReportData | null | undefined} data @param {string} agent @param {string} workspace */
-function mentions(data, agent, workspace) {
-  if (data === null || typeof data !== 'object') return false;
-  /** @param {import('../../lib/types.js').ReportAgentRow} a */
-  const here = (a) => a.agent === agent && (a.workspace ?? workspace) === workspace;
-  return (
-    (Array.isArray(data.agents) && data.agents.some(here)) ||
-    (Array.isArray(data.findings) && data.findings.some((f) => f.agent === agent))
-  );
-}
 
 /** @param {readonly string[] | undefined} ids @param {string} label */
 function idList(ids, label) {
@@ -142,95 +147,92 @@ function summary(row) {
   );
 }
 
+/** The report found, as far as it concerns the agent. @param {ReportState} state @param {Report} found */
+function foundShown(state, found) {
+  const { findings, row, notes } = reportAbout(state);
+  return [
+    h('h3', { class: 'ag-report-title' }, found.title),
+    h(
+      'p',
+      { class: 'muted' },
+      'by supervisor ',
+      code(found.supervisor),
+      ' · window ',
+      time(found.windowSince),
+      ' to ',
+      time(found.windowUntil),
+      ' · stored ',
+      time(found.createdAt),
+    ),
+    h('h4', null, `Findings about ${state.where.agent} (${findings.length})`),
+    findings.length === 0
+      ? h('p', { class: 'muted' }, 'No finding about this agent in this report.')
+      : h('ol', { class: 'ag-findings' }, findings.map(finding)),
+    row === undefined ? null : [h('h4', null, 'In the summary'), summary(row)],
+    notes.length > 0
+      ? h(
+          'ul',
+          { class: 'muted ag-small' },
+          notes.map((n) => h('li', null, n)),
+        )
+      : null,
+    h(
+      'details',
+      null,
+      h('summary', null, 'The whole report (Markdown, as stored)'),
+      h('pre', { class: 'ag-report-body' }, found.body),
+    ),
+  ];
+}
+
+/**
+ * What the part shows for a state: loading while the search goes on, then
+ * the reports that could not be read and the one found (or that none was).
+ * @param {ReportState} state @returns {import('../../lib/types.js').Child[]}
+ */
+export function drawReport(state) {
+  if (state.listError !== null) return [h('p', { class: 'error', role: 'alert' }, state.listError)];
+  if (!reportDone(state)) return [loading()];
+  const problems = state.problems.map((text) => h('p', { class: 'error', role: 'alert' }, text));
+  return state.found === null
+    ? [...problems, h('p', { class: 'muted' }, noReportText(state))]
+    : [...problems, ...foundShown(state, state.found)];
+}
+
 /** @param {{ workspace: string, agent: string }} where */
 export function reportSection(where) {
   const body = h('div', null, loading());
   const el = section('Latest supervisor report', body);
+  /** @type {ReportState} */
+  let state = reportState(where);
+  /** @param {ReportEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reduceReport(state, event);
+    if (reportDone(state) && state !== prev) replace(body, drawReport(state));
+  };
   void (async () => {
-    /** @type {import('../../lib/types.js').Report[]} */
-    let reports;
     try {
-      ({ reports } = await api('GET', `/v1/reports${query({ kind: 'report', limit: SEARCHED })}`));
+      /** @type {{ reports: Report[] }} */
+      const { reports } = await api(
+        'GET',
+        `/v1/reports${query({ kind: 'report', limit: REPORTS_SEARCHED })}`,
+      );
+      dispatch({ type: 'listed', reports });
     } catch (error) {
-      replace(body, failure('Cannot read the supervisor reports', error));
+      dispatch({ type: 'list-failed', message: errorText(error) });
       return;
     }
-    const candidates = reports.filter(
-      (r) => r.workspace === null || r.workspace === where.workspace,
-    );
-    /** @type {import('../../lib/types.js').Report | null} */
-    let found = null;
-    const problems = [];
-    for (const listed of candidates) {
+    // The newest first, one at a time, until one mentions the agent.
+    for (let id = nextReport(state); id !== null; id = nextReport(state)) {
       try {
-        /** @type {import('../../lib/types.js').Report} */
-        const report = await api('GET', `/v1/reports/${encodeURIComponent(listed.id)}`);
-        if (mentions(report.data, where.agent, where.workspace)) {
-          found = report;
-          break;
-        }
+        /** @type {Report} */
+        const report = await api('GET', `/v1/reports/${encodeURIComponent(id)}`);
+        dispatch({ type: 'read', id, report });
       } catch (error) {
-        problems.push(
-          h(
-            'p',
-            { class: 'error', role: 'alert' },
-            `Cannot read report ${listed.id}: ${errorText(error)}`,
-          ),
-        );
+        dispatch({ type: 'read-failed', id, message: errorText(error) });
       }
     }
-    if (found === null) {
-      replace(
-        body,
-        problems,
-        h(
-          'p',
-          { class: 'muted' },
-          candidates.length === 0
-            ? 'No supervisor report is stored yet.'
-            : `None of the newest ${candidates.length} supervisor reports mentions this agent.`,
-        ),
-      );
-      return;
-    }
-    const data = found.data ?? {};
-    const findings = (data.findings ?? []).filter((f) => f.agent === where.agent);
-    const row = (data.agents ?? []).find((a) => a.agent === where.agent);
-    replace(
-      body,
-      problems,
-      h('h3', { class: 'ag-report-title' }, found.title),
-      h(
-        'p',
-        { class: 'muted' },
-        'by supervisor ',
-        code(found.supervisor),
-        ' · window ',
-        time(found.windowSince),
-        ' to ',
-        time(found.windowUntil),
-        ' · stored ',
-        time(found.createdAt),
-      ),
-      h('h4', null, `Findings about ${where.agent} (${findings.length})`),
-      findings.length === 0
-        ? h('p', { class: 'muted' }, 'No finding about this agent in this report.')
-        : h('ol', { class: 'ag-findings' }, findings.map(finding)),
-      row === undefined ? null : [h('h4', null, 'In the summary'), summary(row)],
-      Array.isArray(data.notes) && data.notes.length > 0
-        ? h(
-            'ul',
-            { class: 'muted ag-small' },
-            data.notes.map((n) => h('li', null, n)),
-          )
-        : null,
-      h(
-        'details',
-        null,
-        h('summary', null, 'The whole report (Markdown, as stored)'),
-        h('pre', { class: 'ag-report-body' }, found.body),
-      ),
-    );
   })();
   return el;
 }
