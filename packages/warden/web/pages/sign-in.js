@@ -3,9 +3,29 @@
 // An agent's token is refused here: the console is for people. Where to go
 // next (`?next=`) is a path of this console, with its query; anything else
 // is said and ignored.
+//
+// What the page holds is its state (`sign-in-state.js`): pure, tested in
+// Node. `render` is the wiring: it feeds the state what is submitted and the
+// server's answer, and draws it.
 
 import { signIn, signOut, tokenProblem } from '../lib/api.js';
 import { h, replace } from '../lib/dom.js';
+import {
+  consoleRefusal,
+  destination,
+  nextPath as nextPathFrom,
+  nextRefused,
+  reduce,
+  signInState,
+  tokenOf,
+} from './sign-in-state.js';
+
+export { consoleRefusal };
+
+/**
+ * @typedef {import('./sign-in-state.js').SignInState} SignInState
+ * @typedef {import('./sign-in-state.js').SignInEvent} SignInEvent
+ */
 
 /**
  * Where `next` leads, when it is a page of this console (a same-origin path
@@ -13,75 +33,20 @@ import { h, replace } from '../lib/dom.js';
  * @param {string | null} next
  */
 export function nextPath(next) {
-  if (next === null || next === '') return null;
-  if (!next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return null;
-  let url;
-  try {
-    url = new URL(next, window.location.origin);
-  } catch {
-    return null;
-  }
-  if (url.origin !== window.location.origin) return null;
-  return `${url.pathname}${url.search}${url.hash}`;
+  return nextPathFrom(next, window.location.origin);
 }
 
 /**
- * Why an identity may not use the console, or null when it may.
- * @param {import('../lib/types.js').Identity} me
+ * The form: its parts that stay (the token field, the alert) made by the
+ * caller, the note on a refused `?next=` drawn from the state.
+ * @param {SignInState} state @param {HTMLInputElement} input @param {HTMLElement} error @param {(event: SubmitEvent) => void} onsubmit
  */
-export function consoleRefusal(me) {
-  if (me.role !== 'agent') return null;
-  return `This is the token of agent ${me.agent ?? me.name}${me.workspace === null ? '' : ` in workspace ${me.workspace}`}: agents act through the API, and the console is for people. Sign in with a token made for you, e.g. warden token create --role approver --name you.`;
-}
-
-/** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
-export function render(main, ctx) {
-  const error = h('p', { class: 'error', role: 'alert', id: 'sign-in-error' });
-  const asked = new URLSearchParams(window.location.search).get('next');
-  const next = nextPath(asked);
-  const input = h('input', {
-    id: 'token',
-    name: 'token',
-    type: 'password',
-    autocomplete: 'off',
-    required: true,
-    spellcheck: 'false',
-    placeholder: 'wdn_…',
-    'aria-describedby': 'token-help sign-in-error',
-  });
-  const form = h(
+function signInForm(state, input, error, onsubmit) {
+  return h(
     'form',
-    {
-      class: 'card narrow',
-      onsubmit: async (event) => {
-        event.preventDefault();
-        replace(error);
-        const typed = input.value.trim();
-        if (typed === '') {
-          replace(error, 'Paste your API token first: the token field is empty.');
-          input.focus();
-          return;
-        }
-        signIn(typed);
-        try {
-          const me = await ctx.signedIn();
-          const refusal = consoleRefusal(me);
-          if (refusal !== null) {
-            await ctx.signedOut();
-            replace(error, refusal);
-            return;
-          }
-        } catch (e) {
-          signOut();
-          replace(error, tokenProblem(e));
-          input.focus();
-          return;
-        }
-        ctx.navigate(next ?? '/');
-      },
-    },
+    { class: 'card narrow', onsubmit },
     h('h1', null, 'Sign in to Warden'),
-    asked !== null && next === null
+    nextRefused(state)
       ? h(
           'p',
           { class: 'notice', id: 'next-refused', role: 'status' },
@@ -100,6 +65,65 @@ export function render(main, ctx) {
     h('button', { type: 'submit', class: 'primary' }, 'Sign in'),
     error,
   );
+}
+
+/** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
+export function render(main, ctx) {
+  /** @type {SignInState} */
+  let state = signInState({
+    asked: new URLSearchParams(window.location.search).get('next'),
+    origin: window.location.origin,
+  });
+  const error = h('p', { class: 'error', role: 'alert', id: 'sign-in-error' });
+  const input = h('input', {
+    id: 'token',
+    name: 'token',
+    type: 'password',
+    autocomplete: 'off',
+    required: true,
+    spellcheck: 'false',
+    placeholder: 'wdn_…',
+    'aria-describedby': 'token-help sign-in-error',
+  });
+
+  const draw = () => {
+    replace(error, state.error);
+    if (state.focus) {
+      state = reduce(state, { type: 'focused' });
+      input.focus();
+    }
+  };
+  /** @param {SignInEvent} event */
+  const dispatch = (event) => {
+    state = reduce(state, event);
+    draw();
+  };
+
+  /** Signs in with the token typed: the console's own check, then the page asked for. @param {string} token */
+  const check = async (token) => {
+    signIn(token);
+    try {
+      const me = await ctx.signedIn();
+      const refusal = consoleRefusal(me);
+      if (refusal !== null) {
+        await ctx.signedOut();
+        dispatch({ type: 'refused', message: refusal });
+        return;
+      }
+    } catch (e) {
+      signOut();
+      dispatch({ type: 'failed', message: tokenProblem(e) });
+      return;
+    }
+    ctx.navigate(destination(state));
+  };
+
+  const form = signInForm(state, input, error, (event) => {
+    event.preventDefault();
+    const token = tokenOf(state, input.value);
+    dispatch({ type: 'submit', typed: input.value });
+    if (token !== null) void check(token);
+  });
   replace(main, form);
-  input.focus();
+  draw();
 }
