@@ -33,12 +33,11 @@ function short(iso) {
 }
 
 /**
- * The chart for `runs` (any order); null when there is none.
- * @param {readonly import('../../lib/types.js').Run[]} runs
- * @param {string} idBase unique prefix for the title and description ids
+ * Where each run goes: the runs oldest first, their tokens and cost, and
+ * the scales that place them.
+ * @param {readonly import('../../lib/types.js').Run[]} runs at least one
  */
-export function runChart(runs, idBase) {
-  if (runs.length === 0) return null;
+function layout(runs) {
   const sorted = [...runs].sort((a, b) => (a.startedAt < b.startedAt ? -1 : 1));
   const tokens = sorted.map((r) => (r.tokensIn ?? 0) + (r.tokensOut ?? 0));
   const cost = sorted.map((r) => r.costCents ?? 0);
@@ -47,19 +46,159 @@ export function runChart(runs, idBase) {
   const plotW = WIDTH - MARGIN.left - MARGIN.right;
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const slot = plotW / sorted.length;
-  const barW = Math.max(2, Math.min(28, slot * 0.6));
-  /** @param {number} i */
-  const xOf = (i) => MARGIN.left + slot * i + slot / 2;
-  /** @param {number} v */
-  const yTokens = (v) => MARGIN.top + plotH - (v / maxTokens) * plotH;
-  /** @param {number} v */
-  const yCost = (v) => MARGIN.top + plotH - (v / maxCost) * plotH;
+  return {
+    sorted,
+    tokens,
+    cost,
+    maxTokens,
+    maxCost,
+    plotW,
+    plotH,
+    barW: Math.max(2, Math.min(28, slot * 0.6)),
+    xOf: (/** @type {number} */ i) => MARGIN.left + slot * i + slot / 2,
+    yTokens: (/** @type {number} */ v) => MARGIN.top + plotH - (v / maxTokens) * plotH,
+    yCost: (/** @type {number} */ v) => MARGIN.top + plotH - (v / maxCost) * plotH,
+  };
+}
 
+/** @typedef {ReturnType<typeof layout>} Layout */
+
+/** Grid and axes: 0, half and the maximum of each measure, and the first and last time. @param {Layout} l */
+function grid(l) {
+  const g = svg('g', { class: 'ag-chart-grid', 'aria-hidden': 'true' });
+  for (const share of [0, 0.5, 1]) {
+    const y = MARGIN.top + l.plotH - share * l.plotH;
+    g.appendChild(
+      svg('line', {
+        x1: MARGIN.left,
+        x2: MARGIN.left + l.plotW,
+        y1: y,
+        y2: y,
+        class: 'ag-chart-rule',
+      }),
+    );
+    g.appendChild(
+      svg(
+        'text',
+        {
+          x: MARGIN.left - 6,
+          y: y + 4,
+          'text-anchor': 'end',
+          class: 'ag-chart-label ag-chart-label-tokens',
+        },
+        fmt(Math.round(l.maxTokens * share)),
+      ),
+    );
+    g.appendChild(
+      svg(
+        'text',
+        {
+          x: MARGIN.left + l.plotW + 6,
+          y: y + 4,
+          'text-anchor': 'start',
+          class: 'ag-chart-label ag-chart-label-cost',
+        },
+        `${fmt(Math.round(l.maxCost * share))} ¢`,
+      ),
+    );
+  }
+  g.appendChild(
+    svg(
+      'text',
+      { x: MARGIN.left, y: HEIGHT - 8, 'text-anchor': 'start', class: 'ag-chart-label' },
+      short(l.sorted[0].startedAt),
+    ),
+  );
+  if (l.sorted.length > 1)
+    g.appendChild(
+      svg(
+        'text',
+        { x: MARGIN.left + l.plotW, y: HEIGHT - 8, 'text-anchor': 'end', class: 'ag-chart-label' },
+        short(l.sorted[l.sorted.length - 1].startedAt),
+      ),
+    );
+  return g;
+}
+
+/** One bar per run for its tokens. @param {Layout} l */
+function bars(l) {
+  const g = svg('g', { class: 'ag-chart-bars' });
+  l.sorted.forEach((run, i) => {
+    const y = l.yTokens(l.tokens[i]);
+    g.appendChild(
+      svg(
+        'rect',
+        {
+          class: `ag-chart-bar${run.status === 'failed' ? ' ag-chart-bar-failed' : ''}`,
+          x: (l.xOf(i) - l.barW / 2).toFixed(1),
+          y: y.toFixed(1),
+          width: l.barW.toFixed(1),
+          height: Math.max(0, MARGIN.top + l.plotH - y).toFixed(1),
+        },
+        svg(
+          'title',
+          {},
+          `run ${run.id}, ${short(run.startedAt)}: ${fmt(l.tokens[i])} tokens, ${fmt(l.cost[i])} cents (${run.status})`,
+        ),
+      ),
+    );
+  });
+  return g;
+}
+
+/** A line and a dot per run for its cost. @param {Layout} l */
+function costLine(l) {
+  const points = l.sorted.map((_, i) => `${l.xOf(i).toFixed(1)},${l.yCost(l.cost[i]).toFixed(1)}`);
+  const g = svg('g', { class: 'ag-chart-cost' });
+  if (l.sorted.length > 1)
+    g.appendChild(svg('polyline', { class: 'ag-chart-line', points: points.join(' ') }));
+  l.sorted.forEach((run, i) =>
+    g.appendChild(
+      svg(
+        'circle',
+        {
+          class: 'ag-chart-dot',
+          cx: l.xOf(i).toFixed(1),
+          cy: l.yCost(l.cost[i]).toFixed(1),
+          r: 3.5,
+        },
+        svg('title', {}, `run ${run.id}: ${fmt(l.cost[i])} cents`),
+      ),
+    ),
+  );
+  return g;
+}
+
+/** What the bars and the dots stand for. */
+function legend() {
+  return svg(
+    'g',
+    { class: 'ag-chart-legend', 'aria-hidden': 'true' },
+    svg('rect', { x: MARGIN.left, y: 2, width: 10, height: 10, class: 'ag-chart-swatch' }),
+    svg('text', { x: MARGIN.left + 14, y: 11, class: 'ag-chart-label' }, 'tokens (left scale)'),
+    svg('circle', { cx: MARGIN.left + 150, cy: 7, r: 3.5, class: 'ag-chart-swatch-dot' }),
+    svg(
+      'text',
+      { x: MARGIN.left + 158, y: 11, class: 'ag-chart-label' },
+      'cost in cents (right scale)',
+    ),
+  );
+}
+
+/**
+ * The chart for `runs` (any order); null when there is none.
+ * @param {readonly import('../../lib/types.js').Run[]} runs
+ * @param {string} idBase unique prefix for the title and description ids
+ */
+export function runChart(runs, idBase) {
+  if (runs.length === 0) return null;
+  const l = layout(runs);
+  const { sorted, tokens, cost } = l;
   const titleId = `${idBase}-title`;
   const descId = `${idBase}-desc`;
   const totalTokens = tokens.reduce((a, b) => a + b, 0);
   const totalCost = cost.reduce((a, b) => a + b, 0);
-  const root = svg(
+  return svg(
     'svg',
     {
       class: 'ag-chart',
@@ -74,113 +213,9 @@ export function runChart(runs, idBase) {
       { id: descId },
       `${sorted.length} ${sorted.length === 1 ? 'run' : 'runs'} from ${short(sorted[0].startedAt)} to ${short(sorted[sorted.length - 1].startedAt)}: ${fmt(totalTokens)} tokens and ${fmt(totalCost)} cents in all; the most tokens in one run ${fmt(Math.max(...tokens))}, the highest cost ${fmt(Math.max(...cost))} cents.`,
     ),
+    grid(l),
+    bars(l),
+    costLine(l),
+    legend(),
   );
-
-  // Grid and axes: 0, half and the maximum of each measure.
-  const grid = svg('g', { class: 'ag-chart-grid', 'aria-hidden': 'true' });
-  for (const share of [0, 0.5, 1]) {
-    const y = MARGIN.top + plotH - share * plotH;
-    grid.appendChild(
-      svg('line', {
-        x1: MARGIN.left,
-        x2: MARGIN.left + plotW,
-        y1: y,
-        y2: y,
-        class: 'ag-chart-rule',
-      }),
-    );
-    grid.appendChild(
-      svg(
-        'text',
-        {
-          x: MARGIN.left - 6,
-          y: y + 4,
-          'text-anchor': 'end',
-          class: 'ag-chart-label ag-chart-label-tokens',
-        },
-        fmt(Math.round(maxTokens * share)),
-      ),
-    );
-    grid.appendChild(
-      svg(
-        'text',
-        {
-          x: MARGIN.left + plotW + 6,
-          y: y + 4,
-          'text-anchor': 'start',
-          class: 'ag-chart-label ag-chart-label-cost',
-        },
-        `${fmt(Math.round(maxCost * share))} ¢`,
-      ),
-    );
-  }
-  grid.appendChild(
-    svg(
-      'text',
-      { x: MARGIN.left, y: HEIGHT - 8, 'text-anchor': 'start', class: 'ag-chart-label' },
-      short(sorted[0].startedAt),
-    ),
-  );
-  if (sorted.length > 1)
-    grid.appendChild(
-      svg(
-        'text',
-        { x: MARGIN.left + plotW, y: HEIGHT - 8, 'text-anchor': 'end', class: 'ag-chart-label' },
-        short(sorted[sorted.length - 1].startedAt),
-      ),
-    );
-  root.appendChild(grid);
-
-  const bars = svg('g', { class: 'ag-chart-bars' });
-  sorted.forEach((run, i) => {
-    const y = yTokens(tokens[i]);
-    bars.appendChild(
-      svg(
-        'rect',
-        {
-          class: `ag-chart-bar${run.status === 'failed' ? ' ag-chart-bar-failed' : ''}`,
-          x: (xOf(i) - barW / 2).toFixed(1),
-          y: y.toFixed(1),
-          width: barW.toFixed(1),
-          height: Math.max(0, MARGIN.top + plotH - y).toFixed(1),
-        },
-        svg(
-          'title',
-          {},
-          `run ${run.id}, ${short(run.startedAt)}: ${fmt(tokens[i])} tokens, ${fmt(cost[i])} cents (${run.status})`,
-        ),
-      ),
-    );
-  });
-  root.appendChild(bars);
-
-  const points = sorted.map((_, i) => `${xOf(i).toFixed(1)},${yCost(cost[i]).toFixed(1)}`);
-  const line = svg('g', { class: 'ag-chart-cost' });
-  if (sorted.length > 1)
-    line.appendChild(svg('polyline', { class: 'ag-chart-line', points: points.join(' ') }));
-  sorted.forEach((run, i) =>
-    line.appendChild(
-      svg(
-        'circle',
-        { class: 'ag-chart-dot', cx: xOf(i).toFixed(1), cy: yCost(cost[i]).toFixed(1), r: 3.5 },
-        svg('title', {}, `run ${run.id}: ${fmt(cost[i])} cents`),
-      ),
-    ),
-  );
-  root.appendChild(line);
-
-  const legend = svg(
-    'g',
-    { class: 'ag-chart-legend', 'aria-hidden': 'true' },
-    svg('rect', { x: MARGIN.left, y: 2, width: 10, height: 10, class: 'ag-chart-swatch' }),
-    svg('text', { x: MARGIN.left + 14, y: 11, class: 'ag-chart-label' }, 'tokens (left scale)'),
-    svg('circle', { cx: MARGIN.left + 150, cy: 7, r: 3.5, class: 'ag-chart-swatch-dot' }),
-    svg(
-      'text',
-      { x: MARGIN.left + 158, y: 11, class: 'ag-chart-label' },
-      'cost in cents (right scale)',
-    ),
-  );
-  root.appendChild(legend);
-  return root;
 }
