@@ -8,13 +8,13 @@
 // client that talks to the server loads when a subcommand runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { FlagProblem, connectOptions, numberOption } from '../flags.js';
-import type { Cli, OptionsOf } from '../registration.js';
 import type { ApprovalView, StandingDenyView } from '../../views/approvals.js';
 import type { MeView } from '../../views/meta.js';
 import type { Connection } from '../client.js';
+import { FlagProblem, connectOptions, numberOption } from '../flags.js';
 import type { Io, LineReader, Style } from '../io.js';
 import { EXIT, fail, printJson, style, untilSignalled, usage } from '../io.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 /** `--hours`: how long a "remember" answer allows. */
 function hoursOption(description: string) {

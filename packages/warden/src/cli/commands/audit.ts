@@ -2,15 +2,15 @@
 // movement between installations (contracts §4, §6). The store and the chain
 // load when a subcommand runs.
 
-import { DATA_FLAG } from '../flags.js';
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { Cli, OptionsOf } from '../registration.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ChainBreak, ChainItem, VerifyReport } from '../../audit/chain.js';
 import type { AuditDraft, AuditEntry, JsonValue, Store } from '../../store/types.js';
+import { DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
 import { fail, printJson, style, usage } from '../io.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 function verify(audit: CommandUnknownOpts) {
   return audit

@@ -3,10 +3,10 @@
 // engine loads when it runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { Cli, OptionsOf } from '../registration.js';
 import type { CommandAnalysis } from '@warden/engine';
 import type { Io } from '../io.js';
 import { fail, printJson, style, usage } from '../io.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 function classifier(program: CommandUnknownOpts) {
   return program

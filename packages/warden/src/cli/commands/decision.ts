@@ -3,12 +3,12 @@
 // The engine and the policy loader load when one runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { collect } from '../flags.js';
-import type { Cli, OptionsOf } from '../registration.js';
 import type { ActionRequest, DecideInput, DecisionResult, Explained } from '@warden/engine';
 import type { InputIssue } from '../../policy/load.js';
+import { collect } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, Exit, fail, printJson, usage } from '../io.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 function decisionOptions(parent: CommandUnknownOpts, name: 'explain' | 'check', about: string) {
   return parent

@@ -10,16 +10,16 @@
 // through; every runtime: the hook's program exists). The checks load when it
 // runs.
 
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { Cli, OptionsOf } from '../registration.js';
 import { resolve } from 'node:path';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { DEFAULT_DATA } from '../../data-folder.js';
 import type { HonestyMatrix, ProbePath, ProbeResult } from '../../honesty/index.js';
 import type { ADAPTERS } from '../../honesty/index.js';
 import type { RuntimeInstaller } from '../hook-install/runtime.js';
 import type { HookStatus } from '../hook-install/runtime.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../io.js';
-import { DEFAULT_DATA } from '../../data-folder.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 function doctor(program: CommandUnknownOpts) {
   return program

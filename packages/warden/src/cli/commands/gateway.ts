@@ -7,16 +7,16 @@
 // gateway logs only to standard error, as standard output is the MCP channel.
 // The gateway loads when it runs.
 
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { FlagProblem, adapterOptions, collect, numberOption } from '../flags.js';
-import type { Cli, OptionsOf } from '../registration.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { DEFAULT_DATA } from '../../data-folder.js';
 import type { Decider } from '../../gateway/decider.js';
 import type { HostName } from '../../gateway/hosts.js';
+import { FlagProblem, adapterOptions, collect, numberOption } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, untilSignalled } from '../io.js';
-import { DEFAULT_DATA } from '../../data-folder.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 function gateway(program: CommandUnknownOpts) {
   return adapterOptions(

@@ -8,15 +8,15 @@
 // warnings and logs go to standard error too. The inspector and the store
 // load when it runs.
 
-import { DATA_FLAG } from '../flags.js';
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { Cli, OptionsOf } from '../registration.js';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { DEFAULT_DATA } from '../../data-folder.js';
 import type { Store } from '../../store/types.js';
+import { DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, untilSignalled } from '../io.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 function inspector(program: CommandUnknownOpts) {
   return program

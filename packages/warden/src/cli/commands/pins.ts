@@ -5,13 +5,13 @@
 // load when a subcommand runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { storeOrServerOptions } from '../flags.js';
-import type { Cli, OptionsOf } from '../registration.js';
 import type { ToolPinRecord } from '../../store/types.js';
 import type { ToolPinView } from '../../views/tool-pins.js';
+import { author } from '../author.js';
+import { storeOrServerOptions } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, fail, printJson, style } from '../io.js';
-import { author } from '../author.js';
+import type { Cli, OptionsOf } from '../registration.js';
 import { local, query, useServer } from '../store-or-server.js';
 
 function list(pins: CommandUnknownOpts) {

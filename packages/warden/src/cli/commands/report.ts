@@ -5,16 +5,16 @@
 // from the server's configuration file when one is given, so both agree. The
 // store and the report load when it runs.
 
-import { DATA_FLAG } from '../flags.js';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { Cli, OptionsOf } from '../registration.js';
+import { DEFAULT_DATA } from '../../data-folder.js';
 import type { ReportProblem } from '../../report/report.js';
 import type { Thresholds } from '../../report/thresholds.js';
 import type { OpenStoreOptions } from '../../store/open.js';
-import { DEFAULT_DATA } from '../../data-folder.js';
 import type { Store } from '../../store/types.js';
+import { DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, fail, printJson, usage } from '../io.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 function report(program: CommandUnknownOpts) {
   return program

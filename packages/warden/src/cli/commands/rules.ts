@@ -3,14 +3,14 @@
 // store load when a subcommand runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { storeOrServerOptions } from '../flags.js';
-import type { Cli, OptionsOf } from '../registration.js';
 import type { Suggestion } from '../../approvals/suggest.js';
 import type { timeParam as readTime } from '../../server/context.js';
 import type { SuggestionView } from '../../views/suggestions.js';
+import { author } from '../author.js';
+import { storeOrServerOptions } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, fail, printJson, style, usage } from '../io.js';
-import { author } from '../author.js';
+import type { Cli, OptionsOf } from '../registration.js';
 import { local, useServer } from '../store-or-server.js';
 
 const SINCE = 'how far back to look: `7d` (default), `24h`, or an ISO time';

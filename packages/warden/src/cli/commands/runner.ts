@@ -2,13 +2,13 @@
 // (`runner/`), or asks the one that runs what it served, or to stop. The
 // runner loads only when one of them runs.
 
-import { DATA_FLAG } from '../flags.js';
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { Cli, OptionsOf } from '../registration.js';
 import { resolve } from 'node:path';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { DEFAULT_DATA } from '../../data-folder.js';
+import { DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, printJson, usage } from '../io.js';
-import { DEFAULT_DATA } from '../../data-folder.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 function serve(group: CommandUnknownOpts) {
   return group

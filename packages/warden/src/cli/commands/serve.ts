@@ -4,11 +4,11 @@
 // gracefully on SIGINT or SIGTERM. The server loads when it runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { collect, DATA_FLAG } from '../flags.js';
-import type { Cli, OptionsOf } from '../registration.js';
 import type { RunningServer } from '../../server/serve.js';
+import { collect, DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, fail, untilSignalled, usage } from '../io.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 function serve(program: CommandUnknownOpts) {
   return program

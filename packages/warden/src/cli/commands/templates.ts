@@ -6,19 +6,19 @@
 // templates load when a subcommand runs.
 
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { collect, connectOptions, DATA_FLAG } from '../flags.js';
-import type { Cli, OptionsOf } from '../registration.js';
 import type {
   TemplateArgs,
   TemplateInfo,
   TemplateParam,
   TemplateRule,
 } from '../../templates/index.js';
-import type { PolicyWriteResult, Warden } from '../../warden.js';
 import type { TemplateAppliedView, TemplateRuleView } from '../../views/templates.js';
+import type { PolicyWriteResult, Warden } from '../../warden.js';
+import { author } from '../author.js';
+import { collect, connectOptions, DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, Exit, fail, printJson, style, usage } from '../io.js';
-import { author } from '../author.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 function list(templates: CommandUnknownOpts) {
   return templates

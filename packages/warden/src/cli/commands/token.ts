@@ -5,14 +5,14 @@
 // (`--expires`); the server refuses it from then on. The store loads when a
 // subcommand runs.
 
-import { DATA_FLAG } from '../flags.js';
-import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
-import type { Cli, OptionsOf } from '../registration.js';
 import { userInfo } from 'node:os';
-import type { Store, TokenRecord } from '../../store/types.js';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { InputIssue } from '../../policy/load.js';
+import type { Store, TokenRecord } from '../../store/types.js';
+import { DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, fail, printJson, style, usage } from '../io.js';
+import type { Cli, OptionsOf } from '../registration.js';
 
 /** Every token command works on a store and can print JSON. */
 function storeOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(

@@ -12,8 +12,8 @@
 
 import { resolve } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { InstallRuntime } from '../../hook-install/common.js';
 import { DATA_FLAG } from '../../flags.js';
+import type { InstallRuntime } from '../../hook-install/common.js';
 import type { Io } from '../../io.js';
 import { EXIT, printJson, style, usage } from '../../io.js';
 import type { Cli, OptionsOf } from '../../registration.js';
