@@ -56,9 +56,13 @@ function modules(dir: string): string[] {
   });
 }
 
-/** The command a compiled module under `cli/commands/` belongs to: its file's or its folder's name. */
+/** The command a module under `commands` belongs to: its file's or its folder's name. */
+function commandIn(commands: string, file: string): string {
+  return (relative(commands, file).split(sep)[0] as string).replace(/\.[jt]s$/, '');
+}
+
 function commandOf(file: string): string {
-  return (relative(COMMANDS, file).split(sep)[0] as string).replace(/\.js$/, '');
+  return commandIn(COMMANDS, file);
 }
 
 /** Folders of modules a handler needs, which load only when a command runs. */
@@ -140,6 +144,30 @@ describe('one module (or one folder) per command', () => {
           reaching.push(`${relative(DIST, file)} → ${specifier}`);
     }
     expect(reaching).toEqual([]);
+  });
+
+  it('in the source too, type imports included: a map of the tree draws no cycle through a command', () => {
+    const src = fileURLToPath(new URL('../../src/', import.meta.url));
+    const commands = join(src, 'cli', 'commands');
+    const found: string[] = [];
+    for (const name of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+      if (!name.endsWith('.ts')) continue;
+      const file = join(src, name);
+      const source = readFileSync(file, 'utf8');
+      const specifiers = [
+        ...source.matchAll(/\bfrom\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+      ].map((m) => (m[1] ?? m[2]) as string);
+      for (const specifier of specifiers) {
+        if (!specifier.startsWith('.')) continue;
+        const target = resolve(dirname(file), specifier);
+        if (!target.startsWith(commands + sep)) continue;
+        const from = file.startsWith(commands + sep) ? commandIn(commands, file) : null;
+        if (from === commandIn(commands, target)) continue;
+        if (file === join(src, 'cli', 'main.ts')) continue;
+        found.push(`${name} → ${specifier}`);
+      }
+    }
+    expect(found).toEqual([]);
   });
 
   it('leaves no command split in two: no `*-command` module remains in the source', () => {

@@ -11,7 +11,22 @@ import { loadGatewayConfig } from '../../gateway/config.js';
 import { loadPolicyFile } from '../../policy/load.js';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutSeconds } from '../../hook/run.js';
 import { HOOK_SANDBOX_MODES, runnerClientUsable, shellQuote } from '../../hook/sandboxed.js';
-import type { HookInstallOptions } from '../commands/hook/install.js';
+
+/** The flags of `warden hook install` the hook's command line is planned from. */
+export interface HookInstallFlags {
+  readonly project?: string;
+  readonly user?: true;
+  readonly worktree?: string;
+  readonly server?: string;
+  readonly policy?: string;
+  readonly data?: string;
+  readonly agent?: string;
+  readonly gatewayConfig?: string;
+  readonly sandbox?: string;
+  readonly timeout?: string;
+  /** False: each call in a Node process of its own (`--no-runner`). */
+  readonly runner?: boolean;
+}
 
 /** The runtimes `warden hook install` writes into, by their `warden hook` name. */
 export type InstallRuntime = 'claude-code' | 'codex' | 'gemini';
@@ -51,7 +66,7 @@ export type Planned =
  * A real path, of a folder that exists; or why it cannot be used.
  */
 function installedWorktree(
-  options: HookInstallOptions,
+  options: HookInstallFlags,
 ): { readonly worktree: string | null } | { readonly problem: string } {
   const given = options.worktree;
   if (given === undefined && options.user === true) return { worktree: null };
@@ -76,7 +91,7 @@ function installedWorktree(
  * folder. A token is never part of it: connected, the hook reads WARDEN_TOKEN.
  * The worktree is written in (`installedWorktree`): the agent never chooses it.
  */
-export function planHookCommand(runtime: InstallRuntime, options: HookInstallOptions): Planned {
+export function planHookCommand(runtime: InstallRuntime, options: HookInstallFlags): Planned {
   const bad = (path: string, message: string): Planned => ({ ok: false, path, message });
   if (options.user === true && options.project !== undefined)
     return bad('--user', 'give `--project DIR` or `--user`, not both');
