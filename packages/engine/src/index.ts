@@ -6,7 +6,7 @@ export { ACTION_CLASSES, classInfo, defaultDecision, isActionClass } from './mod
 export type { Autonomy, Decision, Enforcement, Outcome } from './model/decision.js';
 export { AUTONOMY_LEVELS, DECISIONS, ENFORCEMENTS, stricter } from './model/decision.js';
 export type { Issue, IssueCode, PathSegment, Result } from './model/issue.js';
-export { formatPath } from './model/issue.js';
+export { formatPath, issueText, parsePath } from './model/issue.js';
 export type {
   Constraints,
   ManagedFreeze,

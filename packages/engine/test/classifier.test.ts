@@ -370,7 +370,7 @@ describe('the classifier (G14c)', () => {
     expect(bad.ok).toBe(false);
     if (!bad.ok)
       expect(bad.issues[0]).toMatchObject({
-        path: 'commands[0].classes[0]',
+        path: ['commands', 0, 'classes', 0],
         message: expect.stringContaining('gitPush'),
       });
   });

@@ -2,7 +2,13 @@
 // policy's additions and removals, and the documents that cannot say them.
 
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTROL_PATHS, compilePolicy, decide, validatePolicy } from '../src/index.js';
+import {
+  DEFAULT_CONTROL_PATHS,
+  compilePolicy,
+  formatPath,
+  decide,
+  validatePolicy,
+} from '../src/index.js';
 
 const AT = Date.parse('2026-12-01T00:00:00Z');
 
@@ -80,7 +86,7 @@ describe('E44: control paths', () => {
     );
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
-      const paths = bad.issues.map((i) => i.path);
+      const paths = bad.issues.map((i) => formatPath(i.path));
       expect(paths).toContain('controlPaths[0]');
       expect(paths).toContain('controlPaths[1]');
       expect(paths).toContain('controlPaths[2]');

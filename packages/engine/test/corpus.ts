@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { parse } from 'yaml';
 import type { DecideInput, DecisionResult, Issue } from '../src/index.js';
 import {
+  formatPath,
   checkRequestAgainstPolicy,
   compilePolicy,
   decide,
@@ -73,7 +74,21 @@ export function loadCorpus(): CorpusFile[] {
     });
 }
 
-export function expectIssues(actual: readonly Issue[], expected: readonly ExpectedIssue[]): void {
+/** An issue with its place written out, as the corpus files name places (`rules[0].action`). */
+export interface ShownIssue {
+  readonly code: Issue['code'];
+  readonly path: string;
+  readonly message: string;
+}
+
+export function shown(issues: readonly Issue[]): ShownIssue[] {
+  return issues.map((i) => ({ ...i, path: formatPath(i.path) }));
+}
+
+export function expectIssues(
+  actual: readonly ShownIssue[],
+  expected: readonly ExpectedIssue[],
+): void {
   for (const want of expected) {
     const match = actual.find(
       (got) =>
@@ -91,7 +106,7 @@ export function expectIssues(actual: readonly Issue[], expected: readonly Expect
 export function runCase(
   file: CorpusFile,
   c: CorpusCase,
-): { result?: DecisionResult; issues?: readonly Issue[] } {
+): { result?: DecisionResult; issues?: readonly ShownIssue[] } {
   const policy = validatePolicy(file.policy, 'workspace');
   if (!policy.ok) throw new Error(`${file.file}: policy invalid: ${JSON.stringify(policy.issues)}`);
   let managed = null;
@@ -101,9 +116,9 @@ export function runCase(
     managed = compilePolicy(m.value);
   }
   const request = validateRequest(c.request);
-  if (!request.ok) return { issues: request.issues };
+  if (!request.ok) return { issues: shown(request.issues) };
   const mismatch = checkRequestAgainstPolicy(request.value, policy.value);
-  if (mismatch.length > 0) return { issues: mismatch };
+  if (mismatch.length > 0) return { issues: shown(mismatch) };
   const at = parseTimestamp(c.at ?? DEFAULT_AT);
   // A clock without a zone is a usage error, as `--at` on the command line (E31).
   if (typeof at !== 'number')

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  formatPath,
   checkExamples,
   compilePolicy,
   explainDecision,
@@ -56,7 +57,10 @@ describe("a rule's examples", () => {
       ],
     });
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatchObject({ code: 'invalid_value', path: 'rules[1].examples.deny[1]' });
+    expect(issues[0]).toMatchObject({
+      code: 'invalid_value',
+      path: ['rules', 1, 'examples', 'deny', 1],
+    });
     expect(issues[0]?.message).toMatch(
       /^rule `no-npm` lists `npm test` as deny, but the policy decides allow \(rule `[^`]+` in [^)]+\)$/,
     );
@@ -113,7 +117,7 @@ describe("a rule's examples", () => {
         },
       ],
     });
-    expect(issues.map((i) => i.path)).toEqual([
+    expect(issues.map((i) => formatPath(i.path))).toEqual([
       'rules[0].examples.deny[0]',
       'rules[0].examples.deny[1]',
     ]);
@@ -171,7 +175,7 @@ describe("a rule's examples", () => {
     );
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.issues.map((i) => i.path).sort()).toEqual([
+    expect(result.issues.map((i) => formatPath(i.path)).sort()).toEqual([
       'rules[0].examples.deny',
       'rules[0].examples.maybe',
     ]);
@@ -230,7 +234,7 @@ describe("a policy's examples are bounded", () => {
     }));
     const issues = check({ version: 1, workspace: 'acme', rules });
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatchObject({ path: 'rules[0].examples' });
+    expect(issues[0]).toMatchObject({ path: ['rules', 0, 'examples'] });
     expect(issues[0]?.message).toContain('1100 examples; at most 1000');
     // At the limit, every example is decided.
     expect(check({ version: 1, workspace: 'acme', rules: rules.slice(0, 10) })).toEqual([]);

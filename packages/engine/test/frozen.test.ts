@@ -7,7 +7,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DecideInput, Freeze } from '../src/index.js';
-import { DEFAULT_TABLE, explainDecision, validatePolicy, validateRequest } from '../src/index.js';
+import {
+  DEFAULT_TABLE,
+  explainDecision,
+  formatPath,
+  validatePolicy,
+  validateRequest,
+} from '../src/index.js';
 import { managedArb, policyArb, requestArb } from './arbitraries.js';
 import { AT, compiled } from './decide-docs.js';
 
@@ -210,7 +216,7 @@ describe('a freeze the managed policy writes', () => {
       'managed',
     );
     expect(bad.ok).toBe(false);
-    const paths = bad.ok ? [] : bad.issues.map((i) => i.path);
+    const paths = bad.ok ? [] : bad.issues.map((i) => formatPath(i.path));
     expect(paths).toEqual(
       expect.arrayContaining([
         'freeze[0].workspace',
@@ -236,7 +242,7 @@ describe('a freeze the managed policy writes', () => {
       },
       'managed',
     );
-    expect(giant.ok ? [] : giant.issues.map((i) => i.path)).toEqual(
+    expect(giant.ok ? [] : giant.issues.map((i) => formatPath(i.path))).toEqual(
       expect.arrayContaining(['freeze[0].reason', 'freeze[1].workspace']),
     );
     const many = validatePolicy(

@@ -7,6 +7,8 @@ import { decideDocs } from './decide-docs.js';
 import { managedArb, policyArb, requestArb, ruleArb } from './arbitraries.js';
 import type { DecisionResult } from '../src/index.js';
 import {
+  formatPath,
+  parsePath,
   validatePolicy,
   validateRequest,
   DEFAULT_TABLE,
@@ -142,6 +144,27 @@ describe('properties', () => {
     );
   });
 
+  it('a place written out reads back as the same place, whatever its keys', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string({ unit: 'binary' }),
+            fc.nat(),
+            fc.constantFrom('a b', '"', '\\', '[0]', '.x'),
+          ),
+          {
+            maxLength: 8,
+          },
+        ),
+        (segments) => {
+          expect(parsePath(formatPath(segments))).toEqual(segments);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it('random documents never crash the validator: valid, or a list of problems with paths', () => {
     fc.assert(
       fc.property(
@@ -155,7 +178,9 @@ describe('properties', () => {
           if (!result.ok) {
             expect(result.issues.length).toBeGreaterThan(0);
             for (const issue of result.issues) {
-              expect(typeof issue.path).toBe('string');
+              expect(Array.isArray(issue.path)).toBe(true);
+              // The place, written out and read back, is the same place.
+              expect(parsePath(formatPath(issue.path))).toEqual(issue.path);
               expect(issue.message.length).toBeGreaterThan(0);
             }
           }

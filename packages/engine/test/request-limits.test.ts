@@ -20,7 +20,7 @@ describe('request size limits', () => {
     expect(result.issues).toEqual([
       expect.objectContaining({
         code: 'too_big',
-        path: 'command',
+        path: ['command'],
         message: expect.stringContaining('longer than 262,144 characters'),
       }),
     ]);

@@ -8,6 +8,7 @@ import type { ClassifierTable, DecisionResult } from '../src/index.js';
 import {
   compilePolicy,
   decide,
+  formatPath,
   DEFAULT_TABLE,
   describeRule,
   extendClassifier,
@@ -194,7 +195,10 @@ describe('policy checks', () => {
     );
     expect(result.ok).toBe(false);
     if (!result.ok)
-      expect(result.issues.map((i) => i.path).sort()).toEqual(['rules[1].decision', 'rules[1].id']);
+      expect(result.issues.map((i) => formatPath(i.path)).sort()).toEqual([
+        'rules[1].decision',
+        'rules[1].id',
+      ]);
   });
 
   it("refuses rule ids that read as Warden's own names (contracts §3)", () => {
@@ -210,7 +214,7 @@ describe('policy checks', () => {
         'workspace',
       );
       expect(result.ok, id).toBe(false);
-      if (!result.ok) expect(result.issues[0]?.path).toBe('rules[0].id');
+      if (!result.ok) expect(result.issues[0]?.path).toEqual(['rules', 0, 'id']);
     }
   });
 

@@ -7,6 +7,7 @@ import { presetSchema, ruleSchema } from '../src/document/policy.js';
 import { wellFormedRule } from '../src/document/rule-shape.js';
 import type { Issue } from '../src/index.js';
 import {
+  formatPath,
   canonicalJson,
   checkRequestAgainstPolicy,
   sha256Hex,
@@ -24,7 +25,7 @@ function doc(rules: unknown[], extra: Record<string, unknown> = {}): Record<stri
 }
 
 function paths(issues: readonly Issue[]): string[] {
-  return issues.map((i) => i.path);
+  return issues.map((i) => formatPath(i.path));
 }
 
 describe('policy documents', () => {
@@ -67,7 +68,7 @@ describe('policy documents', () => {
         ),
       ),
     );
-    expect(first).toMatchObject({ code: 'unknown_class', path: 'rules[3].action' });
+    expect(first).toMatchObject({ code: 'unknown_class', path: ['rules', 3, 'action'] });
     expect(first?.message).toContain('did you mean `gitPush`');
   });
 
@@ -186,7 +187,7 @@ describe('policy documents', () => {
 
   it('reject an autonomy other than the three names (G30–G32)', () => {
     const [first] = issuesOf(doc([], { spaces: { s: { autonomy: 'act-freely' } } }));
-    expect(first).toMatchObject({ path: 'spaces.s.autonomy' });
+    expect(first).toMatchObject({ path: ['spaces', 's', 'autonomy'] });
     expect(first?.message).toContain('`actFreely`');
   });
 
@@ -240,7 +241,7 @@ describe('requests', () => {
     expect(result.ok).toBe(false);
     if (!result.ok)
       expect(result.issues[0]).toMatchObject({
-        path: 'actions[0]',
+        path: ['actions', 0],
         message: expect.stringContaining('`gitPush`'),
       });
   });
@@ -278,7 +279,10 @@ describe('requests', () => {
     if (!other.ok || !typo.ok) throw new Error('requests should be well-formed');
     expect(paths(checkRequestAgainstPolicy(other.value, policy.value))).toEqual(['workspace']);
     const [modeIssue] = checkRequestAgainstPolicy(typo.value, policy.value);
-    expect(modeIssue).toMatchObject({ path: 'mode', message: expect.stringContaining('`review`') });
+    expect(modeIssue).toMatchObject({
+      path: ['mode'],
+      message: expect.stringContaining('`review`'),
+    });
   });
 
   it('normalise the worktree (E36)', () => {

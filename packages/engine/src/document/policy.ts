@@ -6,7 +6,7 @@ import { ACTION_CLASSES, isActionClass } from '../model/classes.js';
 import type { Autonomy, Decision, Enforcement } from '../model/decision.js';
 import { AUTONOMY_LEVELS, DECISIONS, ENFORCEMENTS } from '../model/decision.js';
 import type { Issue, PathSegment, Result } from '../model/issue.js';
-import { formatPath, issue } from '../model/issue.js';
+import { formatPath, issue, parsePath } from '../model/issue.js';
 import type {
   Constraints,
   ManagedFreeze,
@@ -129,7 +129,7 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
     return {
       ok: false,
       issues: [
-        issue('invalid_type', '', `expected a policy document (a mapping), got ${describe(value)}`),
+        issue('invalid_type', [], `expected a policy document (a mapping), got ${describe(value)}`),
       ],
     };
   }
@@ -138,12 +138,12 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
   const doc = value as Record<string, unknown>;
 
   if (!('version' in doc))
-    issues.push(issue('missing_field', 'version', 'missing `version`: write `version: 1`'));
+    issues.push(issue('missing_field', ['version'], 'missing `version`: write `version: 1`'));
   else if (doc.version !== 1)
     issues.push(
       issue(
         'invalid_value',
-        'version',
+        ['version'],
         `unsupported version ${describe(doc.version)}: write \`version: 1\``,
       ),
     );
@@ -154,7 +154,7 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
         issues.push(
           issue(
             'conflict',
-            key,
+            [key],
             `a managed policy applies to every workspace and holds no \`${key}\`${key === 'workspace' ? '' : `: a policy with \`${key}\` is a workspace policy and names its \`workspace\``}`,
           ),
         );
@@ -164,13 +164,13 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
     issues.push(
       issue(
         'missing_field',
-        'workspace',
+        ['workspace'],
         'missing `workspace`: name the workspace this policy belongs to (a managed policy omits it)',
       ),
     );
   } else if (typeof doc.workspace === 'string' && !ID.test(doc.workspace)) {
     issues.push(
-      issue('invalid_value', 'workspace', `\`${doc.workspace}\` is not a valid workspace id`),
+      issue('invalid_value', ['workspace'], `\`${doc.workspace}\` is not a valid workspace id`),
     );
   }
 
@@ -204,21 +204,22 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
     }
   }
 
+  /** The first claim of each id, as a place people read (`rules[3]`). */
   const ids = new Map<string, string>();
   /** Ids are unique across rules and presets (E29), also among rules with other problems. */
   const claimId = (rule: Rule | null, raw: unknown, path: readonly PathSegment[]): void => {
     const written = isRecord(raw) && typeof raw.id === 'string' ? raw.id : undefined;
     const id = rule?.id ?? written;
     if (id === undefined) return;
-    const where = rule?.path ?? formatPath(path);
+    const where = rule === null ? path : parsePath(rule.path);
     const generated = rule?.generatedId === true;
     const previous = ids.get(id);
     if (previous !== undefined) {
       const message = generated
         ? `this rule repeats ${previous} exactly: remove one`
         : `duplicate rule id \`${id}\`: also used by ${previous}`;
-      issues.push(issue('duplicate_id', generated ? where : `${where}.id`, message));
-    } else ids.set(id, where);
+      issues.push(issue('duplicate_id', generated ? where : [...where, 'id'], message));
+    } else ids.set(id, formatPath(where));
   };
 
   const modes: Record<string, ModeSettings> = Object.create(null) as Record<string, ModeSettings>;
@@ -277,7 +278,7 @@ export function validatePolicy(value: unknown, kind: PolicyKind): Result<Policy>
     issues.push(
       issue(
         'conflict',
-        'freeze',
+        ['freeze'],
         '`freeze` belongs in the managed policy, which the installation operator keeps: an admin of the workspace freezes an agent with `warden agent freeze`',
       ),
     );
@@ -320,7 +321,7 @@ function managedFreezes(raw: unknown, issues: Issue[]): ManagedFreeze[] {
     issues.push(
       issue(
         'invalid_value',
-        'freeze',
+        ['freeze'],
         `${raw.length} freezes: a managed policy holds at most ${MAX_MANAGED_FREEZES}`,
       ),
     );
@@ -609,7 +610,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function dedupe(issues: readonly Issue[]): Issue[] {
   const seen = new Set<string>();
   return issues.filter((item) => {
-    const key = `${item.path}\u0000${item.message}`;
+    const key = `${formatPath(item.path)}\u0000${item.message}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

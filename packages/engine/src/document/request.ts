@@ -57,7 +57,7 @@ function tooLarge(data: {
     issues.push(
       issue(
         'too_big',
-        'command',
+        ['command'],
         `the command is longer than ${grouped(REQUEST_LIMITS.commandLength)} characters: a request this large is refused`,
       ),
     );
@@ -115,7 +115,7 @@ export function validateRequest(value: unknown): Result<ActionRequest> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return {
       ok: false,
-      issues: [issue('invalid_type', '', `expected a request (a mapping), got ${describe(value)}`)],
+      issues: [issue('invalid_type', [], `expected a request (a mapping), got ${describe(value)}`)],
     };
   }
   const parsed = safeParse(requestSchema, value);
@@ -142,13 +142,13 @@ export function validateRequest(value: unknown): Result<ActionRequest> {
     issues.push(
       issue(
         'missing_field',
-        data.actions === undefined ? '' : 'actions',
+        data.actions === undefined ? [] : ['actions'],
         'a request names at least one action class in `actions`, or a `command`',
       ),
     );
   }
   if (data.command !== undefined && data.command.trim() === '') {
-    issues.push(issue('invalid_value', 'command', 'empty command'));
+    issues.push(issue('invalid_value', ['command'], 'empty command'));
   }
 
   let worktree: string | undefined;
@@ -157,7 +157,7 @@ export function validateRequest(value: unknown): Result<ActionRequest> {
       issues.push(
         issue(
           'invalid_value',
-          'worktree',
+          ['worktree'],
           `\`${data.worktree}\` is not an absolute path: \`worktree\` is the absolute root that relative paths refer to`,
         ),
       );
@@ -220,7 +220,7 @@ export function checkRequestAgainstPolicy(request: ActionRequest, policy: Policy
     issues.push(
       issue(
         'invalid_value',
-        'workspace',
+        ['workspace'],
         `request is for workspace \`${request.workspace}\`, the policy for \`${policy.workspace}\``,
       ),
     );
@@ -234,7 +234,7 @@ export function checkRequestAgainstPolicy(request: ActionRequest, policy: Policy
     issues.push(
       issue(
         'invalid_value',
-        'mode',
+        ['mode'],
         `unknown mode \`${request.mode}\`: ${known}${didYouMean(request.mode, modes)}`,
       ),
     );

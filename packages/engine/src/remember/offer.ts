@@ -6,6 +6,7 @@ import type { CompiledPolicy, CompiledRule } from '../compile/compile.js';
 import { compilePolicy } from '../compile/compile.js';
 import type { Constraints, Policy } from '../model/policy.js';
 import { isActionClass } from '../model/classes.js';
+import { issueText } from '../model/issue.js';
 import type { PathValue } from '../match/paths.js';
 import type { DecideInput, Explained, FacetOutcome } from '../resolve/decide.js';
 import { explainDecision } from '../resolve/decide.js';
@@ -197,8 +198,7 @@ export function withRules(
     },
     policy.kind,
   );
-  if (!checked.ok)
-    return { ok: false, problems: checked.issues.map((i) => `${i.path}: ${i.message}`) };
+  if (!checked.ok) return { ok: false, problems: checked.issues.map(issueText) };
   return { ok: true, policy: { ...policy, rules: [...policy.rules, ...checked.value.rules] } };
 }
 

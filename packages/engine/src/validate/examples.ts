@@ -10,7 +10,7 @@ import { compilePolicy } from '../compile/compile.js';
 import type { ClassifierTable } from '../classify/table.js';
 import { checkRequestAgainstPolicy, validateRequest } from '../document/request.js';
 import type { Issue } from '../model/issue.js';
-import { issue } from '../model/issue.js';
+import { issue, issueText, parsePath } from '../model/issue.js';
 import type { Rule, RuleExample } from '../model/policy.js';
 import { allRules } from '../model/policy.js';
 import { explainDecision } from '../resolve/decide.js';
@@ -55,7 +55,7 @@ export function checkExamples(compiled: CompiledPolicy, options: ExampleOptions)
     return [
       issue(
         'invalid_value',
-        `${(rules[0] as Rule).path}.examples`,
+        [...parsePath((rules[0] as Rule).path), 'examples'],
         `the policy's rules list ${count} examples; at most ${MAX_EXAMPLES} are decided on every load: keep longer suites in a cases file (\`warden policy test\`)`,
       ),
     ];
@@ -76,7 +76,7 @@ export function checkExamples(compiled: CompiledPolicy, options: ExampleOptions)
     for (const expected of ['allow', 'prompt', 'deny'] as const) {
       const list = rule.examples?.[expected] ?? [];
       list.forEach((example, i) => {
-        const path = `${rule.path}.examples.${expected}[${i}]`;
+        const path = [...parsePath(rule.path), 'examples', expected, i];
         const raw: Record<string, unknown> = {
           workspace,
           agent: 'example',
@@ -89,7 +89,7 @@ export function checkExamples(compiled: CompiledPolicy, options: ExampleOptions)
             issue(
               'invalid_value',
               path,
-              `${shown(example)} is not a valid request: ${request.issues.map((p) => `${p.path === '' ? '' : `${p.path}: `}${p.message}`).join('; ')}`,
+              `${shown(example)} is not a valid request: ${request.issues.map(issueText).join('; ')}`,
             ),
           );
           return;

@@ -5,6 +5,7 @@
 // through the policy capability, so a suggestion's rules pass every check a
 // revision does.
 
+import { issueText } from '@warden/engine';
 import type { ApprovalBroker } from '../approvals/broker.js';
 import type { PastDecision, Suggestion } from '../approvals/suggest.js';
 import { suggestRules, suggestedRules } from '../approvals/suggest.js';
@@ -121,7 +122,7 @@ export class Suggestions {
         problem:
           'conflict' in written
             ? 'another revision was written meanwhile: look at the suggestions again'
-            : written.issues.map((i) => `${i.path}: ${i.message}`).join('; '),
+            : written.issues.map(issueText).join('; '),
       };
     return { ok: true, suggestion, revision: written.revision };
   }

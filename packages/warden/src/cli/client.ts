@@ -3,8 +3,8 @@
 // the way the CLI prints its own. An unreachable server is an error, never a
 // silent success.
 
+import type { RenderedIssue } from '../policy/problems.js';
 import { z } from 'zod';
-import type { Issue } from '@warden/engine';
 import { zodIssues } from '../policy/problems.js';
 import type { Io } from './io.js';
 import { fail, usage } from './io.js';
@@ -156,7 +156,9 @@ export async function call<T>(
 export function readAnswer<T>(
   schema: z.ZodType<T>,
   body: unknown,
-): { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: Issue[] } {
+):
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly problems: RenderedIssue[] } {
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, value: parsed.data };
   const problems = parsed.error.issues.filter((issue) => issue.code !== 'unrecognized_keys');

@@ -3,6 +3,7 @@
 // decision in the audit log (G39) and answers — and when anything fails on
 // the way, it answers deny with the reason (fail-closed).
 
+import { issueText } from '@warden/engine';
 import type { ActionRequest, Autonomy, ClassifierTable, DecideInput } from '@warden/engine';
 import { checkRequestAgainstPolicy, explainDecision, validateRequest } from '@warden/engine';
 import type { ApprovalBroker } from '../approvals/broker.js';
@@ -336,9 +337,7 @@ export class Gate {
       ? checkRequestAgainstPolicy(validated.value, snapshot.compiled.policy)
       : validated.issues;
     if (!validated.ok || issues.length > 0) {
-      const list = issues
-        .map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`)
-        .join('; ');
+      const list = issues.map(issueText).join('; ');
       throw new GateFault('request-invalid', `the request is not valid: ${list}`);
     }
     return validated.value;

@@ -7,7 +7,14 @@
 import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { CompiledPolicy, Freeze, ManagedSource, Policy } from '@warden/engine';
-import { allRules, canonicalJson, compilePolicy, validatePolicy, withRules } from '@warden/engine';
+import {
+  allRules,
+  canonicalJson,
+  compilePolicy,
+  issueText,
+  validatePolicy,
+  withRules,
+} from '@warden/engine';
 import { loadPolicyFile } from '../policy/load.js';
 import type { FreezeRecord, JsonValue, Store, StoredRule } from '../store/types.js';
 import { GateFault } from './fault.js';
@@ -288,7 +295,7 @@ export class StorePolicySource implements PolicySource {
     if (!validated.ok) {
       throw new GateFault(
         'policy-invalid',
-        `revision ${revision.revision} of the policy of \`${workspace}\` is not valid: ${validated.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+        `revision ${revision.revision} of the policy of \`${workspace}\` is not valid: ${validated.issues.map(issueText).join('; ')}`,
       );
     }
     const { policy, skipped, accepted } = addStoredRules(validated.value, stored);
@@ -301,7 +308,7 @@ export class StorePolicySource implements PolicySource {
       if (!checked.ok)
         throw new GateFault(
           'managed-invalid',
-          `revision ${storedManaged.revision} of the managed policy is not valid: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+          `revision ${storedManaged.revision} of the managed policy is not valid: ${checked.issues.map(issueText).join('; ')}`,
         );
       managed = compilePolicy(checked.value);
       managedHash = storedManaged.hash;

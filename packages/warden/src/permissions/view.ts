@@ -97,7 +97,7 @@ export async function proposePolicy(
       issues: [
         {
           code: 'invalid_value',
-          path: 'workspace',
+          path: ['workspace'],
           message: `the document is the policy of \`${validated.value.workspace ?? ''}\`, not of \`${workspace}\``,
         },
       ],

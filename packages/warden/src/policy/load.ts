@@ -7,13 +7,13 @@ import type {
   ActionRequest,
   ClassifierTable,
   CompiledPolicy,
-  Issue,
   ManagedSource,
   Policy,
   PolicyKind,
   Result,
 } from '@warden/engine';
 import {
+  formatPath,
   DEFAULT_TABLE,
   checkExamples,
   compilePolicy,
@@ -21,11 +21,12 @@ import {
   validatePolicy,
   validateRequest,
 } from '@warden/engine';
-import type { Problem } from './problems.js';
+import type { Problem, RenderedIssue } from './problems.js';
+import { rendered } from './problems.js';
 import { parseText } from './source.js';
 
 /** A problem found in a named input (a file, stdin or a flag). */
-export interface InputIssue extends Issue {
+export interface InputIssue extends RenderedIssue {
   readonly file?: string;
 }
 
@@ -65,7 +66,9 @@ export function readInput(file: string, stdin: () => string): Loaded<string> {
 }
 
 function withFile<T>(result: Result<T>, file: string): Loaded<T> {
-  return result.ok ? result : { ok: false, issues: result.issues.map((i) => ({ ...i, file })) };
+  return result.ok
+    ? result
+    : { ok: false, issues: result.issues.map((i) => ({ ...rendered(i), file })) };
 }
 
 export interface LoadedPolicy {
@@ -89,7 +92,7 @@ export function loadPolicyFile(
   const compiled = compilePolicy(validated.value);
   // A rule's examples are checked on every load: a policy that no longer decides them is refused.
   const wrong = checkExamples(compiled, { at: Date.now() });
-  if (wrong.length > 0) return { ok: false, issues: wrong.map((i) => ({ ...i, file })) };
+  if (wrong.length > 0) return { ok: false, issues: wrong.map((i) => ({ ...rendered(i), file })) };
   return { ok: true, value: { file, policy: validated.value, compiled } };
 }
 
@@ -153,7 +156,7 @@ export function readSettingsFile(
     return {
       ok: false,
       problems: parsed.issues.map((i) => ({
-        path: i.path === '' ? file : `${file}: ${i.path}`,
+        path: i.path.length === 0 ? file : `${file}: ${formatPath(i.path)}`,
         message: i.message,
       })),
     };

@@ -5,6 +5,7 @@
 
 import { LineCounter, parseDocument } from 'yaml';
 import type { Issue, Result } from '@warden/engine';
+import { parsePath } from '@warden/engine';
 import { illFormedPath } from '../well-formed.js';
 
 export function parseText(text: string): Result<unknown> {
@@ -21,7 +22,7 @@ export function parseText(text: string): Result<unknown> {
       const at = where === undefined ? '' : `line ${where.line}, column ${where.col}: `;
       return {
         code: 'syntax',
-        path: '',
+        path: [],
         message: `${at}${firstLine(error.message)}`,
       } satisfies Issue;
     });
@@ -37,14 +38,14 @@ export function parseText(text: string): Result<unknown> {
       issues: [
         {
           code: 'syntax',
-          path: '',
+          path: [],
           message: `cannot read the document: ${firstLine((error as Error).message)}`,
         },
       ],
     };
   }
   if (value === null || value === undefined) {
-    return { ok: false, issues: [{ code: 'syntax', path: '', message: 'the document is empty' }] };
+    return { ok: false, issues: [{ code: 'syntax', path: [], message: 'the document is empty' }] };
   }
   const broken = illFormedPath(value);
   if (broken !== null)
@@ -53,7 +54,7 @@ export function parseText(text: string): Result<unknown> {
       issues: [
         {
           code: 'syntax',
-          path: broken,
+          path: parsePath(broken),
           message:
             'holds a lone surrogate (an escape like `\\ud800` on its own), which is not Unicode text',
         },

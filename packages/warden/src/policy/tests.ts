@@ -5,12 +5,13 @@
 // the policy, the managed layer and the classifier come in compiled; the
 // CLI reads the files (`warden policy test`).
 
+import type { RenderedIssue } from './problems.js';
+import { issueText } from '@warden/engine';
 import type {
   ActionRequest,
   ClassifierTable,
   CompiledPolicy,
   DecisionResult,
-  Issue,
   ManagedSource,
 } from '@warden/engine';
 import {
@@ -86,7 +87,7 @@ export interface CaseResult {
 /** The cases of a document, or every problem with it (paths into the document). */
 export function readCases(
   raw: unknown,
-): { ok: true; value: CasesDocument } | { ok: false; issues: Issue[] } {
+): { ok: true; value: CasesDocument } | { ok: false; issues: RenderedIssue[] } {
   const parsed = casesSchema.safeParse(raw);
   return parsed.success
     ? { ok: true, value: parsed.data }
@@ -106,7 +107,7 @@ function requestOf(c: PolicyCase, workspace: string): ActionRequest | string {
   if (c.mode !== undefined) raw.mode = c.mode;
   const validated = validateRequest(raw);
   if (!validated.ok)
-    return `the request is not valid: ${validated.issues.map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`).join('; ')}`;
+    return `the request is not valid: ${validated.issues.map(issueText).join('; ')}`;
   return validated.value;
 }
 
@@ -134,9 +135,7 @@ export function runCase(c: PolicyCase, options: RunOptions): CaseResult {
   if (typeof request === 'string') return fail(request);
   const mismatch = checkRequestAgainstPolicy(request, options.policy.policy);
   if (mismatch.length > 0)
-    return fail(
-      `the request does not fit the policy: ${mismatch.map((i) => `${i.path === '' ? '' : `${i.path}: `}${i.message}`).join('; ')}`,
-    );
+    return fail(`the request does not fit the policy: ${mismatch.map(issueText).join('; ')}`);
   let at = options.at;
   if (c.at !== undefined) {
     const parsed = parseTimestamp(c.at);

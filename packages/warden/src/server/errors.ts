@@ -5,6 +5,8 @@
 
 import type { Issue, IssueCode } from '@warden/engine';
 import { GateFault } from '../gate/fault.js';
+import type { RenderedIssue } from '../policy/problems.js';
+import { rendered, renderedAll } from '../policy/problems.js';
 import { storeUnavailable } from '../store/faults.js';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500 | 503;
@@ -27,7 +29,7 @@ export type WireCode =
   | 'internal';
 
 /** A problem as the API answers it. */
-export interface ApiIssue extends Omit<Issue, 'code'> {
+export interface ApiIssue extends Omit<RenderedIssue, 'code'> {
   readonly code: WireCode;
 }
 
@@ -78,20 +80,23 @@ export function internal(message: string): ApiError {
 }
 
 /** 422: what was sent is well formed but not valid; every problem is listed. */
-export function invalid(problems: readonly Issue[]): ApiError {
-  return new ApiError(422, problems);
+export function invalid(problems: readonly (Issue | RenderedIssue)[]): ApiError {
+  return new ApiError(
+    422,
+    problems.map((p) => (typeof p.path === 'string' ? (p as RenderedIssue) : rendered(p as Issue))),
+  );
 }
 
 /** Problems found in a part of the input (`document`, `request`): their paths continue the part's. */
-export function within(part: string, issues: readonly Issue[]): Issue[] {
-  return issues.map((i) => ({ ...i, path: i.path === '' ? part : `${part}.${i.path}` }));
+export function within(part: string, issues: readonly Issue[]): RenderedIssue[] {
+  return renderedAll(issues, part);
 }
 
 /** Problems that carry no code of their own (a template's arguments, a token's fields) as issues. */
 export function asIssues(
   code: IssueCode,
   problems: readonly { readonly path: string; readonly message: string }[],
-): Issue[] {
+): RenderedIssue[] {
   return problems.map((p) => ({ code, path: p.path, message: p.message }));
 }
 
@@ -143,7 +148,7 @@ function sentence(text: string): string {
  * (`The note is too long: at most 500 characters.`); every message Warden
  * wrote itself is kept as it is.
  */
-export function humaneMessage(problem: Pick<Issue, 'path' | 'message'>): string {
+export function humaneMessage(problem: Pick<RenderedIssue, 'path' | 'message'>): string {
   const { path, message } = problem;
   const field = fieldOf(path);
   let m: RegExpExecArray | null;

@@ -2,6 +2,7 @@
 // ids; the preview shows exactly the rules that applying adds, and applying
 // validates the whole document with the engine, so nothing half-applies.
 
+import { formatPath } from '@warden/engine';
 import { describeRule, validatePolicy } from '@warden/engine';
 import type { Issue } from '@warden/engine';
 import { checkArgs, recordOrNull } from './args.js';
@@ -162,5 +163,5 @@ function unknownTemplate(name: unknown): TemplateProblem {
 }
 
 function problemOf(issue: Issue): TemplateProblem {
-  return { path: issue.path, message: issue.message };
+  return { path: formatPath(issue.path), message: issue.message };
 }

@@ -41,17 +41,20 @@ export type DecisionOptions = OptionsOf<typeof decisionOptions>;
 
 /** What deciding needs beyond the command line, loaded when `explain` or `check` runs. */
 async function library() {
-  const [engine, load, { readAt }, { renderDecision }] = await Promise.all([
+  const [engine, load, { rendered }, { readAt }, { renderDecision }] = await Promise.all([
     import('@warden/engine'),
     import('../../policy/load.js'),
+    import('../../policy/problems.js'),
     import('../read-at.js'),
     import('../render-decision.js'),
   ]);
-  const { checkRequestAgainstPolicy, explainDecision, validateRequest } = engine;
+  const { checkRequestAgainstPolicy, explainDecision, formatPath, validateRequest } = engine;
   const { chooseManaged, loadClassifier, loadPolicyFile, loadRequest } = load;
   return {
     checkRequestAgainstPolicy,
     explainDecision,
+    formatPath,
+    rendered,
     validateRequest,
     chooseManaged,
     loadClassifier,
@@ -114,7 +117,7 @@ function requestFromFlags(
     return fail(
       io,
       json,
-      result.issues.map((i) => ({ ...i, path: flagFor(i.path) })),
+      result.issues.map((i) => ({ ...lib.rendered(i), path: flagFor(lib.formatPath(i.path)) })),
     );
   return result.value;
 }
@@ -179,7 +182,7 @@ function prepareDecision(
     return fail(
       io,
       json,
-      mismatch.map((i) => ({ ...i, file: options.request ?? 'request' })),
+      mismatch.map((i) => ({ ...lib.rendered(i), file: options.request ?? 'request' })),
     );
   return {
     policyFile: policy.value.file,

@@ -77,8 +77,21 @@ async function library() {
   const [
     { describeRule, didYouMean, validatePolicy },
     { TEMPLATES, applyTemplate, templateRules },
-  ] = await Promise.all([import('@warden/engine'), import('../../templates/index.js')]);
-  return { describeRule, didYouMean, validatePolicy, TEMPLATES, applyTemplate, templateRules };
+    { renderedAll },
+  ] = await Promise.all([
+    import('@warden/engine'),
+    import('../../templates/index.js'),
+    import('../../policy/problems.js'),
+  ]);
+  return {
+    describeRule,
+    didYouMean,
+    validatePolicy,
+    TEMPLATES,
+    applyTemplate,
+    templateRules,
+    renderedAll,
+  };
 }
 
 type Library = Awaited<ReturnType<typeof library>>;
@@ -421,7 +434,7 @@ async function applyLocally(
   if (!written.ok)
     return 'conflict' in written
       ? usage(io, json, '', 'the policy changed meanwhile: apply the template again')
-      : failWith(io, json, written.issues);
+      : failWith(io, json, lib.renderedAll(written.issues));
   return {
     workspace,
     revision: written.revision.revision,

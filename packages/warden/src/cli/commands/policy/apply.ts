@@ -34,17 +34,20 @@ export function registerPolicyApply(policy: CommandUnknownOpts, cli: Cli): void 
 }
 
 export async function runApply(io: Io, file: string, options: ApplyOptions): Promise<number> {
-  const [{ loadPolicyFile, readInput }, { parseText }] = await Promise.all([
-    import('../../../policy/load.js'),
-    import('../../../policy/source.js'),
-  ]);
+  const [{ loadPolicyFile, readInput }, { parseText }, { rendered, renderedAll }] =
+    await Promise.all([
+      import('../../../policy/load.js'),
+      import('../../../policy/source.js'),
+      import('../../../policy/problems.js'),
+    ]);
   const json = options.json === true;
   const loaded = loadPolicyFile(file, 'auto', io.stdin);
   if (!loaded.ok) return fail(io, json, loaded.issues);
   const { policy } = loaded.value;
   const text = readInput(file, io.stdin);
-  const parsed = text.ok ? parseText(text.value) : text;
-  if (!parsed.ok) return fail(io, json, parsed.issues);
+  if (!text.ok) return fail(io, json, text.issues);
+  const parsed = parseText(text.value);
+  if (!parsed.ok) return fail(io, json, renderedAll(parsed.issues));
   const document = parsed.value;
   const managed = policy.kind === 'managed';
   let written: RevisionView;
@@ -89,7 +92,7 @@ export async function runApply(io: Io, file: string, options: ApplyOptions): Pro
                 message: 'another revision was written meanwhile: apply again',
               },
             ]
-          : result.issues.map((i) => ({ ...i, file })),
+          : result.issues.map((i) => ({ ...rendered(i), file })),
       );
     written = result.revision;
   }

@@ -45,9 +45,10 @@ function issueText(issues: readonly InputIssue[]): string[] {
 
 /** What running cases needs beyond the command line, loaded when it runs. */
 async function library() {
-  const [load, { parseText }, tests, { readAt }] = await Promise.all([
+  const [load, { parseText }, { renderedAll }, tests, { readAt }] = await Promise.all([
     import('../../../policy/load.js'),
     import('../../../policy/source.js'),
+    import('../../../policy/problems.js'),
     import('../../../policy/tests.js'),
     import('../../read-at.js'),
   ]);
@@ -58,6 +59,7 @@ async function library() {
     loadPolicyFile,
     readInput,
     parseText,
+    renderedAll,
     junitXml,
     readCases,
     runCase,
@@ -83,7 +85,7 @@ function runFile(
   const text = lib.readInput(file, io.stdin);
   if (!text.ok) return broken(issueText(text.issues));
   const parsed = lib.parseText(text.value);
-  if (!parsed.ok) return broken(issueText(parsed.issues));
+  if (!parsed.ok) return broken(issueText(lib.renderedAll(parsed.issues)));
   const read = lib.readCases(parsed.value);
   if (!read.ok) return broken(issueText(read.issues));
   const beside = (name: string) => (file === '-' ? name : resolve(dirname(file), name));
