@@ -36,10 +36,12 @@ export type {
   Decision,
   DecisionResult,
   Issue,
+  PathSegment,
   Policy,
   RequestArgs,
 } from '@warden/engine';
-export { ACTION_CLASSES, isActionClass } from '@warden/engine';
+// An issue keeps its place as data; these write it out as the API and the CLI print it.
+export { ACTION_CLASSES, formatPath, isActionClass, issueText } from '@warden/engine';
 
 // Tools: the registry every call passes through, and the built-in tools.
 export type {
