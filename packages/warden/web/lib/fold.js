@@ -25,6 +25,41 @@ function characters(text) {
 }
 
 /**
+ * The control that shows a folded text whole and folds it again: it draws
+ * the text with `drawText(open)` on each change, says on itself how long
+ * the whole is, and tells `onToggle`.
+ * @param {string} id the folded element's id @param {number} length in characters
+ * @param {string} what @param {boolean} startOpen
+ * @param {(open: boolean) => void} onToggle @param {(open: boolean) => void} drawText
+ */
+function toggle(id, length, what, startOpen, onToggle, drawText) {
+  const count = length.toLocaleString('en-US');
+  const button = h('button', {
+    type: 'button',
+    class: 'fold-toggle',
+    'aria-controls': id,
+    'aria-expanded': 'false',
+  });
+  let open = startOpen;
+  const draw = () => {
+    drawText(open);
+    button.setAttribute('aria-expanded', open ? 'true' : 'false');
+    replace(
+      button,
+      open ? 'Show less' : `Show all ${count} characters`,
+      h('span', { class: 'visually-hidden' }, ` of ${what}`),
+    );
+  };
+  button.addEventListener('click', () => {
+    open = !open;
+    draw();
+    onToggle(open);
+  });
+  draw();
+  return button;
+}
+
+/**
  * `text` drawn by `render` (a text node by default); past `limit` characters,
  * its first `limit` and an expand control that shows the rest.
  * @param {unknown} value the text (anything else is shown as its string)
@@ -49,30 +84,10 @@ export function folded(value, options = {}) {
   counter += 1;
   const id = `fold-${counter}`;
   const head = chars.slice(0, limit).join('');
-  const count = chars.length.toLocaleString('en-US');
   const body = h('span', { class: 'fold-text', id });
-  const button = h('button', {
-    type: 'button',
-    class: 'fold-toggle',
-    'aria-controls': id,
-    'aria-expanded': 'false',
-  });
-  let open = options.open === true;
-  const draw = () => {
-    replace(body, render(open ? text : head), open ? null : h('span', { class: 'fold-cut' }, '…'));
-    button.setAttribute('aria-expanded', open ? 'true' : 'false');
-    replace(
-      button,
-      open ? 'Show less' : `Show all ${count} characters`,
-      h('span', { class: 'visually-hidden' }, ` of ${what}`),
-    );
-  };
-  button.addEventListener('click', () => {
-    open = !open;
-    draw();
-    onToggle(open);
-  });
-  draw();
+  const button = toggle(id, chars.length, what, options.open === true, onToggle, (open) =>
+    replace(body, render(open ? text : head), open ? null : h('span', { class: 'fold-cut' }, '…')),
+  );
   return h('span', { class: 'fold', dataset: { length: String(chars.length) } }, body, ' ', button);
 }
 
@@ -89,29 +104,9 @@ export function foldedPre(text, options = {}) {
   const id = typeof attrs.id === 'string' ? attrs.id : `fold-${counter}`;
   const pre = h('pre', { ...attrs, id });
   const head = chars.slice(0, limit).join('');
-  const count = chars.length.toLocaleString('en-US');
-  const button = h('button', {
-    type: 'button',
-    class: 'fold-toggle',
-    'aria-controls': id,
-    'aria-expanded': 'false',
-  });
-  let open = options.open === true;
-  const draw = () => {
+  const button = toggle(id, chars.length, what, options.open === true, onToggle, (open) => {
     pre.textContent = open ? text : `${head}…`;
-    button.setAttribute('aria-expanded', open ? 'true' : 'false');
-    replace(
-      button,
-      open ? 'Show less' : `Show all ${count} characters`,
-      h('span', { class: 'visually-hidden' }, ` of ${what}`),
-    );
-  };
-  button.addEventListener('click', () => {
-    open = !open;
-    draw();
-    onToggle(open);
   });
-  draw();
   return h(
     'div',
     { class: 'fold fold-block', dataset: { length: String(chars.length) } },

@@ -5,6 +5,8 @@
 // DOM, no `fetch`, no timers; the clock comes in as an argument. The card
 // (`card.js`) draws a state and turns DOM events into the events below.
 
+import { unfold } from '../../lib/state.js';
+
 /**
  * @typedef {import('../../lib/types.js').ApprovalView} ApprovalView
  * @typedef {import('../../lib/types.js').AnswerBody} AnswerBody
@@ -128,10 +130,8 @@ export function inWords(ms) {
  * @param {CardState} state @param {CardEvent} event @returns {CardState}
  */
 export function reduceCard(state, event) {
-  if (event.type === 'fold') {
-    const others = state.unfolded.filter((p) => p !== event.part);
-    return { ...state, unfolded: event.open ? [...others, event.part] : others };
-  }
+  if (event.type === 'fold')
+    return { ...state, unfolded: unfold(state.unfolded, event.part, event.open) };
   if (state.end !== null) return state;
   switch (event.type) {
     case 'hours':

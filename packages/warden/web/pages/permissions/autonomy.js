@@ -99,20 +99,24 @@ export function mountAutonomy(panel, env) {
             ACT_FREELY_STATEMENT,
           )
         : null;
-    if (!env.canWrite)
-      return h(
+    /** The card: the space, its dial as it stands (`now` before it where it can change), then `rest`. @param {string | null} now @param {import('../../lib/types.js').Child[]} rest */
+    const card = (now, ...rest) =>
+      h(
         'section',
         { class: 'card space', 'aria-labelledby': title, dataset: { space: space.id } },
         h('h3', { id: title }, `Space ${space.id}`),
         h(
           'p',
           null,
+          now,
           h('strong', { class: 'dial-value' }, space.autonomy ?? 'unset (actWithApproval)'),
           ` — ${space.meaning}`,
         ),
         statement,
         effect(space.id),
+        ...rest,
       );
+    if (!env.canWrite) return card(null);
     const fieldset = h(
       'fieldset',
       { class: 'choices dial' },
@@ -135,19 +139,8 @@ export function mountAutonomy(panel, env) {
         );
       }),
     );
-    return h(
-      'section',
-      { class: 'card space', 'aria-labelledby': title, dataset: { space: space.id } },
-      h('h3', { id: title }, `Space ${space.id}`),
-      h(
-        'p',
-        null,
-        'Now: ',
-        h('strong', { class: 'dial-value' }, space.autonomy ?? 'unset (actWithApproval)'),
-        ` — ${space.meaning}`,
-      ),
-      statement,
-      effect(space.id),
+    return card(
+      'Now: ',
       h(
         'form',
         {

@@ -28,7 +28,7 @@ import {
   savedText,
   titleText,
 } from './editor-state.js';
-import { alertBox, fail, field, rich, scopeName, select, uid } from './ui.js';
+import { alertBox, fail, field, rich, scopeName, select, uid, wholeNumber } from './ui.js';
 
 /**
  * @typedef {import('../../lib/types.js').Enforcement} Enforcement
@@ -272,12 +272,7 @@ function constraintFields(d) {
     );
   /** @param {'maxCount' | 'maxCents'} name */
   const capInput = (name) =>
-    h('input', {
-      type: 'number',
-      name,
-      min: '0',
-      step: '1',
-      inputmode: 'numeric',
+    wholeNumber(name, {
       value: form[name] === '' ? undefined : form[name],
       oninput: writes(d, name),
     });

@@ -6,6 +6,8 @@
 // `window`; the matrix tab (`matrix.js`) feeds it the page's reads and the
 // person's input, and draws what it returns.
 
+import { commonEvent } from '../../lib/state.js';
+
 /**
  * @typedef {import('../../lib/types.js').PermissionsMatrix} PermissionsMatrix
  * @typedef {import('../../lib/types.js').MatrixColumn} MatrixColumn
@@ -221,13 +223,7 @@ export function reduce(state, event) {
       return state.selected === null
         ? state
         : { ...state, selected: null, focus: state.selected, unfolded: [] };
-    case 'focused':
-      return state.focus === null ? state : { ...state, focus: null };
-    case 'fold': {
-      const others = state.unfolded.filter((p) => p !== event.part);
-      return { ...state, unfolded: event.open ? [...others, event.part] : others };
-    }
     default:
-      return state;
+      return commonEvent(state, event);
   }
 }

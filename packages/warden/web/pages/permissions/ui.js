@@ -66,6 +66,14 @@ export function select(options, selected, attrs = {}) {
   );
 }
 
+/**
+ * A whole, non-negative number field (a count, cents).
+ * @param {string} name @param {Record<string, unknown>} [attrs]
+ */
+export function wholeNumber(name, attrs = {}) {
+  return h('input', { type: 'number', name, min: '0', step: '1', inputmode: 'numeric', ...attrs });
+}
+
 /** What a decision means to the agent, in words. @param {string | null | undefined} d */
 export function decisionWords(d) {
   if (d === 'allow') return 'allowed';

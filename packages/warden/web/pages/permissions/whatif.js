@@ -6,7 +6,18 @@
 
 import { api } from '../../lib/api.js';
 import { badge, checkedOf, code, h, replace, valueOf } from '../../lib/dom.js';
-import { alertBox, clear, fail, field, lines, rich, scopeName, select, uid } from './ui.js';
+import {
+  alertBox,
+  clear,
+  fail,
+  field,
+  lines,
+  rich,
+  scopeName,
+  select,
+  uid,
+  wholeNumber,
+} from './ui.js';
 
 /**
  * A request as the what-if form builds it (`POST /v1/what-if`'s `request`).
@@ -269,15 +280,7 @@ export function mountWhatIf(panel, env) {
   const refs = argArea('refs');
   const hosts = argArea('hosts');
   /** @param {'count' | 'cents'} name */
-  const number = (name) =>
-    h('input', {
-      type: 'number',
-      name,
-      min: '0',
-      step: '1',
-      inputmode: 'numeric',
-      oninput: writes(name),
-    });
+  const number = (name) => wholeNumber(name, { oninput: writes(name) });
   const count = number('count');
   const cents = number('cents');
   const worktree = h('input', {

@@ -5,6 +5,8 @@
 // unfolded. Pure: no DOM, no `fetch`, no `window`; the page (`../tools.js`)
 // feeds it the API's answers and draws what it returns.
 
+import { commonEvent } from '../../lib/state.js';
+
 /**
  * @typedef {import('../../lib/types.js').ToolPin} ToolPin
  */
@@ -117,13 +119,7 @@ export function reduce(state, event) {
         focus: event.tool,
         failed: `Cannot accept the new definition of ${event.tool}: ${event.message}`,
       };
-    case 'focused':
-      return state.focus === null ? state : { ...state, focus: null };
-    case 'fold': {
-      const others = state.unfolded.filter((p) => p !== event.part);
-      return { ...state, unfolded: event.open ? [...others, event.part] : others };
-    }
     default:
-      return state;
+      return commonEvent(state, event);
   }
 }
