@@ -493,6 +493,14 @@ export interface TaskFilter {
   readonly limit?: number;
 }
 
+/** What an update may change of a task; what it does not name stays. */
+export interface TaskChange {
+  readonly state?: TaskState;
+  readonly dueAt?: string | null;
+  readonly title?: string;
+  readonly note?: string | null;
+}
+
 export interface TaskReader {
   get(id: string, at: number): Promise<TaskView | null>;
   list(filter: TaskFilter): Promise<TaskView[]>;
@@ -502,16 +510,7 @@ export interface TaskStore extends TaskReader {
   create(
     task: Omit<TaskRecord, 'doneAt' | 'state'> & { readonly state?: TaskState },
   ): Promise<TaskRecord>;
-  update(
-    id: string,
-    change: {
-      readonly state?: TaskState;
-      readonly dueAt?: string | null;
-      readonly title?: string;
-      readonly note?: string | null;
-    },
-    at: number,
-  ): Promise<TaskRecord | null>;
+  update(id: string, change: TaskChange, at: number): Promise<TaskRecord | null>;
 }
 
 // ─── API tokens (contracts §8) ─────────────────────────────────────────────

@@ -7,7 +7,7 @@ import { CompiledQuery } from 'kysely';
 import type { AgentRecord, AgentStore } from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
-import { iso } from './context.js';
+import { every, iso } from './context.js';
 
 function fromRow(row: Database['agents']): AgentRecord {
   return {
@@ -78,12 +78,9 @@ export class SqlAgentStore implements AgentStore {
   }
 
   async list(workspace: string): Promise<AgentRecord[]> {
-    const rows = await this.ctx.db
-      .selectFrom('agents')
-      .selectAll()
-      .where('workspace', '=', workspace)
-      .orderBy('id')
-      .execute();
-    return rows.map(fromRow);
+    return every(
+      this.ctx.db.selectFrom('agents').selectAll().where('workspace', '=', workspace).orderBy('id'),
+      fromRow,
+    );
   }
 }

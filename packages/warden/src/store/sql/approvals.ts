@@ -16,7 +16,16 @@ import type {
 } from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
-import { bumpVersion, iso, num, parseJson } from './context.js';
+import {
+  bumpVersion,
+  every,
+  first,
+  iso,
+  newestFirst,
+  num,
+  parseJson,
+  whereGiven,
+} from './context.js';
 import { storedRuleRow } from './rules.js';
 
 type Row = Database['approvals'];
@@ -83,28 +92,18 @@ export class SqlApprovalStore implements ApprovalStore {
   }
 
   async get(id: string): Promise<ApprovalRecord | null> {
-    const row = await this.ctx.db
-      .selectFrom('approvals')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row === undefined ? null : fromRow(row);
+    return first(this.ctx.db.selectFrom('approvals').selectAll().where('id', '=', id), fromRow);
   }
 
   async list(filter: ApprovalFilter = {}): Promise<ApprovalRecord[]> {
-    let query = this.ctx.db.selectFrom('approvals').selectAll();
-    if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
-    if (filter.state !== undefined) query = query.where('state', '=', filter.state);
-    if (filter.agent !== undefined) query = query.where('agent', '=', filter.agent);
-    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
-    if (filter.fingerprint !== undefined)
-      query = query.where('fingerprint', '=', filter.fingerprint);
-    const rows = await query
-      .orderBy('created_at_ms', 'desc')
-      .orderBy('id', 'desc')
-      .limit(filter.limit ?? 100)
-      .execute();
-    return rows.map(fromRow);
+    const query = whereGiven(this.ctx.db.selectFrom('approvals').selectAll(), {
+      workspace: filter.workspace,
+      state: filter.state,
+      agent: filter.agent,
+      kind: filter.kind,
+      fingerprint: filter.fingerprint,
+    });
+    return every(newestFirst(query, 'created_at_ms', filter.limit ?? 100), fromRow);
   }
 
   async settle(id: string, s: ApprovalSettle): Promise<ApprovalRecord | null> {

@@ -237,16 +237,7 @@ export class SqlAuditStore implements AuditStore {
 
 export const AUDIT_COLUMNS = [
   'seq',
-  'id',
-  'kind',
-  'workspace',
-  'agent_id',
-  'run_id',
-  'call_id',
-  'decision_id',
-  'tool',
-  'status',
-  'occurred_at_ms',
+  ...ENTRY_COLUMNS,
   'entry',
   'prev_hash',
   'hash',

@@ -2,7 +2,7 @@
 // that take the write lock up front, and the state counter that tells other
 // processes a policy changed.
 
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Backend, StoreTopic } from '../types.js';
 import type { Database } from '../schema.js';
@@ -101,4 +101,41 @@ export function num(value: number | string | bigint): number {
 
 export function numOrNull(value: number | string | bigint | null): number | null {
   return value === null ? null : num(value);
+}
+
+/** The first row a query finds, as the store's record; null when it finds none. */
+export async function first<R, T>(
+  query: { executeTakeFirst(): Promise<R | undefined> },
+  record: (row: R) => T,
+): Promise<T | null> {
+  const row = await query.executeTakeFirst();
+  return row === undefined ? null : record(row);
+}
+
+/** Every row a query finds, as the store's records. */
+export async function every<R, T>(
+  query: { execute(): Promise<R[]> },
+  record: (row: R) => T,
+): Promise<T[]> {
+  return (await query.execute()).map((row) => record(row));
+}
+
+/** The query narrowed to rows whose column equals each value given; a value left undefined narrows nothing. */
+export function whereGiven<TB extends keyof Database, O>(
+  query: SelectQueryBuilder<Database, TB, O>,
+  columns: { readonly [C in keyof O & string]?: O[C] | undefined },
+): SelectQueryBuilder<Database, TB, O> {
+  let narrowed = query;
+  for (const [column, value] of Object.entries(columns))
+    if (value !== undefined) narrowed = narrowed.where(sql.ref(column), '=', value);
+  return narrowed;
+}
+
+/** Newest first by a time column (ties by id, newest id first), at most `limit` rows. */
+export function newestFirst<TB extends keyof Database, O>(
+  query: SelectQueryBuilder<Database, TB, O>,
+  column: 'created_at_ms' | 'started_at_ms',
+  limit: number,
+): SelectQueryBuilder<Database, TB, O> {
+  return query.orderBy(sql.ref(column), 'desc').orderBy(sql.ref('id'), 'desc').limit(limit);
 }

@@ -4,8 +4,8 @@
 
 import type { FreezeRecord, FreezeStore } from '../types.js';
 import type { Database } from '../schema.js';
-import type { SqlContext } from './context.js';
-import { bumpVersion, iso, lockKey } from './context.js';
+import type { Db, SqlContext } from './context.js';
+import { bumpVersion, every, iso, lockKey, whereGiven } from './context.js';
 
 /** The whole workspace, in the `agent` column (part of the key, so not null). */
 const WHOLE = '';
@@ -20,14 +20,21 @@ function fromRow(row: Database['freezes']): FreezeRecord {
   };
 }
 
+/** The freeze of one agent (or of the whole workspace) in a workspace. */
+function freezeOf(db: Db, workspace: string, agent: string) {
+  return db
+    .selectFrom('freezes')
+    .selectAll()
+    .where('workspace', '=', workspace)
+    .where('agent', '=', agent);
+}
+
 export class SqlFreezeStore implements FreezeStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async list(workspace?: string): Promise<FreezeRecord[]> {
-    let query = this.ctx.db.selectFrom('freezes').selectAll();
-    if (workspace !== undefined) query = query.where('workspace', '=', workspace);
-    const rows = await query.orderBy('workspace').orderBy('agent').execute();
-    return rows.map(fromRow);
+    const query = whereGiven(this.ctx.db.selectFrom('freezes').selectAll(), { workspace });
+    return every(query.orderBy('workspace').orderBy('agent'), fromRow);
   }
 
   async freeze(freeze: Omit<FreezeRecord, 'frozenAt'>, at: number): Promise<FreezeRecord> {
@@ -46,12 +53,7 @@ export class SqlFreezeStore implements FreezeStore {
         .onConflict((oc) => oc.columns(['workspace', 'agent']).doNothing())
         .execute();
       await bumpVersion(tx, freeze.workspace);
-      return tx
-        .selectFrom('freezes')
-        .selectAll()
-        .where('workspace', '=', freeze.workspace)
-        .where('agent', '=', agent)
-        .executeTakeFirstOrThrow();
+      return freezeOf(tx, freeze.workspace, agent).executeTakeFirstOrThrow();
     });
     this.ctx.notify('policy', freeze.workspace);
     return fromRow(row);
@@ -61,12 +63,7 @@ export class SqlFreezeStore implements FreezeStore {
     const key = agent ?? WHOLE;
     const row = await this.ctx.write(async (tx) => {
       await lockKey(this.ctx, tx, `freeze:${workspace}`);
-      const found = await tx
-        .selectFrom('freezes')
-        .selectAll()
-        .where('workspace', '=', workspace)
-        .where('agent', '=', key)
-        .executeTakeFirst();
+      const found = await freezeOf(tx, workspace, key).executeTakeFirst();
       if (found === undefined) return null;
       await tx
         .deleteFrom('freezes')

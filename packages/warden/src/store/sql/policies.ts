@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '@warden/engine';
 import type { JsonValue, PolicyRevision, PolicyStore, PolicyWrite, PutResult } from '../types.js';
 import type { RevisionRow } from '../schema.js';
-import type { SqlContext, Tx } from './context.js';
-import { bumpVersion, iso, lockKey, num } from './context.js';
+import type { Db, SqlContext } from './context.js';
+import { bumpVersion, every, first, iso, lockKey, num } from './context.js';
 
 /** The state-version key of the managed layer. */
 const MANAGED_WORKSPACE = '';
@@ -32,29 +32,28 @@ function fromRow(row: RevisionRow): PolicyRevision {
 export class SqlPolicyStore implements PolicyStore {
   constructor(private readonly ctx: SqlContext) {}
 
-  private async latest(tx: Tx, table: Table, workspace: string): Promise<RevisionRow | undefined> {
-    return tx
+  /** The revisions of a workspace, newest first. */
+  private revisions(db: Db, table: Table, workspace: string) {
+    return db
       .selectFrom(table)
       .selectAll()
       .where('workspace', '=', workspace)
-      .orderBy('revision', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+      .orderBy('revision', 'desc');
   }
 
   async current(workspace: string): Promise<PolicyRevision | null> {
-    const row = await this.latest(this.ctx.db, 'policy_revisions', workspace);
-    return row === undefined ? null : fromRow(row);
+    return first(this.revisions(this.ctx.db, 'policy_revisions', workspace).limit(1), fromRow);
   }
 
   async revision(workspace: string, revision: number): Promise<PolicyRevision | null> {
-    const row = await this.ctx.db
-      .selectFrom('policy_revisions')
-      .selectAll()
-      .where('workspace', '=', workspace)
-      .where('revision', '=', revision)
-      .executeTakeFirst();
-    return row === undefined ? null : fromRow(row);
+    return first(
+      this.ctx.db
+        .selectFrom('policy_revisions')
+        .selectAll()
+        .where('workspace', '=', workspace)
+        .where('revision', '=', revision),
+      fromRow,
+    );
   }
 
   history(workspace: string, limit = 100): Promise<PolicyRevision[]> {
@@ -62,14 +61,7 @@ export class SqlPolicyStore implements PolicyStore {
   }
 
   private async list(table: Table, workspace: string, limit: number): Promise<PolicyRevision[]> {
-    const rows = await this.ctx.db
-      .selectFrom(table)
-      .selectAll()
-      .where('workspace', '=', workspace)
-      .orderBy('revision', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map(fromRow);
+    return every(this.revisions(this.ctx.db, table, workspace).limit(limit), fromRow);
   }
 
   async workspaces(): Promise<string[]> {
@@ -83,8 +75,10 @@ export class SqlPolicyStore implements PolicyStore {
   }
 
   async currentManaged(): Promise<PolicyRevision | null> {
-    const row = await this.latest(this.ctx.db, 'managed_revisions', MANAGED_WORKSPACE);
-    return row === undefined ? null : fromRow(row);
+    return first(
+      this.revisions(this.ctx.db, 'managed_revisions', MANAGED_WORKSPACE).limit(1),
+      fromRow,
+    );
   }
 
   managedHistory(limit = 100): Promise<PolicyRevision[]> {
@@ -108,7 +102,7 @@ export class SqlPolicyStore implements PolicyStore {
   ): Promise<PutResult> {
     const result = await this.ctx.write(async (tx): Promise<PutResult> => {
       await lockKey(this.ctx, tx, `${table}:${workspace}`);
-      const latest = await this.latest(tx, table, workspace);
+      const latest = await this.revisions(tx, table, workspace).limit(1).executeTakeFirst();
       const current = latest === undefined ? null : num(latest.revision);
       if (write.expected !== undefined && write.expected !== current) {
         return { ok: false, conflict: { current } };

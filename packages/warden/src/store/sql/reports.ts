@@ -5,7 +5,7 @@
 import type { JsonValue, ReportFilter, ReportKind, ReportRecord, ReportStore } from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
-import { num, parseJson, storable } from './context.js';
+import { every, first, newestFirst, num, parseJson, storable, whereGiven } from './context.js';
 
 type Row = Database['reports'];
 
@@ -69,26 +69,17 @@ export class SqlReportStore implements ReportStore {
   }
 
   async get(id: string): Promise<ReportRecord | null> {
-    const row = await this.ctx.db
-      .selectFrom('reports')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row === undefined ? null : fromRow(row);
+    return first(this.ctx.db.selectFrom('reports').selectAll().where('id', '=', id), fromRow);
   }
 
   async list(filter: ReportFilter = {}): Promise<ReportRecord[]> {
-    let query = this.ctx.db.selectFrom('reports').selectAll();
-    if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
-    if (filter.supervisor !== undefined) query = query.where('supervisor', '=', filter.supervisor);
-    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
-    if (filter.scheduledFor !== undefined)
-      query = query.where('scheduled_for', '=', normalTime(filter.scheduledFor));
-    const rows = await query
-      .orderBy('created_at_ms', 'desc')
-      .orderBy('id', 'desc')
-      .limit(filter.limit ?? 100)
-      .execute();
-    return rows.map(fromRow);
+    const query = whereGiven(this.ctx.db.selectFrom('reports').selectAll(), {
+      workspace: filter.workspace,
+      supervisor: filter.supervisor,
+      kind: filter.kind,
+      scheduled_for:
+        filter.scheduledFor === undefined ? undefined : normalTime(filter.scheduledFor),
+    });
+    return every(newestFirst(query, 'created_at_ms', filter.limit ?? 100), fromRow);
   }
 }

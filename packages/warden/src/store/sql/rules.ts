@@ -5,7 +5,7 @@
 import type { JsonValue, NewStoredRule, RuleStore, StoredOrigin, StoredRule } from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
-import { bumpVersion, iso, num } from './context.js';
+import { bumpVersion, every, first, iso, num } from './context.js';
 
 type Row = Database['stored_rules'];
 
@@ -71,18 +71,18 @@ export class SqlRuleStore implements RuleStore {
         eb.or([eb('expires_at_ms', 'is', null), eb('expires_at_ms', '>', at)]),
       );
     }
-    const rows = await query.orderBy('created_at').orderBy('id').execute();
-    return rows.map(fromRow);
+    return every(query.orderBy('created_at').orderBy('id'), fromRow);
   }
 
   async get(workspace: string, id: string): Promise<StoredRule | null> {
-    const row = await this.ctx.db
-      .selectFrom('stored_rules')
-      .selectAll()
-      .where('workspace', '=', workspace)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row === undefined ? null : fromRow(row);
+    return first(
+      this.ctx.db
+        .selectFrom('stored_rules')
+        .selectAll()
+        .where('workspace', '=', workspace)
+        .where('id', '=', id),
+      fromRow,
+    );
   }
 
   async revoke(workspace: string, id: string, by: string, at: number): Promise<StoredRule | null> {

@@ -6,7 +6,7 @@ import type { Autonomy } from '@warden/engine';
 import type { NewRun, RunFilter, RunRecord, RunStatus, RunStep, RunStore } from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
-import { iso, num, numOrNull } from './context.js';
+import { every, first, iso, newestFirst, num, numOrNull, whereGiven } from './context.js';
 import { sql } from 'kysely';
 
 type Row = Database['runs'];
@@ -78,36 +78,24 @@ export class SqlRunStore implements RunStore {
   }
 
   async get(id: string): Promise<RunRecord | null> {
-    const row = await this.ctx.db
-      .selectFrom('runs')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row === undefined ? null : fromRow(row);
+    return first(this.ctx.db.selectFrom('runs').selectAll().where('id', '=', id), fromRow);
   }
 
   async list(filter: RunFilter): Promise<RunRecord[]> {
-    let query = this.ctx.db.selectFrom('runs').selectAll();
-    if (filter.workspace !== undefined) query = query.where('workspace', '=', filter.workspace);
-    if (filter.agent !== undefined) query = query.where('agent', '=', filter.agent);
+    let query = whereGiven(this.ctx.db.selectFrom('runs').selectAll(), {
+      workspace: filter.workspace,
+      agent: filter.agent,
+    });
     if (filter.sinceMs !== undefined) query = query.where('started_at_ms', '>=', filter.sinceMs);
     if (filter.untilMs !== undefined) query = query.where('started_at_ms', '<', filter.untilMs);
-    const rows = await query
-      .orderBy('started_at_ms', 'desc')
-      .orderBy('id', 'desc')
-      .limit(filter.limit ?? 100)
-      .execute();
-    return rows.map(fromRow);
+    return every(newestFirst(query, 'started_at_ms', filter.limit ?? 100), fromRow);
   }
 
   async steps(runId: string): Promise<RunStep[]> {
-    const rows = await this.ctx.db
-      .selectFrom('run_steps')
-      .selectAll()
-      .where('run_id', '=', runId)
-      .orderBy('seq')
-      .execute();
-    return rows.map(stepFromRow);
+    return every(
+      this.ctx.db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).orderBy('seq'),
+      stepFromRow,
+    );
   }
 
   async addStep(step: Omit<RunStep, 'seq'>): Promise<RunStep> {

@@ -1,7 +1,14 @@
 // The taskboard: what each agent should do, with a state and a due date.
 // Overdue is derived at read time from the clock, never stored.
 
-import type { TaskFilter, TaskRecord, TaskState, TaskStore, TaskView } from '../types.js';
+import type {
+  TaskChange,
+  TaskFilter,
+  TaskRecord,
+  TaskState,
+  TaskStore,
+  TaskView,
+} from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
 import { iso, numOrNull, storable } from './context.js';
@@ -83,16 +90,7 @@ export class SqlTaskStore implements TaskStore {
     return rows.map((row) => view(row, filter.at));
   }
 
-  async update(
-    id: string,
-    change: {
-      readonly state?: TaskState;
-      readonly dueAt?: string | null;
-      readonly title?: string;
-      readonly note?: string | null;
-    },
-    at: number,
-  ): Promise<TaskRecord | null> {
+  async update(id: string, change: TaskChange, at: number): Promise<TaskRecord | null> {
     const set: Partial<Row> = {};
     if (change.state !== undefined) {
       set.state = change.state;

@@ -4,7 +4,7 @@
 import type { Role, TokenRecord, TokenStore } from '../types.js';
 import type { Database } from '../schema.js';
 import type { SqlContext } from './context.js';
-import { iso, num } from './context.js';
+import { every, first, iso, num } from './context.js';
 
 function fromRow(row: Database['api_tokens']): TokenRecord {
   return {
@@ -48,23 +48,21 @@ export class SqlTokenStore implements TokenStore {
   }
 
   async byHash(hash: string): Promise<TokenRecord | null> {
-    const row = await this.ctx.db
-      .selectFrom('api_tokens')
-      .selectAll()
-      .where('hash', '=', hash)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return row === undefined ? null : fromRow(row);
+    return first(
+      this.ctx.db
+        .selectFrom('api_tokens')
+        .selectAll()
+        .where('hash', '=', hash)
+        .where('revoked_at', 'is', null),
+      fromRow,
+    );
   }
 
   async list(): Promise<TokenRecord[]> {
-    const rows = await this.ctx.db
-      .selectFrom('api_tokens')
-      .selectAll()
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map(fromRow);
+    return every(
+      this.ctx.db.selectFrom('api_tokens').selectAll().orderBy('created_at').orderBy('id'),
+      fromRow,
+    );
   }
 
   async revoke(id: string, at: number): Promise<TokenRecord | null> {
@@ -78,11 +76,6 @@ export class SqlTokenStore implements TokenStore {
       return num(result.numUpdatedRows) > 0;
     });
     if (!changed) return null;
-    const row = await this.ctx.db
-      .selectFrom('api_tokens')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row === undefined ? null : fromRow(row);
+    return first(this.ctx.db.selectFrom('api_tokens').selectAll().where('id', '=', id), fromRow);
   }
 }

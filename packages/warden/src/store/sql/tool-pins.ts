@@ -4,8 +4,8 @@
 
 import type { JsonValue, ToolPinRecord, ToolPinStore } from '../types.js';
 import type { Database } from '../schema.js';
-import type { SqlContext } from './context.js';
-import { iso, lockKey, parseJson } from './context.js';
+import type { Db, SqlContext } from './context.js';
+import { every, first, iso, lockKey, parseJson } from './context.js';
 
 function fromRow(row: Database['tool_pins']): ToolPinRecord {
   return {
@@ -26,27 +26,31 @@ function fromRow(row: Database['tool_pins']): ToolPinRecord {
   };
 }
 
+/** The pin of one tool in one workspace, read inside a write or out of one. */
+function pinOf(db: Db, workspace: string, tool: string) {
+  return db
+    .selectFrom('tool_pins')
+    .selectAll()
+    .where('workspace', '=', workspace)
+    .where('tool', '=', tool);
+}
+
 export class SqlToolPinStore implements ToolPinStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async get(workspace: string, tool: string): Promise<ToolPinRecord | null> {
-    const row = await this.ctx.db
-      .selectFrom('tool_pins')
-      .selectAll()
-      .where('workspace', '=', workspace)
-      .where('tool', '=', tool)
-      .executeTakeFirst();
-    return row === undefined ? null : fromRow(row);
+    return first(pinOf(this.ctx.db, workspace, tool), fromRow);
   }
 
   async list(workspace: string): Promise<ToolPinRecord[]> {
-    const rows = await this.ctx.db
-      .selectFrom('tool_pins')
-      .selectAll()
-      .where('workspace', '=', workspace)
-      .orderBy('tool')
-      .execute();
-    return rows.map(fromRow);
+    return every(
+      this.ctx.db
+        .selectFrom('tool_pins')
+        .selectAll()
+        .where('workspace', '=', workspace)
+        .orderBy('tool'),
+      fromRow,
+    );
   }
 
   async see(
@@ -57,12 +61,7 @@ export class SqlToolPinStore implements ToolPinStore {
   ): Promise<{ readonly pin: ToolPinRecord; readonly newlyPending: boolean }> {
     return this.ctx.write(async (tx) => {
       await lockKey(this.ctx, tx, `tool-pin:${workspace}:${tool}`);
-      const found = await tx
-        .selectFrom('tool_pins')
-        .selectAll()
-        .where('workspace', '=', workspace)
-        .where('tool', '=', tool)
-        .executeTakeFirst();
+      const found = await pinOf(tx, workspace, tool).executeTakeFirst();
       const definition = JSON.stringify(seen.definition);
       if (found === undefined) {
         const row: Database['tool_pins'] = {
@@ -105,12 +104,7 @@ export class SqlToolPinStore implements ToolPinStore {
   ): Promise<ToolPinRecord | null | { readonly changed: string }> {
     return this.ctx.write(async (tx) => {
       await lockKey(this.ctx, tx, `tool-pin:${workspace}:${tool}`);
-      const found = await tx
-        .selectFrom('tool_pins')
-        .selectAll()
-        .where('workspace', '=', workspace)
-        .where('tool', '=', tool)
-        .executeTakeFirst();
+      const found = await pinOf(tx, workspace, tool).executeTakeFirst();
       if (found === undefined || found.pending_hash === null || found.pending_definition === null)
         return null;
       if (reviewed !== undefined && !found.pending_hash.startsWith(reviewed))
