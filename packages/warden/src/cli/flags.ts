@@ -35,6 +35,12 @@ export type StoreOrServerFlags = ConnectFlags & {
   json?: true;
 };
 
+/** What `dataOptions` adds. */
+export type DataFlags = {
+  data?: string;
+  json?: true;
+};
+
 /** What `adapterOptions` adds. */
 export type AdapterFlags = ConnectFlags & {
   policy?: string;
@@ -53,6 +59,15 @@ export function connectOptions<A extends unknown[], O extends OptionValues, G ex
     O & ConnectFlags,
     G
   >;
+}
+
+/** A command that works on the data folder (its store, its agents, its runner) and can print JSON. */
+export function dataOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+): Command<A, O & DataFlags, G> {
+  return command
+    .option(DATA_FLAG.usage, DATA_FLAG.description)
+    .option('--json', 'print JSON') as unknown as Command<A, O & DataFlags, G>;
 }
 
 /**

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ChainBreak, ChainItem, VerifyReport } from '../../audit/chain.js';
 import type { AuditDraft, AuditEntry, JsonValue, Store } from '../../store/types.js';
-import { DATA_FLAG } from '../flags.js';
+import { DATA_FLAG, dataOptions } from '../flags.js';
 import type { Io } from '../io.js';
 import { fail, printJson, style, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
@@ -37,14 +37,14 @@ function exportLog(audit: CommandUnknownOpts) {
 }
 
 function importLog(audit: CommandUnknownOpts) {
-  return audit
-    .command('import')
-    .description(
-      'append the entries of an exported JSONL file (its chain must verify; entries already present are skipped)',
-    )
-    .argument('<file>', 'the JSONL file')
-    .option(DATA_FLAG.usage, DATA_FLAG.description)
-    .option('--json', 'print JSON');
+  return dataOptions(
+    audit
+      .command('import')
+      .description(
+        'append the entries of an exported JSONL file (its chain must verify; entries already present are skipped)',
+      )
+      .argument('<file>', 'the JSONL file'),
+  );
 }
 
 export type VerifyOptions = OptionsOf<typeof verify>;

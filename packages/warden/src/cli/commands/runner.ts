@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { DEFAULT_DATA } from '../../data-folder.js';
-import { DATA_FLAG } from '../flags.js';
+import { DATA_FLAG, dataOptions } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, printJson, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
@@ -24,19 +24,19 @@ function serve(group: CommandUnknownOpts) {
 }
 
 function status(group: CommandUnknownOpts) {
-  return group
-    .command('status')
-    .description("whether the data folder's runner is running, since when, and what it served")
-    .option(DATA_FLAG.usage, DATA_FLAG.description)
-    .option('--json', 'print JSON');
+  return dataOptions(
+    group
+      .command('status')
+      .description("whether the data folder's runner is running, since when, and what it served"),
+  );
 }
 
 function stop(group: CommandUnknownOpts) {
-  return group
-    .command('stop')
-    .description("stop the data folder's runner (the next call starts it again)")
-    .option(DATA_FLAG.usage, DATA_FLAG.description)
-    .option('--json', 'print JSON');
+  return dataOptions(
+    group
+      .command('stop')
+      .description("stop the data folder's runner (the next call starts it again)"),
+  );
 }
 
 export type RunnerServeOptions = OptionsOf<typeof serve>;

@@ -6,23 +6,16 @@
 // subcommand runs.
 
 import { userInfo } from 'node:os';
-import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { InputIssue } from '../../policy/load.js';
 import type { Store, TokenRecord } from '../../store/types.js';
-import { DATA_FLAG } from '../flags.js';
+import { dataOptions } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, fail, printJson, style, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
-/** Every token command works on a store and can print JSON. */
-function storeOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
-  command: Command<A, O, G>,
-) {
-  return command.option(DATA_FLAG.usage, DATA_FLAG.description).option('--json', 'print JSON');
-}
-
 function create(token: CommandUnknownOpts) {
-  return storeOptions(
+  return dataOptions(
     token
       .command('create')
       .description('make a token and print it once')
@@ -40,7 +33,7 @@ function create(token: CommandUnknownOpts) {
 }
 
 function list(token: CommandUnknownOpts) {
-  return storeOptions(
+  return dataOptions(
     token
       .command('list')
       .description('the tokens: names, roles, bindings and expiry, never the secrets')
@@ -49,7 +42,7 @@ function list(token: CommandUnknownOpts) {
 }
 
 function revoke(token: CommandUnknownOpts) {
-  return storeOptions(
+  return dataOptions(
     token
       .command('revoke')
       .description('revoke a token (servers refuse it within a second)')

@@ -9,36 +9,40 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { DEFAULT_DATA } from '../../../data-folder.js';
 import type { InstanceAgent } from '../../../instance/index.js';
 import type { AuditReader } from '../../../store/types.js';
-import { collect, DATA_FLAG } from '../../flags.js';
+import { collect, dataOptions } from '../../flags.js';
 import type { Io } from '../../io.js';
 import { printJson, style, usage } from '../../io.js';
 import type { Cli, OptionsOf } from '../../registration.js';
 
 function create(agent: CommandUnknownOpts) {
-  return agent
-    .command('create')
-    .description('make an agent folder: AgentSettings.json, Identity.md, Soul.md, Workspace/')
-    .argument('<id>', 'the agent id (letters, digits, `.`, `_`, `-`)')
-    .option('--role <role>', 'what it is for: `coder`, `supervisor`, …')
-    .option('--workspace <id>', 'the workspace its audit entries, runs and tasks belong to')
-    .option('--name <name>', 'a display name')
-    .option('--model <model>', 'the model it runs on')
-    .option(
-      '--tool <name>',
-      'assign a tool, repeatable (a supervisor: the inspector and messages to the human)',
-      collect,
-    )
-    .option('--observe <id>', "a supervisor's observable agent, repeatable (default: all)", collect)
-    .option(DATA_FLAG.usage, DATA_FLAG.description)
-    .option('--json', 'print JSON');
+  return dataOptions(
+    agent
+      .command('create')
+      .description('make an agent folder: AgentSettings.json, Identity.md, Soul.md, Workspace/')
+      .argument('<id>', 'the agent id (letters, digits, `.`, `_`, `-`)')
+      .option('--role <role>', 'what it is for: `coder`, `supervisor`, …')
+      .option('--workspace <id>', 'the workspace its audit entries, runs and tasks belong to')
+      .option('--name <name>', 'a display name')
+      .option('--model <model>', 'the model it runs on')
+      .option(
+        '--tool <name>',
+        'assign a tool, repeatable (a supervisor: the inspector and messages to the human)',
+        collect,
+      )
+      .option(
+        '--observe <id>',
+        "a supervisor's observable agent, repeatable (default: all)",
+        collect,
+      ),
+  );
 }
 
 function list(agent: CommandUnknownOpts) {
-  return agent
-    .command('list')
-    .description('the agents with role, tools and last activity (from the audit log)')
-    .option(DATA_FLAG.usage, DATA_FLAG.description)
-    .option('--json', 'print JSON');
+  return dataOptions(
+    agent
+      .command('list')
+      .description('the agents with role, tools and last activity (from the audit log)'),
+  );
 }
 
 export type AgentCreateOptions = OptionsOf<typeof create>;
