@@ -62,9 +62,31 @@ export interface OpenFor {
   readonly auditThread?: boolean;
 }
 
-function checked(io: Io, place: StorePlace, how: OpenFor): void {
+/**
+ * What `open` opens at `place`, checked as `how` asks first; when it cannot
+ * open, a usage error on the flag or setting that named the place.
+ */
+async function opening<T>(
+  io: Io,
+  place: StorePlace,
+  how: OpenFor,
+  open: (options: OpenStoreOptions) => Promise<T>,
+): Promise<T> {
   if (how.existing !== undefined && how.existing !== false && !storeExists(place))
     usage(io, how.json, '--data', noStoreYet(place, how.existing.hint));
+  try {
+    return await open({
+      ...place.options,
+      ...(how.auditThread === undefined ? {} : { auditThread: how.auditThread }),
+    });
+  } catch (error) {
+    return usage(
+      io,
+      how.json,
+      place.flag,
+      `cannot open ${place.where}: ${(error as Error).message}`,
+    );
+  }
 }
 
 /** Opens the store at `data` (or DATABASE_URL's), or ends the command with a usage error saying why not. */
@@ -74,20 +96,7 @@ export async function openStoreFor(
   how: OpenFor,
 ): Promise<Store> {
   const place = typeof at === 'object' ? at : storePlace(io, at);
-  checked(io, place, how);
-  try {
-    return await openStore({
-      ...place.options,
-      ...(how.auditThread === undefined ? {} : { auditThread: how.auditThread }),
-    });
-  } catch (error) {
-    return usage(
-      io,
-      how.json,
-      place.flag,
-      `cannot open ${place.where}: ${(error as Error).message}`,
-    );
-  }
+  return opening(io, place, how, openStore);
 }
 
 /** Opens Warden over the store at `data`, or ends the command with a usage error saying why not. */
@@ -97,21 +106,7 @@ export async function openWardenFor(
   how: OpenFor & { readonly warden?: Omit<WardenOptions, 'data' | 'databaseUrl' | 'schema'> },
 ): Promise<Warden> {
   const place = storePlace(io, data);
-  checked(io, place, how);
   // Loaded here: a command that only needs the store does not load all of Warden.
   const { Warden: Opened } = await import('../warden.js');
-  try {
-    return await Opened.open({
-      ...place.options,
-      ...(how.auditThread === undefined ? {} : { auditThread: how.auditThread }),
-      ...how.warden,
-    });
-  } catch (error) {
-    return usage(
-      io,
-      how.json,
-      place.flag,
-      `cannot open ${place.where}: ${(error as Error).message}`,
-    );
-  }
+  return opening(io, place, how, (options) => Opened.open({ ...options, ...how.warden }));
 }

@@ -41,18 +41,22 @@ export type DecisionOptions = OptionsOf<typeof decisionOptions>;
 
 /** What deciding needs beyond the command line, loaded when `explain` or `check` runs. */
 async function library() {
-  const [engine, load, { rendered }, { readAt }, { renderDecision }] = await Promise.all([
-    import('@warden/engine'),
-    import('../../policy/load.js'),
-    import('../../policy/problems.js'),
-    import('../read-at.js'),
-    import('../render-decision.js'),
-  ]);
+  const [engine, load, { rendered }, { readAt }, { renderDecision }, { failClosed, GateFault }] =
+    await Promise.all([
+      import('@warden/engine'),
+      import('../../policy/load.js'),
+      import('../../policy/problems.js'),
+      import('../read-at.js'),
+      import('../render-decision.js'),
+      import('../../gate/fault.js'),
+    ]);
   const { checkRequestAgainstPolicy, explainDecision, formatPath, validateRequest } = engine;
   const { chooseManaged, loadClassifier, loadPolicyFile, loadRequest } = load;
   return {
     checkRequestAgainstPolicy,
     explainDecision,
+    failClosed,
+    GateFault,
     formatPath,
     rendered,
     validateRequest,
@@ -217,23 +221,11 @@ function decideOrDeny(
         : error instanceof Error
           ? error.message
           : String(error);
-    return {
-      explained: null,
-      result: {
-        decision: 'deny',
-        outcome: 'deny',
-        rule: 'failClosed',
-        scope: 'default',
-        enforcement: 'hard',
-        overridable: false,
-        prompts: [],
-        facets: [],
-        managed: null,
-        managedSource: input.managedSource ?? null,
-        advisories: [],
-        reason: `denied: the engine could not decide this request (${cause}) (Warden fails closed)`,
-      },
-    };
+    const fault = new lib.GateFault(
+      'internal',
+      `the engine could not decide this request (${cause})`,
+    );
+    return { explained: null, result: lib.failClosed(fault, input.managedSource ?? null) };
   }
 }
 

@@ -15,6 +15,7 @@ import { DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, fail, printJson, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import { readServerConfig } from '../server-config.js';
 
 function report(program: CommandUnknownOpts) {
   return program
@@ -61,18 +62,10 @@ async function settingsOf(io: Io, options: ReportOptions): Promise<Settings> {
       thresholds: undefined,
     };
   }
-  const { loadConfig } = await import('../../server/config.js');
-  const loaded = loadConfig(
-    { config: options.config, ...(options.data === undefined ? {} : { data: options.data }) },
-    io.env,
-  );
-  if (!loaded.ok)
-    return fail(
-      io,
-      json,
-      loaded.problems.map((p) => ({ code: 'invalid_value' as const, ...p })),
-    );
-  const { config } = loaded;
+  const config = await readServerConfig(io, json, {
+    config: options.config,
+    ...(options.data === undefined ? {} : { data: options.data }),
+  });
   return {
     data: config.data,
     store: {

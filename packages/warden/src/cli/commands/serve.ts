@@ -7,8 +7,9 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { RunningServer } from '../../server/serve.js';
 import { collect, DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
-import { EXIT, fail, untilSignalled, usage } from '../io.js';
+import { EXIT, untilSignalled, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import { readServerConfig } from '../server-config.js';
 
 function serve(program: CommandUnknownOpts) {
   return program
@@ -63,18 +64,10 @@ export async function runServe(
   stopped: () => Promise<string> = untilStopped,
 ): Promise<number> {
   const json = options.json === true;
-  const [{ loadConfig }, { bannerFacts, renderBanner, startServer }] = await Promise.all([
-    import('../../server/config.js'),
+  const [config, { bannerFacts, renderBanner, startServer }] = await Promise.all([
+    readServerConfig(io, json, options),
     import('../../server/serve.js'),
   ]);
-  const loaded = loadConfig(options, io.env);
-  if (!loaded.ok)
-    return fail(
-      io,
-      json,
-      loaded.problems.map((p) => ({ code: 'invalid_value' as const, ...p })),
-    );
-  const { config } = loaded;
   // Listening for the stop signal from here on: one that comes while starting or just after
   // the banner stops the server cleanly instead of killing it.
   const stopping = stopped();

@@ -21,6 +21,7 @@ import { parse, stringify } from 'smol-toml';
 import { commandPaths, homeOf, isWardenCommand, writeWhole } from './common.js';
 import { putGroup } from './json-settings.js';
 import type { HookStatus, RuntimeInstaller, Target } from './runtime.js';
+import { notInstalled } from './runtime.js';
 
 const EVENTS = ['PreToolUse', 'PostToolUse'] as const;
 /** Codex's names for the events in trust keys and hashes. */
@@ -250,26 +251,9 @@ export const codexInstaller: RuntimeInstaller = {
     const read = readToml(path);
     const readUser = path === userFile(target.env) ? read : readToml(userFile(target.env));
     if (!read.ok)
-      return {
-        ...base,
-        installed: false,
-        events: [],
-        command: null,
-        paths: [],
-        called: false,
-        problems: [read.message.replace(/: fix it first, nothing was written$/, '')],
-      };
+      return notInstalled(base, [read.message.replace(/: fix it first, nothing was written$/, '')]);
     const found = wardenEntries(read.doc);
-    if (found.length === 0)
-      return {
-        ...base,
-        installed: false,
-        events: [],
-        command: null,
-        paths: [],
-        called: false,
-        problems: [],
-      };
+    if (found.length === 0) return notInstalled(base, []);
     const command = found[0]?.entry.command as string;
     const paths = commandPaths(command);
     const state =

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { commandPaths, isWardenCommand } from './common.js';
 import type { HookStatus, Target } from './runtime.js';
+import { notInstalled } from './runtime.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -133,15 +134,9 @@ export function inspectJson(
   const read = readJsonSettings(path);
   const base = { runtime, scope: target.scope, file: path };
   if (!read.ok)
-    return {
-      ...base,
-      installed: false,
-      events: [],
-      command: null,
-      paths: [],
-      called: false,
-      problems: [read.message.replace(/: (fix it first, )?nothing was written$/, '')],
-    };
+    return notInstalled(base, [
+      read.message.replace(/: (fix it first, )?nothing was written$/, ''),
+    ]);
   const found = findWardenHooks(read.settings, events);
   const command = found[0]?.command ?? null;
   const paths = command === null ? [] : commandPaths(command);

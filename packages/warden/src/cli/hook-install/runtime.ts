@@ -64,3 +64,19 @@ export interface RuntimeInstaller {
   install(target: Target, hook: HookCommand): Installed;
   inspect(target: Target): HookStatus;
 }
+
+/** A settings file without Warden's hook (or one that cannot be read: `problems` say why). */
+export function notInstalled(
+  base: Pick<HookStatus, 'runtime' | 'scope' | 'file'>,
+  problems: readonly string[],
+): HookStatus {
+  return {
+    ...base,
+    installed: false,
+    events: [],
+    command: null,
+    paths: [],
+    called: false,
+    problems,
+  };
+}
