@@ -3,26 +3,40 @@
 // "advisory hits only", with the hits highlighted. And the rollout view
 // (G25): what each advisory rule would have decided over the last week, how
 // often and for whom — then switch it to hard.
+//
+// What the tab holds is its state (`audit-state.js`): pure, tested in Node.
+// `mountAudit` is the wiring: it feeds the state the person's input and the
+// API's answers, and draws each new state (`drawList`, `drawAdvisories`).
 
 import { api, query } from '../../lib/api.js';
 import { badge, checkedOf, code, h, replace, section, time, valueOf } from '../../lib/dom.js';
 import { folded } from '../../lib/fold.js';
+import {
+  LIMITS,
+  OUTCOMES,
+  SPANS,
+  advisoriesQuery,
+  advisoryRule,
+  auditQuery,
+  auditState,
+  decisionsCaption,
+  hitsOf,
+  outcomeBadge,
+  outcomeNotes,
+  reduce,
+  whereText,
+  whyText,
+} from './audit-state.js';
 import { openEditor } from './editor.js';
-import { alertBox, clear, fail, field, rich, select } from './ui.js';
+import { alertBox, field, rich, select } from './ui.js';
 
 /**
  * @typedef {import('../../lib/types.js').DecisionEntry} AuditEntry
  * @typedef {import('../../lib/types.js').Advisories} Advisories
  * @typedef {import('../../lib/types.js').PermissionsEnv} PermissionsEnv
+ * @typedef {import('./audit-state.js').AuditState} AuditState
+ * @typedef {import('./audit-state.js').AuditEvent} AuditEvent
  */
-
-/** @type {[string, string][]} */
-const SPANS = [
-  ['1h', 'the last hour'],
-  ['24h', 'the last 24 hours'],
-  ['7d', 'the last 7 days'],
-  ['30d', 'the last 30 days'],
-];
 
 /** What a decision was about, in one line. @param {AuditEntry} entry */
 function requestSummary(entry) {
@@ -35,12 +49,7 @@ function requestSummary(entry) {
   if (Array.isArray(r.actions)) parts.push(folded(r.actions.join(', '), { what: 'the actions' }));
   if (typeof r.command === 'string')
     parts.push(folded(r.command, { limit: 160, render: code, what: 'the command' }));
-  const where = [
-    r.space === undefined ? null : `space ${r.space}`,
-    r.mode === undefined ? null : `mode ${r.mode}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const where = whereText(r);
   return h(
     'span',
     null,
@@ -59,6 +68,95 @@ const COLUMNS = [
   ['why', 'Why'],
 ];
 
+/** A cell of the column `key`, labelled for the narrow layout. @param {string} key @param {string} label @param {...import('../../lib/types.js').Child} content */
+function cell(key, label, ...content) {
+  return h('td', { class: `c-${key}`, dataset: { label } }, ...content);
+}
+
+/** The advisory rules a decision hit, as a list (null for none). @param {AuditEntry} entry */
+function hitList(entry) {
+  const hits = hitsOf(entry);
+  if (hits.length === 0) return null;
+  return h(
+    'ul',
+    { class: 'hits' },
+    hits.map((a) =>
+      h(
+        'li',
+        null,
+        h('strong', null, 'advisory '),
+        code(a.rule),
+        ` on ${a.facet} would have decided `,
+        badge(a.wouldBe),
+      ),
+    ),
+  );
+}
+
+/** The facets of a decision, folded behind "Facets" (null when it has none). @param {AuditEntry} entry */
+function facetList(entry) {
+  const facets = entry.decision?.facets;
+  if (!Array.isArray(facets)) return null;
+  return h(
+    'details',
+    null,
+    h('summary', null, 'Facets'),
+    h(
+      'ul',
+      { class: 'list' },
+      facets.map((f) =>
+        h(
+          'li',
+          null,
+          code(f.facet),
+          ' ',
+          f.decision === null ? 'no opinion' : badge(f.decision),
+          f.rule === undefined ? '' : ` ${f.rule} (${f.scope})`,
+        ),
+      ),
+    ),
+  );
+}
+
+/** One decision as a row: advisory hits highlighted. @param {AuditEntry} e */
+function decisionRow(e) {
+  const d = e.decision ?? {};
+  const hit = hitsOf(e).length > 0;
+  return h(
+    'tr',
+    {
+      class: hit ? 'advisory-hit' : undefined,
+      dataset: { id: e.id, advisory: hit ? 'yes' : 'no' },
+    },
+    cell('when', 'When', time(e.occurredAt)),
+    cell('agent', 'Agent', folded(e.agentId, { limit: 80, render: code, what: 'the agent' })),
+    cell('request', 'Request', requestSummary(e)),
+    cell(
+      'outcome',
+      'Outcome',
+      badge(outcomeBadge(e)),
+      outcomeNotes(e).map((n) => (n === null ? null : h('span', { class: 'muted' }, n))),
+    ),
+    cell(
+      'rule',
+      'Rule and scope',
+      d.rule === undefined
+        ? '—'
+        : [
+            folded(d.rule, { limit: 80, render: code, what: 'the rule id' }),
+            h('span', { class: 'muted' }, ' ', folded(d.scope ?? '', { limit: 80 })),
+          ],
+    ),
+    cell(
+      'why',
+      'Why',
+      folded(whyText(e), { limit: 240, render: rich, what: 'the reason' }),
+      hitList(e),
+      facetList(e),
+    ),
+  );
+}
+
 /** The decisions, newest first, advisory hits highlighted. @param {readonly AuditEntry[]} decisions */
 function decisionsTable(decisions) {
   if (decisions.length === 0) return h('p', { class: 'muted' }, 'No decision matches.');
@@ -68,11 +166,7 @@ function decisionsTable(decisions) {
     h(
       'table',
       { class: 'audit' },
-      h(
-        'caption',
-        null,
-        `${decisions.length} decision(s), newest first; advisory hits are highlighted`,
-      ),
+      h('caption', null, decisionsCaption(decisions)),
       h(
         'thead',
         null,
@@ -82,97 +176,47 @@ function decisionsTable(decisions) {
           COLUMNS.map(([key, t]) => h('th', { scope: 'col', class: `c-${key}` }, t)),
         ),
       ),
-      h(
-        'tbody',
-        null,
-        decisions.map((e) => {
-          const d = e.decision ?? {};
-          const hits = Array.isArray(d.advisories) ? d.advisories : [];
-          return h(
-            'tr',
+      h('tbody', null, decisions.map(decisionRow)),
+    ),
+  );
+}
+
+/** One advisory rule's row: what it would have decided, and a way to make it hard. @param {Advisories['rules'][number]} r @param {PermissionsEnv} env */
+function advisoryRow(r, env) {
+  const { rule, hardens } = advisoryRule(env.state.data?.rules ?? [], r.rule, env.canWrite);
+  return h(
+    'tr',
+    { class: 'advisory-hit', dataset: { rule: r.rule } },
+    h(
+      'th',
+      { scope: 'row' },
+      code(r.rule),
+      rule === undefined
+        ? null
+        : h(
+            'p',
+            { class: 'muted' },
+            folded(rule.sentence, { limit: 300, render: rich, what: 'the rule' }),
+          ),
+    ),
+    h('td', null, code(r.facet)),
+    h('td', null, badge(r.wouldBe)),
+    h('td', { class: 'count' }, String(r.count)),
+    h('td', null, folded(r.agents.join(', '), { what: 'the agents' })),
+    h('td', null, time(r.lastAt)),
+    h(
+      'td',
+      null,
+      hardens && rule !== undefined
+        ? h(
+            'button',
             {
-              class: hits.length > 0 ? 'advisory-hit' : undefined,
-              dataset: { id: e.id, advisory: hits.length > 0 ? 'yes' : 'no' },
+              type: 'button',
+              onclick: () => openEditor(env, { entry: rule, enforcement: 'hard' }),
             },
-            h('td', { class: 'c-when', dataset: { label: 'When' } }, time(e.occurredAt)),
-            h(
-              'td',
-              { class: 'c-agent', dataset: { label: 'Agent' } },
-              folded(e.agentId, { limit: 80, render: code, what: 'the agent' }),
-            ),
-            h('td', { class: 'c-request', dataset: { label: 'Request' } }, requestSummary(e)),
-            h(
-              'td',
-              { class: 'c-outcome', dataset: { label: 'Outcome' } },
-              badge(e.outcome === 'ask' ? 'prompt' : e.outcome),
-              e.override ? h('span', { class: 'muted' }, ` overridden by ${e.override.by}`) : null,
-              e.approval
-                ? h(
-                    'span',
-                    { class: 'muted' },
-                    ` ${e.approval.answer ?? e.approval.state} by ${e.approval.by ?? '—'}`,
-                  )
-                : null,
-            ),
-            h(
-              'td',
-              { class: 'c-rule', dataset: { label: 'Rule and scope' } },
-              d.rule === undefined
-                ? '—'
-                : [
-                    folded(d.rule, { limit: 80, render: code, what: 'the rule id' }),
-                    h('span', { class: 'muted' }, ' ', folded(d.scope ?? '', { limit: 80 })),
-                  ],
-            ),
-            h(
-              'td',
-              { class: 'c-why', dataset: { label: 'Why' } },
-              folded(d.reason ?? (e.failure === undefined ? '' : JSON.stringify(e.failure)), {
-                limit: 240,
-                render: rich,
-                what: 'the reason',
-              }),
-              hits.length === 0
-                ? null
-                : h(
-                    'ul',
-                    { class: 'hits' },
-                    hits.map((a) =>
-                      h(
-                        'li',
-                        null,
-                        h('strong', null, 'advisory '),
-                        code(a.rule),
-                        ` on ${a.facet} would have decided `,
-                        badge(a.wouldBe),
-                      ),
-                    ),
-                  ),
-              Array.isArray(d.facets)
-                ? h(
-                    'details',
-                    null,
-                    h('summary', null, 'Facets'),
-                    h(
-                      'ul',
-                      { class: 'list' },
-                      d.facets.map((f) =>
-                        h(
-                          'li',
-                          null,
-                          code(f.facet),
-                          ' ',
-                          f.decision === null ? 'no opinion' : badge(f.decision),
-                          f.rule === undefined ? '' : ` ${f.rule} (${f.scope})`,
-                        ),
-                      ),
-                    ),
-                  )
-                : null,
-            ),
-          );
-        }),
-      ),
+            `Make ${r.rule} hard…`,
+          )
+        : null,
     ),
   );
 }
@@ -183,7 +227,6 @@ function decisionsTable(decisions) {
  * @param {Advisories} answer @param {PermissionsEnv} env
  */
 function advisoryView(answer, env) {
-  const rules = env.state.data?.rules ?? [];
   return [
     h(
       'p',
@@ -215,207 +258,91 @@ function advisoryView(answer, env) {
           h(
             'tbody',
             null,
-            answer.rules.map((r) => {
-              const rule = rules.find((x) => x.id === r.rule && x.layer === 'workspace');
-              return h(
-                'tr',
-                { class: 'advisory-hit', dataset: { rule: r.rule } },
-                h(
-                  'th',
-                  { scope: 'row' },
-                  code(r.rule),
-                  rule === undefined
-                    ? null
-                    : h(
-                        'p',
-                        { class: 'muted' },
-                        folded(rule.sentence, { limit: 300, render: rich, what: 'the rule' }),
-                      ),
-                ),
-                h('td', null, code(r.facet)),
-                h('td', null, badge(r.wouldBe)),
-                h('td', { class: 'count' }, String(r.count)),
-                h('td', null, folded(r.agents.join(', '), { what: 'the agents' })),
-                h('td', null, time(r.lastAt)),
-                h(
-                  'td',
-                  null,
-                  env.canWrite &&
-                    rule !== undefined &&
-                    rule.path !== null &&
-                    rule.enforcement === 'advisory'
-                    ? h(
-                        'button',
-                        {
-                          type: 'button',
-                          onclick: () => openEditor(env, { entry: rule, enforcement: 'hard' }),
-                        },
-                        `Make ${r.rule} hard…`,
-                      )
-                    : null,
-                ),
-              );
-            }),
+            answer.rules.map((r) => advisoryRow(r, env)),
           ),
         ),
   ];
 }
 
 /**
- * The filters as the inputs last set them (each input's handler writes its
- * own), and the window of the advisory view: the loads read only these.
- * @typedef {{
- *   agent: string,
- *   since: string,
- *   outcome: string,
- *   advisoryOnly: boolean,
- *   limit: string,
- *   advisorySince: string,
- * }} AuditState
+ * The filters' inputs, built once from the first state: each reports its
+ * change, so what the person types survives the draws.
+ * @param {AuditState} state @param {(event: AuditEvent) => void} emit
  */
-
-/** @param {HTMLElement} panel @param {PermissionsEnv} env */
-export function mountAudit(panel, env) {
-  /** @type {AuditState} */
-  const state = {
-    agent: '',
-    since: '7d',
-    outcome: '',
-    advisoryOnly: false,
-    limit: '100',
-    advisorySince: '7d',
-  };
-
-  const box = alertBox();
-  const list = h('div', { 'aria-live': 'polite' });
-  const advBox = alertBox();
-  const advBody = h('div', { 'aria-live': 'polite' });
-
-  const load = async () => {
-    clear(box);
-    replace(list, h('p', { class: 'muted' }, 'Loading…'));
-    try {
-      const { decisions } = await api(
-        'GET',
-        `/v1/permissions/audit${query({
-          workspace: env.workspace,
-          agent: state.agent.trim(),
-          since: state.since,
-          outcome: state.outcome,
-          advisory: state.advisoryOnly ? '1' : '',
-          limit: state.limit,
-        })}`,
-      );
-      replace(list, decisionsTable(decisions));
-    } catch (error) {
-      replace(list);
-      fail(box, 'Cannot read the permissions audit', error);
-    }
-  };
-
-  const loadAdvisories = async () => {
-    clear(advBox);
-    try {
-      /** @type {Advisories} */
-      const answer = await api(
-        'GET',
-        `/v1/permissions/advisories${query({ workspace: env.workspace, since: state.advisorySince })}`,
-      );
-      replace(advBody, advisoryView(answer, env));
-    } catch (error) {
-      replace(advBody);
-      fail(advBox, 'Cannot read what the advisory rules would have done', error);
-    }
-  };
-
-  // The inputs: each writes its own part of `state`.
-  const agent = h('input', {
-    type: 'text',
-    name: 'agent',
-    autocomplete: 'off',
-    spellcheck: 'false',
-    value: state.agent,
-    oninput: (event) => {
-      state.agent = valueOf(event);
-    },
-  });
-  const since = select([['', 'any time'], ...SPANS], state.since, {
-    name: 'since',
-    onchange: (/** @type {Event} */ event) => {
-      state.since = valueOf(event);
-    },
-  });
-  const outcome = select(
-    [
-      ['', 'any outcome'],
-      ['allow', 'allowed'],
-      ['ask', 'asked a human'],
-      ['deny', 'denied'],
-    ],
-    state.outcome,
-    {
+function filterInputs(state, emit) {
+  /** @param {'agent' | 'since' | 'outcome' | 'limit' | 'advisorySince'} name @returns {(event: Event) => void} */
+  const setting = (name) => (event) => emit({ type: 'filter', name, value: valueOf(event) });
+  return {
+    agent: h('input', {
+      type: 'text',
+      name: 'agent',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      value: state.agent,
+      oninput: setting('agent'),
+    }),
+    since: select([['', 'any time'], ...SPANS], state.since, {
+      name: 'since',
+      onchange: setting('since'),
+    }),
+    outcome: select([...OUTCOMES], state.outcome, {
       name: 'outcome',
-      onchange: (/** @type {Event} */ event) => {
-        state.outcome = valueOf(event);
-      },
-    },
-  );
-  const advisory = h('input', {
-    type: 'checkbox',
-    name: 'advisory',
-    id: 'audit-advisory',
-    checked: state.advisoryOnly,
-    onchange: (event) => {
-      state.advisoryOnly = checkedOf(event);
-    },
-  });
-  const limit = select(
-    [
-      ['50', '50'],
-      ['100', '100'],
-      ['500', '500'],
-    ],
-    state.limit,
-    {
-      name: 'limit',
-      onchange: (/** @type {Event} */ event) => {
-        state.limit = valueOf(event);
-      },
-    },
-  );
-  const advSince = select(SPANS, state.advisorySince, {
-    name: 'advisory-since',
-    onchange: (/** @type {Event} */ event) => {
-      state.advisorySince = valueOf(event);
-    },
-  });
+      onchange: setting('outcome'),
+    }),
+    advisory: h('input', {
+      type: 'checkbox',
+      name: 'advisory',
+      id: 'audit-advisory',
+      checked: state.advisoryOnly,
+      onchange: (event) => emit({ type: 'advisory-only', on: checkedOf(event) }),
+    }),
+    limit: select([...LIMITS], state.limit, { name: 'limit', onchange: setting('limit') }),
+    advSince: select([...SPANS], state.advisorySince, {
+      name: 'advisory-since',
+      onchange: setting('advisorySince'),
+    }),
+  };
+}
 
-  replace(
-    panel,
+/** A form that does `act` when submitted. @param {() => void} act */
+function submits(act) {
+  return (/** @type {Event} */ event) => {
+    event.preventDefault();
+    act();
+  };
+}
+
+/**
+ * The tab's two sections around the parts `mountAudit` draws into.
+ * @param {ReturnType<typeof filterInputs>} inputs
+ * @param {{ box: HTMLElement, list: HTMLElement, advBox: HTMLElement, advBody: HTMLElement }} parts
+ * @param {{ load: () => void, loadAdvisories: () => void }} acts
+ */
+function auditSections(inputs, parts, acts) {
+  return [
     section(
       'Permissions audit log',
       h(
         'form',
-        {
-          class: 'row filters',
-          onsubmit: (event) => {
-            event.preventDefault();
-            void load();
-          },
-        },
-        field('Agent', agent),
-        field('Since', since),
-        field('Outcome', outcome),
-        field('Show', limit),
+        { class: 'row filters', onsubmit: submits(acts.load) },
+        field('Agent', inputs.agent),
+        field('Since', inputs.since),
+        field('Outcome', inputs.outcome),
+        field('Show', inputs.limit),
         h(
           'div',
           { class: 'field' },
-          h('label', { for: advisory.id, class: 'inline' }, advisory, ' advisory hits only'),
+          h(
+            'label',
+            { for: inputs.advisory.id, class: 'inline' },
+            inputs.advisory,
+            ' advisory hits only',
+          ),
         ),
         h('button', { type: 'submit', class: 'primary' }, 'Filter'),
       ),
-      box,
-      list,
+      parts.box,
+      parts.list,
     ),
     section(
       'What advisory rules would have blocked',
@@ -426,19 +353,85 @@ export function mountAudit(panel, env) {
       ),
       h(
         'form',
-        {
-          class: 'row filters',
-          onsubmit: (event) => {
-            event.preventDefault();
-            void loadAdvisories();
-          },
-        },
-        field('Window', advSince),
+        { class: 'row filters', onsubmit: submits(acts.loadAdvisories) },
+        field('Window', inputs.advSince),
         h('button', { type: 'submit' }, 'Show'),
       ),
-      advBox,
-      advBody,
+      parts.advBox,
+      parts.advBody,
     ),
+  ];
+}
+
+/** The decisions as the state has them: being read, read, or none. @param {HTMLElement} list @param {AuditState} state */
+function drawList(list, state) {
+  if (state.loading) replace(list, h('p', { class: 'muted' }, 'Loading…'));
+  else if (state.decisions === null) replace(list);
+  else replace(list, decisionsTable(state.decisions));
+}
+
+/** @param {HTMLElement} advBody @param {AuditState} state @param {PermissionsEnv} env */
+function drawAdvisories(advBody, state, env) {
+  if (state.advisories === null) replace(advBody);
+  else replace(advBody, advisoryView(state.advisories, env));
+}
+
+/** An error's words. @param {unknown} error */
+function message(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** @param {HTMLElement} panel @param {PermissionsEnv} env */
+export function mountAudit(panel, env) {
+  let state = auditState(env.workspace);
+  const parts = {
+    box: alertBox(),
+    list: h('div', { 'aria-live': 'polite' }),
+    advBox: alertBox(),
+    advBody: h('div', { 'aria-live': 'polite' }),
+  };
+
+  /** @param {AuditEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reduce(state, event);
+    if (state.error !== prev.error) replace(parts.box, state.error);
+    if (state.loading !== prev.loading || state.decisions !== prev.decisions)
+      drawList(parts.list, state);
+    if (state.advisoryError !== prev.advisoryError) replace(parts.advBox, state.advisoryError);
+    // A read draws again even when it answers the same: the rules beside it may be new.
+    if (event.type === 'advisories' || state.advisories !== prev.advisories)
+      drawAdvisories(parts.advBody, state, env);
+  };
+
+  const load = async () => {
+    dispatch({ type: 'loading' });
+    try {
+      const { decisions } = await api('GET', `/v1/permissions/audit${query(auditQuery(state))}`);
+      dispatch({ type: 'read', decisions });
+    } catch (error) {
+      dispatch({ type: 'read-failed', message: message(error) });
+    }
+  };
+
+  const loadAdvisories = async () => {
+    dispatch({ type: 'advisories-loading' });
+    try {
+      /** @type {Advisories} */
+      const answer = await api('GET', `/v1/permissions/advisories${query(advisoriesQuery(state))}`);
+      dispatch({ type: 'advisories', answer });
+    } catch (error) {
+      dispatch({ type: 'advisories-failed', message: message(error) });
+    }
+  };
+
+  const inputs = filterInputs(state, dispatch);
+  replace(
+    panel,
+    ...auditSections(inputs, parts, {
+      load: () => void load(),
+      loadAdvisories: () => void loadAdvisories(),
+    }),
   );
   void load();
   void loadAdvisories();

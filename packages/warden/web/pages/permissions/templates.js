@@ -1,11 +1,36 @@
 // Policy templates: the shipped library, a preview of exactly the rules a
 // template adds (each as its sentence) and the matrix cells it changes, and
 // applying it as a new revision whose rules have origin `template`.
+//
+// What the tab holds is its state (`templates-state.js`): pure, tested in
+// Node. `mountTemplates` is the wiring: it feeds the state the API's answers
+// and the person's input, draws each new state (`templateCard` once per
+// template, `drawCard` after), and sends what the person asked for.
 
 import { api } from '../../lib/api.js';
 import { code, h, replace, toast } from '../../lib/dom.js';
 import { previewView } from './editor.js';
-import { alertBox, clear, fail, field, lines, rich, scopeName, select, uid } from './ui.js';
+import {
+  ENFORCEMENTS,
+  appliedToast,
+  formOf,
+  paramHelp,
+  paramLabel,
+  placeholder,
+  reduce,
+  scopeOptions,
+  templateArgs,
+  templatesState,
+} from './templates-state.js';
+import { alertBox, field, rich, scopeName, select, uid } from './ui.js';
+
+/**
+ * @typedef {import('../../lib/types.js').Template} Template
+ * @typedef {import('../../lib/types.js').PermissionsEnv} PermissionsEnv
+ * @typedef {import('./templates-state.js').TemplatesState} TemplatesState
+ * @typedef {import('./templates-state.js').TemplatesEvent} TemplatesEvent
+ * @typedef {import('./templates-state.js').TemplateForm} TemplateForm
+ */
 
 /**
  * A template's description: its first sentence leads; the rest — the fine
@@ -38,174 +63,207 @@ function described(text) {
         ),
   ];
 }
-/** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
-export function mountTemplates(panel, env) {
-  const box = alertBox();
-  const body = h('div');
+/** An error's words. @param {unknown} error */
+function message(error) {
+  return error instanceof Error ? error.message : String(error);
+}
 
-  /** @param {import('../../lib/types.js').Template} template */
-  const card = (template) => {
-    const local = alertBox();
-    const result = h('div', { class: 'template-result', 'aria-live': 'polite' });
-    const title = uid('tpl');
-    const columns = (env.state.data?.columns ?? []).filter((c) => c.kind !== 'mode');
-    const scope = select(
-      (columns.length === 0 ? [{ scope: 'workspace' }] : columns).map((c) => [
-        c.scope,
-        scopeName(c.scope),
-      ]),
-      'workspace',
-      { name: 'scope' },
-    );
-    const enforcement = select(
-      [
-        ['', 'as the template says (hard)'],
-        ['hard', 'hard'],
-        ['soft', 'soft (deny rules only)'],
-        ['advisory', 'advisory (report only)'],
-      ],
-      '',
-      { name: 'enforcement' },
-    );
-    const params = template.params.map((p) => {
-      const example = Array.isArray(p.example) ? p.example.join('\n') : String(p.example);
+/**
+ * One template's card as it is built once: its form's fields keep what the
+ * person types across draws; `drawCard` patches the parts that change.
+ * @typedef {{ el: HTMLElement, local: HTMLElement, result: HTMLElement, applyButton: HTMLButtonElement | null, shown: TemplateForm | null }} Card
+ */
+
+/**
+ * What a card's parts need: the tab's state when it is built, where the
+ * person's input goes, and what the buttons do.
+ * @typedef {{
+ *   state: TemplatesState,
+ *   env: PermissionsEnv,
+ *   emit: (event: TemplatesEvent) => void,
+ *   preview: (template: Template) => void,
+ *   apply: (template: Template) => void,
+ * }} Drawing
+ */
+
+/** The form's fields: scope, enforcement, and each parameter. @param {Drawing} d @param {Template} template */
+function templateFields(d, template) {
+  // Built with the templates, whose forms start blank: no parameter typed yet.
+  const form = formOf(d.state, template.name);
+  /** @param {string} name @returns {(event: Event) => void} */
+  const emitting = (name) => (event) =>
+    d.emit({
+      type: 'field',
+      template: template.name,
+      name,
+      value: /** @type {HTMLInputElement} */ (event.currentTarget).value,
+    });
+  const scope = select(scopeOptions(d.state, scopeName), form.scope, {
+    name: 'scope',
+    onchange: emitting('scope'),
+  });
+  const enforcement = select([...ENFORCEMENTS], form.enforcement, {
+    name: 'enforcement',
+    onchange: emitting('enforcement'),
+  });
+  return [
+    field('Scope', scope),
+    field('Enforcement', enforcement),
+    template.params.map((p) => {
+      const attrs = {
+        name: p.name,
+        placeholder: placeholder(p),
+        spellcheck: 'false',
+        oninput: emitting(p.name),
+      };
       const control =
         p.kind === 'list'
-          ? h('textarea', { name: p.name, rows: '2', placeholder: example, spellcheck: 'false' })
-          : h('input', { type: 'text', name: p.name, placeholder: example, spellcheck: 'false' });
-      return { p, control };
-    });
-    const args = () => {
-      /** @type {{ workspace: string, scope: string, enforcement?: string, params?: Record<string, string | string[]> }} */
-      const out = { workspace: env.workspace, scope: scope.value };
-      if (enforcement.value !== '') out.enforcement = enforcement.value;
-      /** @type {Record<string, string | string[]>} */
-      const values = {};
-      for (const { p, control } of params) {
-        const v = p.kind === 'list' ? lines(control.value) : control.value.trim();
-        if ((Array.isArray(v) && v.length > 0) || (!Array.isArray(v) && v !== ''))
-          values[p.name] = v;
-      }
-      if (Object.keys(values).length > 0) out.params = values;
-      return out;
-    };
-    const applyButton = env.canWrite
-      ? h(
-          'button',
-          {
-            type: 'button',
-            class: 'primary',
-            disabled: true,
-            onclick: async () => {
-              clear(local);
-              try {
-                /** @type {import('../../lib/types.js').TemplateApplied} */
-                const applied = await api(
-                  'POST',
-                  `/v1/templates/${encodeURIComponent(template.name)}/apply`,
-                  { ...args(), message: `template ${template.name} (console)` },
-                );
-                toast(`Applied ${template.name}: revision ${applied.revision}`);
-                replace(
-                  result,
-                  h(
-                    'p',
-                    { class: 'applied' },
-                    `Applied as revision ${applied.revision}: added `,
-                    applied.added.map((r, i) => [i === 0 ? '' : ', ', code(r.id)]),
-                    '.',
-                  ),
-                );
-                /** @type {HTMLButtonElement} */ (applyButton).disabled = true;
-                await env.state.load();
-              } catch (error) {
-                fail(local, `Cannot apply ${template.name}`, error);
-              }
-            },
-          },
-          'Apply',
-        )
-      : null;
-    const invalidate = () => {
-      if (applyButton !== null) applyButton.disabled = true;
-    };
-    const preview = async () => {
-      clear(local);
-      try {
-        const answer = await api(
-          'POST',
-          `/v1/permissions/templates/${encodeURIComponent(template.name)}/preview`,
-          args(),
-        );
-        replace(
-          result,
-          h('p', { class: 'muted' }, `Against revision ${answer.revision}:`),
-          previewView(answer),
-        );
-        if (applyButton !== null) applyButton.disabled = false;
-      } catch (error) {
-        replace(result);
-        invalidate();
-        fail(local, `Cannot preview ${template.name}`, error);
-      }
-    };
-    const form = h(
-      'form',
-      {
-        onsubmit: (event) => {
-          event.preventDefault();
-          void preview();
-        },
-        oninput: invalidate,
-        onchange: invalidate,
+          ? h('textarea', { rows: '2', ...attrs })
+          : h('input', { type: 'text', ...attrs });
+      return field(paramLabel(p), control, paramHelp(p));
+    }),
+  ];
+}
+
+/** One template: what it is, its form, and what its preview or apply gave. @param {Drawing} d @param {Template} template @returns {Card} */
+function templateCard(d, template) {
+  const local = alertBox();
+  const result = h('div', { class: 'template-result', 'aria-live': 'polite' });
+  const title = uid('tpl');
+  const applyButton = d.env.canWrite
+    ? h(
+        'button',
+        { type: 'button', class: 'primary', disabled: true, onclick: () => d.apply(template) },
+        'Apply',
+      )
+    : null;
+  const form = h(
+    'form',
+    {
+      onsubmit: (event) => {
+        event.preventDefault();
+        d.preview(template);
       },
-      h(
-        'div',
-        { class: 'row' },
-        field('Scope', scope),
-        field('Enforcement', enforcement),
-        params.map(({ p, control }) =>
-          field(
-            `${p.name}${p.required ? ' (required)' : ''}`,
-            control,
-            `${p.description}${p.kind === 'list' ? `${p.description.endsWith('.') ? '' : '.'} One per line.` : ''}`,
-          ),
-        ),
-      ),
-      h(
-        'div',
-        { class: 'row actions' },
-        h('button', { type: 'submit' }, 'Preview'),
-        applyButton,
-        env.canWrite
-          ? null
-          : h('span', { class: 'muted' }, `Your role (${env.role}) may preview, not apply.`),
-      ),
-      local,
-    );
-    return h(
-      'section',
-      { class: 'card template', 'aria-labelledby': title, dataset: { template: template.name } },
-      h(
-        'h3',
-        { id: title },
-        template.title,
-        ' ',
-        h('span', { class: 'muted' }, code(template.name)),
-      ),
-      ...described(template.description),
-      form,
-      result,
-    );
+    },
+    h('div', { class: 'row' }, templateFields(d, template)),
+    h(
+      'div',
+      { class: 'row actions' },
+      h('button', { type: 'submit' }, 'Preview'),
+      applyButton,
+      d.env.canWrite
+        ? null
+        : h('span', { class: 'muted' }, `Your role (${d.env.role}) may preview, not apply.`),
+    ),
+    local,
+  );
+  const el = h(
+    'section',
+    { class: 'card template', 'aria-labelledby': title, dataset: { template: template.name } },
+    h('h3', { id: title }, template.title, ' ', h('span', { class: 'muted' }, code(template.name))),
+    ...described(template.description),
+    form,
+    result,
+  );
+  return { el, local, result, applyButton, shown: null };
+}
+
+/** What a preview or an apply gave, drawn. @param {NonNullable<TemplateForm['result']>} result */
+function resultView(result) {
+  if (result.kind === 'preview')
+    return [
+      h('p', { class: 'muted' }, `Against revision ${result.answer.revision}:`),
+      previewView(result.answer),
+    ];
+  const { applied } = result;
+  return h(
+    'p',
+    { class: 'applied' },
+    `Applied as revision ${applied.revision}: added `,
+    applied.added.map((r, i) => [i === 0 ? '' : ', ', code(r.id)]),
+    '.',
+  );
+}
+
+/** Draws a card's form state over what it showed: only the parts that differ. @param {Card} card @param {TemplateForm} form */
+function drawCard(card, form) {
+  const was = card.shown;
+  card.shown = form;
+  if (form.error !== (was?.error ?? '')) replace(card.local, form.error);
+  if (form.result !== (was?.result ?? null))
+    replace(card.result, form.result === null ? [] : resultView(form.result));
+  if (card.applyButton !== null) card.applyButton.disabled = !form.applicable;
+}
+
+/** @param {HTMLElement} panel @param {PermissionsEnv} env */
+export function mountTemplates(panel, env) {
+  let state = templatesState(env.workspace, env.state.data?.columns ?? null);
+  const box = alertBox();
+  const body = h('div');
+  /** @type {Map<string, Card>} */
+  let cards = new Map();
+
+  /** @param {TemplatesEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reduce(state, event);
+    if (state !== prev) draw(prev);
+  };
+
+  /** @param {TemplatesState} prev */
+  const draw = (prev) => {
+    if (state.error !== prev.error) replace(box, state.error);
+    if (state.templates !== prev.templates) {
+      const d = { state, env, emit: dispatch, preview, apply };
+      cards = new Map((state.templates ?? []).map((t) => [t.name, templateCard(d, t)]));
+      replace(
+        body,
+        [...cards.values()].map((c) => c.el),
+      );
+    }
+    for (const [name, card] of cards) drawCard(card, formOf(state, name));
+  };
+
+  /** @param {Template} template */
+  const preview = async (template) => {
+    dispatch({ type: 'asked', template: template.name });
+    try {
+      const answer = await api(
+        'POST',
+        `/v1/permissions/templates/${encodeURIComponent(template.name)}/preview`,
+        templateArgs(state, template),
+      );
+      dispatch({ type: 'previewed', template: template.name, answer });
+    } catch (error) {
+      dispatch({ type: 'preview-failed', template: template.name, message: message(error) });
+    }
+  };
+
+  /** @param {Template} template */
+  const apply = async (template) => {
+    dispatch({ type: 'asked', template: template.name });
+    try {
+      /** @type {import('../../lib/types.js').TemplateApplied} */
+      const applied = await api(
+        'POST',
+        `/v1/templates/${encodeURIComponent(template.name)}/apply`,
+        { ...templateArgs(state, template), message: `template ${template.name} (console)` },
+      );
+      toast(appliedToast(template.name, applied));
+      dispatch({ type: 'applied', template: template.name, applied });
+      await env.state.load();
+    } catch (error) {
+      dispatch({ type: 'apply-failed', template: template.name, message: message(error) });
+    }
   };
 
   const load = async () => {
     try {
-      /** @type {{ templates: import('../../lib/types.js').Template[] }} */
+      /** @type {{ templates: Template[] }} */
       const { templates } = await api('GET', '/v1/templates');
-      replace(body, templates.map(card));
+      dispatch({ type: 'read', templates });
     } catch (error) {
-      fail(box, 'Cannot read the templates', error);
+      dispatch({ type: 'read-failed', message: message(error) });
     }
   };
   replace(
@@ -220,11 +278,9 @@ export function mountTemplates(panel, env) {
   );
   void load();
   // The scopes offered come from the matrix: draw again once it is read.
-  let seen = env.state.data !== null;
   return env.state.subscribe((data) => {
-    if (!seen && data !== null) {
-      seen = true;
-      void load();
-    }
+    if (state.columns !== null || data === null) return;
+    dispatch({ type: 'columns', columns: data.columns });
+    void load();
   });
 }
