@@ -7,19 +7,49 @@
 // list at once; a rule's lint warnings stand beside it. The rules suggested
 // by prompts approved once again and again have their own tab
 // (suggestions.js), not a place below hundreds of rules and warnings.
+//
+// What the tab holds is its state (`rules-state.js`): pure, tested in Node.
+// `mountRules` is the wiring: it builds the search and filters once (what is
+// typed stays typed), feeds the state the page's reads, the proof and the
+// person's input, and draws each new state into the lists.
 
 import { api, query } from '../../lib/api.js';
 import { code, h, replace, section, time } from '../../lib/dom.js';
 import { folded } from '../../lib/fold.js';
 import { openEditor, revoke } from './editor.js';
 import { proofBadge, proofOf } from './proof.js';
+import {
+  FIXED_CHOICES,
+  countText,
+  filtered,
+  isAsking,
+  lists,
+  namedChoices,
+  proofOfState,
+  proofText,
+  reduce,
+  rulesState,
+  shownOf,
+  warningsByRule,
+  waitingText,
+} from './rules-state.js';
 import { alertBox, originTag, rich, scopeName, uid } from './ui.js';
 
-/** Rules a list shows before "Show all": a long policy stays quick to draw. */
-const SHOWN_AT_FIRST = 100;
+/**
+ * @typedef {import('../../lib/types.js').PermissionsEnv} PermissionsEnv
+ * @typedef {import('../../lib/types.js').PermissionsMatrix} PermissionsMatrix
+ * @typedef {import('../../lib/types.js').RuleEntry} RuleEntry
+ * @typedef {import('../../lib/types.js').LintWarning} LintWarning
+ * @typedef {import('./rules-state.js').RulesState} RulesState
+ * @typedef {import('./rules-state.js').RulesEvent} RulesEvent
+ * @typedef {import('./rules-state.js').RuleFilter} RuleFilter
+ */
 
-/** Natural order: `space-2` before `space-10`. */
-const NATURAL = new Intl.Collator('en', { numeric: true });
+/**
+ * The remembered rules whose "Revoke it?" is open: asked, opened, closed.
+ * A `Set` of ids will do; the rules tab keeps them in its state.
+ * @typedef {{ has: (id: string) => boolean, add: (id: string) => unknown, delete: (id: string) => unknown }} Asking
+ */
 
 /** Where the managed layer comes from, in words. @param {import('../../lib/types.js').PermissionsMatrix['managed'] | null | undefined} managed */
 export function managedSourceText(managed) {
@@ -32,7 +62,7 @@ export function managedSourceText(managed) {
   return String(managed.source);
 }
 
-/** A rule's expiry: never, until a time, or expired. @param {import('../../lib/types.js').RuleEntry} rule */
+/** A rule's expiry: never, until a time, or expired. @param {RuleEntry} rule */
 function expiry(rule) {
   if (rule.expiresAt === null) return h('span', { class: 'muted' }, 'no expiry');
   return h(
@@ -44,67 +74,67 @@ function expiry(rule) {
 }
 
 /**
- * One rule as a list item: sentence, id, origin, enforcement, expiry, and what the role may do to it.
- * @param {import('../../lib/types.js').PermissionsEnv} env @param {import('../../lib/types.js').RuleEntry} rule @param {HTMLElement} box where a failed action says why
- * @param {import('../../lib/types.js').RuleProof | null} [proof] the rule's proof, shown as a badge when given
- * @param {readonly import('../../lib/types.js').LintWarning[]} [warnings] what lint says about it, shown beneath it
- * @param {Set<string> | null} [asking] ids whose revoke question is open: it stays open when the list is drawn again
+ * The revoke control of a remembered rule: "Revoke", then "Revoke it?" with
+ * a second click to confirm (the agents lose the approval at once).
+ * @param {PermissionsEnv} env @param {RuleEntry} rule @param {HTMLElement} box @param {Asking | null} asking
  */
-export function ruleItem(env, rule, box, proof = null, warnings = [], asking = null) {
-  const actions = [];
-  if (rule.readOnly) {
-    actions.push(
+function revokeSlot(env, rule, box, asking) {
+  const slot = h('span', { class: 'revoke' });
+  const ask = (focus = true) => {
+    asking?.add(rule.id);
+    const yes = h(
+      'button',
+      {
+        type: 'button',
+        class: 'danger',
+        'aria-label': `Yes, revoke remembered rule ${rule.id}`,
+        onclick: () => void revoke(env, rule, box),
+      },
+      'Yes, revoke',
+    );
+    replace(
+      slot,
+      h('span', { class: 'revoke-question' }, 'Revoke it? Calls it answers are asked again. '),
+      yes,
+      ' ',
+      h('button', { type: 'button', onclick: offer }, 'Keep it'),
+    );
+    if (focus) yes.focus();
+  };
+  const offer = () => {
+    asking?.delete(rule.id);
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'danger',
+        'aria-label': `Revoke remembered rule ${rule.id}`,
+        onclick: () => ask(),
+      },
+      'Revoke',
+    );
+    replace(slot, button);
+    return button;
+  };
+  if (asking?.has(rule.id) === true) ask(false);
+  else offer();
+  return slot;
+}
+
+/** What the role may do to a rule: read it only, revoke it, edit it. @param {PermissionsEnv} env @param {RuleEntry} rule @param {HTMLElement} box @param {Asking | null} asking */
+function ruleActions(env, rule, box, asking) {
+  if (rule.readOnly)
+    return [
       h(
         'span',
         { class: 'readonly' },
         'read-only: managed by ',
         managedSourceText(env.state.data?.managed),
       ),
-    );
-  } else if (env.canWrite && rule.revocable) {
-    // Revoking takes a second click: the agents lose the approval at once.
-    const slot = h('span', { class: 'revoke' });
-    const ask = (focus = true) => {
-      asking?.add(rule.id);
-      const yes = h(
-        'button',
-        {
-          type: 'button',
-          class: 'danger',
-          'aria-label': `Yes, revoke remembered rule ${rule.id}`,
-          onclick: () => void revoke(env, rule, box),
-        },
-        'Yes, revoke',
-      );
-      replace(
-        slot,
-        h('span', { class: 'revoke-question' }, 'Revoke it? Calls it answers are asked again. '),
-        yes,
-        ' ',
-        h('button', { type: 'button', onclick: offer }, 'Keep it'),
-      );
-      if (focus) yes.focus();
-    };
-    const offer = () => {
-      asking?.delete(rule.id);
-      const button = h(
-        'button',
-        {
-          type: 'button',
-          class: 'danger',
-          'aria-label': `Revoke remembered rule ${rule.id}`,
-          onclick: () => ask(),
-        },
-        'Revoke',
-      );
-      replace(slot, button);
-      return button;
-    };
-    if (asking?.has(rule.id) === true) ask(false);
-    else offer();
-    actions.push(slot);
-  } else if (env.canWrite && rule.path !== null) {
-    actions.push(
+    ];
+  if (env.canWrite && rule.revocable) return [revokeSlot(env, rule, box, asking)];
+  if (env.canWrite && rule.path !== null)
+    return [
       h(
         'button',
         {
@@ -114,8 +144,19 @@ export function ruleItem(env, rule, box, proof = null, warnings = [], asking = n
         },
         'Edit',
       ),
-    );
-  }
+    ];
+  return [];
+}
+
+/**
+ * One rule as a list item: sentence, id, origin, enforcement, expiry, and what the role may do to it.
+ * @param {PermissionsEnv} env @param {RuleEntry} rule @param {HTMLElement} box where a failed action says why
+ * @param {import('../../lib/types.js').RuleProof | null} [proof] the rule's proof, shown as a badge when given
+ * @param {readonly LintWarning[]} [warnings] what lint says about it, shown beneath it
+ * @param {Asking | null} [asking] ids whose revoke question is open: it stays open when the list is drawn again
+ */
+export function ruleItem(env, rule, box, proof = null, warnings = [], asking = null) {
+  const actions = ruleActions(env, rule, box, asking);
   return h(
     'li',
     {
@@ -161,7 +202,7 @@ export function ruleItem(env, rule, box, proof = null, warnings = [], asking = n
 /** Warnings shown beside a rule before the rest fold away. */
 const WARNINGS_SHOWN = 2;
 
-/** One lint warning beside its rule. @param {import('../../lib/types.js').LintWarning} w */
+/** One lint warning beside its rule. @param {LintWarning} w */
 function warningLine(w) {
   return h(
     'p',
@@ -173,305 +214,296 @@ function warningLine(w) {
 }
 
 /**
- * @typedef {{ text: string, scope: string, action: string, decision: string, origin: string, expiry: string }} RuleFilter
+ * How the tab draws a state, and where the person's input goes.
+ * @typedef {{
+ *   state: RulesState,
+ *   data: PermissionsMatrix,
+ *   emit: (event: RulesEvent) => void,
+ *   env: PermissionsEnv,
+ *   box: HTMLElement,
+ *   proofLine: HTMLElement,
+ *   asking: Asking,
+ * }} Drawing
  */
 
-/** @type {[keyof RuleFilter, string, [string, string][]][]} */
-const FIXED_CHOICES = [
-  [
-    'decision',
-    'Decision',
-    [
-      ['', 'any decision'],
-      ['allow', 'allow'],
-      ['prompt', 'ask'],
-      ['deny', 'deny'],
-    ],
-  ],
-  [
-    'origin',
-    'Origin',
-    [
-      ['', 'any origin'],
-      ['user', 'user'],
-      ['template', 'template'],
-      ['remembered', 'remembered'],
-      ['managed', 'managed'],
-    ],
-  ],
-  [
-    'expiry',
-    'Expiry',
-    [
-      ['', 'any expiry'],
-      ['none', 'no expiry'],
-      ['expires', 'expires later'],
-      ['expired', 'expired'],
-    ],
-  ],
-];
-
-/** Whether a rule passes the filter. @param {import('../../lib/types.js').RuleEntry} r @param {RuleFilter} f */
-function passes(r, f) {
-  if (f.scope !== '' && r.scope !== f.scope) return false;
-  if (f.action !== '' && (r.action ?? 'command') !== f.action) return false;
-  if (f.decision !== '' && r.decision !== f.decision) return false;
-  if (f.origin !== '' && r.origin !== f.origin) return false;
-  if (f.expiry === 'none' && r.expiresAt !== null) return false;
-  if (f.expiry === 'expires' && (r.expiresAt === null || r.expired)) return false;
-  if (f.expiry === 'expired' && !r.expired) return false;
-  if (f.text === '') return true;
-  const hay = `${r.id} ${r.sentence} ${r.scope} ${r.action ?? ''} ${r.command ?? ''}`.toLowerCase();
-  return hay.includes(f.text);
+/** The button that shows the rest of the list `list`. @param {Drawing} d @param {string} list @param {string} label @param {...import('../../lib/types.js').Child} after */
+function showAll(d, list, label, ...after) {
+  return h(
+    'p',
+    { class: 'more-rules' },
+    h('button', { type: 'button', onclick: () => d.emit({ type: 'show-all', list }) }, label),
+    ...after,
+  );
 }
 
-/** @param {HTMLElement} panel @param {import('../../lib/types.js').PermissionsEnv} env */
-export function mountRules(panel, env) {
-  const box = alertBox();
-  const body = h('div');
-  /** @type {RuleFilter} */
-  const filter = { text: '', scope: '', action: '', decision: '', origin: '', expiry: '' };
-  /** The lists shown in full (`doc`, `remembered`, `managed`). */
-  const expanded = new Set();
-  /** Remembered rules whose "Revoke it?" is open: a redraw (the proof arriving, a change) keeps it open. */
-  const asking = new Set();
-  const redraw = () => draw(env.state.data, env.state.error);
-  /** The button that shows the rest of the list `key`. @param {string} key @param {string} label @param {...import('../../lib/types.js').Child} after */
-  const showAll = (key, label, ...after) =>
+/**
+ * A list of rules as the filter leaves it: its first rules, the rest on
+ * request (or narrowed by the filters).
+ * @param {Drawing} d @param {Map<string, LintWarning[]>} warnings @param {RuleEntry[]} rules @param {string} empty @param {string} list
+ */
+function ruleList(d, warnings, rules, empty, list) {
+  if (rules.length === 0)
+    return h(
+      'p',
+      { class: 'muted' },
+      filtered(d.state) ? 'No rule here matches the filter.' : empty,
+    );
+  const limit = shownOf(d.state, list, rules.length);
+  const proof = proofOfState(d.state);
+  /** @param {RuleEntry} r */
+  const item = (r) =>
+    ruleItem(
+      d.env,
+      r,
+      d.box,
+      proofOf(proof, r),
+      r.layer === 'workspace' ? (warnings.get(r.id) ?? []) : [],
+      d.asking,
+    );
+  return [
+    h('ul', { class: 'list rules' }, rules.slice(0, limit).map(item)),
+    rules.length <= limit
+      ? null
+      : showAll(
+          d,
+          list,
+          `Show all ${rules.length} (${rules.length - limit} more)`,
+          h('span', { class: 'muted' }, ' — or narrow them with the search and filters above.'),
+        ),
+  ];
+}
+
+/** The policy document's own rules, with its revision and the proof's line. @param {Drawing} d @param {RuleEntry[]} rules @param {Map<string, LintWarning[]>} warnings */
+function policySection(d, rules, warnings) {
+  const { env, data } = d;
+  return section(
+    'Rules of the policy',
     h(
       'p',
-      { class: 'more-rules' },
+      { class: 'muted' },
+      `Revision ${data.revision.revision}, by ${data.revision.author}`,
+      data.revision.message === null
+        ? ''
+        : [' — ', folded(data.revision.message, { limit: 200, what: 'the note' })],
+      '. ',
+      env.canWrite
+        ? 'Each change is saved as a new revision in your name.'
+        : `Your role (${env.role}) may read the rules, not change them.`,
+    ),
+    d.proofLine,
+    env.canWrite
+      ? h(
+          'p',
+          null,
+          h(
+            'button',
+            { type: 'button', class: 'primary', onclick: () => openEditor(env, {}) },
+            'Add a rule',
+          ),
+        )
+      : null,
+    ruleList(
+      d,
+      warnings,
+      rules,
+      'The policy has no rules of its own: the built-in defaults decide.',
+      'doc',
+    ),
+  );
+}
+
+/** The managed layer's rules, with where they come from. @param {Drawing} d @param {RuleEntry[]} rules @param {Map<string, LintWarning[]>} warnings */
+function managedSection(d, rules, warnings) {
+  return section(
+    'Managed rules (read-only)',
+    h(
+      'p',
+      null,
+      'Source: ',
+      h('strong', { class: 'managed-source' }, managedSourceText(d.data.managed)),
+      '.',
+    ),
+    h(
+      'p',
+      { class: 'muted' },
+      'The managed layer is resolved on its own and merged strictest: it can only tighten, never loosen.',
+    ),
+    ruleList(d, warnings, rules, 'No managed rule.', 'managed'),
+  );
+}
+
+/** Every lint warning and what was left out, when there are any. @param {Drawing} d */
+function warningsSection(d) {
+  const { data } = d;
+  if (data.warnings.length === 0 && data.skipped.length === 0) return null;
+  const shown = shownOf(d.state, 'warnings', data.warnings.length);
+  return section(
+    'Warnings',
+    h(
+      'p',
+      { class: 'muted' },
+      `${data.warnings.length} in all; each also stands beside its rule above.`,
+    ),
+    h(
+      'ul',
+      { class: 'list' },
+      data.skipped.map((s) => h('li', null, 'Left out: ', folded(s, { limit: 400, render: rich }))),
+      data.warnings
+        .slice(0, shown)
+        .map((w) =>
+          h(
+            'li',
+            null,
+            folded(w.rule, { limit: 80, render: code, what: 'the rule id' }),
+            ' ',
+            folded(w.message, { limit: 400, render: rich, what: 'the warning' }),
+            ' ',
+            h('span', { class: 'muted' }, `(${w.code})`),
+          ),
+        ),
+    ),
+    shown >= data.warnings.length
+      ? null
+      : showAll(d, 'warnings', `Show all ${data.warnings.length} warnings`),
+  );
+}
+
+/** The three lists and the warnings. @param {Drawing} d */
+function drawLists(d) {
+  const { doc, remembered, managed } = lists(d.state);
+  const warnings = warningsByRule(d.data);
+  return [
+    policySection(d, doc, warnings),
+    section(
+      'Remembered approvals',
       h(
-        'button',
-        {
-          type: 'button',
-          onclick: () => {
-            expanded.add(key);
-            redraw();
-          },
-        },
-        label,
+        'p',
+        { class: 'muted' },
+        'Rules an approver wrote by answering "approve for N hours": bound to what they saw, gone when they expire',
+        d.env.canWrite ? ', revocable before that.' : '.',
       ),
-      ...after,
-    );
-  const count = h('span', { class: 'muted rule-count', role: 'status' });
-  /** A labelled select of the filter's `key`. @param {keyof RuleFilter} key @param {string} label @param {[string, string][]} choices */
-  const select = (key, label, choices) => {
-    const id = uid(`rules-${key}`);
-    const el = h(
-      'select',
-      {
-        id,
-        dataset: { filter: key },
-        onchange: (/** @type {Event} */ event) => {
-          filter[key] = /** @type {HTMLSelectElement} */ (event.currentTarget).value;
-          redraw();
-        },
-      },
-      choices.map(([value, text]) => h('option', { value, selected: filter[key] === value }, text)),
-    );
-    return h('span', { class: 'filter-field' }, h('label', { for: id }, label), el);
-  };
+      ruleList(d, warnings, remembered, 'No remembered approval is in force.', 'remembered'),
+    ),
+    managedSection(d, managed, warnings),
+    warningsSection(d),
+  ];
+}
+
+/**
+ * A labelled select of the filter's `key`.
+ * @param {(event: RulesEvent) => void} emit @param {keyof RuleFilter} key @param {string} label
+ * @param {[string, string][]} choices @param {string} value
+ */
+function filterSelect(emit, key, label, choices, value) {
+  const id = uid(`rules-${key}`);
+  const el = h(
+    'select',
+    {
+      id,
+      dataset: { filter: key },
+      onchange: (/** @type {Event} */ event) =>
+        emit({
+          type: 'filter',
+          key,
+          value: /** @type {HTMLSelectElement} */ (event.currentTarget).value,
+        }),
+    },
+    choices.map(([v, text]) => h('option', { value: v, selected: value === v }, text)),
+  );
+  return h('span', { class: 'filter-field' }, h('label', { for: id }, label), el);
+}
+
+/** The filters' selects, with the scopes and classes the policy names. @param {(event: RulesEvent) => void} emit @param {RulesState} state @param {PermissionsMatrix} data */
+function drawSelects(emit, state, data) {
+  const named = namedChoices(data);
+  return [
+    filterSelect(emit, 'scope', 'Scope', named.scope, state.filter.scope),
+    filterSelect(emit, 'action', 'Class', named.action, state.filter.action),
+    FIXED_CHOICES.map(([key, label, choices]) =>
+      filterSelect(emit, key, label, choices, state.filter[key]),
+    ),
+  ];
+}
+
+/** The search over the rules, built once. @param {(event: RulesEvent) => void} emit */
+function searchField(emit) {
   const searchId = uid('rules-search');
   const search = h('input', {
     id: searchId,
     type: 'search',
     autocomplete: 'off',
     placeholder: 'id, words of the sentence, scope',
-    oninput: (/** @type {Event} */ event) => {
-      filter.text = /** @type {HTMLInputElement} */ (event.currentTarget).value
-        .trim()
-        .toLowerCase();
-      redraw();
-    },
+    oninput: (/** @type {Event} */ event) =>
+      emit({
+        type: 'filter',
+        key: 'text',
+        value: /** @type {HTMLInputElement} */ (event.currentTarget).value,
+      }),
   });
+  return h('span', { class: 'filter-field' }, h('label', { for: searchId }, 'Search'), search);
+}
+
+/** The line about the proof: its words, its tone, what became of it. @param {HTMLElement} line @param {RulesState} state */
+function drawProof(line, state) {
+  replace(line, proofText(state));
+  if (state.proof.kind === 'failed') line.className = 'proof-state error';
+  if (state.proof.kind !== 'reading') line.dataset.proof = state.proof.kind;
+}
+
+/** @param {HTMLElement} panel @param {PermissionsEnv} env */
+export function mountRules(panel, env) {
+  let state = rulesState(env.state.data, env.state.error !== null);
+  const box = alertBox();
+  const body = h('div');
+  const count = h('span', { class: 'muted rule-count', role: 'status' });
   const selects = h('span', { class: 'rule-selects' });
-  const toolbar = h(
-    'div',
-    { class: 'row rule-filter', role: 'search' },
-    h('span', { class: 'filter-field' }, h('label', { for: searchId }, 'Search'), search),
-    selects,
-    count,
-  );
-  /** @type {import('../../lib/types.js').PolicyProof | null} the policy's proof: null while it is read or when it could not be */
-  let proof = null;
   const proofLine = h('p', { class: 'proof-state muted', role: 'status' });
-  /** @param {import('../../lib/types.js').PermissionsMatrix | null} data @param {unknown} error */
-  const draw = (data, error) => {
+  /** @type {Asking} the revoke questions open, kept in the state; the items draw them */
+  const asking = {
+    has: (id) => isAsking(state, id),
+    add: (id) => dispatch({ type: 'ask-revoke', rule: id }),
+    delete: (id) => dispatch({ type: 'keep', rule: id }),
+  };
+
+  /** @param {RulesEvent} event */
+  const dispatch = (event) => {
+    const prev = state;
+    state = reduce(state, event);
+    if (state !== prev) draw(prev);
+  };
+
+  /** Draws what changed from `prev`; a revoke question is drawn by its item. @param {RulesState | null} prev */
+  const draw = (prev) => {
+    if (prev === null || prev.proof !== state.proof) drawProof(proofLine, state);
+    if (prev !== null && prev.asking !== state.asking) return;
+    if (prev !== null && state.proof.kind === 'failed' && prev.proof !== state.proof) return;
+    const data = state.data;
     if (data === null) {
-      replace(
-        body,
-        h('p', { class: 'muted' }, error === null ? 'Loading…' : 'The rules could not be read.'),
-      );
+      replace(body, h('p', { class: 'muted' }, waitingText(state)));
       return;
     }
-    const scopes = [...new Set(data.rules.map((r) => r.scope))].sort(NATURAL.compare);
-    const actions = [...new Set(data.rules.map((r) => r.action ?? 'command'))].sort();
-    replace(
-      selects,
-      select('scope', 'Scope', [
-        ['', 'any scope'],
-        ...scopes.map((sc) => /** @type {[string, string]} */ ([sc, scopeName(sc)])),
-      ]),
-      select('action', 'Class', [
-        ['', 'any class'],
-        ...actions.map(
-          (a) => /** @type {[string, string]} */ ([a, a === 'command' ? 'a command rule' : a]),
-        ),
-      ]),
-      FIXED_CHOICES.map(([key, label, choices]) => select(key, label, choices)),
-    );
-    const passing = data.rules.filter((r) => passes(r, filter));
-    replace(
-      count,
-      passing.length === data.rules.length
-        ? `${data.rules.length} rules`
-        : `${passing.length} of ${data.rules.length} rules match`,
-    );
-    /** @type {Map<string, import('../../lib/types.js').LintWarning[]>} */
-    const warningsOf = new Map();
-    for (const w of data.warnings) warningsOf.set(w.rule, [...(warningsOf.get(w.rule) ?? []), w]);
-    const doc = passing.filter((r) => r.layer === 'workspace' && r.path !== null);
-    const remembered = passing.filter((r) => r.layer === 'workspace' && r.path === null);
-    const managed = passing.filter((r) => r.layer === 'managed');
-    const filtered = passing.length !== data.rules.length;
-    /** @param {import('../../lib/types.js').RuleEntry[]} rules @param {string} empty @param {string} key */
-    const list = (rules, empty, key) => {
-      if (rules.length === 0)
-        return h('p', { class: 'muted' }, filtered ? 'No rule here matches the filter.' : empty);
-      // A long list shows its first rules; the rest on request (or narrowed by the filters).
-      const limit = expanded.has(key) ? rules.length : SHOWN_AT_FIRST;
-      const item = (/** @type {import('../../lib/types.js').RuleEntry} */ r) =>
-        ruleItem(
-          env,
-          r,
-          box,
-          proofOf(proof, r),
-          r.layer === 'workspace' ? (warningsOf.get(r.id) ?? []) : [],
-          asking,
-        );
-      return [
-        h('ul', { class: 'list rules' }, rules.slice(0, limit).map(item)),
-        rules.length <= limit
-          ? null
-          : showAll(
-              key,
-              `Show all ${rules.length} (${rules.length - limit} more)`,
-              h('span', { class: 'muted' }, ' — or narrow them with the search and filters above.'),
-            ),
-      ];
-    };
-    replace(
-      body,
-      section(
-        'Rules of the policy',
-        h(
-          'p',
-          { class: 'muted' },
-          `Revision ${data.revision.revision}, by ${data.revision.author}`,
-          data.revision.message === null
-            ? ''
-            : [' — ', folded(data.revision.message, { limit: 200, what: 'the note' })],
-          '. ',
-          env.canWrite
-            ? 'Each change is saved as a new revision in your name.'
-            : `Your role (${env.role}) may read the rules, not change them.`,
-        ),
-        proofLine,
-        env.canWrite
-          ? h(
-              'p',
-              null,
-              h(
-                'button',
-                { type: 'button', class: 'primary', onclick: () => openEditor(env, {}) },
-                'Add a rule',
-              ),
-            )
-          : null,
-        list(doc, 'The policy has no rules of its own: the built-in defaults decide.', 'doc'),
-      ),
-      section(
-        'Remembered approvals',
-        h(
-          'p',
-          { class: 'muted' },
-          'Rules an approver wrote by answering "approve for N hours": bound to what they saw, gone when they expire',
-          env.canWrite ? ', revocable before that.' : '.',
-        ),
-        list(remembered, 'No remembered approval is in force.', 'remembered'),
-      ),
-      section(
-        'Managed rules (read-only)',
-        h(
-          'p',
-          null,
-          'Source: ',
-          h('strong', { class: 'managed-source' }, managedSourceText(data.managed)),
-          '.',
-        ),
-        h(
-          'p',
-          { class: 'muted' },
-          'The managed layer is resolved on its own and merged strictest: it can only tighten, never loosen.',
-        ),
-        list(managed, 'No managed rule.', 'managed'),
-      ),
-      data.warnings.length === 0 && data.skipped.length === 0
-        ? null
-        : section(
-            'Warnings',
-            h(
-              'p',
-              { class: 'muted' },
-              `${data.warnings.length} in all; each also stands beside its rule above.`,
-            ),
-            h(
-              'ul',
-              { class: 'list' },
-              data.skipped.map((s) =>
-                h('li', null, 'Left out: ', folded(s, { limit: 400, render: rich })),
-              ),
-              data.warnings
-                .slice(0, expanded.has('warnings') ? data.warnings.length : SHOWN_AT_FIRST)
-                .map((w) =>
-                  h(
-                    'li',
-                    null,
-                    folded(w.rule, { limit: 80, render: code, what: 'the rule id' }),
-                    ' ',
-                    folded(w.message, { limit: 400, render: rich, what: 'the warning' }),
-                    ' ',
-                    h('span', { class: 'muted' }, `(${w.code})`),
-                  ),
-                ),
-            ),
-            data.warnings.length <= SHOWN_AT_FIRST || expanded.has('warnings')
-              ? null
-              : showAll('warnings', `Show all ${data.warnings.length} warnings`),
-          ),
-    );
+    if (prev === null || prev.data !== data) replace(selects, drawSelects(dispatch, state, data));
+    replace(count, countText(state));
+    replace(body, drawLists({ state, data, emit: dispatch, env, box, proofLine, asking }));
   };
-  replace(panel, box, toolbar, body);
-  draw(env.state.data, env.state.error);
-  api('GET', `/v1/policy/proof${query({ workspace: env.workspace })}`).then(
-    (/** @type {import('../../lib/types.js').PolicyProof} */ answer) => {
-      proof = answer;
-      replace(
-        proofLine,
-        'Each deny and ask rule is tried against disguises of what it stops; its badge says whether it holds.',
-      );
-      proofLine.dataset.proof = 'read';
-      draw(env.state.data, env.state.error);
-    },
-    (error) => {
-      proofLine.className = 'proof-state error';
-      replace(
-        proofLine,
-        `The proof of the rules could not be read: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      proofLine.dataset.proof = 'failed';
-    },
+
+  replace(
+    panel,
+    box,
+    h('div', { class: 'row rule-filter', role: 'search' }, searchField(dispatch), selects, count),
+    body,
   );
-  return env.state.subscribe(draw);
+  draw(null);
+  api('GET', `/v1/policy/proof${query({ workspace: env.workspace })}`).then(
+    (/** @type {import('../../lib/types.js').PolicyProof} */ proof) =>
+      dispatch({ type: 'proof-read', proof }),
+    (error) =>
+      dispatch({
+        type: 'proof-failed',
+        message: error instanceof Error ? error.message : String(error),
+      }),
+  );
+  return env.state.subscribe((data, error) =>
+    dispatch({ type: 'read', data, failed: error !== null }),
+  );
 }
