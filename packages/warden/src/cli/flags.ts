@@ -28,18 +28,14 @@ export type ConnectFlags = {
   token?: string;
 };
 
-/** What `storeOrServerOptions` adds. */
-export type StoreOrServerFlags = ConnectFlags & {
-  workspace?: string;
-  data?: string;
-  json?: true;
-};
-
 /** What `dataOptions` adds. */
 export type DataFlags = {
   data?: string;
   json?: true;
 };
+
+/** What `storeOrServerOptions` adds. */
+export type StoreOrServerFlags = ConnectFlags & DataFlags & { workspace?: string };
 
 /** What `adapterOptions` adds. */
 export type AdapterFlags = ConnectFlags & {

@@ -123,6 +123,26 @@ export function printJson(io: Io, value: unknown): void {
   io.out(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** What a command that lists things prints (see `printListing`). */
+export interface Listing {
+  /** What `--json` prints. */
+  readonly value: unknown;
+  /** Whether there is nothing to list. */
+  readonly empty: boolean;
+  /** What is said instead when there is nothing. */
+  readonly none: string;
+  /** The things listed, as text in the given style. */
+  readonly text: (s: Style) => string;
+}
+
+/** Prints a listing: JSON with --json; else what it says when empty, or its text. Exit 0. */
+export function printListing(io: Io, json: boolean, listing: Listing): number {
+  if (json) printJson(io, listing.value);
+  else if (listing.empty) io.out(listing.none);
+  else io.out(listing.text(style(io.color)));
+  return EXIT.ok;
+}
+
 /** Prints problems as `{ "errors": [...] }` (with --json) or one per line, then stops with exit 1. */
 export function fail(io: Io, json: boolean, issues: readonly InputIssue[]): never {
   if (json) {

@@ -13,7 +13,7 @@ import type { MeView } from '../../views/meta.js';
 import type { Connection } from '../client.js';
 import { FlagProblem, connectOptions, numberOption } from '../flags.js';
 import type { Io, LineReader, Style } from '../io.js';
-import { EXIT, fail, printJson, style, untilSignalled, usage } from '../io.js';
+import { EXIT, fail, printJson, printListing, style, untilSignalled, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
 /** `--hours`: how long a "remember" answer allows. */
@@ -523,20 +523,18 @@ export async function runList(io: Io, options: ListOptions): Promise<number> {
     })}`,
     { json, schema: approvalListView },
   );
-  if (json) {
-    printJson(io, body);
-    return EXIT.ok;
-  }
-  if (body.approvals.length === 0) {
-    io.out(`no ${state === 'all' ? '' : `${state} `}approvals\n`);
-    return EXIT.ok;
-  }
-  const s = style(io.color);
-  for (const a of body.approvals)
-    io.out(
-      `${a.id}  ${a.state.padEnd(9)} ${a.kind === 'override' ? 'soft deny' : 'prompt   '}  ${s.bold(a.agent)}  ${a.tool ?? '—'}  ${what(a)}${a.state === 'pending' ? s.dim(`  until ${a.expiresAt}`) : `  ${s.dim(settledText(a))}`}\n`,
-    );
-  return EXIT.ok;
+  return printListing(io, json, {
+    value: body,
+    empty: body.approvals.length === 0,
+    none: `no ${state === 'all' ? '' : `${state} `}approvals\n`,
+    text: (s) =>
+      body.approvals
+        .map(
+          (a) =>
+            `${a.id}  ${a.state.padEnd(9)} ${a.kind === 'override' ? 'soft deny' : 'prompt   '}  ${s.bold(a.agent)}  ${a.tool ?? '—'}  ${what(a)}${a.state === 'pending' ? s.dim(`  until ${a.expiresAt}`) : `  ${s.dim(settledText(a))}`}\n`,
+        )
+        .join(''),
+  });
 }
 
 export async function runAnswer(io: Io, id: string, options: AnswerOptions): Promise<number> {

@@ -10,7 +10,7 @@ import type { ToolPinView } from '../../views/tool-pins.js';
 import { author } from '../author.js';
 import { storeOrServerOptions } from '../flags.js';
 import type { Io } from '../io.js';
-import { EXIT, fail, printJson, style } from '../io.js';
+import { EXIT, fail, printJson, printListing, style } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
 import { local, query, useServer } from '../store-or-server.js';
 
@@ -72,25 +72,21 @@ export async function runPinsList(io: Io, options: PinsListOptions): Promise<num
         })
       ).pins
     : await local(io, json, options, (warden, workspace) => warden.store.toolPins.list(workspace));
-  if (json) {
-    printJson(io, { pins });
-    return EXIT.ok;
-  }
-  if (pins.length === 0) {
-    io.out('no tool is pinned yet: the gateway pins each tool the first time it lists it\n');
-    return EXIT.ok;
-  }
-  const s = style(io.color);
-  for (const pin of pins) {
-    io.out(
-      `${pin.pending === null ? s.green('pinned') : s.red('changed')}  ${pin.tool}  ${short(pin.hash)} (${pin.pinnedAt}, by ${pin.pinnedBy})\n`,
-    );
-    if (pin.pending !== null)
-      io.out(
-        `  a new definition ${short(pin.pending.hash)} was offered at ${pin.pending.seenAt}; it is refused until \`warden pins accept ${pin.tool} --hash ${short(pin.pending.hash)}\`\n`,
-      );
-  }
-  return EXIT.ok;
+  return printListing(io, json, {
+    value: { pins },
+    empty: pins.length === 0,
+    none: 'no tool is pinned yet: the gateway pins each tool the first time it lists it\n',
+    text: (s) =>
+      pins
+        .map(
+          (pin) =>
+            `${pin.pending === null ? s.green('pinned') : s.red('changed')}  ${pin.tool}  ${short(pin.hash)} (${pin.pinnedAt}, by ${pin.pinnedBy})\n` +
+            (pin.pending === null
+              ? ''
+              : `  a new definition ${short(pin.pending.hash)} was offered at ${pin.pending.seenAt}; it is refused until \`warden pins accept ${pin.tool} --hash ${short(pin.pending.hash)}\`\n`),
+        )
+        .join(''),
+  });
 }
 
 export async function runPinsAccept(

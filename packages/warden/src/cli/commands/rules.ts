@@ -9,7 +9,7 @@ import type { SuggestionView } from '../../views/suggestions.js';
 import { author } from '../author.js';
 import { storeOrServerOptions } from '../flags.js';
 import type { Io } from '../io.js';
-import { EXIT, fail, printJson, style, usage } from '../io.js';
+import { EXIT, fail, printJson, printListing, style, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
 import { local, useServer } from '../store-or-server.js';
 
@@ -133,17 +133,12 @@ export async function runRulesSuggest(io: Io, options: RulesSuggestOptions): Pro
     : await local(io, json, options, (warden, workspace) =>
         warden.suggestions(workspace, localWindow(io, json, options, timeParam)),
       );
-  if (json) {
-    printJson(io, { suggestions });
-    return EXIT.ok;
-  }
-  if (suggestions.length === 0) {
-    io.out('no suggestion: no prompt was approved once often enough\n');
-    return EXIT.ok;
-  }
-  const s = style(io.color);
-  io.out(`${suggestions.flatMap((suggestion) => [...lines(s, suggestion), '']).join('\n')}`);
-  return EXIT.ok;
+  return printListing(io, json, {
+    value: { suggestions },
+    empty: suggestions.length === 0,
+    none: 'no suggestion: no prompt was approved once often enough\n',
+    text: (s) => suggestions.flatMap((suggestion) => [...lines(s, suggestion), '']).join('\n'),
+  });
 }
 
 export async function runRulesAccept(

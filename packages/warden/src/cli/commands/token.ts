@@ -11,7 +11,7 @@ import type { InputIssue } from '../../policy/load.js';
 import type { Store, TokenRecord } from '../../store/types.js';
 import { dataOptions } from '../flags.js';
 import type { Io } from '../io.js';
-import { EXIT, fail, printJson, style, usage } from '../io.js';
+import { EXIT, fail, printJson, printListing, style, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
 
 function create(token: CommandUnknownOpts) {
@@ -181,21 +181,19 @@ export async function runTokenList(io: Io, options: TokenListOptions): Promise<n
   return withStore(io, options, async (store) => {
     const all = await store.tokens.list();
     const tokens = options.all === true ? all : all.filter((t) => t.revokedAt === null);
-    if (options.json === true) {
-      printJson(io, { tokens });
-      return EXIT.ok;
-    }
-    if (tokens.length === 0) {
-      io.out('no tokens yet: `warden token create --role admin --name <you>`\n');
-      return EXIT.ok;
-    }
-    const s = style(io.color);
     const now = io.now();
-    for (const t of tokens)
-      io.out(
-        `${t.id}  ${s.bold(t.name)}  ${t.role}  ${binding(t)}  created ${t.createdAt} by ${t.createdBy}${expiry(t, now, s.red)}${t.revokedAt === null ? '' : s.red(`  revoked ${t.revokedAt}`)}\n`,
-      );
-    return EXIT.ok;
+    return printListing(io, options.json === true, {
+      value: { tokens },
+      empty: tokens.length === 0,
+      none: 'no tokens yet: `warden token create --role admin --name <you>`\n',
+      text: (s) =>
+        tokens
+          .map(
+            (t) =>
+              `${t.id}  ${s.bold(t.name)}  ${t.role}  ${binding(t)}  created ${t.createdAt} by ${t.createdBy}${expiry(t, now, s.red)}${t.revokedAt === null ? '' : s.red(`  revoked ${t.revokedAt}`)}\n`,
+          )
+          .join(''),
+    });
   });
 }
 

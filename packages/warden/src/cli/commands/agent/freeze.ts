@@ -9,7 +9,7 @@ import type { FreezeView, ListedFreezeView } from '../../../views/freezes.js';
 import { author } from '../../author.js';
 import { storeOrServerOptions } from '../../flags.js';
 import type { Io } from '../../io.js';
-import { EXIT, fail, printJson, style, usage } from '../../io.js';
+import { EXIT, fail, printJson, printListing, style, usage } from '../../io.js';
 import type { Cli, OptionsOf } from '../../registration.js';
 import { local, query, useServer } from '../../store-or-server.js';
 
@@ -65,6 +65,22 @@ function target(io: Io, json: boolean, id: string | undefined, all: boolean): st
   return id ?? null;
 }
 
+/**
+ * What freezing and thawing start from: the client and the views, loaded
+ * now; `--json`; the agent, or null with --all; and where its freeze is on a
+ * server.
+ */
+async function freezeTarget(io: Io, id: string | undefined, options: AgentThawOptions) {
+  const [client, views] = await Promise.all([
+    import('../../client.js'),
+    import('../../../views/freezes.js'),
+  ]);
+  const json = options.json === true;
+  const agent = target(io, json, id, options.all === true);
+  const path = agent === null ? '/v1/freeze' : `/v1/agents/${encodeURIComponent(agent)}/freeze`;
+  return { ...client, ...views, json, agent, url: `${path}${query(options)}` };
+}
+
 type Shown = FreezeView | FreezeRecord | ListedFreezeView;
 
 function what(freeze: Shown): string {
@@ -87,21 +103,14 @@ export async function runFreeze(
   id: string | undefined,
   options: AgentFreezeOptions,
 ): Promise<number> {
-  const [{ call, connection }, { frozenView }] = await Promise.all([
-    import('../../client.js'),
-    import('../../../views/freezes.js'),
-  ]);
-  const json = options.json === true;
-  const agent = target(io, json, id, options.all === true);
+  const { call, connection, frozenView, json, agent, url } = await freezeTarget(io, id, options);
   const reason = options.reason ?? null;
   const result = useServer(io, options)
-    ? await call(
-        io,
-        connection(io, options),
-        'PUT',
-        `${agent === null ? '/v1/freeze' : `/v1/agents/${encodeURIComponent(agent)}/freeze`}${query(options)}`,
-        { schema: frozenView, json, body: reason === null ? {} : { reason } },
-      )
+    ? await call(io, connection(io, options), 'PUT', url, {
+        schema: frozenView,
+        json,
+        body: reason === null ? {} : { reason },
+      })
     : await local(io, json, options, (warden, workspace) =>
         warden.freeze(workspace, agent, author(), reason),
       );
@@ -126,21 +135,10 @@ export async function runThaw(
   id: string | undefined,
   options: AgentThawOptions,
 ): Promise<number> {
-  const [{ call, connection }, { freezeView }] = await Promise.all([
-    import('../../client.js'),
-    import('../../../views/freezes.js'),
-  ]);
-  const json = options.json === true;
-  const agent = target(io, json, id, options.all === true);
+  const { call, connection, freezeView, json, agent, url } = await freezeTarget(io, id, options);
   let thawed: FreezeView | FreezeRecord;
   if (useServer(io, options)) {
-    thawed = await call(
-      io,
-      connection(io, options),
-      'DELETE',
-      `${agent === null ? '/v1/freeze' : `/v1/agents/${encodeURIComponent(agent)}/freeze`}${query(options)}`,
-      { schema: freezeView, json },
-    );
+    thawed = await call(io, connection(io, options), 'DELETE', url, { schema: freezeView, json });
   } else {
     const ended = await local(io, json, options, async (warden, workspace) => {
       const freeze = await warden.thaw(workspace, agent, author());
@@ -187,15 +185,11 @@ export async function runFrozen(io: Io, options: AgentFrozenOptions): Promise<nu
         })
       ).freezes
     : await local(io, json, options, (warden, workspace) => warden.freezes(workspace));
-  if (json) {
-    printJson(io, { freezes });
-    return EXIT.ok;
-  }
-  if (freezes.length === 0) {
-    io.out('nothing is frozen\n');
-    return EXIT.ok;
-  }
-  const s = style(io.color);
-  for (const freeze of freezes) io.out(`${s.red('frozen')}: ${what(freeze)} (${since(freeze)})\n`);
-  return EXIT.ok;
+  return printListing(io, json, {
+    value: { freezes },
+    empty: freezes.length === 0,
+    none: 'nothing is frozen\n',
+    text: (s) =>
+      freezes.map((freeze) => `${s.red('frozen')}: ${what(freeze)} (${since(freeze)})\n`).join(''),
+  });
 }
