@@ -19,6 +19,7 @@ import { collect, connectOptions, DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, Exit, fail, printJson, style, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import { useServer } from '../store-or-server.js';
 
 function list(templates: CommandUnknownOpts) {
   return templates
@@ -311,12 +312,10 @@ export async function runTemplatesApply(
   ];
   if (problems.length > 0) return failWith(io, json, problems);
 
-  const remote =
-    options.server !== undefined ||
-    (options.data === undefined && io.env.WARDEN_URL !== undefined && io.env.WARDEN_URL !== '');
-  const applied = remote
-    ? await applyRemotely(io, template.name, args, options)
-    : await applyLocally(lib, io, template.name, args, options);
+  const application = { io, name: template.name, args, options, json };
+  const applied = useServer(io, options)
+    ? await applyRemotely(application)
+    : await applyLocally(lib, application);
 
   const added = withSentences(lib, applied.added, applied.workspace);
   if (json) {
@@ -340,13 +339,17 @@ export async function runTemplatesApply(
   return EXIT.ok;
 }
 
-async function applyRemotely(
-  io: Io,
-  name: string,
-  args: TemplateArgs,
-  options: TemplatesOptions,
-): Promise<TemplateAppliedView> {
-  const json = options.json === true;
+/** One `templates apply`: the template, its checked arguments and the command's options. */
+interface Application {
+  readonly io: Io;
+  readonly name: string;
+  readonly args: TemplateArgs;
+  readonly options: TemplatesOptions;
+  readonly json: boolean;
+}
+
+async function applyRemotely(application: Application): Promise<TemplateAppliedView> {
+  const { io, name, args, options, json } = application;
   const [{ connection, expected, refused, request }, { templateAppliedView }] = await Promise.all([
     import('../client.js'),
     import('../../views/templates.js'),
@@ -386,12 +389,8 @@ const APPLY_ONE = 'apply one first with `warden policy apply FILE`';
 
 async function applyLocally(
   lib: Library,
-  io: Io,
-  name: string,
-  args: TemplateArgs,
-  options: TemplatesOptions,
+  { io, name, args, options, json }: Application,
 ): Promise<TemplateAppliedView> {
-  const json = options.json === true;
   const { openWardenFor, storePlace } = await import('../open.js');
   // An absent data folder holds no policy: say so rather than make an empty store.
   const warden = await openWardenFor(io, options.data, {

@@ -3,8 +3,8 @@
 // matcher `*` (every tool) running `warden hook claude-code`; `timeout` in seconds.
 
 import { join } from 'node:path';
-import { homeOf, writeWhole } from './common.js';
-import { inspectJson, readJsonSettings, withWardenGroups } from './json-settings.js';
+import { homeOf } from './common.js';
+import { inspectJson, writeWardenGroups } from './json-settings.js';
 import type { HookStatus, RuntimeInstaller, Target } from './runtime.js';
 
 const EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const;
@@ -23,15 +23,13 @@ export const claudeCodeInstaller: RuntimeInstaller = {
   file,
   install(target, hook) {
     const path = file(target);
-    const read = readJsonSettings(path);
-    if (!read.ok) return { ok: false, path, message: read.message };
     const entry = { type: 'command', command: hook.command, timeout: hook.runtimeSeconds };
-    const next = withWardenGroups(read.settings, EVENTS, { matcher: '*', hooks: [entry] });
-    writeWhole(path, `${JSON.stringify(next.settings, null, 2)}\n`);
+    const written = writeWardenGroups(path, EVENTS, { matcher: '*', hooks: [entry] });
+    if (!written.ok) return written;
     return {
       ok: true,
       files: [path],
-      replaced: next.replaced,
+      replaced: written.replaced,
       timeout: hook.runtimeSeconds,
       todo: [],
     };

@@ -6,9 +6,9 @@
 // always under GitHub Actions): the install lets both through by name.
 
 import { join } from 'node:path';
-import { homeOf, writeWhole } from './common.js';
+import { homeOf } from './common.js';
 import type { JsonObject } from './json-settings.js';
-import { inspectJson, readJsonSettings, withWardenGroups } from './json-settings.js';
+import { inspectJson, readJsonSettings, writeWardenGroups } from './json-settings.js';
 import type { HookStatus, RuntimeInstaller, Target } from './runtime.js';
 
 const EVENTS = ['BeforeTool', 'AfterTool'] as const;
@@ -61,17 +61,19 @@ export const geminiInstaller: RuntimeInstaller = {
   file,
   install(target, hook) {
     const path = file(target);
-    const read = readJsonSettings(path);
-    if (!read.ok) return { ok: false, path, message: read.message };
     const timeout = hook.runtimeSeconds * 1000;
     const entry = { name: 'warden', type: 'command', command: hook.command, timeout };
-    const next = withWardenGroups(read.settings, EVENTS, { matcher: '.*', hooks: [entry] });
-    const settings = standalone(hook.command) ? next.settings : withAllowedEnv(next.settings);
-    writeWhole(path, `${JSON.stringify(settings, null, 2)}\n`);
+    const written = writeWardenGroups(
+      path,
+      EVENTS,
+      { matcher: '.*', hooks: [entry] },
+      standalone(hook.command) ? undefined : withAllowedEnv,
+    );
+    if (!written.ok) return written;
     return {
       ok: true,
       files: [path],
-      replaced: next.replaced,
+      replaced: written.replaced,
       timeout,
       todo:
         target.scope === 'project'

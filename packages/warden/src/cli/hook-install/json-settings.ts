@@ -4,7 +4,7 @@
 // same for both; what differs (events, matcher, timeout unit) is passed in.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { commandPaths, isWardenCommand } from './common.js';
+import { commandPaths, isWardenCommand, writeWhole } from './common.js';
 import type { HookStatus, Target } from './runtime.js';
 import { notInstalled } from './runtime.js';
 
@@ -80,6 +80,24 @@ export function withWardenGroups(
     replaced ||= put.replaced;
   }
   return { settings: { ...settings, hooks }, replaced };
+}
+
+/**
+ * Puts Warden's group into each of `events` of the settings file at `path`
+ * and writes it whole (`finish` may change the settings before), or says why
+ * the file cannot be used; then nothing is written.
+ */
+export function writeWardenGroups(
+  path: string,
+  events: readonly string[],
+  ours: JsonObject,
+  finish: (settings: JsonObject) => JsonObject = (settings) => settings,
+): { ok: true; replaced: boolean } | { ok: false; path: string; message: string } {
+  const read = readJsonSettings(path);
+  if (!read.ok) return { ok: false, path, message: read.message };
+  const next = withWardenGroups(read.settings, events, ours);
+  writeWhole(path, `${JSON.stringify(finish(next.settings), null, 2)}\n`);
+  return { ok: true, replaced: next.replaced };
 }
 
 /** One Warden handler found in a settings file: under which event, and what it runs. */
