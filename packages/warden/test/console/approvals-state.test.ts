@@ -2,7 +2,9 @@
 // keeps what the inbox and each card do in pure modules
 // (`web/pages/approvals/state.js`, `card-state.js`), events in and a new state
 // out, so every transition is checked here; the browser tests keep what only
-// a browser shows (focus, layout, the live channel end to end).
+// a browser shows (focus, layout, the live channel end to end). Whether the
+// inbox tells of a new prompt in a notification has its own module and test
+// (`notify-state.js`, `approvals-notify-state.test.ts`).
 
 import { describe, expect, it } from 'vitest';
 // The console is plain JavaScript checked by its own tsconfig (`web/`); the
@@ -26,6 +28,7 @@ import {
   overdue,
   reduce,
   soonerFirst,
+  toRecheck,
   // @ts-expect-error -- a JavaScript module of the console (see above)
 } from '../../web/pages/approvals/state.js';
 
@@ -456,6 +459,27 @@ describe('the inbox', () => {
     expect(closed.settled).toEqual(['a']);
     expect(closed.cards.a.end).toEqual({ kind: 'expired' });
     expect(overdue(closed, T0 + 60_000)).toEqual([]);
+  });
+
+  it('reads an overdue approval again once at a time, until its read is done', () => {
+    const inbox = feed(
+      approverInbox(),
+      { type: 'arrived', view: approval('a', {}, 30), now: T0 },
+      { type: 'arrived', view: approval('b', {}, 30), now: T0 },
+      { type: 'tick', now: T0 + 30_000 },
+    );
+    const late = T0 + 30_000 + GRACE_MS + 1;
+    expect(inbox.checking).toEqual([]);
+    expect(toRecheck(inbox, late)).toEqual(['a', 'b']);
+    const reading = feed(inbox, { type: 'checking', id: 'a' }, { type: 'checking', id: 'a' });
+    expect(reading.checking).toEqual(['a']);
+    expect(toRecheck(reading, late)).toEqual(['b']);
+    // Still overdue while it is read: only not read twice at once.
+    expect(overdue(reading, late)).toEqual(['a', 'b']);
+    const done = reduce(reading, { type: 'checked', id: 'a' });
+    expect(done.checking).toEqual([]);
+    expect(toRecheck(done, late)).toEqual(['a', 'b']);
+    expect(reduce(done, { type: 'checked', id: 'a' }).checking).toBe(done.checking);
   });
 
   it('keeps the last settled approvals only', () => {

@@ -15,33 +15,198 @@
 // `approvals/card-state.js`): pure, tested in Node. This page is the wiring:
 // it feeds the state the stream's, the API's and the clock's events, draws
 // each new state (`inboxView`, `approvals/card.js`), and does what a state
-// asks for (send an answer, read an approval again, a toast, a notification).
+// asks for (`follow`: send an answer, read an approval again, a toast, a
+// notification). What it talks to — the API (`sendAnswer`, `recheck`), the
+// live channel (`openChannel`), the view-only poll (`pollPending`), the clock
+// (`startTicker`) — each is a function of its own.
 
 import { ApiError, api, query } from '../lib/api.js';
 import { h, replace, section, toast } from '../lib/dom.js';
 import { listen } from '../lib/sse.js';
 import { approvalCard } from './approvals/card.js';
 import { inboxTitle, notifier } from './approvals/notify.js';
-import { POLL_MS, arrivalText, inboxState, openIds, overdue, reduce } from './approvals/state.js';
+import { POLL_MS, arrivalText, inboxState, openIds, reduce, toRecheck } from './approvals/state.js';
 
 /**
  * @typedef {import('../lib/types.js').ApprovalView} ApprovalView
  * @typedef {import('./approvals/state.js').InboxState} InboxState
  * @typedef {import('./approvals/state.js').InboxEvent} InboxEvent
+ * @typedef {import('./approvals/card-state.js').CardState} CardState
+ * @typedef {import('./approvals/card-state.js').CardEvent} CardEvent
  */
+
+/**
+ * What the inbox's parts share: the page's context, the signal that stops
+ * it, where events go, and the state as it is now.
+ * @typedef {{
+ *   ctx: import('../lib/types.js').PageContext,
+ *   stop: AbortController,
+ *   dispatch: (event: InboxEvent) => void,
+ *   state: () => InboxState,
+ * }} Inbox
+ */
+
+/** What a page says to a token that may not read approvals. @param {HTMLElement} main @param {string} role */
+function refused(main, role) {
+  replace(
+    main,
+    h('h1', null, 'Approvals'),
+    h(
+      'p',
+      { class: 'error', role: 'alert' },
+      `${/^[aeiou]/i.test(role) ? 'An' : 'A'} \`${role}\` token may not read approvals: sign in with a person's token.`,
+    ),
+  );
+}
+
+/** An error's words. @param {unknown} error */
+function message(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Reads one approval again and settles its card when it is no longer pending;
+ * with `orExpire`, a card still pending (or gone) is closed as timed out.
+ * @param {Inbox} inbox @param {string} id @param {boolean} [orExpire]
+ */
+async function recheck(inbox, id, orExpire = false) {
+  try {
+    /** @type {ApprovalView} */
+    const approval = await api('GET', `/v1/approvals/${encodeURIComponent(id)}`);
+    if (approval.state !== 'pending') inbox.dispatch({ type: 'settled', view: approval });
+    else if (orExpire) inbox.dispatch({ type: 'expired', id });
+  } catch (error) {
+    if (orExpire || (error instanceof ApiError && error.status === 404))
+      inbox.dispatch({ type: 'expired', id });
+  }
+}
+
+/**
+ * Sends an answer; the API's settled approval, or its refusal, goes back to the state.
+ * @param {Inbox} inbox @param {ApprovalView} approval @param {import('../lib/types.js').AnswerBody} body
+ */
+async function sendAnswer(inbox, approval, body) {
+  const path = `/v1/approvals/${encodeURIComponent(approval.id)}/${body.kind === 'override' ? 'override' : 'answer'}`;
+  try {
+    /** @type {ApprovalView} */
+    const settled = await api(
+      'POST',
+      path,
+      body.kind === 'override' ? { reason: body.reason } : body,
+    );
+    inbox.dispatch({ type: 'answered', view: settled });
+  } catch (error) {
+    inbox.dispatch({ type: 'not-answered', id: approval.id, message: message(error) });
+    // Settled by someone else meanwhile: show how, and not a form that cannot work any more.
+    if (error instanceof ApiError && (error.status === 409 || error.status === 404))
+      void recheck(inbox, approval.id);
+  }
+}
+
+/**
+ * The clock: every second the cards count down, and the overdue ones are
+ * read again, each once at a time. Its timer, for the page to stop.
+ * @param {Inbox} inbox
+ */
+function startTicker(inbox) {
+  return window.setInterval(() => {
+    const now = Date.now();
+    inbox.dispatch({ type: 'tick', now });
+    for (const id of toRecheck(inbox.state(), now)) {
+      inbox.dispatch({ type: 'checking', id });
+      void recheck(inbox, id, true).finally(() => inbox.dispatch({ type: 'checked', id }));
+    }
+  }, 1000);
+}
+
+/** The live approver channel: its states and events go to the inbox. @param {Inbox} inbox */
+function openChannel(inbox) {
+  listen('/v1/approvals/stream', {
+    signal: inbox.stop.signal,
+    onState: (s) => {
+      if (s === 'closed') inbox.dispatch({ type: 'disconnected' });
+      else if (s === 'refused') inbox.dispatch({ type: 'channel-refused' });
+    },
+    onEvent: (name, data) => {
+      if (name === 'ready') {
+        inbox.dispatch({ type: 'ready', name: data?.name, roles: data?.roles });
+        // After a reconnect, what was shown may have ended meanwhile.
+        if (inbox.state().readies > 1)
+          for (const id of openIds(inbox.state())) void recheck(inbox, id);
+      } else if (name === 'approval')
+        inbox.dispatch({ type: 'arrived', view: data, now: Date.now() });
+      else if (name === 'settled') inbox.dispatch({ type: 'settled', view: data });
+      else if (name === 'revoked') inbox.dispatch({ type: 'revoked', message: data?.message });
+    },
+  });
+}
+
+/** The workspaces the view-only inbox reads: the token's, or every one. @param {Inbox} inbox */
+async function workspacesOf(inbox) {
+  const bound = inbox.ctx.identity.workspace;
+  if (bound !== null && bound !== undefined) return [bound];
+  /** @type {import('../lib/types.js').WorkspaceList} */
+  const list = await api('GET', '/v1/workspaces');
+  return list.workspaces.map((w) => w.workspace);
+}
+
+/** Reads the pending approvals once; a card no longer among them is read again. @param {Inbox} inbox */
+async function pollOnce(inbox) {
+  try {
+    const seen = new Set();
+    for (const workspace of await workspacesOf(inbox)) {
+      const { approvals } = await api(
+        'GET',
+        `/v1/approvals${query({ workspace, state: 'pending', limit: 100 })}`,
+      );
+      for (const approval of approvals) {
+        seen.add(approval.id);
+        inbox.dispatch({ type: 'arrived', view: approval, now: Date.now() });
+      }
+    }
+    for (const id of openIds(inbox.state())) if (!seen.has(id)) void recheck(inbox, id);
+    inbox.dispatch({ type: 'polled' });
+  } catch (error) {
+    inbox.dispatch({ type: 'poll-failed', message: message(error) });
+  }
+}
+
+/** The view-only inbox: the pending approvals read every `POLL_MS` until the page stops. @param {Inbox} inbox */
+function pollPending(inbox) {
+  let timer = 0;
+  const once = async () => {
+    await pollOnce(inbox);
+    if (!inbox.stop.signal.aborted) timer = window.setTimeout(() => void once(), POLL_MS);
+  };
+  inbox.stop.signal.addEventListener('abort', () => window.clearTimeout(timer));
+  void once();
+}
+
+/**
+ * Does what a new state asks of the page: the tab's title, a toast, stopping,
+ * a notification, a card's focus, an answer to send.
+ * @param {Inbox} inbox @param {InboxState} prev @param {InboxState} state @param {InboxEvent} event
+ * @param {{ view: { focus: (id: string, field: CardState['invalid']) => void }, notices: { arrived: (waiting: number, what: string) => void } }} page
+ */
+function follow(inbox, prev, state, event, page) {
+  if (!inbox.stop.signal.aborted) document.title = inboxTitle(state.pending.length);
+  if (state.say !== null) toast(state.say);
+  if (state.stopped && !prev.stopped) inbox.stop.abort();
+  if (event.type === 'arrived' && state.pending.length > prev.pending.length)
+    page.notices.arrived(state.pending.length, arrivalText(event.view));
+  if (event.type === 'card') {
+    const card = state.cards[event.id];
+    const before = prev.cards[event.id];
+    if (card?.invalid) page.view.focus(event.id, card.invalid);
+    if (card?.phase === 'sending' && before?.phase !== 'sending' && card.sending !== null)
+      void sendAnswer(inbox, card.view, card.sending);
+  }
+}
 
 /** @param {HTMLElement} main @param {import('../lib/types.js').PageContext} ctx */
 export function render(main, ctx) {
   if (!ctx.can('read')) {
-    replace(
-      main,
-      h('h1', null, 'Approvals'),
-      h(
-        'p',
-        { class: 'error', role: 'alert' },
-        `${/^[aeiou]/i.test(ctx.identity.role) ? 'An' : 'A'} \`${ctx.identity.role}\` token may not read approvals: sign in with a person's token.`,
-      ),
-    );
+    refused(main, ctx.identity.role);
     return undefined;
   }
   /** @type {InboxState} */
@@ -51,148 +216,116 @@ export function render(main, ctx) {
     mayAnswer: ctx.can('answer'),
     mayOverride: ctx.can('override'),
   });
-  const stop = new AbortController();
-  const view = inboxView(state);
-  const notices = notifier();
-
-  /** Each event: the next state, drawn, and what it asks the page to do. @param {InboxEvent} event */
-  const dispatch = (event) => {
-    const prev = state;
-    state = reduce(state, event);
-    if (state === prev) return;
-    view.draw(prev, state);
-    if (!stop.signal.aborted) document.title = inboxTitle(state.pending.length);
-    if (state.say !== null) toast(state.say);
-    if (state.stopped && !prev.stopped) stop.abort();
-    if (event.type === 'arrived' && state.pending.length > prev.pending.length)
-      notices.arrived(state.pending.length, arrivalText(event.view));
-    if (event.type === 'card') {
-      const card = state.cards[event.id];
-      const before = prev.cards[event.id];
-      if (card?.invalid) view.focus(event.id, card.invalid);
-      if (card?.phase === 'sending' && before?.phase !== 'sending' && card.sending !== null)
-        void answer(card.view, card.sending);
-    }
+  const page = { view: inboxView(state), notices: notifier() };
+  /** @type {Inbox} */
+  const inbox = {
+    ctx,
+    stop: new AbortController(),
+    state: () => state,
+    /** Each event: the next state, drawn, and what it asks the page to do. */
+    dispatch: (event) => {
+      const prev = state;
+      state = reduce(state, event);
+      if (state === prev) return;
+      page.view.draw(prev, state);
+      follow(inbox, prev, state, event, page);
+    },
   };
-  view.onCard = (id, event) => dispatch({ type: 'card', id, event });
+  page.view.onCard = (id, event) => inbox.dispatch({ type: 'card', id, event });
+  const ticker = startTicker(inbox);
+  if (state.live) openChannel(inbox);
+  else pollPending(inbox);
 
-  /** Sends an answer; the API's settled approval, or its refusal, goes back to the state. @param {ApprovalView} approval @param {import('../lib/types.js').AnswerBody} body */
-  const answer = async (approval, body) => {
-    const path = `/v1/approvals/${encodeURIComponent(approval.id)}/${body.kind === 'override' ? 'override' : 'answer'}`;
-    try {
-      /** @type {ApprovalView} */
-      const settled = await api(
-        'POST',
-        path,
-        body.kind === 'override' ? { reason: body.reason } : body,
-      );
-      dispatch({ type: 'answered', view: settled });
-    } catch (error) {
-      dispatch({
-        type: 'not-answered',
-        id: approval.id,
-        message: error instanceof Error ? error.message : String(error),
-      });
-      // Settled by someone else meanwhile: show how, and not a form that cannot work any more.
-      if (error instanceof ApiError && (error.status === 409 || error.status === 404))
-        void recheck(approval.id);
-    }
-  };
-
-  /**
-   * Reads one approval again and settles its card when it is no longer pending;
-   * with `orExpire`, a card still pending (or gone) is closed as timed out.
-   * @param {string} id @param {boolean} [orExpire]
-   */
-  const recheck = async (id, orExpire = false) => {
-    try {
-      /** @type {ApprovalView} */
-      const approval = await api('GET', `/v1/approvals/${encodeURIComponent(id)}`);
-      if (approval.state !== 'pending') dispatch({ type: 'settled', view: approval });
-      else if (orExpire) dispatch({ type: 'expired', id });
-    } catch (error) {
-      if (orExpire || (error instanceof ApiError && error.status === 404))
-        dispatch({ type: 'expired', id });
-    }
-  };
-
-  /** Cards past their time whose end is being read. */
-  const checking = new Set();
-  const ticker = window.setInterval(() => {
-    const now = Date.now();
-    dispatch({ type: 'tick', now });
-    for (const id of overdue(state, now)) {
-      if (checking.has(id)) continue;
-      checking.add(id);
-      void recheck(id, true).finally(() => checking.delete(id));
-    }
-  }, 1000);
-
-  if (state.live) openChannel();
-  else pollPending();
-
-  function openChannel() {
-    listen('/v1/approvals/stream', {
-      signal: stop.signal,
-      onState: (s) => {
-        if (s === 'closed') dispatch({ type: 'disconnected' });
-        else if (s === 'refused') dispatch({ type: 'channel-refused' });
-      },
-      onEvent: (name, data) => {
-        if (name === 'ready') {
-          dispatch({ type: 'ready', name: data?.name, roles: data?.roles });
-          // After a reconnect, what was shown may have ended meanwhile.
-          if (state.readies > 1) for (const id of openIds(state)) void recheck(id);
-        } else if (name === 'approval') dispatch({ type: 'arrived', view: data, now: Date.now() });
-        else if (name === 'settled') dispatch({ type: 'settled', view: data });
-        else if (name === 'revoked') dispatch({ type: 'revoked', message: data?.message });
-      },
-    });
-  }
-
-  function pollPending() {
-    let timer = 0;
-    const once = async () => {
-      try {
-        const bound = ctx.identity.workspace;
-        const workspaces =
-          bound !== null && bound !== undefined
-            ? [bound]
-            : /** @type {import('../lib/types.js').WorkspaceList} */ (
-                await api('GET', '/v1/workspaces')
-              ).workspaces.map((w) => w.workspace);
-        const seen = new Set();
-        for (const workspace of workspaces) {
-          const { approvals } = await api(
-            'GET',
-            `/v1/approvals${query({ workspace, state: 'pending', limit: 100 })}`,
-          );
-          for (const approval of approvals) {
-            seen.add(approval.id);
-            dispatch({ type: 'arrived', view: approval, now: Date.now() });
-          }
-        }
-        for (const id of openIds(state)) if (!seen.has(id)) void recheck(id);
-        dispatch({ type: 'polled' });
-      } catch (error) {
-        dispatch({
-          type: 'poll-failed',
-          message: error instanceof Error ? error.message : String(error),
-        });
-      }
-      if (!stop.signal.aborted) timer = window.setTimeout(() => void once(), POLL_MS);
-    };
-    stop.signal.addEventListener('abort', () => window.clearTimeout(timer));
-    void once();
-  }
-
-  replace(main, ...view.parts(notices.el));
+  replace(main, ...page.view.parts(page.notices.el));
   document.title = inboxTitle(0);
 
   return () => {
-    stop.abort();
+    inbox.stop.abort();
     window.clearInterval(ticker);
   };
+}
+
+/** The inbox's elements, built once, that `inboxView` patches. */
+function inboxElements() {
+  return {
+    channel: h('p', { class: 'ap-live', role: 'status', id: 'inbox-state' }),
+    problem: h('p', { class: 'error', role: 'alert', id: 'inbox-problem' }),
+    pendingList: h('ol', {
+      class: 'ap-inbox',
+      id: 'inbox-pending',
+      'aria-labelledby': 's-waiting-for-an-answer',
+      'aria-live': 'polite',
+      'aria-relevant': 'additions removals',
+    }),
+    empty: h('p', { class: 'muted ap-empty', id: 'inbox-empty' }, 'Nothing is waiting.'),
+    settledList: h('ol', {
+      class: 'ap-inbox ap-settled-list',
+      id: 'inbox-settled',
+      'aria-labelledby': 's-just-settled',
+      'aria-live': 'polite',
+      'aria-relevant': 'additions',
+    }),
+    settledEmpty: h('p', { class: 'muted ap-empty' }, 'Nothing settled while this page was open.'),
+  };
+}
+
+/** The channel's line: its kind as a class, a dot, its words. @param {HTMLElement} channel @param {InboxState['channel']} c */
+function drawChannel(channel, c) {
+  channel.className = `ap-live ap-live-${c.kind}`;
+  replace(channel, h('span', { class: 'ap-dot', 'aria-hidden': 'true' }), c.text);
+}
+
+/**
+ * Puts `list`'s cards in the order of `ids`, moving only those out of place.
+ * @param {HTMLElement} list @param {readonly string[]} ids @param {Map<string, ReturnType<typeof approvalCard>>} cards
+ */
+function arrange(list, ids, cards) {
+  /** @type {Set<Element | undefined>} */
+  const keep = new Set(ids.map((id) => cards.get(id)?.el));
+  for (const child of [...list.children]) if (!keep.has(child)) child.remove();
+  let at = list.firstElementChild;
+  for (const id of ids) {
+    const el = cards.get(id)?.el;
+    if (el === undefined) continue;
+    if (el === at) at = at.nextElementSibling;
+    else list.insertBefore(el, at);
+  }
+}
+
+/**
+ * Draws the cards of `next` over `prev`: new cards built, changed ones
+ * patched, both lists in order, gone ones removed; a card that leaves the
+ * waiting list with the focus in it hands it on.
+ * @param {ReturnType<typeof inboxElements>} els @param {Map<string, ReturnType<typeof approvalCard>>} cards
+ * @param {InboxState} prev @param {InboxState} next @param {(id: string, event: CardEvent) => void} onCard
+ */
+function drawCards(els, cards, prev, next, onCard) {
+  const { pendingList, settledList } = els;
+  for (const [id, card] of Object.entries(next.cards)) {
+    const ui = cards.get(id);
+    if (ui === undefined)
+      cards.set(id, approvalCard(card, { role: next.role, onEvent: (event) => onCard(id, event) }));
+    else if (card !== prev.cards[id]) ui.draw(card);
+  }
+  const focused = [...cards].find(
+    ([id, ui]) =>
+      !next.pending.includes(id) &&
+      pendingList.contains(ui.el) &&
+      ui.el.contains(document.activeElement),
+  );
+  arrange(settledList, next.settled, cards);
+  arrange(pendingList, next.pending, cards);
+  for (const [id, ui] of cards)
+    if (next.cards[id] === undefined) {
+      ui.el.remove();
+      cards.delete(id);
+    }
+  if (focused !== undefined) {
+    const heading = /** @type {HTMLElement | null} */ (pendingList.querySelector('h3'));
+    (heading ?? /** @type {HTMLElement} */ (focused[1].el.querySelector('.ap-outcome'))).focus();
+  }
+  els.empty.hidden = next.pending.length > 0;
+  els.settledEmpty.hidden = next.settled.length > 0;
 }
 
 /**
@@ -202,116 +335,40 @@ export function render(main, ctx) {
  * @param {InboxState} initial
  */
 function inboxView(initial) {
-  const channel = h('p', { class: 'ap-live', role: 'status', id: 'inbox-state' });
-  const problem = h('p', { class: 'error', role: 'alert', id: 'inbox-problem' });
-  const pendingList = h('ol', {
-    class: 'ap-inbox',
-    id: 'inbox-pending',
-    'aria-labelledby': 's-waiting-for-an-answer',
-    'aria-live': 'polite',
-    'aria-relevant': 'additions removals',
-  });
-  const empty = h('p', { class: 'muted ap-empty', id: 'inbox-empty' }, 'Nothing is waiting.');
-  const settledList = h('ol', {
-    class: 'ap-inbox ap-settled-list',
-    id: 'inbox-settled',
-    'aria-labelledby': 's-just-settled',
-    'aria-live': 'polite',
-    'aria-relevant': 'additions',
-  });
-  const settledEmpty = h(
-    'p',
-    { class: 'muted ap-empty' },
-    'Nothing settled while this page was open.',
-  );
+  const els = inboxElements();
   /** @type {Map<string, ReturnType<typeof approvalCard>>} */
   const cards = new Map();
-
-  /** @param {InboxState['channel']} c */
-  const drawChannel = (c) => {
-    channel.className = `ap-live ap-live-${c.kind}`;
-    replace(channel, h('span', { class: 'ap-dot', 'aria-hidden': 'true' }), c.text);
-  };
-
-  /**
-   * Puts `list`'s cards in the order of `ids`, moving only those out of place.
-   * @param {HTMLElement} list @param {readonly string[]} ids
-   */
-  const arrange = (list, ids) => {
-    /** @type {Set<Element | undefined>} */
-    const keep = new Set(ids.map((id) => cards.get(id)?.el));
-    for (const child of [...list.children]) if (!keep.has(child)) child.remove();
-    let at = list.firstElementChild;
-    for (const id of ids) {
-      const el = cards.get(id)?.el;
-      if (el === undefined) continue;
-      if (el === at) at = at.nextElementSibling;
-      else list.insertBefore(el, at);
-    }
-  };
-
   const view = {
-    /** Where a card's events go (the page sets it). @type {(id: string, event: import('./approvals/card-state.js').CardEvent) => void} */
+    /** Where a card's events go (the page sets it). @type {(id: string, event: CardEvent) => void} */
     onCard: (id, event) => void [id, event],
     /** The page's parts, with the notification control. @param {HTMLElement} notices */
     parts: (notices) => [
       h('h1', null, 'Approvals'),
-      channel,
+      els.channel,
       initial.leftOut === null
         ? null
         : h('p', { class: 'muted', id: 'inbox-scope' }, initial.leftOut),
       notices,
-      problem,
-      section('Waiting for an answer', pendingList, empty),
-      section('Just settled', settledList, settledEmpty),
+      els.problem,
+      section('Waiting for an answer', els.pendingList, els.empty),
+      section('Just settled', els.settledList, els.settledEmpty),
     ],
-    /** @param {string} id @param {import('./approvals/card-state.js').CardState['invalid']} field */
+    /** @param {string} id @param {CardState['invalid']} field */
     focus: (id, field) => cards.get(id)?.focus(field),
     /** Draws `next` over `prev`. @param {InboxState} prev @param {InboxState} next */
     draw(prev, next) {
-      if (next.channel !== prev.channel) drawChannel(next.channel);
-      if (next.problem !== prev.problem) replace(problem, next.problem);
+      if (next.channel !== prev.channel) drawChannel(els.channel, next.channel);
+      if (next.problem !== prev.problem) replace(els.problem, next.problem);
       if (
-        next.cards === prev.cards &&
-        next.pending === prev.pending &&
-        next.settled === prev.settled
+        next.cards !== prev.cards ||
+        next.pending !== prev.pending ||
+        next.settled !== prev.settled
       )
-        return;
-      for (const [id, card] of Object.entries(next.cards)) {
-        const ui = cards.get(id);
-        if (ui === undefined)
-          cards.set(
-            id,
-            approvalCard(card, { role: next.role, onEvent: (event) => view.onCard(id, event) }),
-          );
-        else if (card !== prev.cards[id]) ui.draw(card);
-      }
-      // A card that leaves the waiting list with the focus in it hands it on.
-      const focused = [...cards].find(
-        ([id, ui]) =>
-          !next.pending.includes(id) &&
-          pendingList.contains(ui.el) &&
-          ui.el.contains(document.activeElement),
-      );
-      arrange(settledList, next.settled);
-      arrange(pendingList, next.pending);
-      for (const [id, ui] of cards)
-        if (next.cards[id] === undefined) {
-          ui.el.remove();
-          cards.delete(id);
-        }
-      if (focused !== undefined) {
-        const heading = /** @type {HTMLElement | null} */ (pendingList.querySelector('h3'));
-        (
-          heading ?? /** @type {HTMLElement} */ (focused[1].el.querySelector('.ap-outcome'))
-        ).focus();
-      }
-      empty.hidden = next.pending.length > 0;
-      settledEmpty.hidden = next.settled.length > 0;
+        drawCards(els, cards, prev, next, (id, event) => view.onCard(id, event));
     },
   };
-  drawChannel(initial.channel);
-  empty.hidden = false;
-  settledEmpty.hidden = false;
+  drawChannel(els.channel, initial.channel);
+  els.empty.hidden = false;
+  els.settledEmpty.hidden = false;
   return view;
 }

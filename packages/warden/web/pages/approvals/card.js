@@ -511,35 +511,9 @@ function request(ui) {
     : [facts([...about.slice(0, 3), what[0], ...about.slice(3), what[1]]), more];
 }
 
-/**
- * One approval in the inbox, drawn from its state (`card-state.js`): built
- * once, then `draw` patches what changed. The person's input becomes events
- * for `onEvent`; the card keeps no state of its own.
- * @param {CardState} initial the card's state when it is first drawn
- * @param {{ role: string, onEvent: (event: CardEvent) => void }} options
- */
-export function approvalCard(initial, options) {
-  const { view, soft } = initial;
-  const id = `ap-${view.id}`;
-  /** @type {Parts} */
-  const ui = {
-    id,
-    view,
-    initial,
-    phone: narrow(),
-    emit: options.onEvent,
-    controls: [],
-    preview: h('p', { class: 'ap-preview', id: `${id}-preview`, 'aria-live': 'polite' }),
-    submitRemember: h('button', { type: 'submit' }, `Approve for ${hoursLabel(initial)}`),
-    hoursInput: null,
-    overrideInput: null,
-  };
-  // The parts that change, built once; `draw` patches them from a state.
-  const alert = h('p', { class: 'error', role: 'alert', id: `${id}-alert` });
-  const outcome = h('p', { class: 'ap-outcome', id: `${id}-outcome`, tabindex: '-1' });
-  const countdown = h('span', { class: 'ap-countdown', 'aria-hidden': 'true' });
-  const actions = h('div', { class: 'ap-actions' }, answers(ui, options.role));
-  const heading = h(
+/** A card's heading: what kind of answer it asks for, the agent, the tool. @param {string} id @param {ApprovalView} view @param {boolean} soft */
+function cardHeading(id, view, soft) {
+  return h(
     'h3',
     { id: `${id}-h`, tabindex: '-1' },
     h(
@@ -553,6 +527,22 @@ export function approvalCard(initial, options) {
     // The command in full is under "Action", with its "Show all".
     clipped(view.tool ?? (actionText(view) || '—'), 80),
   );
+}
+
+/**
+ * The parts of a card that change, built once; `drawCard` patches them.
+ * @typedef {{ el: HTMLElement, heading: HTMLElement, alert: HTMLElement, outcome: HTMLElement, countdown: HTMLElement, actions: HTMLElement, shown: CardState | null }} Drawn
+ */
+
+/** The card's element around its parts. @param {Parts} ui @param {string} role @returns {Drawn} */
+function cardElement(ui, role) {
+  const { id, view } = ui;
+  const soft = ui.initial.soft;
+  const alert = h('p', { class: 'error', role: 'alert', id: `${id}-alert` });
+  const outcome = h('p', { class: 'ap-outcome', id: `${id}-outcome`, tabindex: '-1' });
+  const countdown = h('span', { class: 'ap-countdown', 'aria-hidden': 'true' });
+  const actions = h('div', { class: 'ap-actions' }, answers(ui, role));
+  const heading = cardHeading(id, view, soft);
   const el = h(
     'li',
     { class: `ap-card card${soft ? ' ap-card-soft' : ''}`, dataset: { id: view.id } },
@@ -581,45 +571,73 @@ export function approvalCard(initial, options) {
       outcome,
     ),
   );
+  return { el, heading, alert, outcome, countdown, actions, shown: null };
+}
 
-  /** What is drawn: nothing yet, then the last state drawn. @type {CardState | null} */
-  let shown = null;
-  /**
-   * Draws `state` over what was drawn: only the parts that differ (all of them the first time).
-   * @param {CardState} state
-   */
-  const draw = (state) => {
-    const was = shown;
-    shown = state;
-    if (state.error !== was?.error) replace(alert, state.error);
-    if (state.left !== was?.left) replace(countdown, state.left);
-    if (was !== null && (state.hours !== was.hours || state.scope !== was.scope))
-      drawPreview(ui, state);
-    if (state.phase !== (was?.phase ?? 'open'))
-      for (const c of ui.controls)
-        if (state.phase === 'open') c.removeAttribute('disabled');
-        else c.setAttribute('disabled', '');
-    const input = ui.overrideInput;
-    if (input !== null && state.overrideMissing !== (was?.overrideMissing ?? false)) {
-      if (state.overrideMissing) input.setAttribute('aria-invalid', 'true');
-      else input.removeAttribute('aria-invalid');
-    }
-    // How the approval ended: no answers left, and the outcome in words.
-    if (state.end !== null && state.end !== was?.end) {
-      replace(actions);
-      el.classList.add('ap-done');
-      if (state.end.kind === 'settled') {
-        el.classList.toggle('ap-done-allow', state.end.settled.state === 'approved');
-        replace(outcome, settledText(state.end.settled, state.end.mine));
-      } else replace(outcome, timedOutText(soft));
-    }
+/**
+ * Draws `state` over what the card shows: only the parts that differ (all of
+ * them the first time).
+ * @param {Parts} ui @param {Drawn} drawn @param {CardState} state
+ */
+function drawCard(ui, drawn, state) {
+  const was = drawn.shown;
+  drawn.shown = state;
+  if (state.error !== was?.error) replace(drawn.alert, state.error);
+  if (state.left !== was?.left) replace(drawn.countdown, state.left);
+  if (was !== null && (state.hours !== was.hours || state.scope !== was.scope))
+    drawPreview(ui, state);
+  if (state.phase !== (was?.phase ?? 'open'))
+    for (const c of ui.controls)
+      if (state.phase === 'open') c.removeAttribute('disabled');
+      else c.setAttribute('disabled', '');
+  const input = ui.overrideInput;
+  if (input !== null && state.overrideMissing !== (was?.overrideMissing ?? false)) {
+    if (state.overrideMissing) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }
+  // How the approval ended: no answers left, and the outcome in words.
+  if (state.end !== null && state.end !== was?.end) {
+    replace(drawn.actions);
+    drawn.el.classList.add('ap-done');
+    if (state.end.kind === 'settled') {
+      drawn.el.classList.toggle('ap-done-allow', state.end.settled.state === 'approved');
+      replace(drawn.outcome, settledText(state.end.settled, state.end.mine));
+    } else replace(drawn.outcome, timedOutText(state.soft));
+  }
+}
+
+/**
+ * One approval in the inbox, drawn from its state (`card-state.js`): built
+ * once, then `draw` patches what changed. The person's input becomes events
+ * for `onEvent`; the card keeps no state of its own.
+ * @param {CardState} initial the card's state when it is first drawn
+ * @param {{ role: string, onEvent: (event: CardEvent) => void }} options
+ */
+export function approvalCard(initial, options) {
+  const { view } = initial;
+  const id = `ap-${view.id}`;
+  /** @type {Parts} */
+  const ui = {
+    id,
+    view,
+    initial,
+    phone: narrow(),
+    emit: options.onEvent,
+    controls: [],
+    preview: h('p', { class: 'ap-preview', id: `${id}-preview`, 'aria-live': 'polite' }),
+    submitRemember: h('button', { type: 'submit' }, `Approve for ${hoursLabel(initial)}`),
+    hoursInput: null,
+    overrideInput: null,
   };
+  const drawn = cardElement(ui, options.role);
+  /** Draws `state` over what was drawn. @param {CardState} state */
+  const draw = (state) => drawCard(ui, drawn, state);
   draw(initial);
 
   return {
-    el,
+    el: drawn.el,
     draw,
-    heading: () => heading,
+    heading: () => drawn.heading,
     /** Puts the focus on the field an answer was refused for. @param {CardState['invalid']} field */
     focus(field) {
       if (field === 'hours') ui.hoursInput?.focus();

@@ -9,19 +9,29 @@
 // registers the console's worker (`/ui/sw.js`, which only answers a click on
 // a notification), and a notification the page may not make is shown through
 // it. Nothing is registered before the person turns notifications on.
+//
+// Whether they are on, and what the control says, is the control's state
+// (`notify-state.js`): pure, tested in Node. `notifier` draws it and does
+// what the browser must: ask for permission, register the worker, notify.
 
 import { h, replace } from '../../lib/dom.js';
+import {
+  buttonText,
+  noteText,
+  notice,
+  noticeState,
+  notifies,
+  reduceNotice,
+} from './notify-state.js';
+
+/** `1 prompt waits`, `3 prompts wait` (`notify-state.js`). */
+export { waitingText } from './notify-state.js';
 
 const KEY = 'warden.approvals.notify';
 
 /** The page's title with the number of prompts waiting: `(3) Approvals · Warden`. @param {number} waiting */
 export function inboxTitle(waiting) {
   return waiting > 0 ? `(${waiting}) Approvals · Warden` : 'Approvals · Warden';
-}
-
-/** `1 prompt waits`, `3 prompts wait`. @param {number} waiting */
-export function waitingText(waiting) {
-  return waiting === 1 ? '1 prompt waits' : `${waiting} prompts wait`;
 }
 
 /** The browser's notifications, or null where it has none. */
@@ -97,14 +107,61 @@ function remember(on) {
 }
 
 /**
+ * Shows a notification through the service worker, where the page may not make one.
+ * @param {Promise<ServiceWorkerRegistration | null>} worker @param {{ title: string, options: NotificationOptions }} shown
+ */
+async function throughWorker(worker, { title, options }) {
+  const registration = await worker;
+  if (registration === null || !(await activated(registration))) return;
+  await registration.showNotification(title, options);
+}
+
+/**
+ * Shows a notification from the page, or through the service worker in a
+ * browser that shows them only from one (Chrome on Android).
+ * @param {typeof Notification} Notice @param {Promise<ServiceWorkerRegistration | null>} worker
+ * @param {{ title: string, options: NotificationOptions }} shown
+ */
+function showNotice(Notice, worker, shown) {
+  try {
+    const made = new Notice(shown.title, shown.options);
+    made.onclick = () => {
+      window.focus();
+      made.close();
+    };
+  } catch {
+    throughWorker(worker, shown).catch(() => {
+      // Not shown either way: the tab's title still counts.
+    });
+  }
+}
+
+/**
+ * Asks the browser for permission: the one place it is asked, this button
+ * pressed by the person (a browser that was answered before answers again
+ * without asking).
+ * @param {typeof Notification} Notice @returns {Promise<NotificationPermission>}
+ */
+async function askPermission(Notice) {
+  try {
+    return await Notice.requestPermission();
+  } catch {
+    return Notice.permission;
+  }
+}
+
+/**
  * The opt-in control, and `arrived` to call when a new prompt reaches the inbox.
  * @returns {{ el: HTMLElement, arrived: (waiting: number, what: string) => void }}
  */
 export function notifier() {
   const Notice = api();
-  let on = Notice !== null && Notice.permission === 'granted' && wanted();
-  /** Whether the browser refused the service worker when notifications were last turned on. */
-  let refused = false;
+  const permission = () => (Notice === null ? null : Notice.permission);
+  let state = noticeState({
+    supported: Notice !== null,
+    permission: permission(),
+    wanted: wanted(),
+  });
   /** The service worker's registration, once notifications are on (null where there is none). */
   let worker = /** @type {Promise<ServiceWorkerRegistration | null>} */ (Promise.resolve(null));
   const note = h('span', { class: 'muted ap-notify-note', id: 'inbox-notify-note' });
@@ -116,53 +173,38 @@ export function notifier() {
   });
   const el = h('div', { class: 'ap-notify' }, Notice === null ? null : button, note);
 
+  /** @param {import('./notify-state.js').NoticeEvent} event */
+  const dispatch = (event) => {
+    state = reduceNotice(state, event);
+  };
+
   const show = () => {
-    if (Notice === null) {
-      replace(note, 'This browser cannot show notifications: the tab’s title counts the prompts.');
-      return;
+    if (state.supported) {
+      button.setAttribute('aria-pressed', String(state.on));
+      replace(button, buttonText(state));
     }
-    button.setAttribute('aria-pressed', String(on));
-    replace(button, on ? 'Notifications on' : 'Notify me of new prompts');
-    if (Notice.permission === 'denied')
-      replace(
-        note,
-        'Notifications are blocked for this site: allow them in the browser’s site settings.',
-      );
-    else if (!on && refused)
-      replace(
-        note,
-        'This browser refused to set up notifications for this site, so they stay off: the tab’s title still counts the waiting prompts.',
-      );
-    else
-      replace(
-        note,
-        on
-          ? 'A notification says how many prompts wait when one arrives while this tab is in the background.'
-          : 'Off: the tab’s title still counts the waiting prompts.',
-      );
+    replace(note, noteText(state, permission()));
   };
 
   /**
    * Registers the service worker for notifications that are on; if the
    * browser refuses it, they are off again (the person may try again).
-   * @returns {Promise<void>}
    */
   const start = async () => {
     worker = register();
     try {
       await worker;
-      refused = false;
+      dispatch({ type: 'worker', ok: true });
     } catch {
       worker = Promise.resolve(null);
-      refused = true;
-      on = false;
+      dispatch({ type: 'worker', ok: false });
     }
   };
 
   const toggle = async () => {
     if (Notice === null) return;
-    if (on) {
-      on = false;
+    if (state.on) {
+      dispatch({ type: 'off' });
       remember(false);
       show();
       worker = Promise.resolve(null);
@@ -170,56 +212,24 @@ export function notifier() {
       await unregister().catch(() => undefined);
       return;
     }
-    // The one place permission is asked for: this button, pressed by the person
-    // (a browser that was answered before answers again without asking).
-    let permission = Notice.permission;
-    try {
-      permission = await Notice.requestPermission();
-    } catch {
-      permission = Notice.permission;
-    }
-    on = permission === 'granted';
-    if (on) await start();
-    remember(on);
+    dispatch({ type: 'answered', permission: await askPermission(Notice) });
+    if (state.on) await start();
+    remember(state.on);
     show();
-  };
-
-  /**
-   * Shows a notification through the service worker, where the page may not make one.
-   * @param {string} title @param {NotificationOptions} options
-   */
-  const throughWorker = async (title, options) => {
-    const registration = await worker;
-    if (registration === null || !(await activated(registration))) return;
-    await registration.showNotification(title, options);
   };
 
   // Turned on in an earlier visit: the worker is registered again (the browser
   // keeps it; this also picks up a newer one).
-  if (on)
+  if (state.on)
     void start().then(() => {
-      if (!on) show();
+      if (!state.on) show();
     });
   show();
   return {
     el,
     arrived(waiting, what) {
-      if (!on || Notice === null || Notice.permission !== 'granted') return;
-      if (document.visibilityState !== 'hidden') return;
-      const title = `${waitingText(waiting)} — Warden`;
-      const options = { body: `New: ${what}`, tag: 'warden-approvals' };
-      try {
-        const shown = new Notice(title, options);
-        shown.onclick = () => {
-          window.focus();
-          shown.close();
-        };
-      } catch {
-        // A browser that shows notifications only from a service worker (Chrome on Android).
-        throughWorker(title, options).catch(() => {
-          // Not shown either way: the tab's title still counts.
-        });
-      }
+      if (Notice === null || !notifies(state, permission(), document.visibilityState)) return;
+      showNotice(Notice, worker, notice(waiting, what));
     },
   };
 }

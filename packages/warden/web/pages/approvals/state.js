@@ -2,7 +2,8 @@
 // does can be tested in Node without a browser: which approvals wait (the
 // one that times out soonest first) and which just settled, the live
 // channel's state and the problem it reports, which answers were sent from
-// this page, and what to tell the person in a toast. Pure: no DOM, no
+// this page, which overdue approvals are being read again, and what to tell
+// the person in a toast. Pure: no DOM, no
 // `fetch`, no timers, no stream; the page (`../approvals.js`) feeds it the
 // stream's and the API's events and the clock, and draws what it returns.
 
@@ -39,13 +40,15 @@ export const SETTLED_KEPT = 20;
  *   readonly pending: readonly string[],
  *   readonly settled: readonly string[],
  *   readonly mine: readonly string[],
+ *   readonly checking: readonly string[],
  *   readonly say: string | null,
  * }} InboxState
  */
 
 /**
  * What reaches the inbox: the live channel's states and events, the view-only
- * poll's outcome, the API's answer to an answer, the clock, and a card's own events.
+ * poll's outcome, the API's answer to an answer, the clock, an overdue
+ * approval being read again (and read), and a card's own events.
  * @typedef {(
  *   | { type: 'connecting' }
  *   | { type: 'ready', name?: string, roles?: readonly string[] }
@@ -61,6 +64,8 @@ export const SETTLED_KEPT = 20;
  *   | { type: 'not-answered', id: string, message: string }
  *   | { type: 'expired', id: string }
  *   | { type: 'tick', now: number }
+ *   | { type: 'checking', id: string }
+ *   | { type: 'checked', id: string }
  *   | { type: 'card', id: string, event: CardEvent }
  * )} InboxEvent
  */
@@ -89,6 +94,7 @@ export function inboxState(who) {
     pending: [],
     settled: [],
     mine: [],
+    checking: [],
     say: null,
   };
 }
@@ -132,6 +138,15 @@ export function overdue(state, now) {
 }
 
 /**
+ * The overdue cards not yet being read again: the ones to read now (each
+ * once, until its read is done).
+ * @param {InboxState} state @param {number} now
+ */
+export function toRecheck(state, now) {
+  return overdue(state, now).filter((id) => !state.checking.includes(id));
+}
+
+/**
  * The inbox after `event`. `say` is what this event tells the person in a
  * toast (null when nothing).
  * @param {InboxState} state @param {InboxEvent} event @returns {InboxState}
@@ -142,6 +157,80 @@ export function reduce(state, event) {
 
 /** @param {InboxState} state @param {InboxEvent} event @returns {InboxState} */
 function step(state, event) {
+  switch (event.type) {
+    case 'connecting':
+    case 'ready':
+    case 'disconnected':
+    case 'channel-refused':
+    case 'revoked':
+    case 'viewing':
+      return channelStep(state, event);
+    case 'polled':
+      return { ...state, problem: '' };
+    case 'poll-failed':
+      return { ...state, problem: `Cannot read the pending approvals: ${event.message}` };
+    case 'arrived':
+      return arrive(state, event.view, event.now);
+    case 'settled':
+      return settle(state, event.view, false);
+    case 'answered': {
+      // Settled by this page's answer (its `settled` event may have come first).
+      const mine =
+        state.cards[event.view.id] === undefined ? state.mine : withId(state.mine, event.view.id);
+      const next = settle({ ...state, mine }, event.view, true);
+      return {
+        ...next,
+        say: `${event.view.agent}: ${answerText(event.view.answer ?? state.cards[event.view.id]?.sending ?? { kind: 'deny' })}`,
+      };
+    }
+    case 'not-answered': {
+      const card = state.cards[event.id];
+      const mine = state.mine.filter((id) => id !== event.id);
+      if (card === undefined) return { ...state, mine };
+      return withCard(
+        { ...state, mine },
+        reduceCard(card, { type: 'refused', message: event.message }),
+      );
+    }
+    case 'expired': {
+      const card = state.cards[event.id];
+      if (card === undefined || card.end !== null) return state;
+      return toSettled(state, reduceCard(card, { type: 'expired' }));
+    }
+    case 'tick': {
+      /** @type {Record<string, CardState>} */
+      const cards = { ...state.cards };
+      for (const id of openIds(state)) {
+        const card = cards[id];
+        if (card !== undefined) cards[id] = reduceCard(card, { type: 'tick', now: event.now });
+      }
+      return { ...state, cards };
+    }
+    case 'checking':
+      return { ...state, checking: withId(state.checking, event.id) };
+    case 'checked':
+      return state.checking.includes(event.id)
+        ? { ...state, checking: state.checking.filter((id) => id !== event.id) }
+        : state;
+    case 'card': {
+      const card = state.cards[event.id];
+      if (card === undefined) return state;
+      const changed = reduceCard(card, event.event);
+      // An answer on its way is this page's: its `settled` event is "you", not "someone".
+      const sending = changed.phase === 'sending' && card.phase !== 'sending';
+      return withCard(sending ? { ...state, mine: withId(state.mine, event.id) } : state, changed);
+    }
+    default:
+      return state;
+  }
+}
+
+/**
+ * The live channel's states and events: connecting, connected (again),
+ * disconnected, refused, revoked for good; or viewing only.
+ * @param {InboxState} state @param {InboxEvent} event @returns {InboxState}
+ */
+function channelStep(state, event) {
   switch (event.type) {
     case 'connecting':
       return state.stopped
@@ -194,55 +283,6 @@ function step(state, event) {
       };
     case 'viewing':
       return { ...state, channel: { kind: 'view', text: viewingText(state.role) } };
-    case 'polled':
-      return { ...state, problem: '' };
-    case 'poll-failed':
-      return { ...state, problem: `Cannot read the pending approvals: ${event.message}` };
-    case 'arrived':
-      return arrive(state, event.view, event.now);
-    case 'settled':
-      return settle(state, event.view, false);
-    case 'answered': {
-      // Settled by this page's answer (its `settled` event may have come first).
-      const mine =
-        state.cards[event.view.id] === undefined ? state.mine : withId(state.mine, event.view.id);
-      const next = settle({ ...state, mine }, event.view, true);
-      return {
-        ...next,
-        say: `${event.view.agent}: ${answerText(event.view.answer ?? state.cards[event.view.id]?.sending ?? { kind: 'deny' })}`,
-      };
-    }
-    case 'not-answered': {
-      const card = state.cards[event.id];
-      const mine = state.mine.filter((id) => id !== event.id);
-      if (card === undefined) return { ...state, mine };
-      return withCard(
-        { ...state, mine },
-        reduceCard(card, { type: 'refused', message: event.message }),
-      );
-    }
-    case 'expired': {
-      const card = state.cards[event.id];
-      if (card === undefined || card.end !== null) return state;
-      return toSettled(state, reduceCard(card, { type: 'expired' }));
-    }
-    case 'tick': {
-      /** @type {Record<string, CardState>} */
-      const cards = { ...state.cards };
-      for (const id of openIds(state)) {
-        const card = cards[id];
-        if (card !== undefined) cards[id] = reduceCard(card, { type: 'tick', now: event.now });
-      }
-      return { ...state, cards };
-    }
-    case 'card': {
-      const card = state.cards[event.id];
-      if (card === undefined) return state;
-      const changed = reduceCard(card, event.event);
-      // An answer on its way is this page's: its `settled` event is "you", not "someone".
-      const sending = changed.phase === 'sending' && card.phase !== 'sending';
-      return withCard(sending ? { ...state, mine: withId(state.mine, event.id) } : state, changed);
-    }
     default:
       return state;
   }
