@@ -25,20 +25,31 @@ export interface ServerContext {
   readonly sandboxDenyRead?: readonly string[];
 }
 
+/**
+ * The workspace a call names, as its token allows: a token bound to a
+ * workspace acts there and nowhere else (naming another is a 403); an unbound
+ * one acts where the call says, if it says.
+ */
+export function workspaceAsked(identity: Identity, asked: string | undefined): string | undefined {
+  if (identity.workspace === null) return asked;
+  if (asked !== undefined && asked !== identity.workspace)
+    throw forbidden(`this token acts in workspace \`${identity.workspace}\`, not in \`${asked}\``);
+  return identity.workspace;
+}
+
+/** Whether a token may see a record: one bound to a workspace sees that workspace's only. */
+export function sees(identity: Identity, record: { readonly workspace: string | null }): boolean {
+  return identity.workspace === null || record.workspace === identity.workspace;
+}
+
 /** The workspace a request acts in; a token bound to another workspace gets 403. */
 export async function workspaceOf(
   ctx: ServerContext,
   identity: Identity,
   asked: string | undefined,
 ): Promise<string> {
-  if (identity.workspace !== null) {
-    if (asked !== undefined && asked !== identity.workspace)
-      throw forbidden(
-        `this token acts in workspace \`${identity.workspace}\`, not in \`${asked}\``,
-      );
-    return identity.workspace;
-  }
-  if (asked !== undefined) return asked;
+  const workspace = workspaceAsked(identity, asked);
+  if (workspace !== undefined) return workspace;
   const known = await ctx.warden.policy.workspaces();
   if (known.length === 1) return known[0] as string;
   throw badRequest(

@@ -10,7 +10,8 @@ import { EVENT_STREAM } from '../api.js';
 import type { Identity } from '../auth.js';
 import { approverRoles, expiredAt, roleToken, tokenHash } from '../auth.js';
 import type { ServerContext } from '../context.js';
-import { workspaceOf } from '../context.js';
+import { sees, workspaceOf } from '../context.js';
+import { given } from './query.js';
 import { ApiError, forbidden, notFound } from '../errors.js';
 import type { ApprovalView } from '../../views/approvals.js';
 import { approvalListView, approvalView, showApproval } from '../../views/approvals.js';
@@ -70,8 +71,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const approvals = await warden.approvals.list({
         workspace,
-        ...(query.state === undefined ? {} : { state: query.state }),
-        ...(query.agent === undefined ? {} : { agent: query.agent }),
+        ...given(query, 'state', 'agent'),
         limit: query.limit ?? 100,
       });
       const now = ctx.clock();
@@ -157,10 +157,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
     responses: { 200: 'the approval', 404: 'no such approval' },
     handler: async ({ identity, params }) => {
       const approval = await warden.approvals.get(params.id as string);
-      if (
-        approval === null ||
-        (identity.workspace !== null && approval.workspace !== identity.workspace)
-      )
+      if (approval === null || !sees(identity, approval))
         throw notFound(`no approval \`${params.id ?? ''}\``);
       return showApproval(approval, ctx.clock());
     },
@@ -188,9 +185,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
           params.id as string,
           {
             kind: body.kind,
-            ...(body.reason === undefined ? {} : { reason: body.reason }),
-            ...(body.hours === undefined ? {} : { hours: body.hours }),
-            ...(body.scope === undefined ? {} : { scope: body.scope }),
+            ...given(body, 'reason', 'hours', 'scope'),
           },
           approverOf(identity),
         ),

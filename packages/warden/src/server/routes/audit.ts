@@ -12,7 +12,7 @@ import { Reply } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { agentCall, sourceOf, timeWindow, workspaceOf } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { limit, list, oneOrMore } from './query.js';
+import { given, limit, list, oneOrMore } from './query.js';
 import type { CallEntryView } from '../../views/audit.js';
 import { auditListView, callEntryView, shownCallEntry, shownEntry } from '../../views/audit.js';
 
@@ -101,8 +101,7 @@ async function completion(
         tool,
         status,
         ending: ending as Record<string, JsonValue>,
-        ...(body.durationMs === undefined ? {} : { durationMs: body.durationMs }),
-        ...(body.error === undefined ? {} : { error: body.error }),
+        ...given(body, 'durationMs', 'error'),
         ...(body.input === undefined ? {} : { input: body.input as JsonValue }),
         ...(body.ungated === undefined ? {} : { ungated: body.ungated }),
       },
@@ -130,8 +129,7 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const entries = await ctx.warden.audit.query({
         workspace,
-        ...(query.agent === undefined ? {} : { agent: query.agent }),
-        ...(query.tool === undefined ? {} : { tool: query.tool }),
+        ...given(query, 'agent', 'tool'),
         ...(query.status === undefined ? {} : { statuses: list(query.status) as AuditStatus[] }),
         ...(query.kind === undefined ? {} : { kinds: list(query.kind) as AuditKind[] }),
         ...timeWindow(query, now),
@@ -204,7 +202,7 @@ export function auditRoutes(api: Api, ctx: ServerContext): void {
           arguments: body.arguments ?? null,
           status: body.status,
           durationMs: body.durationMs ?? null,
-          ...(body.error === undefined ? {} : { error: body.error }),
+          ...given(body, 'error'),
         });
         return new Reply(201, shownCallEntry(entry));
       };

@@ -13,6 +13,7 @@ import { issueGrant } from '../../sandbox/grant.js';
 import type { Api } from '../api.js';
 import { agentCall, sourceOf } from '../context.js';
 import type { ServerContext } from '../context.js';
+import { given } from './query.js';
 import { badRequest, notFound } from '../errors.js';
 import { decideAnswerView, gateDecisionView } from '../../views/decision.js';
 
@@ -124,12 +125,9 @@ export function decideRoutes(api: Api, ctx: ServerContext): void {
       const decision = await ctx.warden.gate.decide(
         context,
         {
-          ...(body.tool === undefined ? {} : { tool: body.tool }),
-          ...(body.actions === undefined ? {} : { actions: body.actions }),
-          ...(body.command === undefined ? {} : { command: body.command }),
+          ...given(body, 'tool', 'actions', 'command'),
           ...(body.args === undefined ? {} : { args: body.args as RequestArgs }),
-          ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
-          ...(body.callId === undefined ? {} : { callId: body.callId }),
+          ...given(body, 'arguments', 'callId'),
           ...(body.unsandboxed === true ? { unsandboxed: true } : {}),
           // Only a granted run is held to a layer: `warden exec` reads the recorded decision.
           ...(body.transactional === true && body.grant === true ? { transactional: true } : {}),

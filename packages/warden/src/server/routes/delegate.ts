@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { agentCall } from '../context.js';
-import { cents } from './query.js';
+import { cents, given } from './query.js';
 import { ownRun } from './runs.js';
 import { delegateAnswerView } from '../../views/delegate.js';
 
@@ -38,8 +38,7 @@ export function delegateRoutes(api: Api, ctx: ServerContext): void {
         {
           target: body.target,
           budgetCents: body.budgetCents,
-          ...(body.autonomy === undefined ? {} : { autonomy: body.autonomy }),
-          ...(body.taskId === undefined ? {} : { taskId: body.taskId }),
+          ...given(body, 'autonomy', 'taskId'),
         },
       );
       // A 2xx means durable (contracts §8): a refusal nobody could record is a 503.

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
+import { given } from './query.js';
 import { conflict, forbidden, invalid, within } from '../errors.js';
 import { managedView, showStoredManaged } from '../../views/managed.js';
 import { revisionView, showRevision } from '../../views/policy.js';
@@ -58,7 +59,7 @@ export function managedRoutes(api: Api, ctx: ServerContext): void {
         );
       const written = await warden.putManagedPolicy(body.document, {
         author: identity.name,
-        ...(body.message === undefined ? {} : { message: body.message }),
+        ...given(body, 'message'),
       });
       if (!written.ok && 'conflict' in written)
         throw conflict('the managed layer changed meanwhile: try again');

@@ -13,7 +13,7 @@ import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { agentCall, timeParam, timeWindow, workspaceOf } from '../context.js';
 import { asIssues, invalid, notFound, within } from '../errors.js';
-import { limit } from './query.js';
+import { given, limit } from './query.js';
 import { templateArgs, templateArgsOf } from './templates.js';
 import { shownDecisionEntry } from '../../views/audit.js';
 import {
@@ -70,10 +70,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
     },
     handler: async ({ identity }) => {
       const call = await agentCall(ctx, identity);
-      const placement = {
-        ...(call.space === undefined ? {} : { space: call.space }),
-        ...(call.mode === undefined ? {} : { mode: call.mode }),
-      };
+      const placement = given(call, 'space', 'mode');
       return {
         agent: call.agent,
         space: call.space ?? null,
@@ -202,7 +199,7 @@ export function permissionRoutes(api: Api, ctx: ServerContext): void {
       const found = await ctx.warden.audit.query({
         workspace,
         kinds: ['decision'],
-        ...(query.agent === undefined ? {} : { agent: query.agent }),
+        ...given(query, 'agent'),
         ...timeWindow(query, now),
         // Filters on the entries' content run here, so read a margin beyond the limit.
         limit:

@@ -11,7 +11,7 @@ import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { conflict, invalid, notFound, within } from '../errors.js';
-import { workspaceQuery } from './query.js';
+import { given, workspaceQuery } from './query.js';
 import {
   policyDiffView,
   proofView,
@@ -79,7 +79,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
       await workspaceOf(ctx, identity, validated.value.workspace);
       const written = await warden.putPolicy(body.document, {
         author: identity.name,
-        ...(body.message === undefined ? {} : { message: body.message }),
+        ...given(body, 'message'),
         ...(body.expectedRevision === undefined ? {} : { expected: body.expectedRevision }),
       });
       if (!written.ok && 'conflict' in written)

@@ -3,12 +3,12 @@
 // agent tokens do not — a supervised agent has no business reading its verdict.
 
 import { z } from 'zod';
-import type { ReportRecord } from '../../store/types.js';
 import { REPORT_KINDS } from '../../store/types.js';
 import type { Api } from '../api.js';
-import type { Identity } from '../auth.js';
 import type { ServerContext } from '../context.js';
-import { forbidden, notFound } from '../errors.js';
+import { sees, workspaceAsked } from '../context.js';
+import { notFound } from '../errors.js';
+import { given } from './query.js';
 import { reportListView, reportSummary, reportView } from '../../views/reports.js';
 
 const listQuery = z.strictObject({
@@ -22,11 +22,6 @@ const listQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).optional().describe('default 50'),
 });
 
-/** A token bound to a workspace reads that workspace's reports only (not the instance-wide ones). */
-function visible(identity: Identity, report: ReportRecord): boolean {
-  return identity.workspace === null || report.workspace === identity.workspace;
-}
-
 export function reportRoutes(api: Api, ctx: ServerContext): void {
   api.add({
     method: 'get',
@@ -37,19 +32,10 @@ export function reportRoutes(api: Api, ctx: ServerContext): void {
     response: reportListView,
     responses: { 200: '`{ reports }`: each without its `data` (see `GET /v1/reports/:id`)' },
     handler: async ({ identity, query }) => {
-      if (
-        identity.workspace !== null &&
-        query.workspace !== undefined &&
-        query.workspace !== identity.workspace
-      )
-        throw forbidden(
-          `this token acts in workspace \`${identity.workspace}\`, not in \`${query.workspace}\``,
-        );
-      const workspace = identity.workspace ?? query.workspace;
+      const workspace = workspaceAsked(identity, query.workspace);
       const reports = await ctx.warden.reports.list({
         ...(workspace === undefined ? {} : { workspace }),
-        ...(query.supervisor === undefined ? {} : { supervisor: query.supervisor }),
-        ...(query.kind === undefined ? {} : { kind: query.kind }),
+        ...given(query, 'supervisor', 'kind'),
         limit: query.limit ?? 50,
       });
       return { reports: reports.map(reportSummary) };
@@ -66,7 +52,8 @@ export function reportRoutes(api: Api, ctx: ServerContext): void {
     handler: async ({ identity, params }) => {
       const id = params.id as string;
       const report = await ctx.warden.reports.get(id);
-      if (report === null || !visible(identity, report)) throw notFound(`no report \`${id}\``);
+      // A token bound to a workspace reads that workspace's reports only (not the instance-wide ones).
+      if (report === null || !sees(identity, report)) throw notFound(`no report \`${id}\``);
       return report;
     },
   });

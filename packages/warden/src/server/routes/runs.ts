@@ -8,9 +8,9 @@ import { Reply } from '../api.js';
 import type { Identity } from '../auth.js';
 import { can, roleToken } from '../auth.js';
 import type { ServerContext } from '../context.js';
-import { agentCall, timeWindow, workspaceOf } from '../context.js';
+import { agentCall, sees, timeWindow, workspaceOf } from '../context.js';
 import { forbidden, notFound } from '../errors.js';
-import { cents, limit } from './query.js';
+import { cents, given, limit } from './query.js';
 import { runListView, runStepView, runView, runWithStepsView } from '../../views/runs.js';
 
 /** A run the caller may see: an agent its own, a human any in its workspace. */
@@ -22,7 +22,7 @@ export async function runFor(
   const run = await ctx.warden.runs.get(id);
   const visible =
     run !== null &&
-    (identity.workspace === null || run.workspace === identity.workspace) &&
+    sees(identity, run) &&
     (identity.role !== 'agent' || run.agent === identity.agent);
   if (!visible || run === null) throw notFound(`no run \`${id}\``);
   return run;
@@ -61,7 +61,7 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
       const workspace = await workspaceOf(ctx, identity, query.workspace);
       const runs = await warden.runs.list({
         workspace,
-        ...(query.agent === undefined ? {} : { agent: query.agent }),
+        ...given(query, 'agent'),
         ...timeWindow(query, now),
         limit: query.limit ?? 100,
       });
@@ -95,10 +95,7 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
     handler: async ({ identity, body }) =>
       new Reply(
         201,
-        await warden.startRun(await agentCall(ctx, identity), {
-          ...(body.taskId === undefined ? {} : { taskId: body.taskId }),
-          ...(body.budgetCents === undefined ? {} : { budgetCents: body.budgetCents }),
-        }),
+        await warden.startRun(await agentCall(ctx, identity), given(body, 'taskId', 'budgetCents')),
       ),
   });
 
@@ -123,11 +120,7 @@ export function runRoutes(api: Api, ctx: ServerContext): void {
         201,
         await warden.recordStep(run.id, {
           kind: body.kind,
-          ...(body.tool === undefined ? {} : { tool: body.tool }),
-          ...(body.tokensIn === undefined ? {} : { tokensIn: body.tokensIn }),
-          ...(body.tokensOut === undefined ? {} : { tokensOut: body.tokensOut }),
-          ...(body.costCents === undefined ? {} : { costCents: body.costCents }),
-          ...(body.note === undefined ? {} : { note: body.note }),
+          ...given(body, 'tool', 'tokensIn', 'tokensOut', 'costCents', 'note'),
         }),
       );
     },

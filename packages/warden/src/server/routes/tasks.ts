@@ -6,9 +6,9 @@ import type { Api } from '../api.js';
 import { Reply } from '../api.js';
 import { can } from '../auth.js';
 import type { ServerContext } from '../context.js';
-import { timeParam, workspaceOf } from '../context.js';
+import { sees, timeParam, workspaceOf } from '../context.js';
 import { forbidden, notFound } from '../errors.js';
-import { limit } from './query.js';
+import { given, limit } from './query.js';
 import { taskListView, taskRecordView } from '../../views/tasks.js';
 
 export function taskRoutes(api: Api, ctx: ServerContext): void {
@@ -37,7 +37,7 @@ export function taskRoutes(api: Api, ctx: ServerContext): void {
       const tasks = await warden.tasks.list({
         workspace,
         ...(agent === undefined ? {} : { agent }),
-        ...(query.state === undefined ? {} : { state: query.state }),
+        ...given(query, 'state'),
         at: ctx.clock(),
         limit: query.limit ?? 200,
       });
@@ -69,8 +69,7 @@ export function taskRoutes(api: Api, ctx: ServerContext): void {
             workspace,
             agent: body.agent,
             title: body.title,
-            ...(body.dueAt === undefined ? {} : { dueAt: body.dueAt }),
-            ...(body.note === undefined ? {} : { note: body.note }),
+            ...given(body, 'dueAt', 'note'),
           },
           ctx.clock(),
         ),
@@ -90,7 +89,7 @@ export function taskRoutes(api: Api, ctx: ServerContext): void {
       const task = await warden.tasks.get(params.id as string, ctx.clock());
       const mine =
         task !== null &&
-        (identity.workspace === null || task.workspace === identity.workspace) &&
+        sees(identity, task) &&
         (identity.role === 'agent' ? task.agent === identity.agent : can(identity, 'policy'));
       if (!mine || task === null)
         throw notFound(`no task \`${params.id ?? ''}\` this token may change`);

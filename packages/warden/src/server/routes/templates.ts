@@ -7,6 +7,7 @@ import { TEMPLATES, applyTemplate, templateRules } from '../../templates/index.j
 import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
+import { given } from './query.js';
 import { asIssues, conflict, invalid, notFound, within } from '../errors.js';
 import { currentRevision } from './policy.js';
 import {
@@ -32,11 +33,7 @@ const applyArgs = templateArgs.extend({
 
 /** The template's arguments as `applyTemplate` takes them. */
 export function templateArgsOf(body: z.infer<typeof templateArgs>) {
-  return {
-    ...(body.scope === undefined ? {} : { scope: body.scope }),
-    ...(body.enforcement === undefined ? {} : { enforcement: body.enforcement }),
-    ...(body.params === undefined ? {} : { params: body.params }),
-  };
+  return given(body, 'scope', 'enforcement', 'params');
 }
 
 export function templateRoutes(api: Api, ctx: ServerContext): void {

@@ -5,18 +5,14 @@
 
 import { z } from 'zod';
 import { ROLES } from '../../store/types.js';
-import type { TokenRecord } from '../../store/types.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
-import type { Identity } from '../auth.js';
 import { parseExpiry } from '../auth.js';
 import type { ServerContext } from '../context.js';
-import { badRequest, forbidden, invalid, notFound } from '../errors.js';
+import { sees, workspaceAsked } from '../context.js';
+import { badRequest, invalid, notFound } from '../errors.js';
+import { given } from './query.js';
 import { madeTokenView, showToken, tokenListView, tokenView } from '../../views/tokens.js';
-
-function visible(identity: Identity, record: TokenRecord): boolean {
-  return identity.workspace === null || record.workspace === identity.workspace;
-}
 
 export function tokenRoutes(api: Api, ctx: ServerContext): void {
   const { warden } = ctx;
@@ -30,7 +26,7 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
     response: tokenListView,
     responses: { 200: '`{ tokens }`' },
     handler: async ({ identity, query }) => {
-      const all = (await warden.tokens.list()).filter((t) => visible(identity, t));
+      const all = (await warden.tokens.list()).filter((t) => sees(identity, t));
       const tokens = query.revoked === 'true' ? all : all.filter((t) => t.revokedAt === null);
       return { tokens: tokens.map(showToken) };
     },
@@ -85,20 +81,12 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
         if (typeof at !== 'number') throw badRequest('expires', at.problem);
         expiresAt = at;
       }
-      if (identity.workspace !== null) {
-        if (body.workspace !== undefined && body.workspace !== identity.workspace)
-          throw forbidden(
-            `this token acts in workspace \`${identity.workspace}\`, not in \`${body.workspace}\``,
-          );
-      }
-      const workspace = body.workspace ?? identity.workspace ?? undefined;
+      const workspace = workspaceAsked(identity, body.workspace);
       const made = await warden.tokens.create({
         role: body.role,
         name: body.name,
         ...(workspace === undefined ? {} : { workspace }),
-        ...(body.agent === undefined ? {} : { agent: body.agent }),
-        ...(body.space === undefined ? {} : { space: body.space }),
-        ...(body.mode === undefined ? {} : { mode: body.mode }),
+        ...given(body, 'agent', 'space', 'mode'),
         ...(expiresAt === undefined ? {} : { expiresAt }),
         by: identity.name,
         at: now,
@@ -134,7 +122,7 @@ export function tokenRoutes(api: Api, ctx: ServerContext): void {
     handler: async ({ identity, params }) => {
       const id = params.id as string;
       const record = await warden.tokens.get(id);
-      if (record === null || !visible(identity, record)) throw notFound(`no token \`${id}\``);
+      if (record === null || !sees(identity, record)) throw notFound(`no token \`${id}\``);
       const revoked = await warden.tokens.revoke(id, ctx.clock());
       if (revoked === null) throw notFound(`no token \`${id}\``);
       ctx.logger.info({ token: id, by: identity.name }, 'token revoked');
