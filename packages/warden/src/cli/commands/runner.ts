@@ -9,6 +9,7 @@ import { DATA_FLAG, dataOptions } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, printJson, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import { handler } from '../registration.js';
 
 function serve(group: CommandUnknownOpts) {
   return group
@@ -23,24 +24,18 @@ function serve(group: CommandUnknownOpts) {
     );
 }
 
-function status(group: CommandUnknownOpts) {
-  return dataOptions(
-    group
-      .command('status')
-      .description("whether the data folder's runner is running, since when, and what it served"),
-  );
-}
+/** What asking the running runner does: `status` and `stop` take the same flags. */
+const ASKS = {
+  status: "whether the data folder's runner is running, since when, and what it served",
+  stop: "stop the data folder's runner (the next call starts it again)",
+} as const;
 
-function stop(group: CommandUnknownOpts) {
-  return dataOptions(
-    group
-      .command('stop')
-      .description("stop the data folder's runner (the next call starts it again)"),
-  );
+function ask(group: CommandUnknownOpts, verb: keyof typeof ASKS) {
+  return dataOptions(group.command(verb).description(ASKS[verb]));
 }
 
 export type RunnerServeOptions = OptionsOf<typeof serve>;
-export type RunnerStatusOptions = OptionsOf<typeof status>;
+export type RunnerStatusOptions = OptionsOf<typeof ask>;
 
 export function registerRunner(program: CommandUnknownOpts, cli: Cli): void {
   const group = program
@@ -48,11 +43,11 @@ export function registerRunner(program: CommandUnknownOpts, cli: Cli): void {
     .description(
       'the resident runner that answers the hooks and runs granted commands, one per user and data folder',
     );
-  serve(group).action(async (options) => cli.exit(await runRunnerServe(cli.io, options)));
-  status(group).action(async (options) =>
-    cli.exit(await runRunnerStatus(cli.io, options, 'status')),
-  );
-  stop(group).action(async (options) => cli.exit(await runRunnerStatus(cli.io, options, 'stop')));
+  serve(group).action(handler(cli, runRunnerServe));
+  for (const verb of ['status', 'stop'] as const)
+    ask(group, verb).action(async (options) =>
+      cli.exit(await runRunnerStatus(cli.io, options, verb)),
+    );
 }
 
 export async function runRunnerServe(io: Io, options: RunnerServeOptions): Promise<number> {

@@ -11,30 +11,42 @@ import { storeOrServerOptions } from '../../flags.js';
 import type { Io } from '../../io.js';
 import { EXIT, fail, printJson, printListing, style, usage } from '../../io.js';
 import type { Cli, OptionsOf } from '../../registration.js';
+import { handler } from '../../registration.js';
 import { local, query, useServer } from '../../store-or-server.js';
+
+/** Freezing and thawing act on one agent, or with --all on the whole workspace (`all` says how). */
+function agentOrAll(
+  agent: CommandUnknownOpts,
+  verb: 'freeze' | 'thaw',
+  description: string,
+  all: string,
+) {
+  return agent
+    .command(verb)
+    .description(description)
+    .argument('[id]', 'the agent id (or give --all)')
+    .option('--all', all);
+}
 
 function freeze(agent: CommandUnknownOpts) {
   return storeOrServerOptions(
-    agent
-      .command('freeze')
-      .description(
-        'the kill switch: every call of the agent (or, with --all, of every agent of the workspace) is denied from now on, and its waiting prompts are denied',
-      )
-      .argument('[id]', 'the agent id (or give --all)')
-      .option('--all', 'freeze every agent of the workspace')
-      .option('--reason <text>', 'why: shown to the agent in every deny'),
+    agentOrAll(
+      agent,
+      'freeze',
+      'the kill switch: every call of the agent (or, with --all, of every agent of the workspace) is denied from now on, and its waiting prompts are denied',
+      'freeze every agent of the workspace',
+    ).option('--reason <text>', 'why: shown to the agent in every deny'),
   );
 }
 
 function thaw(agent: CommandUnknownOpts) {
   return storeOrServerOptions(
-    agent
-      .command('thaw')
-      .description(
-        'end a freeze: the agent’s (or, with --all, the workspace’s) calls are decided by the policy again',
-      )
-      .argument('[id]', 'the agent id (or give --all)')
-      .option('--all', 'thaw the workspace (agents frozen one by one stay frozen)'),
+    agentOrAll(
+      agent,
+      'thaw',
+      'end a freeze: the agent’s (or, with --all, the workspace’s) calls are decided by the policy again',
+      'thaw the workspace (agents frozen one by one stay frozen)',
+    ),
   );
 }
 
@@ -51,9 +63,9 @@ export type AgentThawOptions = OptionsOf<typeof thaw>;
 export type AgentFrozenOptions = OptionsOf<typeof frozen>;
 
 export function registerAgentFreeze(agent: CommandUnknownOpts, cli: Cli): void {
-  freeze(agent).action(async (id, options) => cli.exit(await runFreeze(cli.io, id, options)));
-  thaw(agent).action(async (id, options) => cli.exit(await runThaw(cli.io, id, options)));
-  frozen(agent).action(async (options) => cli.exit(await runFrozen(cli.io, options)));
+  freeze(agent).action(handler(cli, runFreeze));
+  thaw(agent).action(handler(cli, runThaw));
+  frozen(agent).action(handler(cli, runFrozen));
 }
 
 /** The agent the command is about, or null with --all; both or neither is a usage error. */
