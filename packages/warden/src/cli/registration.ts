@@ -1,6 +1,6 @@
-// What a command's registration is given and what its handler's options are:
-// each command declares its flags, help and handler in one module
-// (`commands/`), and `main.ts` only builds the program from them.
+// What a command's registration is given, how its handler runs, and what its
+// handler's options are: each command declares its flags, help and handler in
+// one module (`commands/`), and `main.ts` only builds the program from them.
 
 import type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Io } from './io.js';
@@ -24,3 +24,15 @@ export type Registration = (program: CommandUnknownOpts, cli: Cli) => void;
 export type OptionsOf<Declare extends (...args: never[]) => { opts(): OptionValues }> = Readonly<
   Partial<ReturnType<ReturnType<Declare>['opts']>>
 >;
+
+/**
+ * A command's action: `run` gets the CLI's io and what was parsed (the
+ * arguments, then the options); the command ends with the code it returns.
+ */
+export function handler<Parsed extends unknown[]>(
+  cli: Cli,
+  run: (io: Io, ...parsed: Parsed) => Promise<number>,
+): (...given: [...Parsed, unknown]) => Promise<void> {
+  // Commander passes the command itself last.
+  return async (...given) => cli.exit(await run(cli.io, ...(given.slice(0, -1) as Parsed)));
+}

@@ -15,6 +15,7 @@ import { FlagProblem, connectOptions, numberOption } from '../flags.js';
 import type { Io, LineReader, Style } from '../io.js';
 import { EXIT, fail, printJson, printListing, style, untilSignalled, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import { handler } from '../registration.js';
 
 /** `--hours`: how long a "remember" answer allows. */
 function hoursOption(description: string) {
@@ -80,9 +81,9 @@ export function registerApprovals(program: CommandUnknownOpts, cli: Cli): void {
   const approvals = program
     .command('approvals')
     .description('answer the prompts agents are waiting on');
-  watch(approvals).action(async (options) => cli.exit(await runWatch(cli.io, options)));
-  list(approvals).action(async (options) => cli.exit(await runList(cli.io, options)));
-  answer(approvals).action(async (id, options) => cli.exit(await runAnswer(cli.io, id, options)));
+  watch(approvals).action(handler(cli, runWatch));
+  list(approvals).action(handler(cli, runList));
+  answer(approvals).action(handler(cli, runAnswer));
 }
 
 /** The standing denies the offer names across its scopes, each once. */

@@ -11,6 +11,7 @@ import { DATA_FLAG, dataOptions } from '../flags.js';
 import type { Io } from '../io.js';
 import { fail, printJson, style, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import { handler } from '../registration.js';
 
 function verify(audit: CommandUnknownOpts) {
   return audit
@@ -53,13 +54,11 @@ export type ImportOptions = OptionsOf<typeof importLog>;
 
 export function registerAudit(program: CommandUnknownOpts, cli: Cli): void {
   const audit = program.command('audit').description('the audit log: integrity and movement');
-  verify(audit).action(async (options) => cli.exit(await runVerify(cli.io, options)));
+  verify(audit).action(handler(cli, runVerify));
   exportLog(audit).action(async (options) =>
     cli.exit(await runExport(cli.io, options, cli.version)),
   );
-  importLog(audit).action(async (file, options) =>
-    cli.exit(await runImport(cli.io, file, options)),
-  );
+  importLog(audit).action(handler(cli, runImport));
 }
 
 /** Opens the store an audit command reads; an absent SQLite file is an error, not a new log. */

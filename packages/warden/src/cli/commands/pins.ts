@@ -12,6 +12,7 @@ import { storeOrServerOptions } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, fail, printJson, printListing, style } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import { handler } from '../registration.js';
 import { local, query, useServer } from '../store-or-server.js';
 
 function list(pins: CommandUnknownOpts) {
@@ -46,10 +47,8 @@ export function registerPins(program: CommandUnknownOpts, cli: Cli): void {
     .description(
       "the MCP gateway's downstream tools, pinned by their definition: a changed one is refused until accepted",
     );
-  list(pins).action(async (options) => cli.exit(await runPinsList(cli.io, options)));
-  accept(pins).action(async (tool, options) =>
-    cli.exit(await runPinsAccept(cli.io, tool, options)),
-  );
+  list(pins).action(handler(cli, runPinsList));
+  accept(pins).action(handler(cli, runPinsAccept));
 }
 
 type Pin = ToolPinView | ToolPinRecord;

@@ -11,6 +11,7 @@ import { storeOrServerOptions } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, fail, printJson, printListing, style, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import { handler } from '../registration.js';
 import { local, useServer } from '../store-or-server.js';
 
 const SINCE = 'how far back to look: `7d` (default), `24h`, or an ISO time';
@@ -46,8 +47,8 @@ export function registerRules(program: CommandUnknownOpts, cli: Cli): void {
   const rules = program
     .command('rules')
     .description('fewer prompts, not less safety: suggested rules from prompts approved once');
-  suggest(rules).action(async (options) => cli.exit(await runRulesSuggest(cli.io, options)));
-  accept(rules).action(async (id, options) => cli.exit(await runRulesAccept(cli.io, id, options)));
+  suggest(rules).action(handler(cli, runRulesSuggest));
+  accept(rules).action(handler(cli, runRulesAccept));
 }
 
 interface Window {

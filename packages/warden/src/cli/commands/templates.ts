@@ -19,6 +19,7 @@ import { collect, connectOptions, DATA_FLAG } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, Exit, fail, printJson, style, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import { handler } from '../registration.js';
 import { useServer } from '../store-or-server.js';
 
 function list(templates: CommandUnknownOpts) {
@@ -59,13 +60,9 @@ export function registerTemplates(program: CommandUnknownOpts, cli: Cli): void {
   const templates = program
     .command('templates')
     .description('the shipped policy templates: named sets of rules to add to a workspace policy');
-  list(templates).action(async (options) => cli.exit(await runTemplatesList(cli.io, options)));
-  show(templates).action(async (name, options) =>
-    cli.exit(await runTemplatesShow(cli.io, name, options)),
-  );
-  apply(templates).action(async (name, options) =>
-    cli.exit(await runTemplatesApply(cli.io, name, options)),
-  );
+  list(templates).action(handler(cli, runTemplatesList));
+  show(templates).action(handler(cli, runTemplatesShow));
+  apply(templates).action(handler(cli, runTemplatesApply));
 }
 
 interface Problem {

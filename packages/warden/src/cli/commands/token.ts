@@ -13,6 +13,7 @@ import { dataOptions } from '../flags.js';
 import type { Io } from '../io.js';
 import { EXIT, fail, printJson, printListing, style, usage } from '../io.js';
 import type { Cli, OptionsOf } from '../registration.js';
+import { handler } from '../registration.js';
 
 function create(token: CommandUnknownOpts) {
   return dataOptions(
@@ -58,9 +59,9 @@ export function registerToken(program: CommandUnknownOpts, cli: Cli): void {
   const token = program
     .command('token')
     .description("API tokens for people and for agents' adapters (shown once, kept as a hash)");
-  create(token).action(async (options) => cli.exit(await runTokenCreate(cli.io, options)));
-  list(token).action(async (options) => cli.exit(await runTokenList(cli.io, options)));
-  revoke(token).action(async (id, options) => cli.exit(await runTokenRevoke(cli.io, id, options)));
+  create(token).action(handler(cli, runTokenCreate));
+  list(token).action(handler(cli, runTokenList));
+  revoke(token).action(handler(cli, runTokenRevoke));
 }
 
 async function withStore<T>(

@@ -11,6 +11,7 @@ import { storeOrServerOptions } from '../../flags.js';
 import type { Io } from '../../io.js';
 import { EXIT, printJson, style, usage } from '../../io.js';
 import type { Cli, OptionsOf } from '../../registration.js';
+import { handler } from '../../registration.js';
 import { local, query, useServer } from '../../store-or-server.js';
 
 function place(agent: CommandUnknownOpts) {
@@ -31,7 +32,7 @@ function place(agent: CommandUnknownOpts) {
 export type AgentPlaceOptions = OptionsOf<typeof place>;
 
 export function registerAgentPlace(agent: CommandUnknownOpts, cli: Cli): void {
-  place(agent).action(async (id, options) => cli.exit(await runPlace(cli.io, id, options)));
+  place(agent).action(handler(cli, runPlace));
 }
 
 /** A flag's new value: a name, `null` to take the agent out (`--no-space`), undefined to keep it. */

@@ -12,6 +12,7 @@ import { connectOptions, DATA_FLAG } from '../../flags.js';
 import type { Io } from '../../io.js';
 import { EXIT, fail, printJson, style } from '../../io.js';
 import type { Cli, OptionsOf } from '../../registration.js';
+import { handler } from '../../registration.js';
 import { openLocal } from '../../store-or-server.js';
 
 function apply(policy: CommandUnknownOpts) {
@@ -30,7 +31,7 @@ function apply(policy: CommandUnknownOpts) {
 export type ApplyOptions = OptionsOf<typeof apply>;
 
 export function registerPolicyApply(policy: CommandUnknownOpts, cli: Cli): void {
-  apply(policy).action(async (file, options) => cli.exit(await runApply(cli.io, file, options)));
+  apply(policy).action(handler(cli, runApply));
 }
 
 export async function runApply(io: Io, file: string, options: ApplyOptions): Promise<number> {

@@ -11,6 +11,7 @@ import type { InputIssue } from '../../../policy/load.js';
 import type { Io, Style } from '../../io.js';
 import { EXIT, fail, printJson, style } from '../../io.js';
 import type { Cli, OptionsOf } from '../../registration.js';
+import { handler } from '../../registration.js';
 
 function prove(policy: CommandUnknownOpts) {
   return policy
@@ -27,9 +28,7 @@ function prove(policy: CommandUnknownOpts) {
 export type PolicyProveOptions = OptionsOf<typeof prove>;
 
 export function registerPolicyProve(policy: CommandUnknownOpts, cli: Cli): void {
-  prove(policy).action(async (file, options) =>
-    cli.exit(await runPolicyProve(cli.io, file, options)),
-  );
+  prove(policy).action(handler(cli, runPolicyProve));
 }
 
 /** How many disguises per rule the table shows; `--json` lists them all. */

@@ -13,6 +13,7 @@ import type { CaseResult, SuiteResult } from '../../../policy/tests.js';
 import type { Io } from '../../io.js';
 import { EXIT, printJson, style } from '../../io.js';
 import type { Cli, OptionsOf } from '../../registration.js';
+import { handler } from '../../registration.js';
 
 function test(policy: CommandUnknownOpts) {
   return policy
@@ -31,9 +32,7 @@ function test(policy: CommandUnknownOpts) {
 export type PolicyTestOptions = OptionsOf<typeof test>;
 
 export function registerPolicyTest(policy: CommandUnknownOpts, cli: Cli): void {
-  test(policy).action(async (files, options) =>
-    cli.exit(await runPolicyTest(cli.io, files, options)),
-  );
+  test(policy).action(handler(cli, runPolicyTest));
 }
 
 function issueText(issues: readonly InputIssue[]): string[] {
