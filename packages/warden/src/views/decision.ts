@@ -11,20 +11,23 @@ export const decisionSchema = z.enum(['allow', 'prompt', 'deny']);
 export const outcomeSchema = z.enum(['allow', 'ask', 'deny']);
 export const enforcementSchema = z.enum(['advisory', 'soft', 'hard']);
 
-/** A rule's constraints, as written in a policy document. */
-export const constraintsSchema = z.strictObject({
+/** What a rule's constraints and a request's arguments both name: paths, git refs, hosts. */
+export const targetFields = {
   paths: z.array(z.string()).optional(),
   refs: z.array(z.string()).optional(),
   hosts: z.array(z.string()).optional(),
+};
+
+/** A rule's constraints, as written in a policy document. */
+export const constraintsSchema = z.strictObject({
+  ...targetFields,
   commands: z.array(z.string()).optional(),
   maxCount: z.number().optional(),
   maxCents: z.number().optional(),
 });
 
 export const requestArgsView = z.strictObject({
-  paths: z.array(z.string()).optional(),
-  refs: z.array(z.string()).optional(),
-  hosts: z.array(z.string()).optional(),
+  ...targetFields,
   count: z.number().optional(),
   cents: z.number().optional(),
 });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { policyDiff } from '../permissions/policy-diff.js';
 import type { PolicyRevision } from '../store/types.js';
 import type { Fits, Shown } from './fits.js';
+import { shownFields } from './fits.js';
 
 /** A stored revision of a workspace's policy, without its document. */
 export const revisionView = z.strictObject({
@@ -51,14 +52,7 @@ export type PolicyDiffView = Shown<typeof policyDiffView>;
 
 /** A stored revision as the API shows it, without its document. */
 export function showRevision(revision: PolicyRevision): RevisionView {
-  return {
-    workspace: revision.workspace,
-    revision: revision.revision,
-    hash: revision.hash,
-    author: revision.author,
-    message: revision.message,
-    createdAt: revision.createdAt,
-  };
+  return shownFields(revisionView, revision);
 }
 
 /** A stored revision as the API shows it, with its document. */

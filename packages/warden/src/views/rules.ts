@@ -10,13 +10,18 @@ import type { StoredRule } from '../store/types.js';
 import type { Fits, Shown } from './fits.js';
 import { constraintsSchema } from './decision.js';
 
-/** A rule decisions read now, as people read it: its fields, where it comes from, its sentence. */
-export const ruleView = z.strictObject({
+/** What every rule says first, as written in a policy document: its id, where and what it decides. */
+export const ruleHeadFields = {
   id: z.string(),
   scope: z.string(),
   action: z.enum(ACTION_CLASSES).optional(),
   command: z.string().optional(),
   decision: z.enum(DECISIONS),
+};
+
+/** A rule decisions read now, as people read it: its fields, where it comes from, its sentence. */
+export const ruleView = z.strictObject({
+  ...ruleHeadFields,
   enforcement: z.enum(ENFORCEMENTS),
   when: constraintsSchema.optional(),
   origin: z.enum(['user', 'template', 'remembered', 'managed']),

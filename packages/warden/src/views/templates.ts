@@ -2,10 +2,12 @@
 // what each promises and takes, the rules one would add, and what applying it
 // wrote. No IO here.
 
-import { ACTION_CLASSES, DECISIONS, ENFORCEMENTS } from '@warden/engine';
+import { ENFORCEMENTS } from '@warden/engine';
 import { z } from 'zod';
 import type { TemplateInfo, TemplateRule } from '../templates/index.js';
 import type { Fits, Shown } from './fits.js';
+import { targetFields } from './decision.js';
+import { ruleHeadFields } from './rules.js';
 
 /** A parameter of a template. */
 export const templateParamView = z.strictObject({
@@ -29,19 +31,9 @@ export const templateListView = z.strictObject({ templates: z.array(templateInfo
 
 /** A rule as a template adds it to the policy document (its origin is `template`). */
 export const templateRuleView = z.strictObject({
-  id: z.string(),
-  scope: z.string(),
-  action: z.enum(ACTION_CLASSES).optional(),
-  command: z.string().optional(),
-  decision: z.enum(DECISIONS),
+  ...ruleHeadFields,
   enforcement: z.enum(ENFORCEMENTS).optional().describe('restrictive rules only'),
-  when: z
-    .strictObject({
-      paths: z.array(z.string()).optional(),
-      refs: z.array(z.string()).optional(),
-      hosts: z.array(z.string()).optional(),
-    })
-    .optional(),
+  when: z.strictObject(targetFields).optional(),
   origin: z.literal('template'),
   note: z.string(),
 });

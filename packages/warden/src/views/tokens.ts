@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { TokenRecord } from '../store/types.js';
 import { ROLES } from '../store/types.js';
 import type { Fits, Shown } from './fits.js';
+import { shownFields } from './fits.js';
 
 /** A token as an admin sees it: everything but its secret. */
 export const tokenView = z.strictObject({
@@ -39,19 +40,7 @@ export type MadeTokenView = Shown<typeof madeTokenView>;
 
 /** A stored token as the API shows it (its hash never leaves the store). */
 export function showToken(record: TokenRecord): TokenView {
-  return {
-    id: record.id,
-    name: record.name,
-    role: record.role,
-    workspace: record.workspace,
-    agent: record.agent,
-    space: record.space,
-    mode: record.mode,
-    createdAt: record.createdAt,
-    createdBy: record.createdBy,
-    revokedAt: record.revokedAt,
-    expiresAt: record.expiresAt,
-  };
+  return shownFields(tokenView, record);
 }
 
 /** Fails to compile when the store's token no longer fits what admins are shown. */
