@@ -11,7 +11,7 @@ import type { Identity } from '../auth.js';
 import { approverRoles, expiredAt, roleToken, tokenHash } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { sees, workspaceOf } from '../context.js';
-import { given } from './query.js';
+import { given, limitUpTo } from './query.js';
 import { ApiError, forbidden, notFound } from '../errors.js';
 import type { ApprovalView } from '../../views/approvals.js';
 import { approvalListView, approvalView, showApproval } from '../../views/approvals.js';
@@ -63,7 +63,7 @@ export function approvalRoutes(api: Api, ctx: ServerContext): void {
       workspace: z.string().optional(),
       state: z.enum(['pending', 'approved', 'denied', 'expired', 'cancelled']).optional(),
       agent: z.string().optional(),
-      limit: z.coerce.number().int().min(1).max(500).optional(),
+      limit: limitUpTo(500),
     }),
     response: approvalListView,
     responses: { 200: '`{ approvals }`' },

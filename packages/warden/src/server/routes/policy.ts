@@ -11,7 +11,7 @@ import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOf } from '../context.js';
 import { conflict, invalid, notFound, within } from '../errors.js';
-import { given, workspaceQuery } from './query.js';
+import { given, limit, workspaceQuery } from './query.js';
 import {
   policyDiffView,
   proofView,
@@ -98,7 +98,7 @@ export function policyRoutes(api: Api, ctx: ServerContext): void {
     permission: 'read',
     query: z.strictObject({
       workspace: z.string().optional(),
-      limit: z.coerce.number().int().min(1).max(1000).optional(),
+      limit,
     }),
     response: revisionListView,
     responses: { 200: '`{ revisions }`' },

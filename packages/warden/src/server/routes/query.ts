@@ -4,7 +4,10 @@
 
 import { z } from 'zod';
 
-export const limit = z.coerce.number().int().min(1).max(1000).optional();
+/** How many items a list answers at the most, asked for in its query: up to `max`. */
+export const limitUpTo = (max: number) => z.coerce.number().int().min(1).max(max).optional();
+
+export const limit = limitUpTo(1000);
 
 export const cents = z.number().int().min(0);
 

@@ -8,7 +8,7 @@ import type { Api } from '../api.js';
 import type { ServerContext } from '../context.js';
 import { sees, workspaceAsked } from '../context.js';
 import { notFound } from '../errors.js';
-import { given } from './query.js';
+import { given, limitUpTo } from './query.js';
 import { reportListView, reportSummary, reportView } from '../../views/reports.js';
 
 const listQuery = z.strictObject({
@@ -19,7 +19,7 @@ const listQuery = z.strictObject({
     .min(1)
     .optional()
     .describe('only this workspace’s; a token bound to a workspace sees only its own'),
-  limit: z.coerce.number().int().min(1).max(500).optional().describe('default 50'),
+  limit: limitUpTo(500).describe('default 50'),
 });
 
 export function reportRoutes(api: Api, ctx: ServerContext): void {
