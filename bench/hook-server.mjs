@@ -5,7 +5,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createToken } from '../packages/warden/dist/server/auth.js';
+import { createToken } from '../packages/warden/dist/tokens.js';
 import { configSchema } from '../packages/warden/dist/server/config.js';
 import { startServer } from '../packages/warden/dist/server/serve.js';
 

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createToken } from '../packages/warden/dist/server/auth.js';
+import { createToken } from '../packages/warden/dist/tokens.js';
 import { configSchema } from '../packages/warden/dist/server/config.js';
 import { startServer } from '../packages/warden/dist/server/serve.js';
 

@@ -18,6 +18,8 @@
 // (`src/capabilities/`), never on its store: no file under `src/server/`
 // reaches `warden.store` — as `warden.store`, `ctx.warden.store`, or a `store`
 // destructured from a Warden — so each rule about a record lives in one place.
+// The capabilities sit beneath the server: no file under `src/capabilities/`
+// imports from `src/server/`, not even a type.
 
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -235,5 +237,23 @@ describe('the server acts through the Warden facade, not its store', () => {
       "9: const c = warden['store'];",
       '10: const d = ctx.warden?.store;',
     ]);
+  });
+});
+
+describe('the capabilities sit beneath the server', () => {
+  it('no file under src/capabilities/ imports from src/server/, types included', () => {
+    const found = files(join(SRC, 'capabilities')).flatMap((path) =>
+      [
+        ...readFileSync(path, 'utf8').matchAll(
+          /\bfrom\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]/g,
+        ),
+      ]
+        .map((m) => (m[1] ?? m[2]) as string)
+        .filter((spec) => spec.startsWith('.'))
+        .filter((spec) => rel(resolve(dirname(path), spec)).startsWith('server/'))
+        .map((spec) => `${rel(path)} -> ${spec}`),
+    );
+    expect(files(join(SRC, 'capabilities')).length).toBeGreaterThan(5);
+    expect(found).toEqual([]);
   });
 });

@@ -8,5 +8,6 @@ export { createApp } from '../server/app.js';
 export type { ServerContext } from '../server/context.js';
 export type { ConfigFlags, ConfigResult, ServerConfig } from '../server/config.js';
 export { DEFAULT_PORT, configSchema, loadConfig } from '../server/config.js';
-export type { Identity, Permission, TokenRequest } from '../server/auth.js';
-export { createToken } from '../server/auth.js';
+export type { Identity, Permission } from '../server/auth.js';
+export type { TokenRequest } from '../tokens.js';
+export { createToken } from '../tokens.js';

@@ -4,8 +4,8 @@
 // (how it is made and hashed, what may bind it) stay in `server/auth.ts`,
 // which the CLI shares; this is the one way the server reaches the records.
 
-import type { TokenRequest } from '../server/auth.js';
-import { createToken, expiredAt, tokenHash } from '../server/auth.js';
+import type { TokenRequest } from '../tokens.js';
+import { createToken, expiredAt, tokenHash } from '../tokens.js';
 import type { Store, TokenRecord } from '../store/types.js';
 
 export class Tokens {

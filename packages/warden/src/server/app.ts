@@ -9,7 +9,7 @@ import { GateFault, unrecordedDenial } from '../gate/fault.js';
 import { Api } from './api.js';
 import type { Env } from './api.js';
 import type { Identity } from './auth.js';
-import { expiredAt, tokenHash } from './auth.js';
+import { expiredAt, tokenHash } from '../tokens.js';
 import type { ServerContext } from './context.js';
 import {
   ApiError,

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createToken } from '../../src/server/auth.js';
+import { createToken } from '../../src/tokens.js';
 import { loadConfig } from '../../src/server/config.js';
 import { serverHosts } from '../../src/server/hosts.js';
 import { bannerFacts, renderBanner, startServer } from '../../src/server/serve.js';

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/server/api.js';
 import { createAgent } from '../../src/instance/index.js';
 import { CONSOLE_PATHS } from '../../src/server/web.js';
-import { createToken } from '../../src/server/auth.js';
+import { createToken } from '../../src/tokens.js';
 import { makeToken, openTestServer } from '../support/server.js';
 import { auditLog, eventually } from '../support/warden.js';
 import type { TestWarden } from '../support/warden.js';

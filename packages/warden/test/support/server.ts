@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import type { Api, Env } from '../../src/server/api.js';
 import { createApp } from '../../src/server/app.js';
 import type { ServerState } from '../../src/server/app.js';
-import { createToken } from '../../src/server/auth.js';
+import { createToken } from '../../src/tokens.js';
 import type { ServerContext } from '../../src/server/context.js';
 import type { TokenRecord, TokenStore } from '../../src/store/types.js';
 import type { WardenOptions } from '../../src/warden.js';

@@ -109,7 +109,7 @@ function placement(record: TokenRecord): string {
 }
 
 export async function runTokenCreate(io: Io, options: TokenCreateOptions): Promise<number> {
-  const { createToken, parseExpiry } = await import('../../server/auth.js');
+  const { createToken, parseExpiry } = await import('../../tokens.js');
   const json = options.json === true;
   const missing: InputIssue[] = [
     ...(options.role === undefined

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ROLES } from '../../store/types.js';
 import type { Api } from '../api.js';
 import { Reply } from '../api.js';
-import { parseExpiry } from '../auth.js';
+import { parseExpiry } from '../../tokens.js';
 import type { ServerContext } from '../context.js';
 import { sees, workspaceAsked } from '../context.js';
 import { badRequest, invalid, notFound } from '../errors.js';
