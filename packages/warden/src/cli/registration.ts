@@ -2,7 +2,7 @@
 // handler's options are: each command declares its flags, help and handler in
 // one module (`commands/`), and `main.ts` only builds the program from them.
 
-import type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { Io } from './io.js';
 
 /** What a handler needs from the running CLI. */
@@ -27,12 +27,26 @@ export type OptionsOf<Declare extends (...args: never[]) => { opts(): OptionValu
 
 /**
  * A command's action: `run` gets the CLI's io and what was parsed (the
- * arguments, then the options); the command ends with the code it returns.
+ * arguments, then the options); the command ends with the code it returns
+ * (one that returns nothing has ended as it should, or thrown its exit).
  */
 export function handler<Parsed extends unknown[]>(
   cli: Cli,
-  run: (io: Io, ...parsed: Parsed) => Promise<number>,
+  run: (io: Io, ...parsed: Parsed) => Promise<number> | Promise<void>,
 ): (...given: [...Parsed, unknown]) => Promise<void> {
-  // Commander passes the command itself last.
-  return async (...given) => cli.exit(await run(cli.io, ...(given.slice(0, -1) as Parsed)));
+  return async (...given) => {
+    // Commander passes the command itself last.
+    const code = await run(cli.io, ...(given.slice(0, -1) as Parsed));
+    if (typeof code === 'number') cli.exit(code);
+  };
+}
+
+/** The registration of one command: `declare` adds it with its flags and help, `run` runs it. */
+export function registration<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  declare: (parent: CommandUnknownOpts) => Command<A, O, G>,
+  run: (io: Io, ...parsed: [...A, Readonly<Partial<O>>]) => Promise<number> | Promise<void>,
+): Registration {
+  return (parent, cli) => {
+    declare(parent).action(handler(cli, run));
+  };
 }

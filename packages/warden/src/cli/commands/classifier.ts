@@ -6,7 +6,8 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandAnalysis } from '@warden/engine';
 import type { Io } from '../io.js';
 import { fail, printJson, style, usage } from '../io.js';
-import type { Cli, OptionsOf } from '../registration.js';
+import type { OptionsOf, Registration } from '../registration.js';
+import { registration } from '../registration.js';
 
 function classifier(program: CommandUnknownOpts) {
   return program
@@ -20,9 +21,7 @@ function classifier(program: CommandUnknownOpts) {
 
 export type ClassifierOptions = OptionsOf<typeof classifier>;
 
-export function registerClassifier(program: CommandUnknownOpts, cli: Cli): void {
-  classifier(program).action((command, options) => runClassifier(cli.io, command, options));
-}
+export const registerClassifier: Registration = registration(classifier, runClassifier);
 
 export async function runClassifier(
   io: Io,

@@ -10,8 +10,8 @@ import type { AgentRecordView } from '../../../views/agents.js';
 import { storeOrServerOptions } from '../../flags.js';
 import type { Io } from '../../io.js';
 import { EXIT, printJson, style, usage } from '../../io.js';
-import type { Cli, OptionsOf } from '../../registration.js';
-import { handler } from '../../registration.js';
+import type { OptionsOf, Registration } from '../../registration.js';
+import { registration } from '../../registration.js';
 import { local, query, useServer } from '../../store-or-server.js';
 
 function place(agent: CommandUnknownOpts) {
@@ -31,9 +31,7 @@ function place(agent: CommandUnknownOpts) {
 
 export type AgentPlaceOptions = OptionsOf<typeof place>;
 
-export function registerAgentPlace(agent: CommandUnknownOpts, cli: Cli): void {
-  place(agent).action(handler(cli, runPlace));
-}
+export const registerAgentPlace: Registration = registration(place, runPlace);
 
 /** A flag's new value: a name, `null` to take the agent out (`--no-space`), undefined to keep it. */
 function change(io: Io, json: boolean, flag: string, value: string | boolean | undefined) {

@@ -11,8 +11,8 @@ import { author } from '../../author.js';
 import { connectOptions, DATA_FLAG } from '../../flags.js';
 import type { Io } from '../../io.js';
 import { EXIT, fail, printJson, style } from '../../io.js';
-import type { Cli, OptionsOf } from '../../registration.js';
-import { handler } from '../../registration.js';
+import type { OptionsOf, Registration } from '../../registration.js';
+import { registration } from '../../registration.js';
 import { openLocal } from '../../store-or-server.js';
 
 function apply(policy: CommandUnknownOpts) {
@@ -30,9 +30,7 @@ function apply(policy: CommandUnknownOpts) {
 
 export type ApplyOptions = OptionsOf<typeof apply>;
 
-export function registerPolicyApply(policy: CommandUnknownOpts, cli: Cli): void {
-  apply(policy).action(handler(cli, runApply));
-}
+export const registerPolicyApply: Registration = registration(apply, runApply);
 
 export async function runApply(io: Io, file: string, options: ApplyOptions): Promise<number> {
   const [{ loadPolicyFile, readInput }, { parseText }, { rendered, renderedAll }] =

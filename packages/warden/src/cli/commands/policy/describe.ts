@@ -5,7 +5,8 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Io } from '../../io.js';
 import { fail, printJson, style } from '../../io.js';
-import type { Cli, OptionsOf } from '../../registration.js';
+import type { OptionsOf, Registration } from '../../registration.js';
+import { registration } from '../../registration.js';
 
 function describe(policy: CommandUnknownOpts) {
   return policy
@@ -17,9 +18,7 @@ function describe(policy: CommandUnknownOpts) {
 
 export type DescribeOptions = OptionsOf<typeof describe>;
 
-export function registerPolicyDescribe(policy: CommandUnknownOpts, cli: Cli): void {
-  describe(policy).action((file, options) => runDescribe(cli.io, file, options));
-}
+export const registerPolicyDescribe: Registration = registration(describe, runDescribe);
 
 export async function runDescribe(io: Io, file: string, options: DescribeOptions): Promise<void> {
   const [{ allRules, describeRule }, { loadPolicyFile }] = await Promise.all([

@@ -5,7 +5,8 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Io } from '../../io.js';
 import { fail, printJson, style, usage } from '../../io.js';
-import type { Cli, OptionsOf } from '../../registration.js';
+import type { OptionsOf, Registration } from '../../registration.js';
+import { registration } from '../../registration.js';
 
 function enumerate(policy: CommandUnknownOpts) {
   return policy
@@ -22,9 +23,7 @@ function enumerate(policy: CommandUnknownOpts) {
 
 export type EnumerateOptions = OptionsOf<typeof enumerate>;
 
-export function registerPolicyEnumerate(policy: CommandUnknownOpts, cli: Cli): void {
-  enumerate(policy).action((file, options) => runEnumerate(cli.io, file, options));
-}
+export const registerPolicyEnumerate: Registration = registration(enumerate, runEnumerate);
 
 export async function runEnumerate(io: Io, file: string, options: EnumerateOptions): Promise<void> {
   const [{ enumerate }, { chooseManaged, loadPolicyFile }, { readAt }] = await Promise.all([

@@ -5,7 +5,8 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Policy } from '@warden/engine';
 import type { Io } from '../../io.js';
 import { fail, printJson, style } from '../../io.js';
-import type { Cli, OptionsOf } from '../../registration.js';
+import type { OptionsOf, Registration } from '../../registration.js';
+import { registration } from '../../registration.js';
 
 function lint(policy: CommandUnknownOpts) {
   return policy
@@ -21,9 +22,7 @@ function lint(policy: CommandUnknownOpts) {
 
 export type LintOptions = OptionsOf<typeof lint>;
 
-export function registerPolicyLint(policy: CommandUnknownOpts, cli: Cli): void {
-  lint(policy).action((file, options) => runLint(cli.io, file, options));
-}
+export const registerPolicyLint: Registration = registration(lint, runLint);
 
 function summary(policy: Policy): string {
   const rules = policy.rules.length;

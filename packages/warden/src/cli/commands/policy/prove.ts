@@ -10,8 +10,8 @@ import type { ProvedDisguise, RuleProof, RuleVerdict } from '@warden/engine';
 import type { InputIssue } from '../../../policy/load.js';
 import type { Io, Style } from '../../io.js';
 import { EXIT, fail, printJson, style } from '../../io.js';
-import type { Cli, OptionsOf } from '../../registration.js';
-import { handler } from '../../registration.js';
+import type { OptionsOf, Registration } from '../../registration.js';
+import { registration } from '../../registration.js';
 
 function prove(policy: CommandUnknownOpts) {
   return policy
@@ -27,9 +27,7 @@ function prove(policy: CommandUnknownOpts) {
 
 export type PolicyProveOptions = OptionsOf<typeof prove>;
 
-export function registerPolicyProve(policy: CommandUnknownOpts, cli: Cli): void {
-  prove(policy).action(handler(cli, runPolicyProve));
-}
+export const registerPolicyProve: Registration = registration(prove, runPolicyProve);
 
 /** How many disguises per rule the table shows; `--json` lists them all. */
 const SHOWN = 8;

@@ -12,8 +12,8 @@ import type { InputIssue } from '../../../policy/load.js';
 import type { CaseResult, SuiteResult } from '../../../policy/tests.js';
 import type { Io } from '../../io.js';
 import { EXIT, printJson, style } from '../../io.js';
-import type { Cli, OptionsOf } from '../../registration.js';
-import { handler } from '../../registration.js';
+import type { OptionsOf, Registration } from '../../registration.js';
+import { registration } from '../../registration.js';
 
 function test(policy: CommandUnknownOpts) {
   return policy
@@ -31,9 +31,7 @@ function test(policy: CommandUnknownOpts) {
 
 export type PolicyTestOptions = OptionsOf<typeof test>;
 
-export function registerPolicyTest(policy: CommandUnknownOpts, cli: Cli): void {
-  test(policy).action(handler(cli, runPolicyTest));
-}
+export const registerPolicyTest: Registration = registration(test, runPolicyTest);
 
 function issueText(issues: readonly InputIssue[]): string[] {
   return issues.map(
