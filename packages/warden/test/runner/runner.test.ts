@@ -126,6 +126,25 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
   throw new Error(`waited ${ms} ms for ${what}`);
 }
 
+/**
+ * Waits until a killed process has died: gone, or a zombie nobody reaped. A process
+ * killed a moment ago may still hold its socket for a while on a busy host.
+ */
+function untilDead(pid: number): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; i < 1000; i++) {
+    let state: string | undefined;
+    try {
+      state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.[0];
+    } catch {
+      return;
+    }
+    if (state === 'Z' || state === 'X') return;
+    Atomics.wait(pause, 0, 0, 10);
+  }
+  throw new Error(`process ${pid} still runs after SIGKILL`);
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -234,6 +253,7 @@ describe.skipIf(missing !== null)('the resident runner, standalone', () => {
     hookClient(cwd, bashCall(cwd, 'ls'), ['--policy', policy]);
     const pid = status(data).pid as number;
     process.kill(pid, 'SIGKILL');
+    untilDead(pid);
     // Its socket and its lock stay behind.
     expect(existsSync(join(data, 'runner.sock'))).toBe(true);
     const answer = hookClient(cwd, bashCall(cwd, 'git push origin main'), ['--policy', policy]);
