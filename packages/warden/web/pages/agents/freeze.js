@@ -219,6 +219,39 @@ function drawFreeze(state, c) {
 }
 
 /**
+ * The controls a freeze panel keeps across redraws: the reason typed, and the
+ * Freeze and Thaw buttons; each reports to `dispatch`.
+ * @param {string} reasonId @param {boolean} workspaceWide
+ * @param {(event: FreezeEvent) => void} dispatch @returns {Controls}
+ */
+function freezeControls(reasonId, workspaceWide, dispatch) {
+  /** @type {Controls} */
+  const c = {
+    reasonId,
+    reason: h('input', {
+      type: 'text',
+      id: reasonId,
+      name: 'reason',
+      autocomplete: 'off',
+      'aria-describedby': `${reasonId}-hint`,
+      oninput: () => dispatch({ type: 'typed', reason: c.reason.value }),
+    }),
+    freeze: h(
+      'button',
+      { type: 'submit', class: 'danger' },
+      workspaceWide ? 'Freeze workspace' : 'Freeze',
+    ),
+    thaw: h(
+      'button',
+      { type: 'button', onclick: () => dispatch({ type: 'change', method: 'DELETE' }) },
+      workspaceWide ? 'Thaw workspace' : 'Thaw',
+    ),
+    emit: (event) => dispatch(event),
+  };
+  return c;
+}
+
+/**
  * The kill switch of one agent (`agent` a string) or of a whole workspace
  * (`agent` null): its state and, for a role that may change policies, the
  * Freeze form or the Thaw button. `onChange` is told the freezes after each
@@ -258,29 +291,7 @@ export function freezePanel({ ctx, workspace, agent, onChange }) {
     draw();
   };
 
-  /** @type {Controls} */
-  const c = {
-    reasonId,
-    reason: h('input', {
-      type: 'text',
-      id: reasonId,
-      name: 'reason',
-      autocomplete: 'off',
-      'aria-describedby': `${reasonId}-hint`,
-      oninput: () => dispatch({ type: 'typed', reason: c.reason.value }),
-    }),
-    freeze: h(
-      'button',
-      { type: 'submit', class: 'danger' },
-      agent === null ? 'Freeze workspace' : 'Freeze',
-    ),
-    thaw: h(
-      'button',
-      { type: 'button', onclick: () => dispatch({ type: 'change', method: 'DELETE' }) },
-      agent === null ? 'Thaw workspace' : 'Thaw',
-    ),
-    emit: (event) => dispatch(event),
-  };
+  const c = freezeControls(reasonId, agent === null, dispatch);
 
   const draw = () => {
     el.classList.toggle('freeze-on', freezesShown(state).own !== null);

@@ -27,6 +27,46 @@ const TABS = [
   { id: 'enforced', label: 'Where rules are enforced', mount: mountHonesty },
 ];
 
+/**
+ * The tab list, a button and a hidden panel a tab; `onChoose` hears a click.
+ * @param {(id: string) => void} onChoose
+ */
+function tabParts(onChoose) {
+  const tabList = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Permissions' });
+  const panels = new Map();
+  const buttons = new Map();
+  for (const tab of TABS) {
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        id: `tab-${tab.id}`,
+        'aria-controls': `panel-${tab.id}`,
+        'aria-selected': 'false',
+        tabindex: '-1',
+        dataset: { tab: tab.id },
+        onclick: () => onChoose(tab.id),
+      },
+      tab.label,
+    );
+    buttons.set(tab.id, button);
+    tabList.appendChild(button);
+    panels.set(
+      tab.id,
+      h('div', {
+        role: 'tabpanel',
+        id: `panel-${tab.id}`,
+        'aria-labelledby': `tab-${tab.id}`,
+        class: 'tabpanel',
+        tabindex: '0',
+        hidden: true,
+      }),
+    );
+  }
+  return { tabList, buttons, panels };
+}
+
 /** @param {HTMLElement} main @param {import('../../lib/types.js').PageContext} ctx */
 export async function render(main, ctx) {
   const workspace = ctx.params.workspace;
@@ -46,38 +86,7 @@ export async function render(main, ctx) {
   const cleanups = [];
   const mounted = new Set();
 
-  const tabList = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Permissions' });
-  const panels = new Map();
-  const buttons = new Map();
-  for (const tab of TABS) {
-    const button = h(
-      'button',
-      {
-        type: 'button',
-        role: 'tab',
-        id: `tab-${tab.id}`,
-        'aria-controls': `panel-${tab.id}`,
-        'aria-selected': 'false',
-        tabindex: '-1',
-        dataset: { tab: tab.id },
-        onclick: () => choose(tab.id),
-      },
-      tab.label,
-    );
-    buttons.set(tab.id, button);
-    tabList.appendChild(button);
-    panels.set(
-      tab.id,
-      h('div', {
-        role: 'tabpanel',
-        id: `panel-${tab.id}`,
-        'aria-labelledby': `tab-${tab.id}`,
-        class: 'tabpanel',
-        tabindex: '0',
-        hidden: true,
-      }),
-    );
-  }
+  const { tabList, buttons, panels } = tabParts((id) => choose(id));
 
   /** @param {string} id */
   const choose = (id) => {
