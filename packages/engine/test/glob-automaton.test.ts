@@ -42,14 +42,10 @@ const pattern = fc
   // Where picomatch's reading is accidental, Warden's differs: `**` glued to a brace or group
   // crosses `/` there (elsewhere `a**b` is `a*b`), and a `.` after a POSIX class and `-` is any
   // character there. picomatch's fast path for a whole `*.*` (alone, or beside `**`) wants a
-  // character after the dot, where its general reading, and Warden's, let `*` be empty.
-  .filter(
-    (p) =>
-      !/(^|\/)\.(\/|$)/.test(p) &&
-      !/\)[?*+]/.test(p) &&
-      !/\*\*[{@]|[})]\*\*/.test(p) &&
-      !/^(\*\*\/)?\*\.\*(\/\*\*)?$/.test(p),
-  );
+  // character after the dot, and its fast path for `**.a` crosses `/`; its general reading,
+  // and Warden's, let `*` be empty and keep `**.a` within a segment, so the comparison
+  // turns picomatch's fast paths off.
+  .filter((p) => !/(^|\/)\.(\/|$)/.test(p) && !/\)[?*+]/.test(p) && !/\*\*[{@]|[})]\*\*/.test(p));
 const valueSegment = fc
   .array(fc.constantFrom('a', 'b', 'c', '-', '.'), { minLength: 1, maxLength: 5 })
   .map((chars) => chars.join(''))
@@ -68,7 +64,7 @@ describe('E10: globs as an automaton', () => {
           expect(problem).toMatch(/more than 256 alternatives/);
           return;
         }
-        const expected = picomatch(p, { dot: true })(v);
+        const expected = picomatch(p, { dot: true, fastpaths: false })(v);
         expect(globMatches(compileGlob(p), v), `${p} vs ${v}`).toBe(expected);
       }),
       { numRuns: 20_000 },
@@ -90,6 +86,9 @@ describe('E10: globs as an automaton', () => {
       ['a/**/b', 'a/x/y/b', true],
       ['a**b', 'axxb', true],
       ['a/**b', 'a/x/b', false],
+      ['**.log', 'a.log', true],
+      ['**.log', 'x/a.log', false],
+      ['**/*.log', 'x/a.log', true],
       ['*', '.env', true],
       ['*', '.', false],
       ['**', 'a/../b', false],
