@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,6 +6,10 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts'],
     globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 20_000,
+    // Most test files wait on processes they start (servers, runners, agent CLIs, a
+    // browser), so two files run at once even on two cores, where Vitest's default
+    // (one fewer than the cores) would run one; more cores keep that default.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Every server the tests start checks each answer against its declared schema.
     // The resident runners the hooks' clients start stop soon after the last call.
     env: { WARDEN_CHECK_ANSWERS: '1', WARDEN_RUNNER_IDLE: '60' },
