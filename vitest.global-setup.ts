@@ -1,7 +1,9 @@
-// Every temporary folder the tests make lives under one folder per run, which
-// is removed when the run ends: test runs leave nothing behind in /tmp. The
-// resident runners the hooks' clients start in those folders are stopped
-// then too (they would also stop on their own once idle).
+// Every temporary folder the tests make lives under one folder per run, and
+// every folder they make outside it (for the sandbox, and for Codex, which
+// will not work under /tmp) under one more in /var/tmp; both are removed when
+// the run ends, so test runs leave nothing behind. The resident runners the
+// hooks' clients start in those folders are stopped then too, and waited for
+// (they would also stop on their own once idle).
 
 import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,16 +33,40 @@ function runners(dir: string, depth = 0): number[] {
   return found;
 }
 
-export default function setup(): () => void {
+/** Whether process `pid` is still there. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export default function setup(): () => Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'warden-tests-'));
+  const hostRoot = mkdtempSync(join('/var/tmp', 'warden-tests-'));
   process.env.TMPDIR = root;
-  return () => {
-    for (const pid of runners(root))
+  process.env.WARDEN_TEST_HOST_TMP = hostRoot;
+  return async () => {
+    const pids = [...runners(root), ...runners(hostRoot)].filter((pid) => pid > 1);
+    for (const pid of pids)
       try {
-        if (pid > 1) process.kill(pid, 'SIGTERM');
+        process.kill(pid, 'SIGTERM');
       } catch {
         // gone already
       }
-    rmSync(root, { recursive: true, force: true });
+    // A runner that was told to stop may still be writing in its folder: wait for it
+    // (a few seconds at most) before the folder goes, then retry what it left behind.
+    for (let waited = 0; waited < 5_000 && pids.some(alive); waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const folder of [root, hostRoot])
+      try {
+        rmSync(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      } catch (error) {
+        process.stderr.write(
+          `could not remove the tests' temporary folder ${folder}: ${String(error)}\n`,
+        );
+      }
   };
 }

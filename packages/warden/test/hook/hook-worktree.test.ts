@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, exportedAudit } from '../helpers.js';
-import { sandboxForTests, tempDir } from '../support/backends.js';
+import { HOST_TMP, sandboxForTests, tempDir } from '../support/backends.js';
 
 const { missing: noSandbox } = sandboxForTests('the runs from a folder outside the worktree');
 
@@ -37,7 +37,7 @@ beforeAll(() => {
   worktree = join(root, 'project');
   inside = join(worktree, 'src');
   mkdirSync(inside, { recursive: true });
-  outside = realpathSync(mkdtempSync('/var/tmp/warden-hook-worktree-outside-'));
+  outside = realpathSync(mkdtempSync(join(HOST_TMP, 'warden-hook-worktree-outside-')));
   // Codex's transcript: its last turn runs without Codex's own sandbox, so a command may be rewritten.
   transcript = join(root, 'rollout.jsonl');
   writeFileSync(

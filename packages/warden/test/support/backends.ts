@@ -70,6 +70,13 @@ export function sandboxForTests(
   return { backend, missing };
 }
 
+/**
+ * Where the tests make folders outside the system's temporary folder: the run's own folder
+ * under /var/tmp, which the global setup makes and removes, or /var/tmp itself for a test
+ * run without that setup.
+ */
+export const HOST_TMP = process.env.WARDEN_TEST_HOST_TMP ?? '/var/tmp';
+
 export function tempDir(prefix = 'warden-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -86,7 +93,7 @@ export function hostDir(prefix = 'warden-'): string {
     process.once('exit', () => {
       for (const dir of hostDirs) rmSync(dir, { recursive: true, force: true });
     });
-  const dir = mkdtempSync(join('/var/tmp', prefix));
+  const dir = mkdtempSync(join(HOST_TMP, prefix));
   hostDirs.push(dir);
   return dir;
 }

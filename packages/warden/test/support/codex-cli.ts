@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedResponse, ScriptedCodexCall, ToolOutput } from './fake-openai.js';
 import { startFakeOpenAi } from './fake-openai.js';
+import { HOST_TMP } from './backends.js';
 import type { CliInstall, HookCall, Located } from './agent-cli.js';
 import {
   cleanEnv,
@@ -24,7 +25,7 @@ export const CODEX_VERSION = '0.171.0';
 /** Where the CLI is installed (`npm install @openai/codex@0.171.0` there). */
 export const CODEX_PREFIX = harnessPrefix('codex-harness', CODEX_VERSION);
 /** Codex's own folders and the sessions' working folders: never under /tmp (see above). */
-export const CODEX_SCRATCH = '/var/tmp';
+export const CODEX_SCRATCH = HOST_TMP;
 
 const CODEX: CliInstall = {
   name: 'Codex CLI',
@@ -35,7 +36,7 @@ const CODEX: CliInstall = {
   bin: ['node_modules', '.bin', 'codex'],
 };
 
-/** A fresh folder under /var/tmp. */
+/** A fresh folder under /var/tmp (the test run's own folder there). */
 export function codexScratch(prefix = 'warden-codex-'): string {
   return mkdtempSync(join(CODEX_SCRATCH, prefix));
 }
