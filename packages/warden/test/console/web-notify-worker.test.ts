@@ -22,6 +22,7 @@ import {
   card,
   connected,
   emptyInboxAfterEach,
+  holdChannel,
   setHidden,
 } from '../support/inbox.js';
 
@@ -154,9 +155,16 @@ describe.skipIf(BROWSER_SKIP !== null)(
       await card(page, id).waitFor({ timeout: 10_000 });
       await expect.poll(() => page.title()).toBe('(1) Approvals · Warden');
       // Still nothing registered after a reload (the page's other modules, the router).
-      await page.reload();
-      await page.waitForURL('**/approvals');
-      await card(page, id).waitFor({ timeout: 10_000 });
+      // Another channel of bob's keeps the prompt waiting while the page's own reconnects.
+      const release = await holdChannel(web.url, tokens.approver);
+      try {
+        await page.reload();
+        await page.waitForURL('**/approvals');
+        await connected(page, 'bob');
+        await card(page, id).waitFor({ timeout: 10_000 });
+      } finally {
+        await release();
+      }
       expect(await registrations(page)).toEqual([]);
       expect(await watched(page)).toEqual({ constructed: 0, asked: 0, shown: [] });
       expect(await page.locator('#inbox-notify').getAttribute('aria-pressed')).toBe('false');

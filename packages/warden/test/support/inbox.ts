@@ -76,3 +76,37 @@ export async function connected(page: Page, name: string): Promise<void> {
 export function card(page: Page, id: string) {
   return page.locator(`#inbox-pending > li[data-id="${id}"]`);
 }
+
+/**
+ * Holds a live approver channel (`GET /v1/approvals/stream`) as `token` from
+ * outside the browser, open once its `ready` event came: while a page reloads
+ * its own channel closes, and with nobody else connected the server ends the
+ * waiting prompts (G22). Resolves to the function that closes it.
+ */
+export async function holdChannel(url: string, token: string): Promise<() => Promise<void>> {
+  const controller = new AbortController();
+  const stream = await fetch(`${url}/v1/approvals/stream`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: controller.signal,
+  });
+  expect(stream.status).toBe(200);
+  const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let seen = '';
+  while (!seen.includes('event: ready')) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error('the approver channel closed before it was ready');
+    seen += decoder.decode(value, { stream: true });
+  }
+  const reading = (async () => {
+    try {
+      for (;;) if ((await reader.read()).done) return;
+    } catch {
+      // closed by the test
+    }
+  })();
+  return async () => {
+    controller.abort();
+    await reading;
+  };
+}
