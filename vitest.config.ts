@@ -5,7 +5,9 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts'],
     globalSetup: ['./vitest.global-setup.ts'],
-    testTimeout: 20_000,
+    // A bound for a hang, not a speed check: on two cores, with two files at once, a test
+    // that starts a server and six CLI processes takes 8 s, and a busy moment doubles that.
+    testTimeout: 40_000,
     // Most test files wait on processes they start (servers, runners, agent CLIs, a
     // browser), so two files run at once even on two cores, where Vitest's default
     // (one fewer than the cores) would run one; more cores keep that default.

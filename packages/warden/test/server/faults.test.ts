@@ -208,7 +208,9 @@ describe.skipIf(POSTGRES_SKIP !== null && !UNDER_CI)('fail-closed on Postgres', 
       await tcp.close();
       await dropSchema(schema);
     }
-  });
+    // Timers, not work: up to three 1 s deadlines for the denial, then closing waits for the
+    // frozen write to give up (10 s) before the schema is dropped.
+  }, 60_000);
 
   it('denies with the reason when the database goes down mid-service, and recovers when it returns', async () => {
     requirePostgresUnderCi();
