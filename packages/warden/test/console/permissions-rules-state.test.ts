@@ -2,8 +2,8 @@
 // what the permissions screen's rules tab does in a pure module
 // (`web/pages/permissions/rules-state.js`), events in and a new state out, so
 // the search and filters, the three lists they narrow, how much of a long
-// list shows, the proof's line and the revoke questions kept open are
-// checked here; the browser tests (`web-permissions.test.ts`,
+// list shows, the proof's line, the revoke questions kept open and the long
+// texts kept whole are checked here; the browser tests (`web-permissions.test.ts`,
 // `web-suggestions.test.ts`, `web-long-text.test.ts`) keep what only a
 // browser shows.
 
@@ -14,6 +14,7 @@ import {
   countText,
   filtered,
   isAsking,
+  isUnfolded,
   lists,
   namedChoices,
   passes,
@@ -23,6 +24,7 @@ import {
   reduce,
   rulesState,
   shownOf,
+  unfoldKey,
   waitingText,
   warningsByRule,
   // The console is plain JavaScript checked by its own tsconfig (`web/`); the
@@ -214,5 +216,34 @@ describe('long lists, the proof and the revoke questions', () => {
     const kept = reduce(reread, { type: 'keep', rule: 'approved-1' });
     expect(isAsking(kept, 'approved-1')).toBe(false);
     expect(reduce(kept, { type: 'keep', rule: 'approved-1' })).toBe(kept);
+  });
+
+  it('keep a long text shown whole when the proof or a new read arrives, until it is folded again', () => {
+    const key = unfoldKey('rule', 'workspace', 'long-note');
+    expect(isUnfolded(read(), key)).toBe(false);
+    const opened = reduce(read(), { type: 'unfold', key, open: true });
+    expect(isUnfolded(opened, key)).toBe(true);
+    expect(reduce(opened, { type: 'unfold', key, open: true })).toBe(opened);
+    // The same id in the managed layer, or another text of the rule, is another text.
+    expect(isUnfolded(opened, unfoldKey('rule', 'managed', 'long-note'))).toBe(false);
+    expect(isUnfolded(opened, unfoldKey('warning', 'workspace', 'long-note', 0))).toBe(false);
+    const later = feed(
+      opened,
+      { type: 'proof-read', proof: { rules: [] } },
+      { type: 'read', data: matrix(), failed: false },
+      { type: 'filter', key: 'text', value: 'long' },
+    );
+    expect(isUnfolded(later, key)).toBe(true);
+    const folded = reduce(later, { type: 'unfold', key, open: false });
+    expect(isUnfolded(folded, key)).toBe(false);
+    expect(reduce(folded, { type: 'unfold', key, open: false })).toBe(folded);
+  });
+
+  it('name each long text by what it is and where, so that no two names meet', () => {
+    expect(unfoldKey('rule', 'workspace', 'a')).not.toBe(unfoldKey('rule', 'workspace:a'));
+    expect(unfoldKey('warning', 'workspace', 'a', 1)).toBe(
+      unfoldKey('warning', 'workspace', 'a', '1'),
+    );
+    expect(unfoldKey('note', 3)).not.toBe(unfoldKey('note', 4));
   });
 });

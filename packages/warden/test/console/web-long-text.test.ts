@@ -192,6 +192,13 @@ describe.skipIf(BROWSER_SKIP !== null)(
         await rule.getByRole('button', { name: /^Show all 20,\d{3} characters/ }).click();
         await expect.poll(async () => (await sentence.innerText()).includes(NOTE)).toBe(true);
         await fitsTheWidth(page);
+        // Drawn again (a search here; the proof's answer or a new read alike), it stays whole.
+        await page.locator('#panel-rules input[type="search"]').fill('long-note');
+        await expect
+          .poll(() => page.locator('#panel-rules .rule-count').innerText())
+          .toMatch(/ of /);
+        expect((await sentence.innerText()).includes(NOTE)).toBe(true);
+        await page.locator('#panel-rules input[type="search"]').fill('');
         await rule.locator('.fold-toggle').click();
         await shot(page, `long-text-rules-${size.width}`);
         await inView(page, rule.locator('.meta code').first());

@@ -1,8 +1,9 @@
 // The rules tab's state apart from its drawing, so that what the tab does can
 // be tested in Node without a browser: the policy read (or that it could not
 // be), the search and filters, which long lists are shown in full, the
-// proof of the rules (on its way, read, or why not), and which remembered
-// rules have their "Revoke it?" open. Pure: no DOM, no `fetch`, no `window`;
+// proof of the rules (on its way, read, or why not), which remembered
+// rules have their "Revoke it?" open, and which long texts are shown whole
+// (a redraw, when the proof or a new read arrives, keeps them so). Pure: no DOM, no `fetch`, no `window`;
 // the rules tab (`rules.js`) feeds it the page's reads, the proof's answer
 // and the person's input, and draws what it returns.
 
@@ -39,13 +40,15 @@ import { scopeName } from './text.js';
  *   readonly expanded: readonly string[],
  *   readonly proof: ProofRead,
  *   readonly asking: readonly string[],
+ *   readonly unfolded: readonly string[],
  * }} RulesState
  */
 
 /**
  * What reaches the tab: the page read the policy (or failed to), the search
  * or a filter changed, a list shown in full, the proof read or not, a
- * remembered rule's revoke question opened or closed.
+ * remembered rule's revoke question opened or closed, a long text shown
+ * whole or folded again (`key` names the text: `unfoldKey`).
  * @typedef {(
  *   | { type: 'read', data: PermissionsMatrix | null, failed: boolean }
  *   | { type: 'filter', key: keyof RuleFilter, value: string }
@@ -54,6 +57,7 @@ import { scopeName } from './text.js';
  *   | { type: 'proof-failed', message: string }
  *   | { type: 'ask-revoke', rule: string }
  *   | { type: 'keep', rule: string }
+ *   | { type: 'unfold', key: string, open: boolean }
  * )} RulesEvent
  */
 
@@ -111,6 +115,7 @@ export function rulesState(data = null, failed = false) {
     expanded: [],
     proof: { kind: 'reading' },
     asking: [],
+    unfolded: [],
   };
 }
 
@@ -224,6 +229,21 @@ export function isAsking(state, id) {
 }
 
 /**
+ * The name a long text of the tab goes by while it is shown whole: what it
+ * is (`rule`, `warning`, `note`, …) and where (a rule's layer and id, a
+ * position), so that the same text drawn again is found again.
+ * @param {string} what @param {...(string | number)} where
+ */
+export function unfoldKey(what, ...where) {
+  return [what, ...where.map(String)].join('\u0000');
+}
+
+/** Whether the long text `key` is shown whole. @param {RulesState} state @param {string} key */
+export function isUnfolded(state, key) {
+  return state.unfolded.includes(key);
+}
+
+/**
  * The tab after `event`.
  * @param {RulesState} state @param {RulesEvent} event @returns {RulesState}
  */
@@ -252,6 +272,14 @@ export function reduce(state, event) {
       return isAsking(state, event.rule)
         ? { ...state, asking: state.asking.filter((id) => id !== event.rule) }
         : state;
+    case 'unfold':
+      if (isUnfolded(state, event.key) === event.open) return state;
+      return {
+        ...state,
+        unfolded: event.open
+          ? [...state.unfolded, event.key]
+          : state.unfolded.filter((key) => key !== event.key),
+      };
     default:
       return state;
   }

@@ -11,7 +11,9 @@
 // What the tab holds is its state (`rules-state.js`): pure, tested in Node.
 // `mountRules` is the wiring: it builds the search and filters once (what is
 // typed stays typed), feeds the state the page's reads, the proof and the
-// person's input, and draws each new state into the lists.
+// person's input, and draws each new state into the lists. A long text the
+// person showed whole, or a revoke question they opened, stays so when the
+// lists are drawn again.
 
 import { api, query } from '../../lib/api.js';
 import { code, h, replace, section, time } from '../../lib/dom.js';
@@ -23,6 +25,7 @@ import {
   countText,
   filtered,
   isAsking,
+  isUnfolded,
   lists,
   namedChoices,
   proofOfState,
@@ -30,6 +33,7 @@ import {
   reduce,
   rulesState,
   shownOf,
+  unfoldKey,
   warningsByRule,
   waitingText,
 } from './rules-state.js';
@@ -50,6 +54,25 @@ import { alertBox, originTag, rich, scopeName, uid } from './ui.js';
  * A `Set` of ids will do; the rules tab keeps them in its state.
  * @typedef {{ has: (id: string) => boolean, add: (id: string) => unknown, delete: (id: string) => unknown }} Asking
  */
+
+/**
+ * The long texts shown whole, kept in the rules tab's state: whether one is,
+ * and the person showing it whole or folding it again.
+ * @typedef {{ isOpen: (key: string) => boolean, set: (key: string, open: boolean) => void }} Unfolding
+ */
+
+/**
+ * `folded`'s options for the text `key`: shown whole as `unfolding` holds,
+ * and each fold or unfold told to it (none where nothing keeps them).
+ * @param {Unfolding | null} unfolding @param {string} key
+ */
+function kept(unfolding, key) {
+  if (unfolding === null) return {};
+  return {
+    open: unfolding.isOpen(key),
+    onToggle: (/** @type {boolean} */ open) => unfolding.set(key, open),
+  };
+}
 
 /** Where the managed layer comes from, in words. @param {import('../../lib/types.js').PermissionsMatrix['managed'] | null | undefined} managed */
 export function managedSourceText(managed) {
@@ -154,9 +177,21 @@ function ruleActions(env, rule, box, asking) {
  * @param {import('../../lib/types.js').RuleProof | null} [proof] the rule's proof, shown as a badge when given
  * @param {readonly LintWarning[]} [warnings] what lint says about it, shown beneath it
  * @param {Asking | null} [asking] ids whose revoke question is open: it stays open when the list is drawn again
+ * @param {Unfolding | null} [unfolding] the long texts shown whole: they stay so when the list is drawn again
  */
-export function ruleItem(env, rule, box, proof = null, warnings = [], asking = null) {
+export function ruleItem(
+  env,
+  rule,
+  box,
+  proof = null,
+  warnings = [],
+  asking = null,
+  unfolding = null,
+) {
   const actions = ruleActions(env, rule, box, asking);
+  /** @param {LintWarning} w @param {number} i */
+  const warning = (w, i) =>
+    warningLine(w, kept(unfolding, unfoldKey('warning', rule.layer, rule.id, i)));
   return h(
     'li',
     {
@@ -166,7 +201,12 @@ export function ruleItem(env, rule, box, proof = null, warnings = [], asking = n
     h(
       'p',
       { class: 'sentence' },
-      folded(rule.sentence, { limit: 400, render: rich, what: 'the rule' }),
+      folded(rule.sentence, {
+        limit: 400,
+        render: rich,
+        what: 'the rule',
+        ...kept(unfolding, unfoldKey('rule', rule.layer, rule.id)),
+      }),
     ),
     h(
       'p',
@@ -183,7 +223,7 @@ export function ruleItem(env, rule, box, proof = null, warnings = [], asking = n
       h('span', { class: 'muted' }, scopeName(rule.scope)),
       actions.length === 0 ? null : [' ', ...actions],
     ),
-    warnings.slice(0, WARNINGS_SHOWN).map(warningLine),
+    warnings.slice(0, WARNINGS_SHOWN).map(warning),
     warnings.length <= WARNINGS_SHOWN
       ? null
       : h(
@@ -194,7 +234,7 @@ export function ruleItem(env, rule, box, proof = null, warnings = [], asking = n
             null,
             `${warnings.length - WARNINGS_SHOWN} more ${warnings.length - WARNINGS_SHOWN === 1 ? 'warning' : 'warnings'}`,
           ),
-          warnings.slice(WARNINGS_SHOWN).map(warningLine),
+          warnings.slice(WARNINGS_SHOWN).map((w, i) => warning(w, WARNINGS_SHOWN + i)),
         ),
   );
 }
@@ -202,14 +242,14 @@ export function ruleItem(env, rule, box, proof = null, warnings = [], asking = n
 /** Warnings shown beside a rule before the rest fold away. */
 const WARNINGS_SHOWN = 2;
 
-/** One lint warning beside its rule. @param {LintWarning} w */
-function warningLine(w) {
+/** One lint warning beside its rule. @param {LintWarning} w @param {{ open?: boolean, onToggle?: (open: boolean) => void }} keep */
+function warningLine(w, keep) {
   return h(
     'p',
     { class: 'rule-warning', dataset: { code: w.code } },
     h('span', { class: 'tag tag-warning' }, 'warning'),
     ' ',
-    folded(w.message, { limit: 400, render: rich, what: 'the warning' }),
+    folded(w.message, { limit: 400, render: rich, what: 'the warning', ...keep }),
   );
 }
 
@@ -223,6 +263,7 @@ function warningLine(w) {
  *   box: HTMLElement,
  *   proofLine: HTMLElement,
  *   asking: Asking,
+ *   unfolding: Unfolding,
  * }} Drawing
  */
 
@@ -259,6 +300,7 @@ function ruleList(d, warnings, rules, empty, list) {
       proofOf(proof, r),
       r.layer === 'workspace' ? (warnings.get(r.id) ?? []) : [],
       d.asking,
+      d.unfolding,
     );
   return [
     h('ul', { class: 'list rules' }, rules.slice(0, limit).map(item)),
@@ -284,7 +326,14 @@ function policySection(d, rules, warnings) {
       `Revision ${data.revision.revision}, by ${data.revision.author}`,
       data.revision.message === null
         ? ''
-        : [' — ', folded(data.revision.message, { limit: 200, what: 'the note' })],
+        : [
+            ' — ',
+            folded(data.revision.message, {
+              limit: 200,
+              what: 'the note',
+              ...kept(d.unfolding, unfoldKey('note', data.revision.revision)),
+            }),
+          ],
       '. ',
       env.canWrite
         ? 'Each change is saved as a new revision in your name.'
@@ -347,20 +396,35 @@ function warningsSection(d) {
     h(
       'ul',
       { class: 'list' },
-      data.skipped.map((s) => h('li', null, 'Left out: ', folded(s, { limit: 400, render: rich }))),
-      data.warnings
-        .slice(0, shown)
-        .map((w) =>
-          h(
-            'li',
-            null,
-            folded(w.rule, { limit: 80, render: code, what: 'the rule id' }),
-            ' ',
-            folded(w.message, { limit: 400, render: rich, what: 'the warning' }),
-            ' ',
-            h('span', { class: 'muted' }, `(${w.code})`),
-          ),
+      data.skipped.map((s, i) =>
+        h(
+          'li',
+          null,
+          'Left out: ',
+          folded(s, { limit: 400, render: rich, ...kept(d.unfolding, unfoldKey('skipped', i)) }),
         ),
+      ),
+      data.warnings.slice(0, shown).map((w, i) =>
+        h(
+          'li',
+          null,
+          folded(w.rule, {
+            limit: 80,
+            render: code,
+            what: 'the rule id',
+            ...kept(d.unfolding, unfoldKey('lint-rule', i)),
+          }),
+          ' ',
+          folded(w.message, {
+            limit: 400,
+            render: rich,
+            what: 'the warning',
+            ...kept(d.unfolding, unfoldKey('lint', i)),
+          }),
+          ' ',
+          h('span', { class: 'muted' }, `(${w.code})`),
+        ),
+      ),
     ),
     shown >= data.warnings.length
       ? null
@@ -464,6 +528,11 @@ export function mountRules(panel, env) {
     add: (id) => dispatch({ type: 'ask-revoke', rule: id }),
     delete: (id) => dispatch({ type: 'keep', rule: id }),
   };
+  /** @type {Unfolding} the long texts shown whole, kept in the state; each toggle draws its own text */
+  const unfolding = {
+    isOpen: (key) => isUnfolded(state, key),
+    set: (key, open) => dispatch({ type: 'unfold', key, open }),
+  };
 
   /** @param {RulesEvent} event */
   const dispatch = (event) => {
@@ -472,10 +541,10 @@ export function mountRules(panel, env) {
     if (state !== prev) draw(prev);
   };
 
-  /** Draws what changed from `prev`; a revoke question is drawn by its item. @param {RulesState | null} prev */
+  /** Draws what changed from `prev`; a revoke question is drawn by its item, a long text by its toggle. @param {RulesState | null} prev */
   const draw = (prev) => {
     if (prev === null || prev.proof !== state.proof) drawProof(proofLine, state);
-    if (prev !== null && prev.asking !== state.asking) return;
+    if (prev !== null && (prev.asking !== state.asking || prev.unfolded !== state.unfolded)) return;
     if (prev !== null && state.proof.kind === 'failed' && prev.proof !== state.proof) return;
     const data = state.data;
     if (data === null) {
@@ -484,7 +553,10 @@ export function mountRules(panel, env) {
     }
     if (prev === null || prev.data !== data) replace(selects, drawSelects(dispatch, state, data));
     replace(count, countText(state));
-    replace(body, drawLists({ state, data, emit: dispatch, env, box, proofLine, asking }));
+    replace(
+      body,
+      drawLists({ state, data, emit: dispatch, env, box, proofLine, asking, unfolding }),
+    );
   };
 
   replace(
