@@ -3,7 +3,9 @@
 // will not work under /tmp) under one more in /var/tmp; both are removed when
 // the run ends, so test runs leave nothing behind. The resident runners the
 // hooks' clients start in those folders are stopped then too, and waited for
-// (they would also stop on their own once idle).
+// (they would also stop on their own once idle). Claude Code keeps a folder
+// per project in `/tmp/claude-<uid>`, named after the project's path; those
+// of the run's worktrees go too.
 
 import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +35,25 @@ function runners(dir: string, depth = 0): number[] {
   return found;
 }
 
+/**
+ * Removes, from Claude Code's folder of this user under `base`, the folders it
+ * made for projects inside `root`: it names each after the project's path,
+ * every character but a letter or digit written as `-`.
+ */
+function removeClaudeProjects(base: string, root: string): void {
+  const folder = join(base, `claude-${process.getuid?.() ?? 0}`);
+  const prefix = `${root.replace(/[^a-zA-Z0-9]/g, '-')}-`;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names)
+    if (name.startsWith(prefix))
+      rmSync(join(folder, name), { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+}
+
 /** Whether process `pid` is still there. */
 function alive(pid: number): boolean {
   try {
@@ -44,7 +65,8 @@ function alive(pid: number): boolean {
 }
 
 export default function setup(): () => Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), 'warden-tests-'));
+  const systemTmp = tmpdir();
+  const root = mkdtempSync(join(systemTmp, 'warden-tests-'));
   const hostRoot = mkdtempSync(join('/var/tmp', 'warden-tests-'));
   process.env.TMPDIR = root;
   process.env.WARDEN_TEST_HOST_TMP = hostRoot;
@@ -66,6 +88,14 @@ export default function setup(): () => Promise<void> {
       } catch (error) {
         process.stderr.write(
           `could not remove the tests' temporary folder ${folder}: ${String(error)}\n`,
+        );
+      }
+    for (const base of new Set(['/tmp', systemTmp]))
+      try {
+        removeClaudeProjects(base, root);
+      } catch (error) {
+        process.stderr.write(
+          `could not remove Claude Code's folders of the run: ${String(error)}\n`,
         );
       }
   };
